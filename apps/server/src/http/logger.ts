@@ -1,0 +1,54 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/**
+ * pino options. Secrets never reach a log line: credentials, cookies, tokens and passwords are
+ * censored wherever they appear in a logged object (headers, bodies, nested errors).
+ */
+const secretKeys = [
+  'password',
+  'currentPassword',
+  'newPassword',
+  'secret',
+  'token',
+  'accessToken',
+  'accessTokenSecret',
+  'consumerKey',
+  'consumerSecret',
+  'apiKey',
+  'apiSecret',
+  'shopifyAccessToken',
+  'destinationConsumerKey',
+  'destinationConsumerSecret',
+  'destinationAccessToken',
+  'destinationAccessTokenSecret',
+  'client_secret',
+  'credentials',
+];
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-auth-token"]',
+        'req.headers["x-shopify-access-token"]',
+        'req.headers["stripe-signature"]',
+        'res.headers["set-cookie"]',
+        'headers.authorization',
+        'headers.cookie',
+        ...secretKeys.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]),
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      // Query strings can carry OAuth codes and HMACs: log the path only.
+      req: (req: { method: string; url: string; id: string }) => ({
+        id: req.id,
+        method: req.method,
+        path: req.url.split('?')[0],
+      }),
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// Package boundaries (docs/architecture.md): connectors know only the kit and the canonical model;
+// the web app knows only the shared contracts; the engine reaches connectors through the registry.
+const restrict = (patterns, message) => ({
+  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group, message })) }],
+});
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['packages/connectors/src/**'],
+    rules: restrict(
+      ['@replatform/engine/*', '@replatform/db/*', '@replatform/server/*', '@replatform/web/*', '@replatform/emulators/*'],
+      'Connectors import only the connector kit and @replatform/canonical.',
+    ),
+  },
+  {
+    files: ['packages/connectors/src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['apps/web/src/**'],
+    rules: restrict(
+      ['@replatform/server/*', '@replatform/db/*', '@replatform/engine/*', '@replatform/connectors/*', '@replatform/emulators/*', '@replatform/canonical/*'],
+      'The web app imports only @replatform/contracts.',
+    ),
+  },
+  {
+    files: ['packages/canonical/src/**', 'packages/contracts/src/**'],
+    rules: restrict(
+      ['@replatform/server/*', '@replatform/db/*', '@replatform/engine/*', '@replatform/connectors/*', '@replatform/emulators/*'],
+      'Canonical model and contracts depend on nothing of ours.',
+    ),
+  },
+);

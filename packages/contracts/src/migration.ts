@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/** The four platforms, each usable as source and as destination. */
+export const platforms = ['magento2', 'shopify', 'woocommerce', 'bigcommerce'] as const;
+export const platformSchema = z.enum(platforms);
+export type Platform = z.infer<typeof platformSchema>;
+
+export const platformLabels: Record<Platform, string> = {
+  magento2: 'Magento 2',
+  shopify: 'Shopify',
+  woocommerce: 'WooCommerce',
+  bigcommerce: 'BigCommerce',
+};
+
+export const migrationStatuses = ['pending', 'in-progress', 'completed', 'failed'] as const;
+export const migrationStatusSchema = z.enum(migrationStatuses);
+export type MigrationStatus = z.infer<typeof migrationStatusSchema>;
+
+/** spec.md section 4: any other stored value is treated as pending. */
+export function normaliseStatus(value: string): MigrationStatus {
+  return (migrationStatuses as readonly string[]).includes(value)
+    ? (value as MigrationStatus)
+    : 'pending';
+}
+
+export const dataTypeNames = ['products', 'customers', 'orders'] as const;
+export type DataTypeName = (typeof dataTypeNames)[number];
+
+export const dataTypesSchema = z.object({
+  products: z.boolean().optional(),
+  customers: z.boolean().optional(),
+  orders: z.boolean().optional(),
+});
+export type DataTypes = z.infer<typeof dataTypesSchema>;
+
+export const entityCountsSchema = z.object({
+  products: z.number().int().nonnegative(),
+  customers: z.number().int().nonnegative(),
+  orders: z.number().int().nonnegative(),
+});
+export type EntityCounts = z.infer<typeof entityCountsSchema>;
+
+export const migrationStatSchema = z.object({
+  total: z.number().int().nonnegative(),
+  migrated: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+});
+export type MigrationStat = z.infer<typeof migrationStatSchema>;
+
+export const paymentInfoSchema = z.object({
+  paymentStatus: z.string(),
+  /** Minor units (cents). */
+  amount: z.number().int().nonnegative(),
+  currency: z.string(),
+  paymentDate: z.string().nullable(),
+  paymentMethod: z
+    .object({
+      type: z.string(),
+      card: z.object({ brand: z.string(), last4: z.string() }).optional(),
+    })
+    .optional(),
+  customerEmail: z.string().optional(),
+  /** True for a simulated payment made in demo mode; never set for a real charge. */
+  demo: z.boolean().optional(),
+});
+export type PaymentInfo = z.infer<typeof paymentInfoSchema>;
+
+/** Steps of spec.md section 2, 1-based. */
+export const migrationSteps = [
+  { step: 1, title: 'Connect Stores', description: 'Link your source and destination stores' },
+  { step: 2, title: 'Select Data', description: 'Choose what data to migrate' },
+  { step: 3, title: 'Payment', description: 'Complete your migration purchase' },
+  { step: 4, title: 'Migrate', description: 'Start the migration process' },
+  { step: 5, title: 'Complete', description: 'Review and finalize' },
+] as const;
+export const totalSteps = migrationSteps.length;
+
+/** Overall progress of spec.md section 4: currentStep / 5 as a rounded percentage. */
+export function stepProgressPercent(currentStep: number): number {
+  return Math.round((Math.min(Math.max(currentStep, 0), totalSteps) / totalSteps) * 100);
+}
+
+/**
+ * Migration as the API returns it: the field names of spec.md section 3. Store secrets are only
+ * ever present masked (e.g. '••••••3f9a'), never in clear.
+ */
+export const migrationSchema = z.object({
+  id: z.string(),
+  storeName: z.string(),
+  userId: z.string(),
+  email: z.string(),
+  sourceStore: z.union([platformSchema, z.literal('')]),
+  destinationStore: z.union([platformSchema, z.literal('')]),
+  sourceStoreUrl: z.string(),
+  destinationStoreUrl: z.string(),
+  consumerKey: z.string().optional(),
+  consumerSecret: z.string().optional(),
+  accessToken: z.string().optional(),
+  accessTokenSecret: z.string().optional(),
+  destinationConsumerKey: z.string().optional(),
+  destinationConsumerSecret: z.string().optional(),
+  destinationAccessToken: z.string().optional(),
+  destinationAccessTokenSecret: z.string().optional(),
+  apiKey: z.string().optional(),
+  apiSecret: z.string().optional(),
+  shopifyAccessToken: z.string().optional(),
+  sourceVerified: z.boolean(),
+  destinationVerified: z.boolean(),
+  currentStep: z.number().int().min(1).max(totalSteps),
+  status: migrationStatusSchema,
+  dataTypes: dataTypesSchema,
+  lastUpdated: z.string(),
+  completedAt: z.string().nullable(),
+  totalEntities: z.number().int().nonnegative(),
+  migratedEntities: z.number().int().nonnegative(),
+  entityCounts: entityCountsSchema.partial(),
+  migrationStats: z.record(z.string(), migrationStatSchema),
+  paymentInfo: paymentInfoSchema.nullable(),
+});
+export type Migration = z.infer<typeof migrationSchema>;

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for unit, integration and browser (Playwright) tests. Integration tests start real
+// servers on 127.0.0.1 and browser tests drive Debian's Chromium, so timeouts are generous.
+export default defineConfig({
+  test: {
+    include: ['apps/*/src/**/*.test.{ts,tsx}', 'packages/*/src/**/*.test.ts', 'e2e/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
+  },
+});
