@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 // Package boundaries (docs/architecture.md): connectors know only the kit and the canonical model;
 // the web app knows only the shared contracts; the engine reaches connectors through the registry.
 const restrict = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group, message })) }],
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
 
 export default tseslint.config(
@@ -15,14 +15,23 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
   {
     files: ['packages/connectors/src/**'],
     rules: restrict(
-      ['@replatform/engine/*', '@replatform/db/*', '@replatform/server/*', '@replatform/web/*', '@replatform/emulators/*'],
+      [
+        '@replatform/engine/*',
+        '@replatform/db/*',
+        '@replatform/server/*',
+        '@replatform/web/*',
+        '@replatform/emulators/*',
+      ],
       'Connectors import only the connector kit and @replatform/canonical.',
     ),
   },
@@ -33,14 +42,27 @@ export default tseslint.config(
   {
     files: ['apps/web/src/**'],
     rules: restrict(
-      ['@replatform/server/*', '@replatform/db/*', '@replatform/engine/*', '@replatform/connectors/*', '@replatform/emulators/*', '@replatform/canonical/*'],
+      [
+        '@replatform/server/*',
+        '@replatform/db/*',
+        '@replatform/engine/*',
+        '@replatform/connectors/*',
+        '@replatform/emulators/*',
+        '@replatform/canonical/*',
+      ],
       'The web app imports only @replatform/contracts.',
     ),
   },
   {
     files: ['packages/canonical/src/**', 'packages/contracts/src/**'],
     rules: restrict(
-      ['@replatform/server/*', '@replatform/db/*', '@replatform/engine/*', '@replatform/connectors/*', '@replatform/emulators/*'],
+      [
+        '@replatform/server/*',
+        '@replatform/db/*',
+        '@replatform/engine/*',
+        '@replatform/connectors/*',
+        '@replatform/emulators/*',
+      ],
       'Canonical model and contracts depend on nothing of ours.',
     ),
   },

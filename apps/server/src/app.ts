@@ -71,7 +71,10 @@ export async function buildApp(config: Config): Promise<App> {
       // Vite fingerprints everything under assets/, so those never change under one name.
       setHeaders: (res, path) => {
         const fingerprinted = path.startsWith(join(config.webDistDir, 'assets'));
-        res.header('Cache-Control', fingerprinted ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'Cache-Control',
+          fingerprinted ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }

@@ -22,7 +22,11 @@ describe.each(testDialects())('migrations repository on %s', (dialect) => {
   });
 
   it('creates a migration as spec.md describes a new one', async () => {
-    const created = await repo.create({ userId: 'u1', email: 'a@example.com', storeName: '  My Store ' });
+    const created = await repo.create({
+      userId: 'u1',
+      email: 'a@example.com',
+      storeName: '  My Store ',
+    });
     expect(created.id).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(created).toMatchObject({
       storeName: 'My Store',
@@ -86,7 +90,10 @@ describe.each(testDialects())('migrations repository on %s', (dialect) => {
 
   it('lists newest first and deletes all of a user', async () => {
     let tick = 0;
-    const clocked = new MigrationsRepository(db, () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)));
+    const clocked = new MigrationsRepository(
+      db,
+      () => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)),
+    );
     await clocked.create({ userId: 'u', email: '', storeName: 'first' });
     await clocked.create({ userId: 'u', email: '', storeName: 'second' });
     expect((await clocked.listForUser('u')).map((m) => m.storeName)).toEqual(['second', 'first']);

@@ -82,20 +82,24 @@ function toColumns(changes: MigrationChanges): Partial<MigrationsTable> {
   if (changes.sourceStoreUrl !== undefined) columns.source_store_url = changes.sourceStoreUrl;
   if (changes.destinationStoreUrl !== undefined)
     columns.destination_store_url = changes.destinationStoreUrl;
-  if (changes.sourceCredentials !== undefined) columns.source_credentials = changes.sourceCredentials;
+  if (changes.sourceCredentials !== undefined)
+    columns.source_credentials = changes.sourceCredentials;
   if (changes.destinationCredentials !== undefined)
     columns.destination_credentials = changes.destinationCredentials;
-  if (changes.sourceVerified !== undefined) columns.source_verified = changes.sourceVerified ? 1 : 0;
+  if (changes.sourceVerified !== undefined)
+    columns.source_verified = changes.sourceVerified ? 1 : 0;
   if (changes.destinationVerified !== undefined)
     columns.destination_verified = changes.destinationVerified ? 1 : 0;
   if (changes.currentStep !== undefined) columns.current_step = changes.currentStep;
   if (changes.status !== undefined) columns.status = changes.status;
   if (changes.dataTypes !== undefined) columns.data_types = JSON.stringify(changes.dataTypes);
-  if (changes.entityCounts !== undefined) columns.entity_counts = JSON.stringify(changes.entityCounts);
+  if (changes.entityCounts !== undefined)
+    columns.entity_counts = JSON.stringify(changes.entityCounts);
   if (changes.migrationStats !== undefined)
     columns.migration_stats = JSON.stringify(changes.migrationStats);
   if (changes.paymentInfo !== undefined)
-    columns.payment_info = changes.paymentInfo === null ? null : JSON.stringify(changes.paymentInfo);
+    columns.payment_info =
+      changes.paymentInfo === null ? null : JSON.stringify(changes.paymentInfo);
   if (changes.totalEntities !== undefined) columns.total_entities = changes.totalEntities;
   if (changes.migratedEntities !== undefined) columns.migrated_entities = changes.migratedEntities;
   if (changes.completedAt !== undefined) columns.completed_at = changes.completedAt;
@@ -115,7 +119,11 @@ export class MigrationsRepository {
     this.#now = now;
   }
 
-  async create(input: { userId: string; email: string; storeName: string }): Promise<StoredMigration> {
+  async create(input: {
+    userId: string;
+    email: string;
+    storeName: string;
+  }): Promise<StoredMigration> {
     const storeName = input.storeName.trim();
     if (!storeName) throw new Error('storeName is required');
     const now = this.#now().toISOString();

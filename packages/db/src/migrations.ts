@@ -54,4 +54,3 @@ export async function listTables(db: Kysely<any>): Promise<string[]> {
   const tables = await db.introspection.getTables();
   return tables.map((t) => t.name).sort();
 }
-

@@ -33,7 +33,10 @@ class Statement implements SqliteStatement {
     return this.#statement.all(...parameters.map(toSqlite));
   }
 
-  run(parameters: ReadonlyArray<unknown>): { changes: number | bigint; lastInsertRowid: number | bigint } {
+  run(parameters: ReadonlyArray<unknown>): {
+    changes: number | bigint;
+    lastInsertRowid: number | bigint;
+  } {
     const result = this.#statement.run(...parameters.map(toSqlite));
     return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
   }

@@ -17,7 +17,13 @@ export class ApiError extends Error {
 
 export const notFound = (message = 'Not found') => new ApiError(404, 'not_found', message);
 
-function send(reply: FastifyReply, status: number, code: string, message: string, details?: string[]) {
+function send(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  details?: string[],
+) {
   return reply
     .status(status)
     .type('application/json; charset=utf-8')
@@ -50,11 +56,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
       });
       return send(reply, 400, 'invalid_request', 'The request is not valid.', details);
     }
-    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    if (
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+    ) {
       return send(reply, 400, 'invalid_json', 'The request body is not valid JSON.');
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return send(reply, 415, 'unsupported_media_type', 'Send the request body as application/json.');
+      return send(
+        reply,
+        415,
+        'unsupported_media_type',
+        'Send the request body as application/json.',
+      );
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return send(reply, 413, 'body_too_large', 'The request body is too large.');
@@ -63,7 +77,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return send(reply, error.statusCode, 'bad_request', error.message);
     }
     request.log.error({ err: error }, 'unexpected failure');
-    return send(reply, 500, 'internal_error', 'Something went wrong on our side. Please try again.');
+    return send(
+      reply,
+      500,
+      'internal_error',
+      'Something went wrong on our side. Please try again.',
+    );
   });
 }
 

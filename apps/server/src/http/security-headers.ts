@@ -25,7 +25,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { https: 
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');
     reply.header('Cross-Origin-Resource-Policy', 'same-origin');
     reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');
-    if (options.https) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (options.https)
+      reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     return payload;
   });
 }

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** A product category (Shopify: a collection). Categories form a tree through parentId. */
+export const categorySchema = z.strictObject({
+  /** The source platform's id, as a string. */
+  id: z.string().min(1),
+  /** Source id of the parent category; null for a root category. */
+  parentId: z.string().min(1).nullable(),
+  /** Display name. */
+  name: z.string().min(1),
+  /** URL key / handle, lower case; used to build redirects when the destination's URL differs. */
+  slug: z.string(),
+  /** HTML description; sanitised before we ever render it. */
+  description: z.string(),
+  /** Sort position among its siblings (0-based, lower first). */
+  position: z.number().int().nonnegative(),
+  /** Category image URL, or null. */
+  imageUrl: z.url().nullable(),
+  /** Path of the category on the source storefront ('/shoes/running'), or null if unknown. */
+  sourceUrlPath: z.string().nullable(),
+});
+export type Category = z.infer<typeof categorySchema>;

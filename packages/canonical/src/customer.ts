@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { addressSchema } from './address.ts';
+
+export const customerAddressSchema = z.strictObject({
+  ...addressSchema.shape,
+  /** True for the customer's default billing address (at most one). */
+  isDefaultBilling: z.boolean(),
+  /** True for the customer's default shipping address (at most one). */
+  isDefaultShipping: z.boolean(),
+});
+export type CustomerAddress = z.infer<typeof customerAddressSchema>;
+
+/** A registered customer account. Passwords are never readable and so never migrated. */
+export const customerSchema = z.strictObject({
+  /** The source platform's id, as a string. */
+  id: z.string().min(1),
+  /** E-mail address, lower-cased; the natural key used to find an existing customer. */
+  email: z.email(),
+  firstName: z.string(),
+  lastName: z.string(),
+  /** Phone number as entered, '' when none. */
+  phone: z.string(),
+  /** Whether the customer agreed to receive marketing e-mail. */
+  acceptsMarketing: z.boolean(),
+  /** Addresses, default billing/shipping flagged. */
+  addresses: z.array(customerAddressSchema),
+  /** Free-text note kept by the merchant, '' when none. */
+  note: z.string(),
+  /** Merchant tags, in source order, without duplicates. */
+  tags: z.array(z.string()),
+  /** When the account was created at the source (ISO-8601). */
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type Customer = z.infer<typeof customerSchema>;

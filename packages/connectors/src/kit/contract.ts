@@ -1,0 +1,143 @@
+import type { z } from 'zod';
+import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import type { Platform } from '@replatform/contracts/migration';
+
+/**
+ * Where a read stream stands. Opaque to the engine (each connector decides what `cursor` means:
+ * a page number, a GraphQL cursor, an id); stored with the id-map rows of the batch just written.
+ */
+export interface Checkpoint {
+  version: 1;
+  cursor: string;
+}
+
+export interface Page<E extends EntityType> {
+  records: EntityRecord[E][];
+  /** Where the next page starts, or null when this was the last page. */
+  next: Checkpoint | null;
+  /**
+   * Source records that could not be turned into canonical records, with the reason. They are
+   * reported as failed; the rest of the page goes on.
+   */
+  rejected?: { sourceId: string; reason: string }[];
+}
+
+export type WriteOutcomeKind = 'created' | 'updated' | 'skipped' | 'failed';
+
+export interface WriteOutcome {
+  /** Source id of the record this outcome is for. */
+  sourceId: string;
+  outcome: WriteOutcomeKind;
+  /** Destination id (created, updated, and skipped-because-present). */
+  destinationId?: string;
+  /** Why it was skipped or failed, in words a store owner understands. */
+  reason?: string;
+  /** Fields the destination could not hold, reported but not failing the record. */
+  warnings?: string[];
+}
+
+/**
+ * Destination ids of records already migrated, keyed by source id, so a write can link an order
+ * to its customer and products, or a product to its categories.
+ */
+export interface IdMap {
+  get(entity: EntityType, sourceId: string): string | undefined;
+}
+
+export interface CheckResult {
+  ok: true;
+  /** The store's name as the platform reports it. */
+  storeName: string;
+  /** Store currency (ISO 4217) when the platform reports one. */
+  currency?: string;
+}
+
+/** Rate-limit policy, used by the engine to size concurrency and by benchmarks to derive bounds. */
+export interface RateLimitPolicy {
+  /** Human summary, e.g. '150 requests per 30 s, shared by all apps'. */
+  description: string;
+  /** Requests (or cost points) allowed per second on the default plan; undefined = unlimited. */
+  requestsPerSecond?: number;
+}
+
+export interface Capabilities {
+  read: readonly EntityType[];
+  write: readonly EntityType[];
+  /** How many records the engine hands to one write() call, per entity. */
+  batchSize: Partial<Record<EntityType, number>>;
+  /** Largest page read() returns per entity. */
+  pageSize: Partial<Record<EntityType, number>>;
+  rateLimit: RateLimitPolicy;
+  /** Canonical fields this platform cannot hold as a destination (listed in the report). */
+  unsupportedFields?: Partial<Record<EntityType, readonly string[]>>;
+}
+
+/** What a connection needs from the outside world. */
+export interface ConnectorContext {
+  /**
+   * Performs an outbound HTTP request through the egress guard. Connectors never call fetch or
+   * open sockets themselves.
+   */
+  http: ConnectorHttp;
+  /** Structured log sink; never pass credentials. */
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+  signal?: AbortSignal;
+}
+
+export interface ConnectorHttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** True when the request may be safely repeated (reads, or writes deduplicated by a marker). */
+  retryable?: boolean;
+}
+
+export interface ConnectorHttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+export interface ConnectorHttp {
+  request(request: ConnectorHttpRequest): Promise<ConnectorHttpResponse>;
+}
+
+/** A live connection to one store with verified credentials. */
+export interface Connection {
+  check(): Promise<CheckResult>;
+  count(entity: EntityType): Promise<number>;
+  read<E extends EntityType>(entity: E, checkpoint: Checkpoint | null): AsyncIterable<Page<E>>;
+  /**
+   * Writes a batch and answers one outcome per record, in input order. A record already at the
+   * destination (found by id map or by the source-id marker) is updated or skipped, never created
+   * twice. A failing record never fails the batch; a failure of the whole store throws a
+   * ConnectorError.
+   */
+  write<E extends EntityType>(
+    entity: E,
+    records: EntityRecord[E][],
+    idMap: IdMap,
+  ): Promise<WriteOutcome[]>;
+  /** Runs before the first write (e.g. switch off customer e-mails); returns what it did. */
+  prepareImport?(): Promise<string[]>;
+  /** Undoes prepareImport; always called, also after a failure. */
+  finishImport?(): Promise<string[]>;
+  close?(): Promise<void>;
+}
+
+export interface Connector<Credentials = unknown> {
+  platform: Platform;
+  label: string;
+  /** Parses the credentials as stored for this platform (strict: unknown keys refused). */
+  credentialsSchema: z.ZodType<Credentials>;
+  capabilities: Capabilities;
+  connect(credentials: Credentials, context: ConnectorContext): Connection;
+}
+
+/** Identity helper so each connector is declared as `defineConnector({...})` and type-checked. */
+export function defineConnector<Credentials>(
+  connector: Connector<Credentials>,
+): Connector<Credentials> {
+  return connector;
+}

@@ -1,0 +1,571 @@
+import { crc32, deflateSync } from 'node:zlib';
+import { Random } from './random.ts';
+
+/**
+ * A platform-neutral sample store, generated deterministically from a seed. Every emulator seeds
+ * itself from this (in its own platform's shape), so sandbox stores of all four platforms hold
+ * equivalent, realistic data: nested categories, simple products and products with options,
+ * customers with addresses, and orders that reference real products and customers.
+ *
+ * Amounts are decimal strings in the store currency ('19.99'), as platforms' APIs carry them.
+ * Image paths are relative ('/media/...'): each emulator serves them under its own base URL.
+ */
+
+export interface SampleAddress {
+  firstName: string;
+  lastName: string;
+  company: string;
+  address1: string;
+  address2: string;
+  city: string;
+  province: string;
+  postalCode: string;
+  countryCode: string;
+  phone: string;
+}
+
+export interface SampleCategory {
+  key: string;
+  name: string;
+  slug: string;
+  parentKey: string | null;
+  description: string;
+  position: number;
+}
+
+export interface SampleVariant {
+  sku: string;
+  optionValues: Record<string, string>;
+  price: string;
+  compareAtPrice: string | null;
+  stock: number;
+  weightKg: number;
+}
+
+export interface SampleProduct {
+  key: string;
+  name: string;
+  slug: string;
+  sku: string;
+  descriptionHtml: string;
+  shortDescriptionHtml: string;
+  status: 'active' | 'draft';
+  vendor: string;
+  tags: string[];
+  categoryKeys: string[];
+  images: { path: string; alt: string }[];
+  /** Empty for a simple product. */
+  options: { name: string; values: string[] }[];
+  /** One per option combination; exactly one for a simple product. */
+  variants: SampleVariant[];
+  seoTitle: string;
+  seoDescription: string;
+  attributes: Record<string, string>;
+  dimensionsCm: { length: number; width: number; height: number };
+  createdAt: string;
+}
+
+export interface SampleCustomer {
+  key: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  acceptsMarketing: boolean;
+  note: string;
+  tags: string[];
+  createdAt: string;
+  addresses: (SampleAddress & { defaultBilling: boolean; defaultShipping: boolean })[];
+}
+
+export interface SampleOrderLine {
+  productKey: string;
+  variantSku: string;
+  sku: string;
+  name: string;
+  quantity: number;
+  unitPrice: string;
+  tax: string;
+}
+
+export interface SampleOrder {
+  key: string;
+  number: string;
+  createdAt: string;
+  currency: string;
+  customerKey: string | null;
+  email: string;
+  status: 'pending' | 'processing' | 'on-hold' | 'completed' | 'cancelled' | 'refunded';
+  lines: SampleOrderLine[];
+  shipping: { title: string; code: string; price: string };
+  discount: { code: string; amount: string } | null;
+  billing: SampleAddress;
+  shippingAddress: SampleAddress;
+  note: string;
+}
+
+export interface SampleStore {
+  currency: string;
+  categories: SampleCategory[];
+  products: SampleProduct[];
+  customers: SampleCustomer[];
+  orders: SampleOrder[];
+}
+
+export interface SampleStoreOptions {
+  seed?: number;
+  products?: number;
+  customers?: number;
+  orders?: number;
+  currency?: string;
+  /** Share of products that have options (0..1), default 0.3. */
+  variableShare?: number;
+}
+
+/** The sketch's mock counts: 1,500 products, 750 customers, 250 orders. */
+export const sandboxCounts = { products: 1500, customers: 750, orders: 250 } as const;
+
+const firstNames = [
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Ava',
+  'Elijah',
+  'Sophia',
+  'Mateo',
+  'Isabella',
+  'Lucas',
+  'Mia',
+  'Amelia',
+  'Hiroshi',
+  'Priya',
+  'Chloé',
+  'Søren',
+  'Zoë',
+  'Aisha',
+  'Diego',
+  'Fatima',
+  'Grace',
+  'Henry',
+  'Ivy',
+  'Jack',
+  'Kai',
+  'Leah',
+  'Marco',
+  'Nina',
+  'Oscar',
+  'Paula',
+];
+const lastNames = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Martinez',
+  'Nguyen',
+  'Kim',
+  "O'Brien",
+  'Müller',
+  'Rossi',
+  'Dubois',
+  'Kowalski',
+  'Patel',
+  'Silva',
+  'Andersen',
+  'Tanaka',
+  'López',
+  'Clarke',
+  'Evans',
+  'Fischer',
+  'Haddad',
+];
+const cities: { city: string; province: string; countryCode: string; zip: () => string }[] = [
+  { city: 'Austin', province: 'TX', countryCode: 'US', zip: () => '78701' },
+  { city: 'Portland', province: 'OR', countryCode: 'US', zip: () => '97205' },
+  { city: 'Brooklyn', province: 'NY', countryCode: 'US', zip: () => '11201' },
+  { city: 'Denver', province: 'CO', countryCode: 'US', zip: () => '80202' },
+  { city: 'Toronto', province: 'ON', countryCode: 'CA', zip: () => 'M5V 2T6' },
+  { city: 'Vancouver', province: 'BC', countryCode: 'CA', zip: () => 'V6B 1A1' },
+  { city: 'Manchester', province: '', countryCode: 'GB', zip: () => 'M1 1AE' },
+  { city: 'Berlin', province: '', countryCode: 'DE', zip: () => '10115' },
+  { city: 'Melbourne', province: 'VIC', countryCode: 'AU', zip: () => '3000' },
+  { city: 'Lyon', province: '', countryCode: 'FR', zip: () => '69002' },
+];
+const streets = [
+  'Main St',
+  'Oak Avenue',
+  'Maple Road',
+  'High Street',
+  'Elm Court',
+  'Cedar Lane',
+  'Harbour Way',
+  'Station Road',
+  'Park Blvd',
+  'Rue de la République',
+];
+const vendors = [
+  'Northwind Outfitters',
+  'Luma',
+  'Acme Goods',
+  'Fjällbo',
+  'Copper & Pine',
+  'Blue Harbor',
+];
+
+const catalogue: {
+  root: string;
+  children: { name: string; nouns: string[]; options?: { name: string; values: string[] }[] }[];
+}[] = [
+  {
+    root: 'Apparel',
+    children: [
+      {
+        name: 'T-Shirts',
+        nouns: ['Crew Tee', 'V-Neck Tee', 'Pocket Tee', 'Graphic Tee'],
+        options: [
+          { name: 'Size', values: ['XS', 'S', 'M', 'L', 'XL'] },
+          { name: 'Color', values: ['Black', 'White', 'Heather Grey', 'Navy'] },
+        ],
+      },
+      {
+        name: 'Hoodies & Sweatshirts',
+        nouns: ['Pullover Hoodie', 'Zip Hoodie', 'Crewneck Sweatshirt'],
+        options: [
+          { name: 'Size', values: ['S', 'M', 'L', 'XL'] },
+          { name: 'Color', values: ['Charcoal', 'Forest', 'Oatmeal'] },
+        ],
+      },
+      {
+        name: 'Jackets',
+        nouns: ['Rain Jacket', 'Down Jacket', 'Denim Jacket', 'Fleece Jacket'],
+        options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
+      },
+    ],
+  },
+  {
+    root: 'Gear',
+    children: [
+      {
+        name: 'Bags',
+        nouns: ['Backpack', 'Duffle Bag', 'Messenger Bag', 'Tote'],
+        options: [{ name: 'Color', values: ['Black', 'Olive', 'Sand'] }],
+      },
+      {
+        name: 'Fitness Equipment',
+        nouns: ['Yoga Mat', 'Kettlebell', 'Resistance Band Set', 'Foam Roller', 'Jump Rope'],
+      },
+      { name: 'Watches', nouns: ['Field Watch', 'Dive Watch', 'Chronograph', 'Smart Band'] },
+    ],
+  },
+  {
+    root: 'Home',
+    children: [
+      {
+        name: 'Kitchen',
+        nouns: ['Chef Knife', 'Cast Iron Skillet', 'Pour-Over Kettle', 'Cutting Board'],
+      },
+      {
+        name: 'Decor',
+        nouns: ['Ceramic Vase', 'Linen Throw', 'Wall Print', 'Scented Candle'],
+        options: [{ name: 'Scent', values: ['Cedar', 'Lavender', 'Citrus'] }],
+      },
+    ],
+  },
+];
+const adjectives = [
+  'Classic',
+  'Essential',
+  'Heritage',
+  'Trail',
+  'Urban',
+  'Organic',
+  'Premium',
+  'Everyday',
+  'Alpine',
+  'Coastal',
+  'Vintage',
+  'Modern',
+];
+const materials = [
+  'cotton',
+  'recycled polyester',
+  'merino wool',
+  'stainless steel',
+  'canvas',
+  'oak',
+  'ceramic',
+  'leather',
+];
+
+function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+const decimal = (cents: number) => (cents / 100).toFixed(2);
+
+function combinations(options: { name: string; values: string[] }[]): Record<string, string>[] {
+  return options.reduce<Record<string, string>[]>(
+    (acc, option) =>
+      acc.flatMap((combo) => option.values.map((value) => ({ ...combo, [option.name]: value }))),
+    [{}],
+  );
+}
+
+function isoAt(random: Random, fromYear: number): string {
+  const start = Date.UTC(fromYear, 0, 1);
+  const end = Date.UTC(2026, 9, 1);
+  return new Date(start + Math.floor((random.next() * (end - start)) / 1000) * 1000).toISOString();
+}
+
+function address(random: Random, firstName: string, lastName: string): SampleAddress {
+  const place = random.pick(cities);
+  return {
+    firstName,
+    lastName,
+    company: random.chance(0.15) ? `${random.pick(lastNames)} & Co.` : '',
+    address1: `${random.int(1, 9999)} ${random.pick(streets)}`,
+    address2: random.chance(0.2) ? `Apt ${random.int(1, 40)}` : '',
+    city: place.city,
+    province: place.province,
+    postalCode: place.zip(),
+    countryCode: place.countryCode,
+    phone: `+1-555-${String(random.int(100, 999))}-${String(random.int(1000, 9999))}`,
+  };
+}
+
+export function generateSampleStore(options: SampleStoreOptions = {}): SampleStore {
+  const random = new Random(options.seed ?? 2020);
+  const currency = options.currency ?? 'USD';
+  const variableShare = options.variableShare ?? 0.3;
+
+  const categories: SampleCategory[] = [];
+  const leaves: { key: string; spec: (typeof catalogue)[number]['children'][number] }[] = [];
+  catalogue.forEach((group, rootIndex) => {
+    const rootKey = `cat-${slugify(group.root)}`;
+    categories.push({
+      key: rootKey,
+      name: group.root,
+      slug: slugify(group.root),
+      parentKey: null,
+      description: `<p>Shop our ${group.root.toLowerCase()} collection.</p>`,
+      position: rootIndex,
+    });
+    group.children.forEach((child, childIndex) => {
+      const key = `cat-${slugify(group.root)}-${slugify(child.name)}`;
+      categories.push({
+        key,
+        name: child.name,
+        slug: slugify(child.name),
+        parentKey: rootKey,
+        description: `<p>${child.name} built to last.</p>`,
+        position: childIndex,
+      });
+      leaves.push({ key, spec: child });
+    });
+  });
+
+  const products: SampleProduct[] = [];
+  const usedSlugs = new Set<string>();
+  for (let i = 1; i <= (options.products ?? sandboxCounts.products); i++) {
+    const leaf = leaves[(i - 1) % leaves.length];
+    if (!leaf) throw new Error('no leaf categories');
+    const noun = random.pick(leaf.spec.nouns);
+    const name = `${random.pick(adjectives)} ${noun} ${i}`;
+    let slug = slugify(name);
+    while (usedSlugs.has(slug)) slug = `${slug}-${i}`;
+    usedSlugs.add(slug);
+    const sku = `RP-${String(i).padStart(5, '0')}`;
+    const priceCents = random.int(5, 400) * 100 - 1;
+    const onSale = random.chance(0.2);
+    const hasOptions = leaf.spec.options !== undefined && random.chance(variableShare / 0.55);
+    const productOptions = hasOptions
+      ? (leaf.spec.options ?? []).map((o) => ({
+          name: o.name,
+          values: o.values.slice(0, Math.max(2, random.int(2, o.values.length))),
+        }))
+      : [];
+    const combos = hasOptions ? combinations(productOptions) : [{}];
+    const variants: SampleVariant[] = combos.map((combo, v) => ({
+      sku: hasOptions
+        ? `${sku}-${Object.values(combo)
+            .map((x) => slugify(x).toUpperCase())
+            .join('-')}`
+        : sku,
+      optionValues: combo,
+      price: decimal(priceCents + (hasOptions && v % 3 === 2 ? 500 : 0)),
+      compareAtPrice: onSale ? decimal(Math.round(priceCents * 1.25)) : null,
+      stock: random.chance(0.1) ? 0 : random.int(1, 250),
+      weightKg: Math.round(random.int(50, 5000)) / 1000,
+    }));
+    const imageCount = random.int(1, 3);
+    products.push({
+      key: `prod-${i}`,
+      name,
+      slug,
+      sku,
+      descriptionHtml: `<p>The ${name} is made from ${random.pick(materials)} for everyday use.</p><ul><li>Designed in-house</li><li>Free returns within 30 days</li></ul>`,
+      shortDescriptionHtml: `<p>${noun} in ${random.pick(materials)}.</p>`,
+      status: random.chance(0.05) ? 'draft' : 'active',
+      vendor: random.pick(vendors),
+      tags: Array.from(
+        new Set([slugify(noun), random.pick(['new', 'bestseller', 'gift', 'eco', 'sale'])]),
+      ),
+      categoryKeys: random.chance(0.3)
+        ? [leaf.key, categories.find((c) => c.key === leaf.key)?.parentKey ?? leaf.key]
+        : [leaf.key],
+      images: Array.from({ length: imageCount }, (_v, k) => ({
+        path: `/media/catalog/${slug}-${k + 1}.png`,
+        alt: k === 0 ? name : `${name} view ${k + 1}`,
+      })),
+      options: productOptions,
+      variants,
+      seoTitle: `${name} | Sample Store`,
+      seoDescription: `Buy the ${name} online. Free shipping over $50.`,
+      attributes: { material: random.pick(materials) },
+      dimensionsCm: {
+        length: random.int(5, 80),
+        width: random.int(5, 60),
+        height: random.int(1, 40),
+      },
+      createdAt: isoAt(random, 2021),
+    });
+  }
+
+  const customers: SampleCustomer[] = [];
+  for (let i = 1; i <= (options.customers ?? sandboxCounts.customers); i++) {
+    const firstName = random.pick(firstNames);
+    const lastName = random.pick(lastNames);
+    const primary = address(random, firstName, lastName);
+    const addresses = [{ ...primary, defaultBilling: true, defaultShipping: true }];
+    if (random.chance(0.25)) {
+      addresses[0] = { ...primary, defaultBilling: true, defaultShipping: false };
+      addresses.push({
+        ...address(random, firstName, lastName),
+        defaultBilling: false,
+        defaultShipping: true,
+      });
+    }
+    customers.push({
+      key: `cust-${i}`,
+      firstName,
+      lastName,
+      email: `${slugify(firstName)}.${slugify(lastName)}.${i}@example.com`,
+      phone: primary.phone,
+      acceptsMarketing: random.chance(0.4),
+      note: random.chance(0.1) ? 'Prefers delivery after 5pm.' : '',
+      tags: random.chance(0.2) ? ['vip'] : [],
+      createdAt: isoAt(random, 2021),
+      addresses,
+    });
+  }
+
+  const orders: SampleOrder[] = [];
+  const statuses: SampleOrder['status'][] = [
+    'completed',
+    'completed',
+    'completed',
+    'processing',
+    'pending',
+    'on-hold',
+    'cancelled',
+    'refunded',
+  ];
+  for (let i = 1; i <= (options.orders ?? sandboxCounts.orders); i++) {
+    const customer = customers.length && random.chance(0.85) ? random.pick(customers) : null;
+    const firstName = customer?.firstName ?? random.pick(firstNames);
+    const lastName = customer?.lastName ?? random.pick(lastNames);
+    const billing = customer?.addresses[0] ?? address(random, firstName, lastName);
+    const {
+      defaultBilling: _b,
+      defaultShipping: _s,
+      ...billingAddress
+    } = { defaultBilling: false, defaultShipping: false, ...billing };
+    const lines: SampleOrderLine[] = [];
+    const lineCount = products.length ? random.int(1, 3) : 0;
+    for (let l = 0; l < lineCount; l++) {
+      const product = random.pick(products);
+      const variant = random.pick(product.variants);
+      const quantity = random.int(1, 3);
+      const unitCents = Math.round(Number(variant.price) * 100);
+      lines.push({
+        productKey: product.key,
+        variantSku: variant.sku,
+        sku: variant.sku,
+        name: product.options.length
+          ? `${product.name} - ${Object.values(variant.optionValues).join(' / ')}`
+          : product.name,
+        quantity,
+        unitPrice: variant.price,
+        tax: decimal(Math.round(unitCents * quantity * 0.08)),
+      });
+    }
+    const discount = random.chance(0.15)
+      ? {
+          code: random.pick(['WELCOME10', 'SPRING15', 'VIP20']),
+          amount: decimal(random.int(5, 20) * 100),
+        }
+      : null;
+    orders.push({
+      key: `order-${i}`,
+      number: String(1000 + i),
+      createdAt: isoAt(random, 2023),
+      currency,
+      customerKey: customer?.key ?? null,
+      email: customer?.email ?? `${slugify(firstName)}.guest${i}@example.com`,
+      status: random.pick(statuses),
+      lines,
+      shipping: random.chance(0.3)
+        ? { title: 'Free shipping', code: 'free_shipping', price: '0.00' }
+        : { title: 'Flat rate', code: 'flat_rate', price: decimal(random.pick([499, 799, 1299])) },
+      discount,
+      billing: billingAddress,
+      shippingAddress: customer?.addresses.find((a) => a.defaultShipping) ?? billingAddress,
+      note: random.chance(0.1) ? 'Please gift wrap.' : '',
+    });
+  }
+
+  return { currency, categories, products, customers, orders };
+}
+
+/**
+ * A small valid PNG (solid colour derived from the path) so image URLs of sandbox stores really
+ * serve images that destinations can download.
+ */
+export function samplePng(path: string): Buffer {
+  let hash = 0;
+  for (const ch of path) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  const [r, g, b] = [hash & 0xff, (hash >> 8) & 0xff, (hash >> 16) & 0xff];
+  const size = 8;
+  const raw = Buffer.alloc(size * (1 + size * 3));
+  for (let y = 0; y < size; y++) {
+    const row = y * (1 + size * 3);
+    for (let x = 0; x < size; x++) raw.set([r, g, b], row + 1 + x * 3);
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'ascii');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])), 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
