@@ -36,7 +36,7 @@ export default tseslint.config(
     ),
   },
   {
-    files: ['packages/connectors/src/**/*.test.ts'],
+    files: ['packages/connectors/src/**/*.test.ts', 'packages/connectors/src/kit/conformance/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

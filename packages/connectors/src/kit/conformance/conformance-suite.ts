@@ -1,0 +1,298 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  entitySchemas,
+  entityTypes,
+  type EntityRecord,
+  type EntityType,
+} from '@replatform/canonical/entities';
+import type { RunningEmulator } from '@replatform/emulators/framework/server';
+import type { SampleStoreOptions } from '@replatform/emulators/framework/sample-store';
+import type { Connection, Connector, ConnectorHttp, IdMap, WriteOutcome } from '../contract.ts';
+import { loopbackHttp } from '../testing/loopback-http.ts';
+import { comparable } from './compare.ts';
+
+/**
+ * The one conformance suite every connector runs against its emulator (pattern: Hono's shared
+ * cases, Kysely's dialect loop). A connector may skip a test only with a stated reason.
+ */
+export interface ConformanceStore<C> {
+  credentials: C;
+  emulator: RunningEmulator;
+  /** Records of an entity the store really holds, to prove that nothing was duplicated. */
+  countStored(entity: EntityType): number | Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface ConformanceHarness<C> {
+  connector: Connector<C>;
+  startStore(kind: 'seeded' | 'empty', sample: SampleStoreOptions): Promise<ConformanceStore<C>>;
+  /** Test name -> reason for skipping it. */
+  skip?: Partial<Record<ConformanceTest, string>>;
+  /** Sample store size; small by default so the suite stays fast. */
+  sample?: SampleStoreOptions;
+  /** ConnectorHttp to use; defaults to loopbackHttp(). */
+  http?: () => ConnectorHttp;
+}
+
+export const conformanceTests = [
+  'check',
+  'count',
+  'read',
+  'round trip',
+  'idempotent rewrite',
+  'faults on read',
+  'faults on write',
+] as const;
+export type ConformanceTest = (typeof conformanceTests)[number];
+
+const defaultSample: SampleStoreOptions = { seed: 42, products: 40, customers: 20, orders: 15 };
+
+/** An id map that remembers what each write answered, as the engine's id map does. */
+export class MemoryIdMap implements IdMap {
+  readonly #forward = new Map<string, string>();
+  readonly #reverse = new Map<string, string>();
+
+  get(entity: EntityType, sourceId: string): string | undefined {
+    return this.#forward.get(`${entity}:${sourceId}`);
+  }
+
+  sourceIdOf(entity: EntityType, destinationId: string): string | undefined {
+    return this.#reverse.get(`${entity}:${destinationId}`);
+  }
+
+  record(entity: EntityType, outcomes: WriteOutcome[]): void {
+    for (const o of outcomes) {
+      if (o.outcome === 'failed' || !o.destinationId) continue;
+      this.#forward.set(`${entity}:${o.sourceId}`, o.destinationId);
+      this.#reverse.set(`${entity}:${o.destinationId}`, o.sourceId);
+    }
+  }
+}
+
+export async function readAll<E extends EntityType>(
+  connection: Connection,
+  entity: E,
+): Promise<EntityRecord[E][]> {
+  const records: EntityRecord[E][] = [];
+  for await (const page of connection.read(entity, null)) records.push(...page.records);
+  return records;
+}
+
+/** Writes every entity the destination accepts, in dependency order, in the connector's batch size. */
+export async function copyAll(
+  source: Connection,
+  destination: Connection,
+  connector: Connector<unknown>,
+  idMap: MemoryIdMap,
+): Promise<Record<EntityType, WriteOutcome[]>> {
+  const outcomes = {} as Record<EntityType, WriteOutcome[]>;
+  await destination.prepareImport?.();
+  try {
+    for (const entity of entityTypes) {
+      outcomes[entity] = [];
+      if (!connector.capabilities.write.includes(entity)) continue;
+      const batchSize = connector.capabilities.batchSize[entity] ?? 25;
+      const records = await readAll(source, entity);
+      for (let i = 0; i < records.length; i += batchSize) {
+        const batch = records.slice(i, i + batchSize);
+        const result = await destination.write(entity, batch, idMap);
+        expect(result.map((o) => o.sourceId)).toEqual(batch.map((r) => r.id));
+        idMap.record(entity, result);
+        outcomes[entity].push(...result);
+      }
+    }
+  } finally {
+    await destination.finishImport?.();
+  }
+  return outcomes;
+}
+
+export function describeConformance<C>(name: string, harness: ConformanceHarness<C>): void {
+  const sample = harness.sample ?? defaultSample;
+  const { connector } = harness;
+  const connectAs = (store: ConformanceStore<C>) =>
+    connector.connect(store.credentials, { http: (harness.http ?? loopbackHttp)() });
+  const test = (title: ConformanceTest, fn: () => Promise<void>, timeout = 120_000) => {
+    const reason = harness.skip?.[title];
+    if (reason) it.skip(`${title} (skipped: ${reason})`, fn);
+    else it(title, fn, timeout);
+  };
+  const readable = entityTypes.filter((e) => connector.capabilities.read.includes(e));
+  const writable = entityTypes.filter((e) => connector.capabilities.write.includes(e));
+
+  describe(`connector conformance: ${name}`, () => {
+    let seeded: ConformanceStore<C>;
+    let source: Connection;
+
+    beforeAll(async () => {
+      seeded = await harness.startStore('seeded', sample);
+      source = connectAs(seeded);
+    });
+    afterAll(async () => {
+      await seeded?.close();
+    });
+
+    test('check', async () => {
+      const result = await source.check();
+      expect(result.ok).toBe(true);
+      expect(result.storeName.length).toBeGreaterThan(0);
+    });
+
+    test('count', async () => {
+      for (const entity of readable) {
+        expect(await source.count(entity), entity).toBe(await seeded.countStored(entity));
+      }
+      expect(await source.count('products')).toBe(sample.products);
+      expect(await source.count('customers')).toBe(sample.customers);
+      expect(await source.count('orders')).toBe(sample.orders);
+    });
+
+    test('read', async () => {
+      for (const entity of readable) {
+        const records = await readAll(source, entity);
+        expect(records.length, entity).toBe(await source.count(entity));
+        expect(new Set(records.map((r) => r.id)).size, `${entity} ids unique`).toBe(records.length);
+        for (const record of records) {
+          const parsed = entitySchemas[entity].safeParse(record);
+          expect(parsed.success ? '' : `${entity} ${record.id}: ${parsed.error.message}`).toBe('');
+        }
+      }
+      const products = await readAll(source, 'products');
+      expect(
+        products.some((p) => p.variants.length > 1),
+        'products with variants',
+      ).toBe(true);
+      expect(
+        products.some((p) => p.images.length > 0),
+        'products with images',
+      ).toBe(true);
+    });
+
+    describe('as destination', () => {
+      let target: ConformanceStore<C>;
+      let destination: Connection;
+      const idMap = new MemoryIdMap();
+      let first: Record<EntityType, WriteOutcome[]>;
+
+      beforeAll(async () => {
+        target = await harness.startStore('empty', sample);
+        destination = connectAs(target);
+      });
+      afterAll(async () => {
+        await target?.close();
+      });
+
+      test('round trip', async () => {
+        first = await copyAll(source, destination, connector as Connector<unknown>, idMap);
+        for (const entity of writable) {
+          const failed = first[entity].filter((o) => o.outcome === 'failed');
+          expect(failed, `${entity} failures`).toEqual([]);
+          expect(
+            first[entity].every((o) => o.outcome === 'created'),
+            `${entity} all created`,
+          ).toBe(true);
+          const ignore = connector.capabilities.unsupportedFields?.[entity] ?? [];
+          // Source records already carry source ids; destination ids map back through the id map.
+          const asSource = { toSourceId: (_e: EntityType, id: string) => id, ignore };
+          const asDestination = {
+            toSourceId: (e: EntityType, id: string) => idMap.sourceIdOf(e, id),
+            ignore,
+          };
+          const sourceRecords = await readAll(source, entity);
+          const expected = new Map(
+            sourceRecords.map((r) => [r.id, comparable(entity, r, asSource)]),
+          );
+          const actual = await readAll(destination, entity);
+          expect(actual.length, `${entity} count at destination`).toBe(expected.size);
+          for (const record of actual) {
+            const sourceId = idMap.sourceIdOf(entity, record.id);
+            expect(sourceId, `${entity} ${record.id} maps back to a source record`).toBeDefined();
+            const rest = comparable(entity, record, asDestination);
+            expect(rest, `${entity} ${sourceId}`).toEqual(expected.get(sourceId ?? ''));
+          }
+        }
+      });
+
+      test('idempotent rewrite', async () => {
+        const before = Object.fromEntries(
+          await Promise.all(writable.map(async (e) => [e, await target.countStored(e)])),
+        );
+        const again = await copyAll(source, destination, connector as Connector<unknown>, idMap);
+        for (const entity of writable) {
+          expect(
+            again[entity].filter((o) => o.outcome === 'created'),
+            `${entity} created again`,
+          ).toEqual([]);
+          expect(
+            again[entity].filter((o) => o.outcome === 'failed'),
+            `${entity} failed`,
+          ).toEqual([]);
+          expect(await target.countStored(entity), `${entity} stored`).toBe(before[entity]);
+        }
+        // A run that lost its id map (crash before the map was saved) finds the records by marker.
+        const amnesiac = await copyAll(
+          source,
+          destination,
+          connector as Connector<unknown>,
+          new MemoryIdMap(),
+        );
+        for (const entity of writable) {
+          expect(
+            amnesiac[entity].filter((o) => o.outcome === 'created'),
+            `${entity} created without id map`,
+          ).toEqual([]);
+          expect(await target.countStored(entity), `${entity} stored after marker lookup`).toBe(
+            before[entity],
+          );
+        }
+      });
+
+      test('faults on read', async () => {
+        const clean = await readAll(source, 'products');
+        seeded.emulator.setFaults({
+          rate429: 0.1,
+          rate5xx: 0.1,
+          resetRate: 0.05,
+          truncateRate: 0.05,
+          retryAfterSeconds: 0,
+        });
+        try {
+          const noisy = await readAll(source, 'products');
+          expect(noisy).toEqual(clean);
+        } finally {
+          seeded.emulator.setFaults(undefined);
+        }
+        expect(seeded.emulator.stats.faultsInjected).toBeGreaterThan(0);
+      });
+
+      test('faults on write', async () => {
+        const fresh = await harness.startStore('empty', sample);
+        try {
+          const connection = connectAs(fresh);
+          fresh.emulator.setFaults({
+            rate429: 0.1,
+            rate5xx: 0.1,
+            resetRate: 0.05,
+            truncateRate: 0.05,
+            retryAfterSeconds: 0,
+          });
+          const map = new MemoryIdMap();
+          const outcomes = await copyAll(source, connection, connector as Connector<unknown>, map);
+          fresh.emulator.setFaults(undefined);
+          for (const entity of writable) {
+            expect(
+              outcomes[entity].filter((o) => o.outcome === 'failed'),
+              `${entity} failed under faults`,
+            ).toEqual([]);
+            expect(await fresh.countStored(entity), `${entity} stored once`).toBe(
+              await seeded.countStored(entity),
+            );
+          }
+          expect(fresh.emulator.stats.faultsInjected).toBeGreaterThan(0);
+        } finally {
+          await fresh.close();
+        }
+      }, 240_000);
+    });
+  });
+}
