@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    execArgv: ['--disable-warning=ExperimentalWarning'],
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
       : ['default'],

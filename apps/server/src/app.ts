@@ -82,6 +82,9 @@ export async function buildApp(config: Config): Promise<App> {
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (!wantsPage || isApiPath(request.url)) return sendNotFound(reply);
+    if (request.url.startsWith('/assets/')) {
+      return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    }
     if (!hasWeb) {
       return reply
         .status(503)

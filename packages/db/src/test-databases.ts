@@ -26,6 +26,20 @@ export async function openTestDatabase(dialect: Dialect): Promise<Db> {
       },
     };
   }
+  const { url, drop } = await createPostgresSchema();
+  const db = openDatabase({ databaseUrl: url, sqlitePath: '' });
+  await migrateToLatest(db);
+  return {
+    ...db,
+    close: async () => {
+      await db.close();
+      await drop();
+    },
+  };
+}
+
+/** A fresh, empty PostgreSQL schema on TEST_DATABASE_URL and a URL whose search_path points at it. */
+export async function createPostgresSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
   const baseUrl = process.env.TEST_DATABASE_URL;
   if (!baseUrl) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
@@ -35,12 +49,9 @@ export async function openTestDatabase(dialect: Dialect): Promise<Db> {
   await admin.end();
   const url = new URL(baseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const db = openDatabase({ databaseUrl: url.toString(), sqlitePath: '' });
-  await migrateToLatest(db);
   return {
-    ...db,
-    close: async () => {
-      await db.close();
+    url: url.toString(),
+    drop: async () => {
       const cleanup = new pg.Client({ connectionString: baseUrl });
       await cleanup.connect();
       await cleanup.query(`DROP SCHEMA "${schema}" CASCADE`);

@@ -1,0 +1,73 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { LogOut, Settings, UserRound } from 'lucide-react';
+import { NavLink, useNavigate } from 'react-router';
+import { displayNameOf } from '@replatform/contracts/session';
+import { useSession } from '../features/session/api/get-session.ts';
+import { signOut } from '../features/session/api/sign-out.ts';
+import { Brand } from './brand.tsx';
+
+const links = [
+  { to: '/migrations', label: 'Migrations' },
+  { to: '/migration-history', label: 'History' },
+  { to: '/help', label: 'Help' },
+  { to: '/contact', label: 'Contact' },
+];
+
+/** The signed-in app's top bar (spec.md section 2, Layout). */
+export function TopBar() {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const logout = async () => {
+    await signOut();
+    queryClient.clear();
+    navigate('/login');
+  };
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+        <Brand to="/migrations" />
+        <nav
+          aria-label="Main"
+          className="order-3 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto"
+        >
+          {links.map((link) => (
+            <NavLink
+              key={link.to}
+              to={link.to}
+              className={({ isActive }) =>
+                `rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-600 hover:bg-slate-100'}`
+              }
+            >
+              {link.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <NavLink
+            to="/settings"
+            aria-label="Settings"
+            className="rounded-md p-2 text-slate-600 hover:bg-slate-100"
+          >
+            <Settings size={18} aria-hidden />
+          </NavLink>
+          <NavLink
+            to="/my-account"
+            className="flex items-center gap-2 rounded-md px-2 py-2 text-sm text-slate-700 hover:bg-slate-100"
+          >
+            <UserRound size={18} aria-hidden />
+            <span className="max-w-[10rem] truncate">{displayNameOf(session.data?.user)}</span>
+          </NavLink>
+          <button
+            type="button"
+            onClick={logout}
+            className="flex items-center gap-1 rounded-md px-2 py-2 text-sm text-slate-600 hover:bg-slate-100"
+          >
+            <LogOut size={18} aria-hidden />
+            <span>Logout</span>
+          </button>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,5 @@
+import { Page } from '../../components/page.tsx';
+
+export function HistoryPage() {
+  return <Page title="Migration History" />;
+}

@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import { sessionSchema, type Session } from '@replatform/contracts/session';
+import { apiRequest, ApiRequestError } from '../../../lib/api-client.ts';
+
+export const sessionQueryKey = ['session'] as const;
+
+/** The current session, or null when signed out. */
+export async function getSession(): Promise<Session> {
+  try {
+    return await apiRequest('/api/auth/get-session', sessionSchema);
+  } catch (error) {
+    if (error instanceof ApiRequestError && (error.status === 401 || error.status === 404))
+      return null;
+    throw error;
+  }
+}
+
+export function useSession() {
+  return useQuery({ queryKey: sessionQueryKey, queryFn: getSession, staleTime: 60_000 });
+}

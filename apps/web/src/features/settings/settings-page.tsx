@@ -1,0 +1,5 @@
+import { Page } from '../../components/page.tsx';
+
+export function SettingsPage() {
+  return <Page title="Settings" />;
+}

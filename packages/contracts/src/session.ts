@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** The signed-in user as the web app sees it (GET /api/auth/get-session). */
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable().optional(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const sessionSchema = z
+  .object({
+    user: sessionUserSchema,
+    session: z
+      .object({ id: z.string().optional(), expiresAt: z.string().or(z.date()).optional() })
+      .passthrough(),
+  })
+  .passthrough()
+  .nullable();
+export type Session = z.infer<typeof sessionSchema>;
+
+/** Name shown in the top bar: display name, else the part of the e-mail before '@', else 'User'. */
+export function displayNameOf(
+  user: { name?: string | null; email?: string | null } | null | undefined,
+): string {
+  const name = user?.name?.trim();
+  if (name) return name;
+  const local = user?.email?.split('@')[0]?.trim();
+  return local || 'User';
+}
