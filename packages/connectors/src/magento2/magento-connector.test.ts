@@ -1,0 +1,579 @@
+import type { Customer } from '@replatform/canonical/customer';
+import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import type { Order } from '@replatform/canonical/order';
+import type { Product } from '@replatform/canonical/product';
+import { adminSchema } from '@replatform/emulators/magento2/admin-schema';
+import {
+  startMagentoEmulator,
+  type MagentoEmulator,
+} from '@replatform/emulators/magento2/magento-emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection, ConnectorHttpRequest } from '../kit/contract.ts';
+import { MemoryIdMap } from '../kit/conformance/conformance-suite.ts';
+import { ConnectorError } from '../kit/errors.ts';
+import { loopbackHttp } from '../kit/testing/loopback-http.ts';
+import { magentoConnector, magentoCredentialsSchema } from './magento-connector.ts';
+import { orderMarker } from './write-orders.ts';
+
+const recorded: ConnectorHttpRequest[][] = [];
+const emulators: MagentoEmulator[] = [];
+
+async function store(
+  seed: Parameters<typeof startMagentoEmulator>[0] extends infer O
+    ? O extends { seed?: infer S }
+      ? S
+      : never
+    : never,
+) {
+  const emulator = await startMagentoEmulator({ seed, bulk: { tickMs: 2, perTick: 25 } });
+  emulators.push(emulator);
+  return emulator;
+}
+
+function connect(emulator: MagentoEmulator, overrides: Record<string, string> = {}): Connection {
+  const http = loopbackHttp();
+  recorded.push(http.requests);
+  return magentoConnector.connect(
+    { storeUrl: emulator.url, ...emulator.credentials, ...overrides },
+    { http },
+  );
+}
+
+async function readAll<E extends EntityType>(connection: Connection, entity: E) {
+  const records: EntityRecord[E][] = [];
+  const pages: number[] = [];
+  for await (const page of connection.read(entity, null)) {
+    records.push(...page.records);
+    pages.push(page.records.length);
+  }
+  return { records, pages };
+}
+
+afterAll(async () => {
+  await Promise.all(emulators.map((e) => e.close()));
+});
+
+describe('Magento connector (integration with the emulator)', () => {
+  it('parses credentials strictly', () => {
+    const good = {
+      storeUrl: 'https://shop.example.com',
+      consumerKey: 'a',
+      consumerSecret: 'b',
+      accessToken: 'c',
+      accessTokenSecret: 'd',
+    };
+    expect(magentoCredentialsSchema.safeParse(good).success).toBe(true);
+    expect(magentoCredentialsSchema.safeParse({ ...good, storeCode: 'en_us' }).success).toBe(true);
+    expect(magentoCredentialsSchema.safeParse({ ...good, storeCode: 'EN US' }).success).toBe(false);
+    expect(magentoCredentialsSchema.safeParse({ ...good, token: 'x' }).success).toBe(false);
+    expect(magentoCredentialsSchema.safeParse({ ...good, storeUrl: 'ftp://shop' }).success).toBe(
+      false,
+    );
+  });
+
+  describe('as a source', () => {
+    let emulator: MagentoEmulator;
+    let source: Connection;
+    beforeAll(async () => {
+      emulator = await store({ seed: 11, products: 130, customers: 130, orders: 60 });
+      source = connect(emulator);
+    });
+
+    it('checks the store and reports its name and currency', async () => {
+      await expect(source.check()).resolves.toEqual({
+        ok: true,
+        storeName: 'Main Website Store',
+        currency: 'USD',
+      });
+      const wrong = connect(emulator, { accessTokenSecret: 'stolen?' });
+      const failure = await wrong.check().catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(ConnectorError);
+      expect((failure as ConnectorError).errorClass).toBe('config');
+    });
+
+    it('counts with pageSize=1 total_count, products without configurable children', async () => {
+      expect(await source.count('products')).toBe(130);
+      expect(await source.count('customers')).toBe(130);
+      expect(await source.count('orders')).toBe(60);
+      expect(await source.count('categories')).toBe(emulator.store.countCanonical('categories'));
+      expect(emulator.store.catalog.products.size).toBeGreaterThan(130);
+    });
+
+    it('pages by entity_id and resumes after a checkpoint without gaps or repeats', async () => {
+      const { records, pages } = await readAll(source, 'customers');
+      expect(pages).toEqual([100, 30]);
+      expect(records.map((c) => Number(c.id))).toEqual([
+        ...emulator.store.customers.customers.keys(),
+      ]);
+      const iterator = source.read('products', null)[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      const checkpoint = first.value?.next;
+      expect(checkpoint).toMatchObject({ version: 1 });
+      const rest: Product[] = [];
+      for await (const page of source.read('products', checkpoint ?? null))
+        rest.push(...page.records);
+      const all = (await readAll(source, 'products')).records;
+      expect([...(first.value?.records ?? []), ...rest].map((p) => p.id)).toEqual(
+        all.map((p) => p.id),
+      );
+    });
+
+    it('folds configurable children into their parent as variants', async () => {
+      const products = (await readAll(source, 'products')).records;
+      const children = emulator.store.childIds();
+      expect(products.some((p) => children.has(Number(p.id)))).toBe(false);
+      const variable = products.filter((p) => p.type === 'variable');
+      expect(variable.length).toBeGreaterThan(10);
+      for (const p of variable) {
+        const parent = emulator.store.catalog.products.get(Number(p.id));
+        expect(p.variants.map((v) => Number(v.id)).sort((a, b) => a - b)).toEqual(
+          [...(parent?.links ?? [])].sort((a, b) => a - b),
+        );
+        for (const v of p.variants) {
+          expect(v.optionValues.map((o) => o.name)).toEqual(p.options.map((o) => o.name));
+          for (const o of v.optionValues)
+            expect(p.options.find((x) => x.name === o.name)?.values).toContain(o.value);
+        }
+      }
+      const onSale = products.flatMap((p) => p.variants).find((v) => v.compareAtPrice);
+      expect(onSale?.compareAtPrice?.amount).toBeGreaterThan(onSale?.price.amount ?? Infinity);
+      const withImage = products.find((p) => p.images.length);
+      const image = await fetch(withImage?.images[0]?.url ?? '');
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect(withImage?.images[0]?.url).toMatch(
+        new RegExp(`^${emulator.url}/media/catalog/product/\\w/\\w/[^/]+\\.png$`),
+      );
+      expect(products.every((p) => p.vendor && p.attributes.material)).toBe(true);
+    });
+
+    it('reads categories below the store root, parents first', async () => {
+      const { records } = await readAll(source, 'categories');
+      expect(records.filter((c) => c.parentId === null).map((c) => c.name)).toEqual([
+        'Apparel',
+        'Gear',
+        'Home',
+      ]);
+      const seen = new Set<string>();
+      for (const c of records) {
+        if (c.parentId) expect(seen.has(c.parentId)).toBe(true);
+        seen.add(c.id);
+      }
+      expect(records.find((c) => c.name === 'Bags')).toMatchObject({
+        slug: 'bags',
+        position: 0,
+        sourceUrlPath: '/gear/bags.html',
+      });
+    });
+
+    it('maps orders: statuses, totals and collapsed configurable lines', async () => {
+      const orders = (await readAll(source, 'orders')).records;
+      for (const order of orders) {
+        const stored = emulator.store.sales.orders.get(Number(order.id));
+        const items = stored?.items as { parent_item_id?: number }[];
+        expect(order.lines).toHaveLength(
+          items.filter((i) => i.parent_item_id === undefined).length,
+        );
+        const sum =
+          order.subtotal.amount -
+          order.discountTotal.amount +
+          order.shippingTotal.amount +
+          order.taxTotal.amount;
+        expect(order.grandTotal.amount).toBe(sum);
+      }
+      const byState = new Map(
+        orders.map((o) => [String(emulator.store.sales.orders.get(Number(o.id))?.state), o]),
+      );
+      expect(byState.get('complete')).toMatchObject({
+        status: 'completed',
+        paymentStatus: 'paid',
+        fulfillmentStatus: 'fulfilled',
+      });
+      expect(byState.get('closed')).toMatchObject({
+        status: 'refunded',
+        paymentStatus: 'refunded',
+      });
+      expect(byState.get('canceled')).toMatchObject({
+        status: 'cancelled',
+        paymentStatus: 'voided',
+        fulfillmentStatus: 'unfulfilled',
+      });
+      expect(byState.get('new')).toMatchObject({ status: 'pending', paymentStatus: 'pending' });
+      expect(byState.get('holded')).toMatchObject({ status: 'on-hold' });
+      expect(orders.some((o) => o.lines.some((l) => l.variantId !== null))).toBe(true);
+    });
+  });
+
+  describe('as a destination', () => {
+    let emulator: MagentoEmulator;
+    let destination: Connection;
+    beforeAll(async () => {
+      emulator = await store('empty');
+      destination = connect(emulator);
+    });
+
+    const variable: Product = {
+      id: 'src-1',
+      type: 'variable',
+      name: 'Trail Runner',
+      slug: 'trail-runner',
+      sku: 'TR-1',
+      descriptionHtml: '<p>Fast.</p>',
+      shortDescriptionHtml: '<p>Shoe.</p>',
+      status: 'active',
+      vendor: 'Acme Goods',
+      options: [
+        { name: 'Shoe Size', values: ['42', '43'] },
+        { name: 'Colour', values: ['Moss', 'Sand'] },
+      ],
+      variants: ['42', '43'].flatMap((size) =>
+        ['Moss', 'Sand'].map((colour) => ({
+          id: `v-${size}-${colour}`,
+          sku: `TR-1-${size}-${colour.toUpperCase()}`,
+          optionValues: [
+            { name: 'Shoe Size', value: size },
+            { name: 'Colour', value: colour },
+          ],
+          price: { amount: 8999, currency: 'USD' },
+          compareAtPrice: colour === 'Sand' ? { amount: 9999, currency: 'USD' } : null,
+          weight: { value: 1.2, unit: 'lb' as const },
+          inventory: { tracked: true, quantity: size === '42' ? 3 : 0 },
+          barcode: '',
+          imageUrl: null,
+        })),
+      ),
+      images: [],
+      categoryIds: [],
+      tags: ['running'],
+      seoTitle: 'Trail Runner | Shop',
+      seoDescription: 'Run.',
+      dimensions: null,
+      attributes: { Material: 'Mesh' },
+      sourceUrlPath: null,
+      createdAt: null,
+      updatedAt: null,
+    };
+
+    it('writes a configurable product: attributes, options, children, links', async () => {
+      const [outcome] = await destination.write('products', [variable], new MemoryIdMap());
+      expect(outcome).toMatchObject({ sourceId: 'src-1', outcome: 'created' });
+      expect(outcome?.warnings).toEqual(['tags not migrated (Magento products have no tags)']);
+      const { catalog } = emulator.store;
+      const parent = catalog.productBySku('TR-1');
+      expect(parent.type_id).toBe('configurable');
+      expect(parent.configurable_options.map((o) => o.label)).toEqual(['Shoe Size', 'Colour']);
+      expect(catalog.children('TR-1').map((c) => [c.sku, c.visibility])).toEqual(
+        variable.variants.map((v) => [v.sku, 1]),
+      );
+      expect(catalog.getAttribute('shoe_size')).toMatchObject({
+        frontend_input: 'select',
+        scope: 'global',
+      });
+      expect(catalog.getAttribute('material')).toMatchObject({ frontend_input: 'text' });
+      expect(catalog.productBySku('TR-1-43-SAND').custom.special_price).toBe('89.99');
+      expect(catalog.productBySku('TR-1-43-SAND').price).toBe(99.99);
+      expect(catalog.productBySku('TR-1-42-MOSS').weight).toBeCloseTo(0.5443, 4);
+
+      const back = (await readAll(destination, 'products')).records.find((p) => p.sku === 'TR-1');
+      expect(back).toMatchObject({
+        type: 'variable',
+        name: 'Trail Runner',
+        vendor: 'Acme Goods',
+        options: variable.options,
+        attributes: { material: 'Mesh' },
+        seoTitle: 'Trail Runner | Shop',
+        sourceUrlPath: '/trail-runner.html',
+      });
+      expect(
+        back?.variants.map((v) => [
+          v.sku,
+          v.price.amount,
+          v.compareAtPrice?.amount ?? null,
+          v.inventory,
+        ]),
+      ).toEqual(
+        variable.variants.map((v) => [
+          v.sku,
+          v.price.amount,
+          v.compareAtPrice?.amount ?? null,
+          v.inventory,
+        ]),
+      );
+
+      const products = catalog.products.size;
+      const [again] = await destination.write('products', [variable], new MemoryIdMap());
+      expect(again).toMatchObject({ outcome: 'updated', destinationId: String(parent.id) });
+      expect(catalog.products.size).toBe(products);
+    });
+
+    it('writes a batch whose children come before their parents', async () => {
+      const category = (id: string, parentId: string | null, name: string, position: number) => ({
+        id,
+        parentId,
+        name,
+        slug: name.toLowerCase(),
+        description: '',
+        position,
+        imageUrl: null,
+        sourceUrlPath: null,
+      });
+      const outcomes = await destination.write(
+        'categories',
+        [
+          category('k2', 'k1', 'Boots', 1),
+          category('k3', 'k2', 'Winter', 0),
+          category('k1', null, 'Shoes', 0),
+        ],
+        new MemoryIdMap(),
+      );
+      expect(outcomes.map((o) => [o.sourceId, o.outcome])).toEqual([
+        ['k2', 'created'],
+        ['k3', 'created'],
+        ['k1', 'created'],
+      ]);
+      const winter = emulator.store.catalog.categories.get(Number(outcomes[1]?.destinationId));
+      expect(winter?.custom.url_path).toBe('shoes/boots/winter');
+      expect(winter?.position).toBe(1);
+    });
+
+    it('finishes a configurable product an interrupted run left half done, without duplicates', async () => {
+      const { catalog } = emulator.store;
+      const parent = catalog.productBySku('TR-1');
+      const lost = parent.links.pop();
+      const children = catalog.products.size;
+      const [outcome] = await destination.write('products', [variable], new MemoryIdMap());
+      expect(outcome?.outcome).toBe('updated');
+      expect(parent.links).toContain(lost);
+      expect(catalog.products.size).toBe(children);
+    });
+
+    it('keeps a product whose URL key is taken under a distinct key, with a warning', async () => {
+      const clash: Product = {
+        ...variable,
+        id: 'src-2',
+        type: 'simple',
+        sku: 'OTHER-1',
+        options: [],
+        attributes: {},
+        tags: [],
+        variants: [
+          {
+            ...(variable.variants[0] as Product['variants'][number]),
+            sku: 'OTHER-1',
+            optionValues: [],
+          },
+        ],
+      };
+      const [outcome] = await destination.write('products', [clash], new MemoryIdMap());
+      expect(outcome).toMatchObject({ outcome: 'created' });
+      expect(outcome?.warnings).toEqual([
+        "URL key 'trail-runner' is used by another product at the destination; saved as 'trail-runner-other-1'",
+      ]);
+    });
+
+    it('creates customers in one async bulk request and reports each item', async () => {
+      const base: Customer = {
+        id: 'c1',
+        email: 'first@example.com',
+        firstName: 'First',
+        lastName: 'Buyer',
+        phone: '+1 555 0100',
+        acceptsMarketing: true,
+        addresses: [
+          {
+            firstName: 'First',
+            lastName: 'Buyer',
+            company: '',
+            address1: '1 Main St',
+            address2: '',
+            city: 'Austin',
+            province: 'Texas',
+            postalCode: '78701',
+            countryCode: 'US',
+            phone: '+1 555 0100',
+            isDefaultBilling: true,
+            isDefaultShipping: true,
+          },
+        ],
+        note: '',
+        tags: [],
+        createdAt: '2022-03-04T05:06:07.000Z',
+      };
+      const address = base.addresses[0];
+      if (!address) throw new Error('fixture');
+      const customers: Customer[] = [
+        base,
+        {
+          ...base,
+          id: 'c2',
+          email: 'second@example.com',
+          addresses: [{ ...address, province: 'Narnia' }],
+        },
+        {
+          ...base,
+          id: 'c3',
+          email: 'third@example.com',
+          addresses: [{ ...address, countryCode: 'ZZ', province: '' }],
+        },
+        { ...base, id: 'c4', email: 'FIRST@example.com' },
+        { ...base, id: 'c5', email: 'fifth@example.com', addresses: [] },
+      ];
+      const outcomes = await destination.write('customers', customers, new MemoryIdMap());
+      expect(outcomes.map((o) => [o.sourceId, o.outcome])).toEqual([
+        ['c1', 'created'],
+        ['c2', 'failed'],
+        ['c3', 'failed'],
+        ['c4', 'failed'],
+        ['c5', 'created'],
+      ]);
+      expect(outcomes[1]?.reason).toBe("region 'Narnia' is not one of Magento's regions for US");
+      expect(outcomes[2]?.reason).toBe(
+        'Magento refused it: Invalid value of "ZZ" provided for the countryId field.',
+      );
+      expect(outcomes[0]?.warnings).toEqual([
+        'newsletter consent not written: subscribing in Magento e-mails the customer',
+      ]);
+      const bulkRequests = recorded.flat().filter((r) => r.url.includes('/async/bulk/'));
+      expect(bulkRequests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+        'POST /rest/default/async/bulk/V1/customers/',
+      ]);
+      expect(JSON.parse(String(bulkRequests[0]?.body))).toHaveLength(3);
+      const stored = emulator.store.customers.byEmail('first@example.com');
+      expect(stored).toMatchObject({ created_at: '2022-03-04 05:06:07', is_subscribed: false });
+      expect(stored?.addresses[0]?.region).toMatchObject({ region_code: 'TX' });
+      expect(emulator.store.customers.outbox).toEqual([]);
+
+      const rerun = await destination.write('customers', [base], new MemoryIdMap());
+      expect(rerun).toMatchObject([{ outcome: 'updated', destinationId: String(stored?.id) }]);
+      expect(emulator.store.customers.customers.size).toBe(2);
+    });
+
+    it('imports a historical order once, linked to migrated records, found again by its marker', async () => {
+      const idMap = new MemoryIdMap();
+      const customer = emulator.store.customers.byEmail('first@example.com');
+      const parent = emulator.store.catalog.productBySku('TR-1');
+      idMap.record('customers', [
+        { sourceId: 'c1', outcome: 'created', destinationId: String(customer?.id) },
+      ]);
+      idMap.record('products', [
+        { sourceId: 'src-1', outcome: 'created', destinationId: String(parent.id) },
+      ]);
+      const usd = (amount: number) => ({ amount, currency: 'USD' });
+      const order: Order = {
+        id: 'o-77',
+        number: '1077',
+        createdAt: '2024-02-03T04:05:06.000Z',
+        updatedAt: null,
+        currency: 'USD',
+        customerId: 'c1',
+        email: 'first@example.com',
+        status: 'completed',
+        paymentStatus: 'paid',
+        fulfillmentStatus: 'fulfilled',
+        lines: [
+          {
+            id: 'l1',
+            productId: 'src-1',
+            variantId: 'v-42-Moss',
+            sku: 'TR-1-42-MOSS',
+            name: 'Trail Runner - 42 / Moss',
+            quantity: 2,
+            unitPrice: usd(8999),
+            tax: usd(1440),
+            total: usd(17998),
+          },
+        ],
+        shippingLines: [
+          { title: 'Flat rate', code: 'flatrate_flatrate', price: usd(500), tax: usd(0) },
+        ],
+        discounts: [],
+        subtotal: usd(17998),
+        taxTotal: usd(1440),
+        shippingTotal: usd(500),
+        discountTotal: usd(0),
+        grandTotal: usd(19938),
+        billingAddress: {
+          firstName: 'First',
+          lastName: 'Buyer',
+          company: '',
+          address1: '1 Main St',
+          address2: '',
+          city: 'Austin',
+          province: 'TX',
+          postalCode: '78701',
+          countryCode: 'US',
+          phone: '',
+        },
+        shippingAddress: null,
+        note: 'Leave at door',
+      };
+      const [created] = await destination.write('orders', [order], idMap);
+      expect(created).toMatchObject({ outcome: 'created' });
+      const stored = emulator.store.sales.orders.get(Number(created?.destinationId));
+      expect(stored).toMatchObject({
+        increment_id: '1077',
+        ext_order_id: orderMarker('o-77'),
+        customer_id: customer?.id,
+        state: 'complete',
+        created_at: '2024-02-03 04:05:06',
+        grand_total: 199.38,
+      });
+      expect((stored?.items as Record<string, unknown>[])[0]).toMatchObject({
+        product_id: parent.id,
+        product_type: 'configurable',
+        qty_ordered: 2,
+      });
+      const back = (await readAll(destination, 'orders')).records[0];
+      expect(back).toMatchObject({
+        number: '1077',
+        status: 'completed',
+        paymentStatus: 'paid',
+        fulfillmentStatus: 'fulfilled',
+        note: 'Leave at door',
+      });
+      expect(back?.billingAddress?.phone).toBe('');
+      const [again] = await destination.write('orders', [order], new MemoryIdMap());
+      expect(again).toMatchObject({ outcome: 'skipped', destinationId: created?.destinationId });
+      const [other] = await destination.write('orders', [{ ...order, id: 'o-78' }], idMap);
+      expect(other?.warnings?.[0]).toContain('saved as 1077-M');
+      expect(emulator.store.sales.orders.size).toBe(2);
+    });
+  });
+
+  describe('reading the Luma sample store', () => {
+    it('reads configurable Luma products with their size/colour variants and collapses order lines', async () => {
+      const emulator = await store('luma');
+      const source = connect(emulator);
+      expect(await source.count('products')).toBe(179);
+      const products = (await readAll(source, 'products')).records;
+      expect(products).toHaveLength(179);
+      const hoodie = products.find((p) => p.sku === 'MH01');
+      expect(hoodie?.options).toEqual([
+        { name: 'Size', values: ['XS', 'S', 'M', 'L', 'XL'] },
+        { name: 'Color', values: ['Black', 'Gray', 'Orange'] },
+      ]);
+      expect(hoodie?.variants).toHaveLength(15);
+      expect(hoodie?.attributes).toMatchObject({ material: 'Wool', eco_collection: 'Yes' });
+      const orders = (await readAll(source, 'orders')).records;
+      expect(orders.map((o) => [o.status, o.lines.length, o.lines[0]?.sku])).toEqual([
+        ['completed', 1, 'WS03-XS-Red'],
+        ['refunded', 1, 'WS08-XS-Blue'],
+      ]);
+      expect(orders[0]?.lines[0]?.variantId).not.toBeNull();
+      const customers = (await readAll(source, 'customers')).records;
+      expect(customers[0]?.addresses[0]).toMatchObject({
+        province: 'MI',
+        city: 'Calder',
+        isDefaultBilling: true,
+      });
+    });
+  });
+});
+
+describe('requests the connector sent in these tests', () => {
+  it('all fit admin-schema-2.4.9.yaml', () => {
+    const requests = recorded.flat().filter((r) => new URL(r.url).pathname.startsWith('/rest/'));
+    expect(requests.length).toBeGreaterThan(100);
+    const problems = [...new Set(requests.flatMap((r) => adminSchema().checkRequest(r)))];
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,168 @@
+import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import { z } from 'zod';
+import {
+  defineConnector,
+  type Checkpoint,
+  type Connection,
+  type ConnectorContext,
+  type Page,
+  type WriteOutcome,
+} from '../kit/contract.ts';
+import { ConnectorError } from '../kit/errors.ts';
+import { MagentoApiError, MagentoClient, type MagentoCredentials } from './client.ts';
+import {
+  countCategories,
+  countCustomers,
+  countOrders,
+  countProducts,
+  pageSizes,
+  readCategories,
+  readCustomers,
+  readOrders,
+  readProducts,
+} from './read.ts';
+import { MagentoSession } from './session.ts';
+import { writeCategories, writeProducts } from './write-catalog.ts';
+import { writeCustomers } from './write-customers.ts';
+import { writeOrders } from './write-orders.ts';
+
+/**
+ * Magento 2 / Adobe Commerce connector over the admin REST API (admin-schema-2.4.9.yaml), as an
+ * integration with OAuth 1.0a credentials (System > Extensions > Integrations: consumer key and
+ * secret, access token and secret). See client.ts for signing and retries, read.ts for paging and
+ * mapping to the canonical model, write-*.ts for markers and the no-e-mail rules.
+ */
+
+const secret = z.string().trim().min(1).max(256);
+
+export const magentoCredentialsSchema = z.strictObject({
+  /** Store base URL, e.g. https://shop.example.com (REST lives under /rest). */
+  storeUrl: z.url({ protocol: /^https?$/ }),
+  consumerKey: secret,
+  consumerSecret: secret,
+  accessToken: secret,
+  accessTokenSecret: secret,
+  /** Store view code for reads (default 'default'); writes use the global 'all' scope. */
+  storeCode: z
+    .string()
+    .regex(
+      /^[a-z][a-z0-9_]*$/,
+      'a Magento store view code (lower-case letters, digits, underscores)',
+    )
+    .optional(),
+});
+
+export const magentoConnector = defineConnector<MagentoCredentials>({
+  platform: 'magento2',
+  label: 'Magento 2 / Adobe Commerce',
+  credentialsSchema: magentoCredentialsSchema,
+  capabilities: {
+    read: ['categories', 'products', 'customers', 'orders'],
+    write: ['categories', 'products', 'customers', 'orders'],
+    batchSize: { categories: 25, products: 10, customers: 50, orders: 20 },
+    pageSize: pageSizes,
+    rateLimit: {
+      description:
+        'No general REST rate limit in Magento 2.4 (limits.json magento2.rate_limit); throughput is bounded by the server',
+    },
+    unsupportedFields: {
+      categories: [
+        // Category images are files in pub/media/catalog/category; the REST API takes only names.
+        'imageUrl',
+      ],
+      products: [
+        'tags',
+        'dimensions',
+        'variants.barcode',
+        // Magento stamps both dates itself on save.
+        'createdAt',
+        'updatedAt',
+        // Images are copied into the destination's media storage, so their URLs change.
+        'images.url',
+        'variants.imageUrl',
+      ],
+      customers: [
+        'note',
+        'tags',
+        // Writing is_subscribed makes Magento e-mail a newsletter confirmation (see write-customers.ts).
+        'acceptsMarketing',
+      ],
+      orders: [
+        // Magento stamps updated_at on save.
+        'updatedAt',
+      ],
+    },
+  },
+  connect(credentials: MagentoCredentials, context: ConnectorContext): Connection {
+    const client = new MagentoClient(
+      credentials,
+      context.http,
+      context.log ? { log: context.log } : {},
+    );
+    const session = new MagentoSession(client, context);
+    return {
+      async check() {
+        try {
+          const [config, storeName] = await Promise.all([
+            session.storeConfig(),
+            session.storeName(),
+          ]);
+          return { ok: true, storeName, currency: config.base_currency_code.toUpperCase() };
+        } catch (error) {
+          const notMagento =
+            (error instanceof MagentoApiError && error.status === 404) ||
+            (error instanceof ConnectorError && error.code === 'not_json');
+          if (notMagento) {
+            throw new ConnectorError(
+              'config',
+              'not_magento',
+              'No Magento REST API answers at this store URL',
+              {
+                status: 404,
+              },
+            );
+          }
+          throw error;
+        }
+      },
+      async count(entity: EntityType) {
+        switch (entity) {
+          case 'categories':
+            return countCategories(session);
+          case 'products':
+            return countProducts(session);
+          case 'customers':
+            return countCustomers(session);
+          case 'orders':
+            return countOrders(session);
+        }
+      },
+      read<E extends EntityType>(entity: E, checkpoint: Checkpoint | null): AsyncIterable<Page<E>> {
+        const readers: { [K in EntityType]: (c: Checkpoint | null) => AsyncIterable<Page<K>> } = {
+          categories: (c) => readCategories(session, c),
+          products: (c) => readProducts(session, c),
+          customers: (c) => readCustomers(session, c),
+          orders: (c) => readOrders(session, c),
+        };
+        return readers[entity](checkpoint) as AsyncIterable<Page<E>>;
+      },
+      async write<E extends EntityType>(
+        entity: E,
+        records: EntityRecord[E][],
+        idMap: Parameters<Connection['write']>[2],
+      ): Promise<WriteOutcome[]> {
+        switch (entity) {
+          case 'categories':
+            return writeCategories(session, records as EntityRecord['categories'][], idMap);
+          case 'products':
+            return writeProducts(session, records as EntityRecord['products'][], idMap);
+          case 'customers':
+            return writeCustomers(session, records as EntityRecord['customers'][]);
+          case 'orders':
+            return writeOrders(session, records as EntityRecord['orders'][], idMap);
+        }
+        throw new ConnectorError('system', 'unknown_entity', `Unknown entity ${String(entity)}`);
+      },
+    };
+  },
+});

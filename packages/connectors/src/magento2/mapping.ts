@@ -1,0 +1,172 @@
+import type { Address } from '@replatform/canonical/address';
+import { toMinor, type Money } from '@replatform/canonical/money';
+import type {
+  CustomAttribute,
+  MagentoCustomerAddress,
+  MagentoOrderAddress,
+} from './magento-schemas.ts';
+import type { MagentoSession } from './session.ts';
+
+/**
+ * Mapping helpers shared by the readers and writers: Magento dates, amounts, custom attributes
+ * and addresses.
+ *
+ * Addresses: Magento requires street, city, postcode and telephone on customer and order
+ * addresses. When the source has none, '-' is written (Magento accepts it; the admin shows it as
+ * "not given"), and '-' reads back as ''. Regions: for countries where Magento lists regions
+ * (US, CA, AU, ...), the region id is looked up by code or name in the destination's directory.
+ */
+
+export const PLACEHOLDER = '-';
+
+/** Magento stores UTC 'YYYY-MM-DD HH:MM:SS'; canonical dates are ISO-8601 with offset. */
+export function isoFromMagento(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const text = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(value)
+    ? `${value.replace(' ', 'T')}Z`
+    : value;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+export function magentoFromIso(value: string): string {
+  return new Date(value).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+export function moneyOf(value: number | string | null | undefined, currency: string): Money {
+  return {
+    amount: value === null || value === undefined || value === '' ? 0 : toMinor(value, currency),
+    currency,
+  };
+}
+
+export function customValue(
+  attributes: CustomAttribute[] | undefined,
+  code: string,
+): string | undefined {
+  const found = attributes?.find((a) => a.attribute_code === code);
+  if (!found || found.value === null) return undefined;
+  return Array.isArray(found.value) ? found.value.join(',') : String(found.value);
+}
+
+const unplaceholder = (value: string | null | undefined) =>
+  value === PLACEHOLDER ? '' : (value ?? '');
+const orPlaceholder = (value: string) => (value.trim() ? value : PLACEHOLDER);
+
+export function addressFromCustomer(a: MagentoCustomerAddress): Address {
+  const street = a.street ?? [];
+  return {
+    firstName: a.firstname,
+    lastName: a.lastname,
+    company: a.company,
+    address1: unplaceholder(street[0]),
+    address2: street.slice(1).filter(Boolean).join(', '),
+    city: unplaceholder(a.city),
+    province: a.region?.region_code || a.region?.region || '',
+    postalCode: unplaceholder(a.postcode),
+    countryCode: /^[A-Z]{2}$/.test(a.country_id) ? a.country_id : '',
+    phone: unplaceholder(a.telephone),
+  };
+}
+
+export function addressFromOrder(a: MagentoOrderAddress): Address {
+  const street = a.street ?? [];
+  return {
+    firstName: a.firstname,
+    lastName: a.lastname,
+    company: a.company,
+    address1: unplaceholder(street[0]),
+    address2: street.slice(1).filter(Boolean).join(', '),
+    city: unplaceholder(a.city),
+    province: a.region_code || a.region || '',
+    postalCode: unplaceholder(a.postcode),
+    countryCode: /^[A-Z]{2}$/.test(a.country_id) ? a.country_id : '',
+    phone: unplaceholder(a.telephone),
+  };
+}
+
+interface RegionFields {
+  regionId: number;
+  regionCode: string;
+  regionName: string;
+}
+
+/** Resolves a canonical province against the destination's region directory. */
+export async function resolveRegion(
+  session: MagentoSession,
+  countryCode: string,
+  province: string,
+): Promise<RegionFields | { error: string }> {
+  const regions = countryCode ? await session.regions(countryCode) : [];
+  if (!regions.length) return { regionId: 0, regionCode: province, regionName: province };
+  const wanted = province.trim().toLowerCase();
+  const found = regions.find(
+    (r) => r.code.toLowerCase() === wanted || r.name.toLowerCase() === wanted,
+  );
+  if (!found) {
+    return { error: `region '${province}' is not one of Magento's regions for ${countryCode}` };
+  }
+  return { regionId: found.id, regionCode: found.code, regionName: found.name };
+}
+
+function streetOf(a: Address): string[] {
+  return a.address2 ? [orPlaceholder(a.address1), a.address2] : [orPlaceholder(a.address1)];
+}
+
+export async function customerAddressPayload(
+  session: MagentoSession,
+  a: Address & { isDefaultBilling: boolean; isDefaultShipping: boolean },
+): Promise<{ address: Record<string, unknown> } | { error: string }> {
+  const region = await resolveRegion(session, a.countryCode, a.province);
+  if ('error' in region) return region;
+  const address = {
+    firstname: orPlaceholder(a.firstName),
+    lastname: orPlaceholder(a.lastName),
+    company: a.company,
+    street: streetOf(a),
+    city: orPlaceholder(a.city),
+    postcode: orPlaceholder(a.postalCode),
+    country_id: a.countryCode || 'US',
+    telephone: orPlaceholder(a.phone),
+    region: {
+      region_code: region.regionCode,
+      region: region.regionName,
+      region_id: region.regionId,
+    },
+    ...(region.regionId ? { region_id: region.regionId } : {}),
+    default_billing: a.isDefaultBilling,
+    default_shipping: a.isDefaultShipping,
+  };
+  return { address };
+}
+
+export async function orderAddressPayload(
+  session: MagentoSession,
+  a: Address,
+  type: 'billing' | 'shipping',
+  email: string,
+): Promise<Record<string, unknown>> {
+  const region = await resolveRegion(session, a.countryCode, a.province);
+  // A historical order keeps the address as it was, even with a region the directory lacks.
+  const regionFields =
+    'error' in region
+      ? { region: a.province, region_code: a.province }
+      : {
+          region: region.regionName,
+          region_code: region.regionCode,
+          ...(region.regionId ? { region_id: region.regionId } : {}),
+        };
+  return {
+    address_type: type,
+    firstname: orPlaceholder(a.firstName),
+    lastname: orPlaceholder(a.lastName),
+    company: a.company,
+    street: streetOf(a),
+    city: orPlaceholder(a.city),
+    postcode: orPlaceholder(a.postalCode),
+    country_id: a.countryCode || 'US',
+    telephone: orPlaceholder(a.phone),
+    email,
+    ...regionFields,
+  };
+}

@@ -1,0 +1,254 @@
+import type { Customer } from '@replatform/canonical/customer';
+import type { WriteOutcome } from '../kit/contract.ts';
+import { ConnectorError, isTransient } from '../kit/errors.ts';
+import { customerAddressPayload, magentoFromIso } from './mapping.ts';
+import {
+  bulkAcceptedSchema,
+  bulkDetailedStatusSchema,
+  customerSchema,
+  searchResults,
+  type MagentoCustomer,
+} from './magento-schemas.ts';
+import { criteria, type MagentoSession } from './session.ts';
+import { isStoreWide, reasonOf } from './write-support.ts';
+
+/**
+ * Customers are written without any e-mail to the customer:
+ * - never through POST /V1/customers (AccountManagementInterface::createAccount), which always
+ *   sends the new-account e-mail, nor with is_subscribed (the newsletter subscription sends a
+ *   success e-mail), so marketing consent is not written (capabilities.unsupportedFields);
+ * - new accounts go through CustomerRepositoryInterface::save, which Magento routes from
+ *   POST /V1/customers/ (trailing slash, Magento_Customer etc/webapi.xml) and which stores the
+ *   account and its addresses and sends nothing. A batch of new customers is one asynchronous
+ *   bulk request to that route (/async/bulk/V1/customers/), whose per-item results come from
+ *   GET /V1/bulk/{uuid}/detailed-status;
+ * - existing accounts are updated with PUT /V1/customers/{customerId} (the same repository save).
+ * Marker: the e-mail address, unique per website in Magento. Accounts have no password after the
+ * migration; customers set one with "Forgot your password?".
+ */
+
+const customerList = searchResults(customerSchema);
+const BULK_POLL_LIMIT_MS = 120_000;
+
+async function findByEmails(
+  session: MagentoSession,
+  emails: string[],
+): Promise<Map<string, MagentoCustomer>> {
+  const found = new Map<string, MagentoCustomer>();
+  if (!emails.length) return found;
+  // GET /V1/customers/search (admin-schema-2.4.9.yaml GetV1CustomersSearch), 'in' on email.
+  const result = await session.client.get(
+    '/V1/customers/search',
+    customerList,
+    criteria({
+      filters: [[['email', emails.join(','), 'in']]],
+      pageSize: emails.length,
+      currentPage: 1,
+    }),
+  );
+  for (const c of result.items) found.set(c.email.toLowerCase(), c);
+  return found;
+}
+
+async function customerPayload(
+  session: MagentoSession,
+  record: Customer,
+): Promise<{ customer: Record<string, unknown> } | { error: string }> {
+  const addresses: Record<string, unknown>[] = [];
+  for (const address of record.addresses) {
+    const payload = await customerAddressPayload(session, address);
+    if ('error' in payload) return payload;
+    addresses.push(payload.address);
+  }
+  return {
+    customer: {
+      email: record.email,
+      firstname: record.firstName || '-',
+      lastname: record.lastName || '-',
+      created_at: magentoFromIso(record.createdAt),
+      website_id: 1,
+      store_id: 1,
+      group_id: 1,
+      addresses,
+    },
+  };
+}
+
+function warningsFor(record: Customer): string[] {
+  const warnings: string[] = [];
+  if (record.note) warnings.push('note not migrated (Magento customers have no note field)');
+  if (record.tags.length) warnings.push('tags not migrated (Magento customers have no tags)');
+  if (record.acceptsMarketing) {
+    warnings.push('newsletter consent not written: subscribing in Magento e-mails the customer');
+  }
+  if (record.phone && !record.addresses.some((a) => a.phone === record.phone)) {
+    warnings.push('phone not migrated: Magento keeps phone numbers on addresses only');
+  }
+  return warnings;
+}
+
+const withWarnings = (outcome: WriteOutcome, warnings: string[]): WriteOutcome =>
+  warnings.length ? { ...outcome, warnings } : outcome;
+
+export async function writeCustomers(
+  session: MagentoSession,
+  records: Customer[],
+  options: { sleep?: (ms: number) => Promise<void> } = {},
+): Promise<WriteOutcome[]> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const outcomes = new Map<string, WriteOutcome>();
+  const payloads = new Map<string, { customer: Record<string, unknown> }>();
+  for (const record of records) {
+    const payload = await customerPayload(session, record);
+    if ('error' in payload) {
+      outcomes.set(record.id, { sourceId: record.id, outcome: 'failed', reason: payload.error });
+    } else {
+      payloads.set(record.id, payload);
+    }
+  }
+  const pending = records.filter((r) => payloads.has(r.id));
+  const emails = [...new Set(pending.map((r) => r.email.toLowerCase()))];
+  const existing = await findByEmails(session, emails);
+  const seen = new Set<string>();
+  const toCreate: Customer[] = [];
+  for (const record of pending) {
+    const email = record.email.toLowerCase();
+    if (seen.has(email)) {
+      outcomes.set(record.id, {
+        sourceId: record.id,
+        outcome: 'failed',
+        reason: `another customer in this batch has the e-mail ${email}`,
+      });
+      continue;
+    }
+    seen.add(email);
+    const found = existing.get(email);
+    if (!found) {
+      toCreate.push(record);
+      continue;
+    }
+    try {
+      // PUT /V1/customers/{customerId} (admin-schema-2.4.9.yaml PutV1CustomersCustomerId)
+      const payload = payloads.get(record.id)?.customer ?? {};
+      await session.client.request('PUT', `/V1/customers/${found.id}`, customerSchema, {
+        body: { customer: { ...payload, id: found.id } },
+      });
+      outcomes.set(
+        record.id,
+        withWarnings(
+          { sourceId: record.id, outcome: 'updated', destinationId: String(found.id) },
+          warningsFor(record),
+        ),
+      );
+    } catch (error) {
+      if (isStoreWide(error)) throw error;
+      outcomes.set(record.id, { sourceId: record.id, outcome: 'failed', reason: reasonOf(error) });
+    }
+  }
+
+  if (toCreate.length) {
+    const results = await createInBulk(session, toCreate, payloads, sleep);
+    for (const record of toCreate) {
+      const result = results.get(record.id);
+      outcomes.set(
+        record.id,
+        result?.id
+          ? withWarnings(
+              { sourceId: record.id, outcome: 'created', destinationId: result.id },
+              warningsFor(record),
+            )
+          : {
+              sourceId: record.id,
+              outcome: 'failed',
+              reason: result?.reason ?? 'Magento did not create the customer',
+            },
+      );
+    }
+  }
+  return records.map(
+    (r) => outcomes.get(r.id) ?? { sourceId: r.id, outcome: 'failed', reason: 'not processed' },
+  );
+}
+
+/**
+ * One async bulk request for the batch, then the detailed status until every operation has run.
+ * Whether an account exists is decided by the e-mail lookup afterwards: a bulk whose acceptance
+ * answer was lost may still have run, and a repeated one then fails on the duplicate e-mail.
+ */
+async function createInBulk(
+  session: MagentoSession,
+  records: Customer[],
+  payloads: Map<string, { customer: Record<string, unknown> }>,
+  sleep: (ms: number) => Promise<void>,
+): Promise<Map<string, { id?: string; reason?: string }>> {
+  const results = new Map<string, { id?: string; reason?: string }>();
+  let remaining = records;
+  for (let attempt = 1; remaining.length && attempt <= 6; attempt++) {
+    const reasons = new Map<string, string>();
+    try {
+      // POST /rest/<store>/async/bulk/V1/customers/ (limits.json magento2.async_bulk; the sync
+      // route is POST /V1/customers/ -> CustomerRepositoryInterface::save).
+      const accepted = await session.client.request('POST', '/V1/customers/', bulkAcceptedSchema, {
+        body: remaining.map((r) => payloads.get(r.id)),
+        scope: 'async-bulk',
+        retry: 'throttle-only',
+      });
+      for (const item of accepted.request_items) {
+        const record = remaining[item.id];
+        if (record && item.status !== 'accepted')
+          reasons.set(record.id, item.error_message ?? `rejected (${item.status})`);
+      }
+      const status = await waitForBulk(session, accepted.bulk_uuid, sleep);
+      for (const op of status.operations_list) {
+        const record = remaining[op.id];
+        if (record && op.status !== 1)
+          reasons.set(record.id, op.result_message || `operation status ${op.status}`);
+      }
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+      // The bulk may or may not have been accepted: the lookup below tells.
+    }
+    const found = await findByEmails(
+      session,
+      remaining.map((r) => r.email.toLowerCase()),
+    );
+    const next: Customer[] = [];
+    for (const record of remaining) {
+      const customer = found.get(record.email.toLowerCase());
+      if (customer) results.set(record.id, { id: String(customer.id) });
+      else if (reasons.has(record.id))
+        results.set(record.id, { reason: `Magento refused it: ${reasons.get(record.id)}` });
+      else next.push(record);
+    }
+    remaining = next;
+    if (remaining.length) await sleep(Math.min(5_000, 200 * 2 ** attempt));
+  }
+  for (const record of remaining)
+    results.set(record.id, { reason: 'the bulk request could not be completed' });
+  return results;
+}
+
+async function waitForBulk(
+  session: MagentoSession,
+  uuid: string,
+  sleep: (ms: number) => Promise<void>,
+) {
+  const started = Date.now();
+  for (let delay = 25; ; delay = Math.min(delay * 2, 2_000)) {
+    // GET /V1/bulk/{bulkUuid}/detailed-status (admin-schema-2.4.9.yaml)
+    const status = await session.client.get(
+      `/V1/bulk/${encodeURIComponent(uuid)}/detailed-status`,
+      bulkDetailedStatusSchema,
+    );
+    // Status 4 is "open": not yet run by the async.operations.all consumer.
+    if (!status.operations_list.some((op) => op.status === 4)) return status;
+    if (Date.now() - started > BULK_POLL_LIMIT_MS) {
+      throw new ConnectorError(
+        'transient',
+        'bulk_pending',
+        'Magento has not processed the bulk request yet: is the async.operations.all consumer running?',
+      );
+    }
+    await sleep(delay);
+  }
+}

@@ -1,0 +1,1422 @@
+import {
+  MagentoError,
+  invalidField,
+  noSuchEntity,
+  productNotFound,
+  requiredField,
+} from './magento-error.ts';
+import {
+  checkKeys,
+  formatUrlKey,
+  isObject,
+  magentoTime,
+  objectField,
+  optionalArray,
+  optionalBool,
+  optionalInt,
+  optionalNumber,
+  optionalString,
+  type Json,
+} from './input.ts';
+
+/**
+ * Magento's catalogue as the REST API sees it: EAV product attributes with their options and
+ * attribute sets, the category tree, products (simple and configurable, with stock items,
+ * category links and media galleries) and the media files themselves. Rules enforced are the
+ * ones a migration trips over: unique SKUs and URL keys, attribute values only for attributes of
+ * the product's set, configurable options only on global select attributes, children that carry
+ * every option value in a unique combination, and valid base64 image content.
+ */
+
+export interface AttributeOption {
+  value: string;
+  label: string;
+  sort_order: number;
+}
+
+export interface AttributeRecord {
+  attribute_id: number;
+  attribute_code: string;
+  frontend_input: string;
+  label: string;
+  is_user_defined: boolean;
+  is_required: boolean;
+  scope: 'global' | 'website' | 'store';
+  backend_type: string;
+  options: AttributeOption[];
+  is_filterable: boolean;
+  position: number;
+}
+
+export interface AttributeSetRecord {
+  id: number;
+  name: string;
+  groups: { id: number; name: string }[];
+  /** attribute code -> group id */
+  members: Map<string, number>;
+}
+
+export interface CategoryRecord {
+  id: number;
+  parent_id: number;
+  name: string;
+  is_active: boolean;
+  position: number;
+  level: number;
+  path: string;
+  include_in_menu: boolean;
+  created_at: string;
+  updated_at: string;
+  custom: Record<string, string>;
+}
+
+export interface MediaRecord {
+  id: number;
+  label: string;
+  position: number;
+  disabled: boolean;
+  types: string[];
+  file: string;
+}
+
+export interface ConfigurableOptionRecord {
+  id: number;
+  attribute_id: string;
+  label: string;
+  position: number;
+  values: number[];
+}
+
+export type StockItem = Record<string, string | number | boolean>;
+
+export interface ProductRecord {
+  id: number;
+  sku: string;
+  name: string;
+  attribute_set_id: number;
+  price: number;
+  status: number;
+  visibility: number;
+  type_id: string;
+  created_at: string;
+  updated_at: string;
+  weight: number | null;
+  custom: Record<string, string>;
+  website_ids: number[];
+  category_links: { category_id: string; position: number }[];
+  stock: StockItem;
+  media: MediaRecord[];
+  configurable_options: ConfigurableOptionRecord[];
+  links: number[];
+}
+
+export const productKeys = [
+  'id',
+  'sku',
+  'name',
+  'attribute_set_id',
+  'price',
+  'status',
+  'visibility',
+  'type_id',
+  'created_at',
+  'updated_at',
+  'weight',
+  'extension_attributes',
+  'product_links',
+  'options',
+  'media_gallery_entries',
+  'tier_prices',
+  'custom_attributes',
+] as const;
+
+const productExtensionKeys = [
+  'website_ids',
+  'category_links',
+  'stock_item',
+  'discounts',
+  'bundle_product_options',
+  'downloadable_product_links',
+  'downloadable_product_samples',
+  'giftcard_amounts',
+  'configurable_product_options',
+  'configurable_product_links',
+];
+
+const stockKeys = [
+  'item_id',
+  'product_id',
+  'stock_id',
+  'qty',
+  'is_in_stock',
+  'is_qty_decimal',
+  'show_default_notification_message',
+  'use_config_min_qty',
+  'min_qty',
+  'use_config_min_sale_qty',
+  'min_sale_qty',
+  'use_config_max_sale_qty',
+  'max_sale_qty',
+  'use_config_backorders',
+  'backorders',
+  'use_config_notify_stock_qty',
+  'notify_stock_qty',
+  'use_config_qty_increments',
+  'qty_increments',
+  'use_config_enable_qty_inc',
+  'enable_qty_increments',
+  'use_config_manage_stock',
+  'manage_stock',
+  'low_stock_date',
+  'is_decimal_divided',
+  'stock_status_changed_auto',
+  'extension_attributes',
+];
+
+const categoryKeys = [
+  'id',
+  'parent_id',
+  'name',
+  'is_active',
+  'position',
+  'level',
+  'children',
+  'created_at',
+  'updated_at',
+  'path',
+  'available_sort_by',
+  'include_in_menu',
+  'extension_attributes',
+  'custom_attributes',
+];
+
+const mediaEntryKeys = [
+  'id',
+  'media_type',
+  'label',
+  'position',
+  'disabled',
+  'types',
+  'file',
+  'content',
+  'extension_attributes',
+];
+
+const attributeKeys = [
+  'extension_attributes',
+  'is_wysiwyg_enabled',
+  'is_html_allowed_on_front',
+  'used_for_sort_by',
+  'is_filterable',
+  'is_filterable_in_search',
+  'is_used_in_grid',
+  'is_visible_in_grid',
+  'is_filterable_in_grid',
+  'position',
+  'apply_to',
+  'is_searchable',
+  'is_visible_in_advanced_search',
+  'is_comparable',
+  'is_used_for_promo_rules',
+  'is_visible_on_front',
+  'used_in_product_listing',
+  'is_visible',
+  'scope',
+  'attribute_id',
+  'attribute_code',
+  'frontend_input',
+  'entity_type_id',
+  'is_required',
+  'options',
+  'is_user_defined',
+  'default_frontend_label',
+  'frontend_labels',
+  'note',
+  'backend_type',
+  'backend_model',
+  'source_model',
+  'default_value',
+  'is_unique',
+  'frontend_class',
+  'validation_rules',
+  'custom_attributes',
+];
+
+/** Product fields kept as columns, not as custom attributes. */
+const staticProductFields = new Set(['sku', 'name', 'price', 'status', 'visibility', 'weight']);
+
+const productTypes = new Set([
+  'simple',
+  'configurable',
+  'virtual',
+  'bundle',
+  'grouped',
+  'downloadable',
+]);
+
+const frontendInputs: Record<string, string> = {
+  text: 'varchar',
+  textarea: 'text',
+  texteditor: 'text',
+  select: 'int',
+  multiselect: 'varchar',
+  boolean: 'int',
+  date: 'datetime',
+  price: 'decimal',
+  weight: 'decimal',
+  media_image: 'varchar',
+};
+
+const imageTypes: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+
+function sniffImage(data: Buffer): string | undefined {
+  if (data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
+  if (data.subarray(0, 3).toString('ascii') === 'GIF') return 'image/gif';
+  if (
+    data.subarray(0, 4).toString('ascii') === 'RIFF' &&
+    data.subarray(8, 12).toString('ascii') === 'WEBP'
+  )
+    return 'image/webp';
+  return undefined;
+}
+
+/** The store's root catalogue ids, as on every Magento installation. */
+export const ROOT_CATALOG_ID = 1;
+export const DEFAULT_CATEGORY_ID = 2;
+export const DEFAULT_ATTRIBUTE_SET_ID = 4;
+
+export class Catalog {
+  readonly attributes = new Map<string, AttributeRecord>();
+  readonly attributeSets = new Map<number, AttributeSetRecord>();
+  readonly categories = new Map<number, CategoryRecord>();
+  readonly products = new Map<number, ProductRecord>();
+  readonly #bySku = new Map<string, number>();
+  readonly #byUrlKey = new Map<string, number>();
+  /** Uploaded media files by path under /media/catalog/product. */
+  readonly files = new Map<string, { data: Buffer; type: string }>();
+  /** Paths of seeded images, rendered on demand. */
+  readonly seededFiles = new Set<string>();
+  #nextAttributeId = 1;
+  #nextOptionId = 1;
+  #nextCategoryId = 3;
+  #nextProductId = 1;
+  #nextMediaId = 1;
+  #nextOptionRecordId = 1;
+  #nextSetId = 9;
+  #nextGroupId = 20;
+  #nextStockItemId = 1;
+
+  constructor() {
+    const now = magentoTime();
+    this.categories.set(ROOT_CATALOG_ID, {
+      id: ROOT_CATALOG_ID,
+      parent_id: 0,
+      name: 'Root Catalog',
+      is_active: true,
+      position: 0,
+      level: 0,
+      path: '1',
+      include_in_menu: true,
+      created_at: now,
+      updated_at: now,
+      custom: {},
+    });
+    this.categories.set(DEFAULT_CATEGORY_ID, {
+      id: DEFAULT_CATEGORY_ID,
+      parent_id: ROOT_CATALOG_ID,
+      name: 'Default Category',
+      is_active: true,
+      position: 1,
+      level: 1,
+      path: '1/2',
+      include_in_menu: true,
+      created_at: now,
+      updated_at: now,
+      custom: { url_key: 'default-category', display_mode: 'PRODUCTS', is_anchor: '1' },
+    });
+    this.attributeSets.set(DEFAULT_ATTRIBUTE_SET_ID, {
+      id: DEFAULT_ATTRIBUTE_SET_ID,
+      name: 'Default',
+      groups: [
+        { id: 7, name: 'Product Details' },
+        { id: 8, name: 'Content' },
+        { id: 9, name: 'Search Engine Optimization' },
+        { id: 10, name: 'Images' },
+      ],
+      members: new Map(),
+    });
+    // The attributes of a fresh installation that the API exposes on products.
+    const system: [string, string, string, number][] = [
+      ['name', 'Product Name', 'text', 7],
+      ['sku', 'SKU', 'text', 7],
+      ['price', 'Price', 'price', 7],
+      ['status', 'Enable Product', 'boolean', 7],
+      ['visibility', 'Visibility', 'select', 7],
+      ['weight', 'Weight', 'weight', 7],
+      ['tax_class_id', 'Tax Class', 'select', 7],
+      ['special_price', 'Special Price', 'price', 7],
+      ['description', 'Description', 'textarea', 8],
+      ['short_description', 'Short Description', 'textarea', 8],
+      ['url_key', 'URL Key', 'text', 9],
+      ['meta_title', 'Meta Title', 'text', 9],
+      ['meta_keyword', 'Meta Keywords', 'textarea', 9],
+      ['meta_description', 'Meta Description', 'textarea', 9],
+      ['image', 'Base', 'media_image', 10],
+      ['small_image', 'Small', 'media_image', 10],
+      ['thumbnail', 'Thumbnail', 'media_image', 10],
+    ];
+    for (const [code, label, input, group] of system) {
+      this.#addAttribute({ code, label, input, userDefined: false, scope: 'store' });
+      this.attributeSets.get(DEFAULT_ATTRIBUTE_SET_ID)?.members.set(code, group);
+    }
+    // color and manufacturer ship with Magento as global select attributes in the Default set.
+    for (const [code, label] of [
+      ['color', 'Color'],
+      ['manufacturer', 'Manufacturer'],
+    ] as const) {
+      this.#addAttribute({ code, label, input: 'select', userDefined: true, scope: 'global' });
+      this.attributeSets.get(DEFAULT_ATTRIBUTE_SET_ID)?.members.set(code, 7);
+    }
+  }
+
+  // ---------------------------------------------------------------- attributes
+
+  #addAttribute(spec: {
+    code: string;
+    label: string;
+    input: string;
+    userDefined: boolean;
+    scope: AttributeRecord['scope'];
+  }): AttributeRecord {
+    const record: AttributeRecord = {
+      attribute_id: this.#nextAttributeId++,
+      attribute_code: spec.code,
+      frontend_input: spec.input,
+      label: spec.label,
+      is_user_defined: spec.userDefined,
+      is_required: spec.code === 'name' || spec.code === 'sku' || spec.code === 'price',
+      scope: spec.scope,
+      backend_type: frontendInputs[spec.input] ?? 'varchar',
+      options: [],
+      is_filterable: spec.input === 'select' || spec.input === 'multiselect',
+      position: 0,
+    };
+    this.attributes.set(spec.code, record);
+    return record;
+  }
+
+  /** For seeding: an attribute (created when missing) that belongs to every attribute set. */
+  seedAttribute(
+    code: string,
+    label: string,
+    input: string,
+    scope: AttributeRecord['scope'] = 'global',
+  ): AttributeRecord {
+    const record =
+      this.attributes.get(code) ??
+      this.#addAttribute({ code, label, input, userDefined: true, scope });
+    for (const set of this.attributeSets.values()) {
+      if (!set.members.has(code)) set.members.set(code, set.groups[0]?.id ?? 7);
+    }
+    return record;
+  }
+
+  /** For seeding: the option id of a label, created when missing. */
+  seedOption(code: string, label: string): string {
+    const attribute = this.attributes.get(code);
+    if (!attribute) throw new Error(`unknown attribute ${code}`);
+    const found = attribute.options.find((o) => o.label === label);
+    if (found) return found.value;
+    const option = {
+      value: String(this.#nextOptionId++),
+      label,
+      sort_order: attribute.options.length,
+    };
+    attribute.options.push(option);
+    return option.value;
+  }
+
+  /** For seeding: a further attribute set with the Default set's attributes. */
+  seedAttributeSet(name: string): AttributeSetRecord {
+    const existing = [...this.attributeSets.values()].find((s) => s.name === name);
+    if (existing) return existing;
+    const base = this.attributeSets.get(DEFAULT_ATTRIBUTE_SET_ID);
+    const groups = (base?.groups ?? []).map((g) => ({ id: this.#nextGroupId++, name: g.name }));
+    const groupMap = new Map((base?.groups ?? []).map((g, i) => [g.id, groups[i]?.id ?? 0]));
+    const set: AttributeSetRecord = {
+      id: this.#nextSetId++,
+      name,
+      groups,
+      members: new Map(
+        [...(base?.members ?? [])].map(([code, group]) => [code, groupMap.get(group) ?? 0]),
+      ),
+    };
+    this.attributeSets.set(set.id, set);
+    return set;
+  }
+
+  getAttribute(code: string): AttributeRecord {
+    const attribute = this.attributes.get(code);
+    if (!attribute) {
+      throw new MagentoError(
+        404,
+        'The attribute with a "%1" attributeCode doesn\'t exist. Verify the attribute and try again.',
+        [code],
+      );
+    }
+    return attribute;
+  }
+
+  attributeById(id: string | number): AttributeRecord | undefined {
+    return [...this.attributes.values()].find((a) => a.attribute_id === Number(id));
+  }
+
+  attributeJson(a: AttributeRecord): Json {
+    const options =
+      a.frontend_input === 'select' || a.frontend_input === 'multiselect'
+        ? [
+            // Magento lists an empty "no value" option first for select attributes.
+            { label: ' ', value: '' },
+            ...a.options.map((o) => ({ label: o.label, value: o.value, sort_order: o.sort_order })),
+          ]
+        : [];
+    return {
+      attribute_id: a.attribute_id,
+      attribute_code: a.attribute_code,
+      frontend_input: a.frontend_input,
+      entity_type_id: '4',
+      is_required: a.is_required,
+      options,
+      is_user_defined: a.is_user_defined,
+      default_frontend_label: a.label,
+      frontend_labels: [],
+      backend_type: a.backend_type,
+      is_unique: '0',
+      scope: a.scope,
+      is_filterable: a.is_filterable,
+      is_filterable_in_search: false,
+      is_visible: true,
+      is_visible_on_front: '0',
+      position: a.position,
+      validation_rules: [],
+    };
+  }
+
+  createAttribute(body: Json): AttributeRecord {
+    if (body.attribute === undefined) throw requiredField('attribute');
+    const input = objectField(
+      body.attribute,
+      'Magento\\Catalog\\Api\\Data\\ProductAttributeInterface',
+    );
+    checkKeys(input, attributeKeys, 'Magento\\Catalog\\Api\\Data\\ProductAttributeInterface');
+    const labels = optionalArray(input.frontend_labels, 'frontend_labels') ?? [];
+    const adminLabel = labels
+      .filter(isObject)
+      .find((l) => optionalInt(l.store_id) === 0 || l.store_id === undefined);
+    const label =
+      optionalString(input.default_frontend_label) ?? optionalString(adminLabel?.label) ?? '';
+    if (!label) throw requiredField('frontend_label');
+    const code = optionalString(input.attribute_code) ?? formatUrlKey(label).replace(/-/g, '_');
+    if (!/^[a-z][a-z_0-9]{0,59}$/.test(code)) {
+      throw new MagentoError(
+        400,
+        'Attribute code "%1" is invalid. Please use only letters (a-z or A-Z), numbers (0-9) or underscore (_) in this field, and the first character should be a letter.',
+        [code],
+      );
+    }
+    if (this.attributes.has(code)) {
+      throw new MagentoError(400, 'An attribute with the same code (%1) already exists.', [code]);
+    }
+    const frontendInput = optionalString(input.frontend_input);
+    if (!frontendInput) throw requiredField('frontend_input');
+    if (!(frontendInput in frontendInputs)) throw invalidField('frontend_input', frontendInput);
+    const scope = optionalString(input.scope) ?? 'global';
+    if (scope !== 'global' && scope !== 'website' && scope !== 'store') {
+      throw invalidField('scope', scope);
+    }
+    const record = this.#addAttribute({
+      code,
+      label,
+      input: frontendInput,
+      userDefined: true,
+      scope,
+    });
+    record.is_required = optionalBool(input.is_required) ?? false;
+    record.is_filterable = optionalBool(input.is_filterable) ?? record.is_filterable;
+    for (const option of optionalArray(input.options, 'options') ?? []) {
+      if (!isObject(option)) continue;
+      const optionLabel = optionalString(option.label)?.trim();
+      if (optionLabel) this.seedOption(code, optionLabel);
+    }
+    return record;
+  }
+
+  addAttributeOption(code: string, body: Json): string {
+    const attribute = this.getAttribute(code);
+    if (attribute.frontend_input !== 'select' && attribute.frontend_input !== 'multiselect') {
+      throw new MagentoError(400, 'The "%1" attribute doesn\'t work with options.', [code]);
+    }
+    if (body.option === undefined) throw requiredField('option');
+    const option = objectField(body.option, 'Magento\\Eav\\Api\\Data\\AttributeOptionInterface');
+    checkKeys(
+      option,
+      ['label', 'value', 'sort_order', 'is_default', 'store_labels'],
+      'Magento\\Eav\\Api\\Data\\AttributeOptionInterface',
+    );
+    const label = optionalString(option.label)?.trim() ?? '';
+    if (!label) {
+      throw new MagentoError(
+        400,
+        'The attribute option label is empty. Enter the value and try again.',
+      );
+    }
+    if (attribute.options.some((o) => o.label === label)) {
+      throw new MagentoError(400, 'Admin store attribute option label "%1" is already exists.', [
+        label,
+      ]);
+    }
+    const value = this.seedOption(code, label);
+    const sortOrder = optionalInt(option.sort_order);
+    const stored = attribute.options.find((o) => o.value === value);
+    if (stored && sortOrder !== undefined) stored.sort_order = sortOrder;
+    return `id_${value}`;
+  }
+
+  // ---------------------------------------------------------------- attribute sets
+
+  attributeSetJson(s: AttributeSetRecord): Json {
+    return { attribute_set_id: s.id, attribute_set_name: s.name, sort_order: 0, entity_type_id: 4 };
+  }
+
+  attributeGroups(): Json[] {
+    return [...this.attributeSets.values()].flatMap((s) =>
+      s.groups.map((g) => ({
+        attribute_group_id: String(g.id),
+        attribute_group_name: g.name,
+        attribute_set_id: s.id,
+      })),
+    );
+  }
+
+  getAttributeSet(id: number): AttributeSetRecord {
+    const set = this.attributeSets.get(id);
+    if (!set) throw noSuchEntity('id', id);
+    return set;
+  }
+
+  assignAttribute(body: Json): number {
+    for (const key of ['attributeSetId', 'attributeGroupId', 'attributeCode', 'sortOrder']) {
+      if (body[key] === undefined) throw requiredField(key);
+    }
+    const set = this.getAttributeSet(optionalInt(body.attributeSetId) ?? 0);
+    const groupId = optionalInt(body.attributeGroupId) ?? 0;
+    if (!set.groups.some((g) => g.id === groupId)) throw noSuchEntity('attributeGroupId', groupId);
+    const attribute = this.getAttribute(optionalString(body.attributeCode) ?? '');
+    set.members.set(attribute.attribute_code, groupId);
+    return attribute.attribute_id;
+  }
+
+  // ---------------------------------------------------------------- categories
+
+  getCategory(id: number): CategoryRecord {
+    const category = this.categories.get(id);
+    if (!category) throw noSuchEntity('id', id);
+    return category;
+  }
+
+  childrenOf(id: number): CategoryRecord[] {
+    return [...this.categories.values()]
+      .filter((c) => c.parent_id === id)
+      .sort((a, b) => a.position - b.position || a.id - b.id);
+  }
+
+  #urlPath(parent: CategoryRecord, urlKey: string): string {
+    const parentPath = parent.level >= 2 ? parent.custom.url_path : undefined;
+    return parentPath ? `${parentPath}/${urlKey}` : urlKey;
+  }
+
+  categoryJson(c: CategoryRecord): Json {
+    const children = this.childrenOf(c.id);
+    const custom: Record<string, string> = {
+      ...c.custom,
+      path: c.path,
+      children_count: String(this.#descendants(c.id)),
+    };
+    return {
+      id: c.id,
+      parent_id: c.parent_id,
+      name: c.name,
+      is_active: c.is_active,
+      position: c.position,
+      level: c.level,
+      children: children.map((k) => k.id).join(','),
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+      path: c.path,
+      available_sort_by: [],
+      include_in_menu: c.include_in_menu,
+      custom_attributes: Object.entries(custom).map(([attribute_code, value]) => ({
+        attribute_code,
+        value,
+      })),
+    };
+  }
+
+  #descendants(id: number): number {
+    return this.childrenOf(id).reduce((sum, c) => sum + 1 + this.#descendants(c.id), 0);
+  }
+
+  categoryTree(rootId: number, depth: number | undefined): Json {
+    const node = (c: CategoryRecord, remaining: number | undefined): Json => ({
+      id: c.id,
+      parent_id: c.parent_id,
+      name: c.name,
+      is_active: c.is_active,
+      position: c.position,
+      level: c.level,
+      product_count: [...this.products.values()].filter((p) =>
+        p.category_links.some((l) => l.category_id === String(c.id)),
+      ).length,
+      children_data:
+        remaining === 0
+          ? []
+          : this.childrenOf(c.id).map((k) =>
+              node(k, remaining === undefined ? undefined : remaining - 1),
+            ),
+    });
+    return node(this.getCategory(rootId), depth);
+  }
+
+  saveCategory(body: Json, existingId?: number): CategoryRecord {
+    if (body.category === undefined) throw requiredField('category');
+    const input = objectField(body.category, 'Magento\\Catalog\\Api\\Data\\CategoryInterface');
+    checkKeys(input, categoryKeys, 'Magento\\Catalog\\Api\\Data\\CategoryInterface');
+    const custom = this.#customAttributes(input.custom_attributes);
+    const existing = existingId === undefined ? undefined : this.getCategory(existingId);
+    const now = magentoTime();
+    const name = optionalString(input.name)?.trim() ?? existing?.name ?? '';
+    if (!name) {
+      throw new MagentoError(400, 'Could not save category: %1', [
+        'The "Name" attribute value is empty. Set the attribute and try again.',
+      ]);
+    }
+    // A PUT cannot move a category (Magento has /V1/categories/{id}/move for that).
+    const parentId = existing?.parent_id ?? optionalInt(input.parent_id) ?? DEFAULT_CATEGORY_ID;
+    const parent = this.categories.get(parentId);
+    if (!parent) throw noSuchEntity('id', parentId);
+    const urlKey = formatUrlKey(custom.url_key ?? existing?.custom.url_key ?? name);
+    if (!urlKey) throw invalidField('url_key', custom.url_key ?? '');
+    const urlPath = this.#urlPath(parent, urlKey);
+    const clash = [...this.categories.values()].find(
+      (c) => c.id !== existing?.id && c.level >= 2 && c.custom.url_path === urlPath,
+    );
+    if (clash) throw new MagentoError(400, 'URL key for specified store already exists.');
+    const siblings = this.childrenOf(parentId).filter((c) => c.id !== existing?.id);
+    const record: CategoryRecord = existing ?? {
+      id: this.#nextCategoryId++,
+      parent_id: parentId,
+      name,
+      is_active: true,
+      position: (siblings.at(-1)?.position ?? 0) + 1,
+      level: parent.level + 1,
+      path: '',
+      include_in_menu: true,
+      created_at: now,
+      updated_at: now,
+      custom: {},
+    };
+    record.name = name;
+    record.is_active = optionalBool(input.is_active) ?? record.is_active;
+    record.include_in_menu = optionalBool(input.include_in_menu) ?? record.include_in_menu;
+    record.position = optionalInt(input.position) ?? record.position;
+    record.path = `${parent.path}/${record.id}`;
+    record.updated_at = now;
+    const { url_path: _ignored, path: _path, children_count: _count, ...rest } = custom;
+    record.custom = {
+      display_mode: 'PRODUCTS',
+      is_anchor: '1',
+      ...record.custom,
+      ...rest,
+      url_key: urlKey,
+      url_path: urlPath,
+    };
+    this.categories.set(record.id, record);
+    return record;
+  }
+
+  categoryField = (c: CategoryRecord, field: string): string | number | boolean | undefined => {
+    switch (field) {
+      case 'entity_id':
+      case 'id':
+        return c.id;
+      case 'parent_id':
+      case 'name':
+      case 'is_active':
+      case 'position':
+      case 'level':
+      case 'path':
+      case 'include_in_menu':
+      case 'created_at':
+      case 'updated_at':
+        return c[field];
+      default:
+        if (field in c.custom || this.#isCategoryAttribute(field)) return c.custom[field];
+        throw new MagentoError(400, 'Invalid attribute name: %1', [field]);
+    }
+  };
+
+  #isCategoryAttribute(field: string): boolean {
+    return [
+      'url_key',
+      'url_path',
+      'description',
+      'meta_title',
+      'meta_description',
+      'image',
+    ].includes(field);
+  }
+
+  // ---------------------------------------------------------------- products
+
+  productBySku(sku: string): ProductRecord {
+    const id = this.#bySku.get(sku.toLowerCase());
+    const product = id === undefined ? undefined : this.products.get(id);
+    if (!product) throw productNotFound();
+    return product;
+  }
+
+  hasSku(sku: string): boolean {
+    return this.#bySku.has(sku.toLowerCase());
+  }
+
+  #customAttributes(value: unknown): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const item of optionalArray(value, 'custom_attributes') ?? []) {
+      const attribute = objectField(item, 'Magento\\Framework\\Api\\AttributeInterface');
+      checkKeys(
+        attribute,
+        ['attribute_code', 'value'],
+        'Magento\\Framework\\Api\\AttributeInterface',
+      );
+      const code = optionalString(attribute.attribute_code);
+      if (!code) throw requiredField('attribute_code');
+      const raw = attribute.value;
+      out[code] = Array.isArray(raw) ? raw.map(String).join(',') : (optionalString(raw) ?? '');
+    }
+    return out;
+  }
+
+  defaultStock(productId: number): StockItem {
+    return {
+      item_id: this.#nextStockItemId++,
+      product_id: productId,
+      stock_id: 1,
+      qty: 0,
+      is_in_stock: false,
+      is_qty_decimal: false,
+      show_default_notification_message: false,
+      use_config_min_qty: true,
+      min_qty: 0,
+      use_config_min_sale_qty: 1,
+      min_sale_qty: 1,
+      use_config_max_sale_qty: true,
+      max_sale_qty: 10000,
+      use_config_backorders: true,
+      backorders: 0,
+      use_config_notify_stock_qty: true,
+      notify_stock_qty: 1,
+      use_config_qty_increments: true,
+      qty_increments: 0,
+      use_config_enable_qty_inc: true,
+      enable_qty_increments: false,
+      use_config_manage_stock: true,
+      manage_stock: true,
+      low_stock_date: '',
+      is_decimal_divided: false,
+      stock_status_changed_auto: 0,
+    };
+  }
+
+  /**
+   * POST /V1/products and PUT /V1/products/{sku}: Magento's ProductRepository::save, which
+   * creates or updates by SKU (a POST with an existing SKU updates that product, a PUT with an
+   * unknown SKU creates one).
+   */
+  saveProduct(body: Json, pathSku?: string): { product: ProductRecord; created: boolean } {
+    if (body.product === undefined) throw requiredField('product');
+    const input = objectField(body.product, 'Magento\\Catalog\\Api\\Data\\ProductInterface');
+    checkKeys(input, productKeys, 'Magento\\Catalog\\Api\\Data\\ProductInterface');
+    const sku = (optionalString(input.sku) ?? pathSku ?? '').trim();
+    if (!sku) throw requiredField('sku');
+    if (sku.length > 64) {
+      throw new MagentoError(400, 'SKU length should be %1 characters maximum.', [64]);
+    }
+    const lookup = pathSku ?? sku;
+    const existing = this.hasSku(lookup) ? this.productBySku(lookup) : undefined;
+    if (existing && sku.toLowerCase() !== existing.sku.toLowerCase() && this.hasSku(sku)) {
+      throw new MagentoError(400, 'The SKU "%1" is already used by another product.', [sku]);
+    }
+    const custom = this.#customAttributes(input.custom_attributes);
+    const typeId = optionalString(input.type_id) ?? existing?.type_id ?? 'simple';
+    if (!productTypes.has(typeId)) throw invalidField('type_id', typeId);
+    const name = optionalString(input.name) ?? custom.name ?? existing?.name ?? '';
+    if (!name.trim()) {
+      throw new MagentoError(
+        400,
+        'The "%1" attribute value is empty. Set the attribute and try again.',
+        ['Product Name'],
+      );
+    }
+    const price = optionalNumber(input.price) ?? existing?.price;
+    if (
+      price === undefined &&
+      typeId !== 'configurable' &&
+      typeId !== 'bundle' &&
+      typeId !== 'grouped'
+    ) {
+      throw new MagentoError(
+        400,
+        'The "%1" attribute value is empty. Set the attribute and try again.',
+        ['Price'],
+      );
+    }
+    const setId =
+      optionalInt(input.attribute_set_id) ?? existing?.attribute_set_id ?? DEFAULT_ATTRIBUTE_SET_ID;
+    const set = this.attributeSets.get(setId);
+    if (!set) throw invalidField('attribute_set_id', setId);
+    const status = optionalInt(input.status) ?? existing?.status ?? 1;
+    if (status !== 1 && status !== 2) throw invalidField('status', status);
+    const visibility = optionalInt(input.visibility) ?? existing?.visibility ?? 4;
+    if (visibility < 1 || visibility > 4) throw invalidField('visibility', visibility);
+
+    const extension =
+      input.extension_attributes === undefined
+        ? {}
+        : objectField(
+            input.extension_attributes,
+            'Magento\\Catalog\\Api\\Data\\ProductExtensionInterface',
+          );
+    checkKeys(
+      extension,
+      productExtensionKeys,
+      'Magento\\Catalog\\Api\\Data\\ProductExtensionInterface',
+    );
+
+    const id = existing?.id ?? this.#nextProductId;
+    // Values only count for attributes of the product's set; Magento drops the others.
+    const values: Record<string, string> = { ...(existing?.custom ?? {}) };
+    for (const [code, value] of Object.entries(custom)) {
+      if (staticProductFields.has(code)) continue;
+      if (!this.attributes.has(code) || !set.members.has(code)) continue;
+      const attribute = this.getAttribute(code);
+      if (
+        attribute.frontend_input === 'select' &&
+        value !== '' &&
+        !attribute.options.some((o) => o.value === value)
+      ) {
+        throw invalidField(code, value);
+      }
+      values[code] = value;
+    }
+    const urlKey = formatUrlKey(values.url_key ?? existing?.custom.url_key ?? name);
+    const owner = this.#byUrlKey.get(urlKey);
+    if (owner !== undefined && owner !== id) {
+      throw new MagentoError(400, 'URL key for specified store already exists.');
+    }
+    values.url_key = urlKey;
+
+    const categoryLinks =
+      this.#categoryLinks(extension.category_links) ?? existing?.category_links ?? [];
+    const websiteIds = (
+      optionalArray(extension.website_ids, 'website_ids') ??
+      existing?.website_ids ?? [1]
+    ).map((w) => optionalInt(w) ?? 0);
+    for (const w of websiteIds) if (w !== 1) throw noSuchEntity('websiteId', w);
+
+    const stock: StockItem = existing ? { ...existing.stock } : this.defaultStock(id);
+    if (extension.stock_item !== undefined) {
+      const item = objectField(
+        extension.stock_item,
+        'Magento\\CatalogInventory\\Api\\Data\\StockItemInterface',
+      );
+      checkKeys(item, stockKeys, 'Magento\\CatalogInventory\\Api\\Data\\StockItemInterface');
+      for (const [key, value] of Object.entries(item)) {
+        if (key === 'item_id' || key === 'product_id' || key === 'extension_attributes') continue;
+        if (value === null || value === undefined) continue;
+        if (typeof value === 'object') throw invalidField(key, JSON.stringify(value));
+        stock[key] = value as string | number | boolean;
+      }
+      const qty = optionalNumber(stock.qty) ?? 0;
+      stock.qty = qty;
+      if (item.is_in_stock === undefined) stock.is_in_stock = qty > 0;
+    }
+
+    const weight =
+      input.weight === undefined
+        ? (existing?.weight ?? null)
+        : (optionalNumber(input.weight) ?? null);
+    const now = magentoTime();
+    const product: ProductRecord = {
+      id,
+      sku,
+      name,
+      attribute_set_id: setId,
+      price: price ?? 0,
+      status,
+      visibility,
+      type_id: typeId,
+      // Magento stamps both dates itself; values sent by the client are ignored.
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+      weight,
+      custom: values,
+      website_ids: websiteIds,
+      category_links: categoryLinks,
+      stock,
+      media: existing?.media ?? [],
+      configurable_options: existing?.configurable_options ?? [],
+      links: existing?.links ?? [],
+    };
+    if (typeId === 'configurable') {
+      if (extension.configurable_product_options !== undefined) {
+        const options =
+          optionalArray(extension.configurable_product_options, 'configurable_product_options') ??
+          [];
+        product.configurable_options = [];
+        for (const option of options) {
+          product.configurable_options.push(this.#configurableOption(product, option));
+        }
+      }
+      if (extension.configurable_product_links !== undefined) {
+        const links = (
+          optionalArray(extension.configurable_product_links, 'configurable_product_links') ?? []
+        ).map((l) => optionalInt(l) ?? 0);
+        this.#checkLinks(product, links);
+        product.links = links;
+      }
+    }
+    const mediaInput = input.media_gallery_entries;
+    const media =
+      mediaInput === undefined
+        ? undefined
+        : (optionalArray(mediaInput, 'media_gallery_entries') ?? []);
+    // Media are validated before anything is stored, so a refused product leaves no trace.
+    const newMedia = media?.map((entry) => this.#parseMediaEntry(entry, product));
+    if (!existing) this.#nextProductId++;
+    this.products.set(id, product);
+    if (existing && existing.sku.toLowerCase() !== sku.toLowerCase())
+      this.#bySku.delete(existing.sku.toLowerCase());
+    this.#bySku.set(sku.toLowerCase(), id);
+    if (existing?.custom.url_key && existing.custom.url_key !== urlKey) {
+      this.#byUrlKey.delete(existing.custom.url_key);
+    }
+    this.#byUrlKey.set(urlKey, id);
+    if (newMedia) {
+      const keep = new Set(newMedia.filter((m) => m.kind === 'existing').map((m) => m.id));
+      product.media = product.media.filter((m) => keep.has(m.id));
+      for (const m of newMedia) {
+        if (m.kind === 'existing') {
+          const stored = product.media.find((x) => x.id === m.id);
+          if (stored) Object.assign(stored, m.fields);
+        } else {
+          this.#storeMedia(product, m);
+        }
+      }
+    }
+    return { product, created: !existing };
+  }
+
+  #categoryLinks(value: unknown): ProductRecord['category_links'] | undefined {
+    const links = optionalArray(value, 'category_links');
+    if (!links) return undefined;
+    return links.map((item) => {
+      const link = objectField(item, 'Magento\\Catalog\\Api\\Data\\CategoryLinkInterface');
+      checkKeys(
+        link,
+        ['position', 'category_id', 'extension_attributes'],
+        'Magento\\Catalog\\Api\\Data\\CategoryLinkInterface',
+      );
+      const categoryId = optionalString(link.category_id);
+      if (!categoryId) throw requiredField('category_id');
+      if (!this.categories.has(Number(categoryId))) {
+        throw new MagentoError(400, 'Could not save product "%1" with position %2 to category %3', [
+          'product',
+          optionalInt(link.position) ?? 0,
+          categoryId,
+        ]);
+      }
+      return { category_id: categoryId, position: optionalInt(link.position) ?? 0 };
+    });
+  }
+
+  #configurableOption(product: ProductRecord, value: unknown): ConfigurableOptionRecord {
+    const option = objectField(value, 'Magento\\ConfigurableProduct\\Api\\Data\\OptionInterface');
+    checkKeys(
+      option,
+      [
+        'id',
+        'attribute_id',
+        'label',
+        'position',
+        'is_use_default',
+        'values',
+        'extension_attributes',
+        'product_id',
+      ],
+      'Magento\\ConfigurableProduct\\Api\\Data\\OptionInterface',
+    );
+    const attributeId = optionalString(option.attribute_id);
+    if (!attributeId) throw requiredField('attribute_id');
+    const attribute = this.attributeById(attributeId);
+    if (!attribute) throw noSuchEntity('attributeId', attributeId);
+    if (attribute.frontend_input !== 'select' || attribute.scope !== 'global') {
+      throw new MagentoError(
+        400,
+        'The "%1" attribute can\'t be used to create configurable products.',
+        [attribute.attribute_code],
+      );
+    }
+    if (
+      product.configurable_options.some((o) => o.attribute_id === String(attribute.attribute_id))
+    ) {
+      throw new MagentoError(400, 'Something went wrong while saving option.');
+    }
+    const values = (optionalArray(option.values, 'values') ?? []).map((v) => {
+      const item = objectField(v, 'Magento\\ConfigurableProduct\\Api\\Data\\OptionValueInterface');
+      const index = optionalInt(item.value_index);
+      if (index === undefined) throw requiredField('value_index');
+      if (!attribute.options.some((o) => o.value === String(index)))
+        throw invalidField('value_index', index);
+      return index;
+    });
+    if (!values.length) {
+      throw new MagentoError(400, 'Option values are not specified.');
+    }
+    return {
+      id: this.#nextOptionRecordId++,
+      attribute_id: String(attribute.attribute_id),
+      label: optionalString(option.label) ?? attribute.label,
+      position: optionalInt(option.position) ?? product.configurable_options.length,
+      values,
+    };
+  }
+
+  #checkLinks(parent: ProductRecord, links: number[]): void {
+    const combos = new Map<string, string>();
+    for (const childId of links) {
+      const child = this.products.get(childId);
+      if (!child) throw productNotFound();
+      combos.set(this.#combination(parent, child), child.sku);
+    }
+    if (combos.size !== links.length) {
+      throw new MagentoError(400, 'Products "%1" and "%2" have the same set of attribute values.', [
+        String(links[0]),
+        String(links[1]),
+      ]);
+    }
+  }
+
+  #combination(parent: ProductRecord, child: ProductRecord): string {
+    return parent.configurable_options
+      .map((option) => {
+        const attribute = this.attributeById(option.attribute_id);
+        const value = attribute ? child.custom[attribute.attribute_code] : undefined;
+        if (!attribute || !value) {
+          throw new MagentoError(
+            400,
+            'The child product doesn\'t have the "%1" attribute value. Verify the value and try again.',
+            [attribute?.attribute_code ?? option.attribute_id],
+          );
+        }
+        return `${attribute.attribute_code}=${value}`;
+      })
+      .join('&');
+  }
+
+  addConfigurableOption(sku: string, body: Json): number {
+    const product = this.productBySku(sku);
+    if (product.type_id !== 'configurable') {
+      throw new MagentoError(
+        400,
+        'Product with specified sku: "%1" is not a configurable product',
+        [sku],
+      );
+    }
+    if (body.option === undefined) throw requiredField('option');
+    const option = this.#configurableOption(product, body.option);
+    product.configurable_options.push(option);
+    product.updated_at = magentoTime();
+    return option.id;
+  }
+
+  addChild(sku: string, body: Json): boolean {
+    const parent = this.productBySku(sku);
+    const childSku = optionalString(body.childSku);
+    if (!childSku) throw requiredField('childSku');
+    const child = this.productBySku(childSku);
+    if (parent.type_id !== 'configurable') {
+      throw new MagentoError(
+        400,
+        'Product with specified sku: "%1" is not a configurable product',
+        [sku],
+      );
+    }
+    if (!parent.configurable_options.length) {
+      throw new MagentoError(400, "The parent product doesn't have configurable product options.");
+    }
+    if (parent.links.includes(child.id)) {
+      throw new MagentoError(400, 'The product is already attached.');
+    }
+    this.#checkLinks(parent, [...parent.links, child.id]);
+    parent.links.push(child.id);
+    parent.updated_at = magentoTime();
+    return true;
+  }
+
+  children(sku: string): ProductRecord[] {
+    const parent = this.productBySku(sku);
+    return parent.links.flatMap((id) => {
+      const child = this.products.get(id);
+      return child ? [child] : [];
+    });
+  }
+
+  configurableOptionJson(product: ProductRecord, o: ConfigurableOptionRecord): Json {
+    return {
+      id: o.id,
+      attribute_id: o.attribute_id,
+      label: o.label,
+      position: o.position,
+      values: o.values.map((value_index) => ({ value_index })),
+      product_id: product.id,
+    };
+  }
+
+  productJson(p: ProductRecord): Json {
+    const extension: Json = {
+      website_ids: p.website_ids,
+      category_links: p.category_links,
+      stock_item: { ...p.stock },
+    };
+    if (p.type_id === 'configurable') {
+      extension.configurable_product_options = p.configurable_options.map((o) =>
+        this.configurableOptionJson(p, o),
+      );
+      extension.configurable_product_links = p.links;
+    }
+    const json: Json = {
+      id: p.id,
+      sku: p.sku,
+      name: p.name,
+      attribute_set_id: p.attribute_set_id,
+      price: p.price,
+      status: p.status,
+      visibility: p.visibility,
+      type_id: p.type_id,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    };
+    if (p.weight !== null) json.weight = p.weight;
+    json.extension_attributes = extension;
+    json.product_links = [];
+    json.options = [];
+    json.media_gallery_entries = p.media.map((m) => this.mediaJson(m));
+    json.tier_prices = [];
+    const custom: Record<string, string> = { ...p.custom };
+    for (const m of p.media) for (const role of m.types) custom[role] = m.file;
+    json.custom_attributes = Object.entries(custom).map(([attribute_code, value]) => ({
+      attribute_code,
+      value,
+    }));
+    return json;
+  }
+
+  productField = (
+    p: ProductRecord,
+    field: string,
+  ): string | number | null | undefined | string[] => {
+    switch (field) {
+      case 'entity_id':
+      case 'id':
+        return p.id;
+      case 'sku':
+      case 'name':
+      case 'attribute_set_id':
+      case 'price':
+      case 'status':
+      case 'visibility':
+      case 'type_id':
+      case 'created_at':
+      case 'updated_at':
+      case 'weight':
+        return p[field];
+      case 'category_id':
+        return p.category_links.map((l) => l.category_id);
+      default:
+        if (this.attributes.has(field)) return p.custom[field];
+        throw new MagentoError(400, 'Invalid attribute name: %1', [field]);
+    }
+  };
+
+  // ---------------------------------------------------------------- media
+
+  mediaJson(m: MediaRecord): Json {
+    return {
+      id: m.id,
+      media_type: 'image',
+      label: m.label,
+      position: m.position,
+      disabled: m.disabled,
+      types: m.types,
+      file: m.file,
+    };
+  }
+
+  #parseMediaEntry(
+    value: unknown,
+    product: ProductRecord,
+  ):
+    | { kind: 'existing'; id: number; fields: Partial<MediaRecord> }
+    | {
+        kind: 'new';
+        label: string;
+        position: number;
+        disabled: boolean;
+        types: string[];
+        data: Buffer;
+        type: string;
+        name: string;
+      } {
+    const entry = objectField(
+      value,
+      'Magento\\Catalog\\Api\\Data\\ProductAttributeMediaGalleryEntryInterface',
+    );
+    checkKeys(
+      entry,
+      mediaEntryKeys,
+      'Magento\\Catalog\\Api\\Data\\ProductAttributeMediaGalleryEntryInterface',
+    );
+    const mediaType = optionalString(entry.media_type) ?? 'image';
+    if (mediaType !== 'image') throw invalidField('media_type', mediaType);
+    const types = (optionalArray(entry.types, 'types') ?? []).map((t) => optionalString(t) ?? '');
+    for (const t of types) {
+      if (!['image', 'small_image', 'thumbnail', 'swatch_image'].includes(t))
+        throw invalidField('types', t);
+    }
+    const fields = {
+      label: optionalString(entry.label) ?? '',
+      position: optionalInt(entry.position) ?? product.media.length + 1,
+      disabled: optionalBool(entry.disabled) ?? false,
+      types,
+    };
+    const id = optionalInt(entry.id);
+    if (id !== undefined && entry.content === undefined) {
+      if (!product.media.some((m) => m.id === id)) throw noSuchEntity('imageId', id);
+      return { kind: 'existing', id, fields };
+    }
+    if (entry.content === undefined) {
+      throw new MagentoError(
+        400,
+        'The image content is invalid. Verify the content and try again.',
+      );
+    }
+    const content = objectField(
+      entry.content,
+      'Magento\\Framework\\Api\\Data\\ImageContentInterface',
+    );
+    checkKeys(
+      content,
+      ['base64_encoded_data', 'type', 'name'],
+      'Magento\\Framework\\Api\\Data\\ImageContentInterface',
+    );
+    const base64 = optionalString(content.base64_encoded_data) ?? '';
+    if (!base64 || !/^[A-Za-z0-9+/=\s]+$/.test(base64)) {
+      throw new MagentoError(400, 'The image content must be valid base64 encoded data.');
+    }
+    const data = Buffer.from(base64, 'base64');
+    const type = optionalString(content.type) ?? '';
+    const sniffed = sniffImage(data);
+    if (!(type in imageTypes) || sniffed !== type) {
+      throw new MagentoError(400, 'The image MIME type is not valid or not supported.');
+    }
+    const name = optionalString(content.name) ?? '';
+    if (!name)
+      throw new MagentoError(400, 'The image name is invalid. Verify the name and try again.');
+    return { kind: 'new', ...fields, data, type, name };
+  }
+
+  #storeMedia(
+    product: ProductRecord,
+    m: {
+      label: string;
+      position: number;
+      disabled: boolean;
+      types: string[];
+      data: Buffer;
+      type: string;
+      name: string;
+    },
+  ): MediaRecord {
+    const extension = imageTypes[m.type] ?? 'jpg';
+    const base =
+      m.name
+        .replace(/\.[a-z0-9]+$/i, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9_-]+/g, '_') || 'image';
+    const dir = `/${base[0] ?? 'i'}/${base[1] ?? '_'}`;
+    let file = `${dir}/${base}.${extension}`;
+    for (let n = 1; this.files.has(file) || this.seededFiles.has(file); n++) {
+      file = `${dir}/${base}_${n}.${extension}`;
+    }
+    this.files.set(file, { data: m.data, type: m.type });
+    // An image role belongs to one gallery entry at a time.
+    for (const other of product.media)
+      other.types = other.types.filter((t) => !m.types.includes(t));
+    const record: MediaRecord = {
+      id: this.#nextMediaId++,
+      label: m.label,
+      position: m.position,
+      disabled: m.disabled,
+      types: m.types,
+      file,
+    };
+    product.media.push(record);
+    product.media.sort((a, b) => a.position - b.position || a.id - b.id);
+    return record;
+  }
+
+  addMedia(sku: string, body: Json): number {
+    const product = this.productBySku(sku);
+    if (body.entry === undefined) throw requiredField('entry');
+    const parsed = this.#parseMediaEntry(body.entry, product);
+    if (parsed.kind === 'existing') {
+      throw new MagentoError(
+        400,
+        'The image content is invalid. Verify the content and try again.',
+      );
+    }
+    const record = this.#storeMedia(product, parsed);
+    product.updated_at = magentoTime();
+    return record.id;
+  }
+
+  /** For seeding: a gallery entry whose file is rendered on demand. */
+  seedMedia(product: ProductRecord, file: string, label: string, types: string[]): void {
+    this.seededFiles.add(file);
+    product.media.push({
+      id: this.#nextMediaId++,
+      label,
+      position: product.media.length + 1,
+      disabled: false,
+      types,
+      file,
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import { BulkQueue } from './bulk.ts';
+import { Catalog } from './catalog.ts';
+import { Customers } from './customers.ts';
+import { Sales } from './sales.ts';
+
+export interface StoreSettings {
+  /** Store group name ('Main Website Store'), shown by /V1/store/storeGroups. */
+  storeName: string;
+  /** Store view name ('Default Store View'). */
+  storeViewName: string;
+  baseCurrency: string;
+  weightUnit: 'kgs' | 'lbs';
+  timezone: string;
+  locale: string;
+}
+
+export const defaultSettings: StoreSettings = {
+  storeName: 'Main Website Store',
+  storeViewName: 'Default Store View',
+  baseCurrency: 'USD',
+  weightUnit: 'kgs',
+  timezone: 'America/Chicago',
+  locale: 'en_US',
+};
+
+/** Everything one emulated Magento installation holds. */
+export class MagentoStore {
+  readonly settings: StoreSettings;
+  readonly catalog = new Catalog();
+  readonly customers = new Customers();
+  readonly sales = new Sales(this.customers);
+  readonly bulk: BulkQueue;
+
+  constructor(
+    settings: Partial<StoreSettings> = {},
+    bulk: { tickMs?: number; perTick?: number } = {},
+  ) {
+    this.settings = { ...defaultSettings, ...settings };
+    this.bulk = new BulkQueue(bulk);
+  }
+
+  /** Ids of simple products that are children of a configurable product. */
+  childIds(): Set<number> {
+    const ids = new Set<number>();
+    for (const p of this.catalog.products.values()) {
+      if (p.type_id === 'configurable') for (const id of p.links) ids.add(id);
+    }
+    return ids;
+  }
+
+  /**
+   * Records as a migration counts them: categories below the store roots, products with
+   * configurable children folded into their parent, customers, orders.
+   */
+  countCanonical(entity: 'categories' | 'products' | 'customers' | 'orders'): number {
+    switch (entity) {
+      case 'categories':
+        return [...this.catalog.categories.values()].filter((c) => c.level >= 2).length;
+      case 'products': {
+        const children = this.childIds();
+        return [...this.catalog.products.values()].filter((p) => !children.has(p.id)).length;
+      }
+      case 'customers':
+        return this.customers.customers.size;
+      case 'orders':
+        return this.sales.orders.size;
+    }
+  }
+}
