@@ -1,0 +1,313 @@
+import { z } from 'zod';
+import type { ConnectorContext, ConnectorHttpResponse } from '../kit/contract.ts';
+import { ConnectorError, isTransient } from '../kit/errors.ts';
+import { signRequest } from '../kit/oauth1/oauth1.ts';
+import { normaliseStoreUrl, type WooCommerceCredentials } from './credentials.ts';
+import { wcErrorSchema } from './wc-schemas.ts';
+
+/**
+ * The wc/v3 REST client. Authentication follows WooCommerce's rules
+ * (woocommerce-rest-api-docs, "Authentication"): over https HTTP Basic with the key pair; over
+ * plain http a one-legged OAuth 1.0a signature (HMAC-SHA256) in the query string, signed afresh
+ * for every attempt because the store refuses a nonce it has seen. Transient failures (429, 5xx,
+ * resets, time-outs, cut-off bodies) are retried with exponential backoff, full jitter and the
+ * server's Retry-After, a bounded number of times; everything else becomes a classified
+ * ConnectorError carrying WooCommerce's own message.
+ */
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface ClientOptions {
+  /** Attempts for a request that may be repeated (1 = no retry). */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Longest wait honoured from a Retry-After header. */
+  maxRetryAfterMs?: number;
+  timeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface WcResult<T> {
+  status: number;
+  headers: Record<string, string>;
+  data: T;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
+export class WooClient {
+  readonly apiBase: string;
+  private readonly credentials: WooCommerceCredentials;
+  private readonly context: ConnectorContext;
+  private readonly options: Required<ClientOptions>;
+  private readonly https: boolean;
+
+  constructor(
+    credentials: WooCommerceCredentials,
+    context: ConnectorContext,
+    options: ClientOptions = {},
+  ) {
+    // connect() may be handed credentials that did not pass through the schema's normalisation.
+    this.credentials = { ...credentials, storeUrl: normaliseStoreUrl(credentials.storeUrl) };
+    this.context = context;
+    this.apiBase = `${this.credentials.storeUrl}/wp-json/wc/v3`;
+    this.https = this.credentials.storeUrl.startsWith('https:');
+    this.options = {
+      maxAttempts: 6,
+      baseDelayMs: 200,
+      maxDelayMs: 8_000,
+      maxRetryAfterMs: 60_000,
+      timeoutMs: 60_000,
+      sleep: defaultSleep,
+      random: Math.random,
+      ...options,
+    };
+  }
+
+  /** Builds the request URL; array arguments go as comma lists, which WordPress splits. */
+  url(path: string, query: Query = {}): URL {
+    const url = new URL(
+      path.startsWith('/wp-json')
+        ? `${this.credentials.storeUrl}${path}`
+        : `${this.apiBase}${path}`,
+    );
+    for (const [k, v] of Object.entries(query))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  private authorise(method: string, url: URL): { url: string; headers: Record<string, string> } {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.https) {
+      const token = Buffer.from(
+        `${this.credentials.consumerKey}:${this.credentials.consumerSecret}`,
+      ).toString('base64');
+      headers.authorization = `Basic ${token}`;
+      return { url: url.toString(), headers };
+    }
+    const oauth = signRequest({
+      method,
+      url: url.toString(),
+      credentials: {
+        consumerKey: this.credentials.consumerKey,
+        consumerSecret: this.credentials.consumerSecret,
+      },
+      signatureMethod: 'HMAC-SHA256',
+    });
+    const signed = new URL(url);
+    for (const [k, v] of Object.entries(oauth)) signed.searchParams.set(k, v);
+    return { url: signed.toString(), headers };
+  }
+
+  /** Waits before another attempt: Retry-After when the store gave one, else jittered backoff. */
+  pause(attempt: number, retryAfterMs?: number): Promise<void> {
+    return this.options.sleep(this.backoff(attempt, retryAfterMs));
+  }
+
+  private backoff(attempt: number, retryAfterMs: number | undefined): number {
+    if (retryAfterMs !== undefined) return Math.min(retryAfterMs, this.options.maxRetryAfterMs);
+    const ceiling = Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** attempt);
+    return Math.round(ceiling * this.options.random());
+  }
+
+  private async send(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: URL,
+    body: string | undefined,
+    retryable: boolean,
+  ) {
+    const { url: target, headers } = this.authorise(method, url);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new ConnectorError(
+              'transient',
+              'timeout',
+              `WooCommerce did not answer ${method} ${url.pathname} in time`,
+            ),
+          ),
+        this.options.timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([
+        this.context.http.request({
+          method,
+          url: target,
+          headers,
+          ...(body === undefined ? {} : { body }),
+          retryable,
+        }),
+        timeout,
+      ]);
+    } catch (error) {
+      if (error instanceof ConnectorError) throw error;
+      throw new ConnectorError(
+        'transient',
+        'network_error',
+        `Could not reach the store (${method} ${url.pathname})`,
+        {
+          cause: error,
+        },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Classifies a non-2xx answer, keeping WooCommerce's code and message (never the URL query). */
+  private failure(method: string, url: URL, response: ConnectorHttpResponse): ConnectorError {
+    const text = new TextDecoder().decode(response.body);
+    let parsed: z.infer<typeof wcErrorSchema> | undefined;
+    try {
+      const result = wcErrorSchema.safeParse(JSON.parse(text));
+      if (result.success) parsed = result.data;
+    } catch {
+      // An HTML error page: no WooCommerce message.
+    }
+    const status = response.status;
+    const where = `${method} ${url.pathname}`;
+    const wcMessage = parsed ? `${parsed.message} (${parsed.code})` : `HTTP ${status}`;
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+    if (status === 429)
+      return new ConnectorError(
+        'transient',
+        'rate_limited',
+        `The store is throttling requests (${where})`,
+        {
+          status,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        },
+      );
+    if (status >= 500)
+      return new ConnectorError(
+        'transient',
+        'server_error',
+        `The store answered ${status} to ${where}: ${wcMessage}`,
+        {
+          status,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        },
+      );
+    if (status === 401 || status === 403)
+      return new ConnectorError(
+        'config',
+        'auth_failed',
+        `WooCommerce refused the API key (${wcMessage}). Check the consumer key and secret and that the key has read/write access.`,
+        { status },
+      );
+    if (status === 404 && parsed?.code === 'rest_no_route')
+      return new ConnectorError(
+        'config',
+        'not_woocommerce',
+        `No WooCommerce REST API route at ${where}: is WooCommerce installed and active?`,
+        { status },
+      );
+    if (status === 413)
+      return new ConnectorError(
+        'system',
+        'batch_too_large',
+        `The store refused a batch as too large: ${wcMessage}`,
+        { status },
+      );
+    return new ConnectorError(
+      'system',
+      status === 404 ? 'not_found' : 'bad_request',
+      `${where}: ${wcMessage}`,
+      { status },
+    );
+  }
+
+  /**
+   * Sends one request. `retryable` requests are repeated on any transient failure; others only
+   * on 429 (the store did not process the request) so that a write is never sent twice blindly.
+   */
+  async request<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    init: { query?: Query; body?: unknown; retryable?: boolean; schema: z.ZodType<T> },
+  ): Promise<WcResult<T>> {
+    const url = this.url(path, init.query);
+    const retryable = init.retryable ?? method === 'GET';
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    for (let attempt = 0; ; attempt++) {
+      let error: ConnectorError;
+      try {
+        const response = await this.send(method, url, body, retryable);
+        if (response.status >= 200 && response.status < 300) {
+          let json: unknown;
+          try {
+            json = JSON.parse(new TextDecoder().decode(response.body));
+          } catch (cause) {
+            throw new ConnectorError(
+              'transient',
+              'truncated_response',
+              `The store's answer to ${method} ${url.pathname} was not complete JSON`,
+              { cause },
+            );
+          }
+          const parsed = init.schema.safeParse(json);
+          if (!parsed.success)
+            throw new ConnectorError(
+              'system',
+              'unexpected_response',
+              `Unexpected answer to ${method} ${url.pathname}: ${parsed.error.message.slice(0, 500)}`,
+            );
+          return { status: response.status, headers: response.headers, data: parsed.data };
+        }
+        throw this.failure(method, url, response);
+      } catch (caught) {
+        if (!(caught instanceof ConnectorError)) throw caught;
+        error = caught;
+      }
+      const again =
+        isTransient(error) &&
+        attempt + 1 < this.options.maxAttempts &&
+        (retryable || error.code === 'rate_limited');
+      if (!again) throw error;
+      const delay = this.backoff(attempt, error.retryAfterMs);
+      this.context.log?.('woocommerce: retrying after transient failure', {
+        code: error.code,
+        attempt: attempt + 1,
+        delayMs: delay,
+      });
+      await this.options.sleep(delay);
+    }
+  }
+
+  get<T>(path: string, query: Query, schema: z.ZodType<T>): Promise<WcResult<T>> {
+    return this.request('GET', path, { query, schema });
+  }
+
+  /** A page of a collection with WordPress's X-WP-Total / X-WP-TotalPages headers. */
+  async page<T>(
+    path: string,
+    query: Query,
+    schema: z.ZodType<T>,
+  ): Promise<{ items: T[]; total: number; totalPages: number }> {
+    const result = await this.get(path, query, z.array(schema));
+    const page = Number(query.page ?? 1);
+    const perPage = Number(query.per_page ?? 10);
+    // Without the headers (a proxy stripped them), a full page means there may be another.
+    const total = Number(result.headers['x-wp-total'] ?? Number.NaN);
+    const totalPages = Number(result.headers['x-wp-totalpages'] ?? Number.NaN);
+    const guessedPages = result.data.length < perPage ? page : page + 1;
+    return {
+      items: result.data,
+      total: Number.isFinite(total) ? total : (page - 1) * perPage + result.data.length,
+      totalPages: Number.isFinite(totalPages) ? totalPages : guessedPages,
+    };
+  }
+}

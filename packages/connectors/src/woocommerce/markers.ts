@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * What the connector leaves on records it writes, in meta_data (WooCommerce keeps `_`-prefixed
+ * keys hidden from shoppers and the admin's custom-fields box, and returns them over the API):
+ *
+ * - `_replatform_source_id`: the source record's id, so a run that crashed after the store saved a
+ *   record but before our id map did finds it again instead of creating it twice;
+ * - `_replatform_hash`: a digest of what was written, so an unchanged record is skipped;
+ * - `_replatform_images`: a digest of the image list, so an update does not download the images
+ *   again when they did not change;
+ * - on orders, `_replatform_source_number` and `_replatform_source_created_at` keep the source's
+ *   order number and date (WooCommerce assigns its own and ignores `date_created` on orders);
+ * - `_replatform_tax` on order lines and shipping lines and `_replatform_tax_total` on a fee line
+ *   carry historical taxes, which a store only ever calculates itself (see from-canonical.ts).
+ */
+export const markers = {
+  sourceId: '_replatform_source_id',
+  hash: '_replatform_hash',
+  images: '_replatform_images',
+  sourceNumber: '_replatform_source_number',
+  sourceCreatedAt: '_replatform_source_created_at',
+  tax: '_replatform_tax',
+  taxTotal: '_replatform_tax_total',
+  discount: '_replatform_discount',
+} as const;
+
+/** Orders the connector creates say so in created_via, which the orders list can filter on. */
+export const createdVia = 'replatform';
+
+export function metaValue(list: readonly { key: string; value: unknown }[], key: string): unknown {
+  return list.find((m) => m.key === key)?.value;
+}
+
+export function sourceIdOf(list: readonly { key: string; value: unknown }[]): string | undefined {
+  const value = metaValue(list, markers.sourceId);
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+function stable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stable);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, stable(v)]),
+    );
+  return value;
+}
+
+/** A digest of a request body, independent of key order. */
+export function digest(value: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(stable(value)))
+    .digest('hex')
+    .slice(0, 32);
+}

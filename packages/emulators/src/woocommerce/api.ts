@@ -1,0 +1,1090 @@
+import { samplePng } from '../framework/sample-store.ts';
+import type { EmulatorRequest, EmulatorResponse } from '../framework/server.ts';
+import { permissionError, type WooAuthenticator } from './auth.ts';
+import { matchRoute, routeTable } from './route-table.ts';
+import { Serializer, type Context } from './serialize.ts';
+import { emailTemplates, type Order, type WooStore } from './shop.ts';
+import {
+  asInt,
+  asList,
+  asObject,
+  asString,
+  parseWcDate,
+  type Json,
+  type Product,
+  type Taxonomy,
+  type Term,
+} from './store.ts';
+import { argsErrorResponse, parsePhpQuery, RestError, validateArgs, wpError } from './wp-rest.ts';
+
+/**
+ * The HTTP face of the emulated store: WordPress's REST server (route lookup, authentication,
+ * permission checks, argument validation, pagination headers, batch rules) in front of the wc/v3
+ * controllers. Routes and their arguments come from the 11.0.1 index (route-table.ts).
+ */
+
+interface Ctx {
+  request: EmulatorRequest;
+  params: Record<string, string>;
+  args: Record<string, unknown>;
+  body: Json;
+}
+type Handler = (ctx: Ctx) => Promise<EmulatorResponse> | EmulatorResponse;
+
+/** WC_REST_Controller::check_batch_limit(): 100 items, creates, updates and deletes together. */
+export const batchLimit = 100;
+
+const collator = (a: unknown, b: unknown): number =>
+  typeof a === 'number' && typeof b === 'number'
+    ? a - b
+    : String(a ?? '').localeCompare(String(b ?? ''));
+
+function sortItems<T extends { id: number }>(
+  items: T[],
+  orderby: string,
+  order: string,
+  keys: Record<string, (t: T) => unknown>,
+  include: number[],
+): T[] {
+  const sorted = [...items];
+  if (orderby === 'include' || orderby === 'post__in') {
+    sorted.sort((a, b) => include.indexOf(a.id) - include.indexOf(b.id));
+    return sorted;
+  }
+  const key = keys[orderby] ?? ((t: T) => t.id);
+  const direction = order === 'asc' ? 1 : -1;
+  sorted.sort((a, b) => direction * (collator(key(a), key(b)) || a.id - b.id));
+  return sorted;
+}
+
+const ids = (v: unknown): number[] => asList(v).map(asInt);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map(asString) : asString(v).split(',').filter(Boolean);
+
+export class WooApi {
+  readonly store: WooStore;
+  readonly auth: WooAuthenticator;
+  readonly https: boolean;
+  /** Items per batch request; stores can lower it with the woocommerce_rest_batch_items_limit filter. */
+  batchLimit = batchLimit;
+  home = '';
+  readonly handlers: Record<string, Handler>;
+
+  constructor(store: WooStore, auth: WooAuthenticator, https = false) {
+    this.store = store;
+    this.auth = auth;
+    this.https = https;
+    this.handlers = this.buildHandlers();
+  }
+
+  private get out(): Serializer {
+    return new Serializer(this.store, this.home);
+  }
+
+  async handle(request: EmulatorRequest): Promise<EmulatorResponse> {
+    const path = request.url.pathname;
+    if (
+      request.method === 'GET' &&
+      (path.startsWith('/media/') || path.startsWith('/wp-content/uploads/'))
+    )
+      return this.media(path);
+    if (path !== '/wp-json' && !path.startsWith('/wp-json/'))
+      return {
+        status: 404,
+        headers: { 'content-type': 'text/html' },
+        body: '<html><body>Not Found</body></html>',
+      };
+    const restPath = path.replace(/^\/wp-json/, '').replace(/\/+$/, '') || '/';
+
+    const authResult = this.auth.authenticate(request, this.home, this.https);
+    if (authResult.kind === 'error') return authResult.response;
+    if (restPath === '/') return { status: 200, body: this.rootIndex() };
+
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const match = matchRoute(method, restPath);
+    if (!match?.endpoint)
+      return wpError(
+        404,
+        'rest_no_route',
+        'No route was found matching the URL and request method.',
+      );
+    const isIndex = match.pattern === '/wc/v3';
+    const kind = match.pattern.endsWith('/batch')
+      ? 'batch'
+      : Object.keys(match.params).some((k) => k === 'id' || k === 'group_id')
+        ? 'item'
+        : 'collection';
+    if (!isIndex && authResult.kind !== 'user') return permissionError(method, kind);
+
+    let body: Json = {};
+    if (request.body.length > 0 && method !== 'GET') {
+      try {
+        const parsed: unknown = JSON.parse(request.body.toString('utf8'));
+        body = asObject(parsed);
+      } catch {
+        return wpError(400, 'rest_invalid_json', 'Invalid JSON body passed.', {});
+      }
+    }
+    const query = parsePhpQuery(request.url.search.slice(1));
+    const merged: Record<string, unknown> = { ...query, ...body, ...match.params };
+    for (const key of Object.keys(merged)) if (key.startsWith('oauth_')) delete merged[key];
+    const validation = validateArgs(merged, match.endpoint.args, {
+      checkRequired: kind === 'collection' && method === 'POST',
+    });
+    const invalid = argsErrorResponse(validation);
+    if (invalid) return invalid;
+
+    const verb =
+      method === 'GET' || method === 'DELETE' ? method : kind === 'collection' ? 'POST' : 'EDIT';
+    const handler = this.handlers[`${verb} ${match.pattern}`];
+    if (!handler)
+      return wpError(
+        404,
+        'rest_no_route',
+        'No route was found matching the URL and request method.',
+      );
+    try {
+      return await handler({ request, params: match.params, args: validation.values, body });
+    } catch (error) {
+      if (error instanceof RestError) return { status: error.status, body: error.toBody() };
+      throw error;
+    }
+  }
+
+  private media(path: string): EmulatorResponse {
+    const attachment = [...this.store.attachments.values()].find((a) => a.path === path);
+    if (!attachment)
+      return {
+        status: 404,
+        headers: { 'content-type': 'text/html' },
+        body: '<html><body>Not Found</body></html>',
+      };
+    return {
+      status: 200,
+      headers: { 'content-type': attachment.contentType, 'cache-control': 'max-age=31536000' },
+      body: attachment.bytes ?? samplePng(path),
+    };
+  }
+
+  private rootIndex() {
+    return {
+      name: this.store.settings.siteTitle,
+      description: 'Just another WordPress site',
+      url: this.home,
+      home: this.home,
+      gmt_offset: '0',
+      timezone_string: '',
+      namespaces: ['oembed/1.0', 'wc/v3', 'wp/v2'],
+      authentication: [],
+      routes: {},
+    };
+  }
+
+  /** One page of a collection; only that page is turned into JSON. */
+  private paginate<T>(
+    ctx: Ctx,
+    items: T[],
+    path: string,
+    toJson: (item: T) => unknown,
+  ): EmulatorResponse {
+    const perPage = asInt(ctx.args.per_page) || 10;
+    const page = asInt(ctx.args.page) || 1;
+    const offset = ctx.args.offset === undefined ? (page - 1) * perPage : asInt(ctx.args.offset);
+    const total = items.length;
+    const totalPages = Math.ceil(total / perPage);
+    const base = new URL(`${this.home}/wp-json${path}`);
+    for (const [k, v] of ctx.request.url.searchParams)
+      if (!k.startsWith('oauth_')) base.searchParams.append(k, v);
+    const link = (p: number, rel: string) => {
+      const url = new URL(base);
+      url.searchParams.set('page', String(p));
+      return `<${url.toString()}>; rel="${rel}"`;
+    };
+    const links = [];
+    if (page > 1 && page <= totalPages + 1) links.push(link(page - 1, 'prev'));
+    if (page < totalPages) links.push(link(page + 1, 'next'));
+    return {
+      status: 200,
+      headers: {
+        'X-WP-Total': String(total),
+        'X-WP-TotalPages': String(totalPages),
+        ...(links.length ? { Link: links.join(', ') } : {}),
+      },
+      body: items.slice(offset, offset + perPage).map(toJson),
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Generic batch: {create, update, delete}, 100 items at most, errors per item.
+
+  private async batch(
+    ctx: Ctx,
+    ops: {
+      create: (item: Json) => Promise<unknown>;
+      update: (id: number, item: Json) => Promise<unknown>;
+      delete: (id: number) => Promise<unknown>;
+    },
+  ): Promise<EmulatorResponse> {
+    const create = asList(ctx.body.create);
+    const update = asList(ctx.body.update);
+    const del = asList(ctx.body.delete);
+    if (create.length + update.length + del.length > this.batchLimit)
+      return wpError(
+        413,
+        'woocommerce_rest_request_entity_too_large',
+        `Unable to accept more than ${this.batchLimit} items for this request.`,
+      );
+    const errorItem = (id: number, error: unknown) => {
+      if (!(error instanceof RestError)) throw error;
+      return { id, error: error.toBody() };
+    };
+    const out: Record<string, unknown[]> = {};
+    if (ctx.body.create !== undefined) {
+      out.create = [];
+      for (const item of create) {
+        try {
+          const body = asObject(item);
+          if (body.id)
+            throw new RestError(
+              400,
+              'woocommerce_rest_item_exists',
+              'Cannot create existing resource.',
+            );
+          out.create.push(await ops.create(body));
+        } catch (error) {
+          out.create.push(errorItem(0, error));
+        }
+      }
+    }
+    if (ctx.body.update !== undefined) {
+      out.update = [];
+      for (const item of update) {
+        const body = asObject(item);
+        const id = asInt(body.id);
+        try {
+          out.update.push(await ops.update(id, body));
+        } catch (error) {
+          out.update.push(errorItem(id, error));
+        }
+      }
+    }
+    if (ctx.body.delete !== undefined) {
+      out.delete = [];
+      for (const raw of del) {
+        const id = asInt(raw);
+        try {
+          out.delete.push(await ops.delete(id));
+        } catch (error) {
+          out.delete.push(errorItem(id, error));
+        }
+      }
+    }
+    return { status: 200, body: out };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Products and variations
+
+  private product(id: number, status = 404): Product {
+    const product = this.store.products.get(id);
+    if (!product) throw new RestError(status, 'woocommerce_rest_product_invalid_id', 'Invalid ID.');
+    return product;
+  }
+
+  private listProducts(ctx: Ctx): EmulatorResponse {
+    const a = ctx.args;
+    const include = ids(a.include);
+    const exclude = ids(a.exclude);
+    const skus = a.sku
+      ? new Set(
+          asString(a.sku)
+            .split(',')
+            .map((s) => s.trim()),
+        )
+      : undefined;
+    const search = asString(a.search).toLowerCase();
+    const after = parseWcDate(a.after);
+    const before = parseWcDate(a.before);
+    const status = asString(a.status) || 'any';
+    let items = [...this.store.products.values()].filter((p) => {
+      if (status === 'any' ? p.status === 'trash' : p.status !== status) return false;
+      if (include.length && !include.includes(p.id)) return false;
+      if (exclude.includes(p.id)) return false;
+      if (skus && !skus.has(p.sku)) return false;
+      if (a.slug && p.slug !== asString(a.slug)) return false;
+      if (a.type && p.type !== a.type) return false;
+      if (
+        a.category &&
+        !strings(a.category)
+          .map(Number)
+          .some((c) => p.categoryIds.includes(c))
+      )
+        return false;
+      if (
+        a.tag &&
+        !strings(a.tag)
+          .map(Number)
+          .some((t) => p.tagIds.includes(t))
+      )
+        return false;
+      if (ids(a.parent).length && !ids(a.parent).includes(p.parentId)) return false;
+      if (a.stock_status && p.stockStatus !== a.stock_status) return false;
+      if (a.featured !== undefined && p.featured !== a.featured) return false;
+      if (after !== undefined && p.created <= after) return false;
+      if (before !== undefined && p.created >= before) return false;
+      if (
+        search &&
+        ![p.name, p.description, p.shortDescription].some((t) => t.toLowerCase().includes(search))
+      )
+        return false;
+      return true;
+    });
+    items = sortItems(
+      items,
+      asString(a.orderby),
+      asString(a.order),
+      {
+        date: (p) => p.created,
+        modified: (p) => p.modified,
+        title: (p) => p.name.toLowerCase(),
+        slug: (p) => p.slug,
+        menu_order: (p) => p.menuOrder,
+        price: (p) => Number(p.salePrice || p.regularPrice || 0),
+        popularity: (p) => p.totalSales,
+      },
+      include,
+    );
+    const context = asString(a.context) as Context;
+    const meta = { include: strings(a.include_meta), exclude: strings(a.exclude_meta) };
+    return this.paginate(ctx, items, '/wc/v3/products', (p) => this.out.product(p, context, meta));
+  }
+
+  private variationOf(productId: number, id: number, status = 404) {
+    const variation = this.store.variations.get(id);
+    if (!variation || variation.parentId !== productId)
+      throw new RestError(status, 'woocommerce_rest_product_variation_invalid_id', 'Invalid ID.');
+    return variation;
+  }
+
+  private listVariations(ctx: Ctx): EmulatorResponse {
+    const a = ctx.args;
+    const productId = asInt(ctx.params.product_id);
+    const parent = this.store.products.get(productId);
+    if (!parent) throw new RestError(404, 'woocommerce_rest_product_invalid_id', 'Invalid ID.');
+    const include = ids(a.include);
+    const exclude = ids(a.exclude);
+    const skus = a.sku
+      ? new Set(
+          asString(a.sku)
+            .split(',')
+            .map((s) => s.trim()),
+        )
+      : undefined;
+    let items = this.store
+      .variationsOf(productId)
+      .filter(
+        (v) =>
+          (!include.length || include.includes(v.id)) &&
+          !exclude.includes(v.id) &&
+          (!skus || skus.has(v.sku)) &&
+          (asString(a.status) === 'any' || !a.status || v.status === a.status),
+      );
+    items = sortItems(
+      items,
+      asString(a.orderby),
+      asString(a.order),
+      {
+        date: (v) => v.created,
+        modified: (v) => v.modified,
+        menu_order: (v) => v.menuOrder,
+        title: (v) => v.id,
+      },
+      include,
+    );
+    const context = asString(a.context) as Context;
+    const meta = { include: strings(a.include_meta), exclude: strings(a.exclude_meta) };
+    return this.paginate(ctx, items, `/wc/v3/products/${productId}/variations`, (v) =>
+      this.out.variation(v, context, meta),
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Terms
+
+  private term(taxonomy: Taxonomy, id: number, status = 404): Term {
+    const term = this.store.terms.get(id);
+    if (!term || term.taxonomy !== taxonomy)
+      throw new RestError(status, 'woocommerce_rest_term_invalid', 'Resource does not exist.');
+    return term;
+  }
+
+  private async termImage(input: Json): Promise<number | undefined> {
+    if (input.image === undefined) return undefined;
+    const image = asObject(input.image);
+    if (!Object.keys(image).length) return 0;
+    return this.store.resolveImage(
+      image,
+      'woocommerce_rest_upload_error',
+      'woocommerce_rest_invalid_image_id',
+    );
+  }
+
+  private async createTerm(taxonomy: Taxonomy, input: Json) {
+    // The term is only kept when its image could be stored (the controller deletes it otherwise).
+    const imageId = taxonomy === 'product_tag' ? 0 : ((await this.termImage(input)) ?? 0);
+    return this.out.term(this.store.insertTerm(taxonomy, input, imageId));
+  }
+
+  private async updateTerm(taxonomy: Taxonomy, id: number, input: Json, status = 404) {
+    const term = this.term(taxonomy, id, status);
+    const draft = structuredClone(term);
+    this.store.updateTerm(draft, input);
+    const imageId = taxonomy === 'product_tag' ? undefined : await this.termImage(input);
+    if (imageId !== undefined) draft.imageId = imageId;
+    Object.assign(term, draft);
+    return this.out.term(term);
+  }
+
+  private termHandlers(base: string, taxonomy: Taxonomy): Record<string, Handler> {
+    const item = `${base}/(?P<id>[\\d]+)`;
+    return {
+      [`GET ${base}`]: (ctx) => {
+        const a = ctx.args;
+        const include = ids(a.include);
+        const exclude = ids(a.exclude);
+        const slugs = a.slug === undefined ? undefined : strings(a.slug);
+        const search = asString(a.search).toLowerCase();
+        let items = this.store.termsOf(taxonomy).filter((t) => {
+          if (include.length && !include.includes(t.id)) return false;
+          if (exclude.includes(t.id)) return false;
+          if (slugs && !slugs.includes(t.slug)) return false;
+          if (a.parent !== undefined && t.parent !== asInt(a.parent)) return false;
+          if (search && !t.name.toLowerCase().includes(search) && !t.slug.includes(search))
+            return false;
+          if (a.hide_empty === true && this.store.termCount(t) === 0) return false;
+          if (a.product && !this.productTerms(asInt(a.product)).includes(t.id)) return false;
+          return true;
+        });
+        items = sortItems(
+          items,
+          asString(a.orderby),
+          asString(a.order),
+          {
+            name: (t) => t.name.toLowerCase(),
+            slug: (t) => t.slug,
+            description: (t) => t.description,
+            count: (t) => this.store.termCount(t),
+            term_group: () => 0,
+          },
+          include,
+        );
+        return this.paginate(ctx, items, base, (t) => this.out.term(t));
+      },
+      [`POST ${base}`]: async (ctx) => ({
+        status: 201,
+        body: await this.createTerm(taxonomy, ctx.body),
+      }),
+      [`GET ${item}`]: (ctx) => ({
+        status: 200,
+        body: this.out.term(this.term(taxonomy, asInt(ctx.params.id))),
+      }),
+      [`EDIT ${item}`]: async (ctx) => ({
+        status: 200,
+        body: await this.updateTerm(taxonomy, asInt(ctx.params.id), ctx.body),
+      }),
+      [`DELETE ${item}`]: (ctx) => {
+        const term = this.term(taxonomy, asInt(ctx.params.id));
+        if (ctx.args.force !== true)
+          throw new RestError(
+            501,
+            'woocommerce_rest_trash_not_supported',
+            'Resource does not support trashing.',
+          );
+        const previous = this.out.term(term);
+        this.store.deleteTerm(term);
+        return { status: 200, body: previous };
+      },
+      [`EDIT ${base}/batch`]: (ctx) =>
+        this.batch(ctx, {
+          create: (body) => this.createTerm(taxonomy, body),
+          update: (id, body) => this.updateTerm(taxonomy, id, body, 400),
+          delete: async (id) => {
+            const term = this.term(taxonomy, id, 400);
+            const previous = this.out.term(term);
+            this.store.deleteTerm(term);
+            return previous;
+          },
+        }),
+    };
+  }
+
+  private productTerms(productId: number): number[] {
+    const p = this.store.products.get(productId);
+    return p ? [...p.categoryIds, ...p.tagIds, ...p.brandIds] : [];
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Orders
+
+  private order(id: number, status = 404): Order {
+    const order = this.store.orders.get(id);
+    if (!order)
+      throw new RestError(status, 'woocommerce_rest_shop_order_invalid_id', 'Invalid ID.');
+    return order;
+  }
+
+  private listOrders(ctx: Ctx): EmulatorResponse {
+    const a = ctx.args;
+    const include = ids(a.include);
+    const exclude = ids(a.exclude);
+    const statuses = strings(a.status);
+    const createdVia = a.created_via === undefined ? undefined : strings(a.created_via);
+    const search = asString(a.search).toLowerCase();
+    const after = parseWcDate(a.after);
+    const before = parseWcDate(a.before);
+    let items = [...this.store.orders.values()].filter((o) => {
+      if (
+        statuses.includes('any') || !statuses.length
+          ? ['trash', 'checkout-draft', 'auto-draft'].includes(o.status)
+          : !statuses.includes(o.status)
+      )
+        return false;
+      if (include.length && !include.includes(o.id)) return false;
+      if (exclude.includes(o.id)) return false;
+      if (a.customer !== undefined && o.customerId !== asInt(a.customer)) return false;
+      if (a.product !== undefined && !o.lineItems.some((i) => i.productId === asInt(a.product)))
+        return false;
+      if (createdVia && !createdVia.includes(o.createdVia)) return false;
+      if (ids(a.parent).length && !ids(a.parent).includes(o.parentId)) return false;
+      if (after !== undefined && o.created <= after) return false;
+      if (before !== undefined && o.created >= before) return false;
+      if (search) {
+        // HPOS search: order id, customer e-mail, names and addresses, and item names.
+        const haystack = [
+          String(o.id),
+          ...Object.values(o.billing),
+          ...Object.values(o.shipping),
+          ...o.lineItems.map((i) => i.name),
+        ]
+          .join(' ')
+          .toLowerCase();
+        if (!haystack.includes(search)) return false;
+      }
+      return true;
+    });
+    items = sortItems(
+      items,
+      asString(a.orderby),
+      asString(a.order),
+      {
+        date: (o) => o.created,
+        modified: (o) => o.modified,
+        title: (o) => o.id,
+        slug: (o) => o.orderKey,
+      },
+      include,
+    );
+    const meta = { include: strings(a.include_meta), exclude: strings(a.exclude_meta) };
+    return this.paginate(ctx, items, '/wc/v3/orders', (o) => this.out.order(o, meta));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Settings
+
+  private settingsGroups() {
+    const groups = [
+      { id: 'general', label: 'General', description: '', parent_id: '', sub_groups: [] },
+      { id: 'products', label: 'Products', description: '', parent_id: '', sub_groups: [] },
+      {
+        id: 'email',
+        label: 'Emails',
+        description: '',
+        parent_id: '',
+        sub_groups: Object.keys(emailTemplates).map((t) => `email_${t}`),
+      },
+      ...Object.entries(emailTemplates).map(([id, label]) => ({
+        id: `email_${id}`,
+        label,
+        description: '',
+        parent_id: 'email',
+        sub_groups: [],
+      })),
+    ];
+    return groups.map((g) => ({
+      ...g,
+      _links: { options: [{ href: `${this.home}/wp-json/wc/v3/settings/${g.id}` }] },
+    }));
+  }
+
+  private groupSettings(group: string): Record<string, unknown>[] {
+    const s = this.store.settings;
+    const wrap = (list: Record<string, unknown>[]) =>
+      list.map((item) => ({ ...item, group_id: group }));
+    if (group === 'general')
+      return wrap([
+        {
+          id: 'woocommerce_currency',
+          label: 'Currency',
+          description:
+            'This controls what currency prices are listed at in the catalog and which currency gateways will take payments in.',
+          type: 'select',
+          default: 'USD',
+          options: Object.fromEntries(
+            ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY'].map((c) => [c, c]),
+          ),
+          tip: '',
+          value: s.currency,
+        },
+        {
+          id: 'woocommerce_price_num_decimals',
+          label: 'Number of decimals',
+          description: '',
+          type: 'number',
+          default: '2',
+          tip: '',
+          value: '2',
+        },
+      ]);
+    if (group === 'products')
+      return wrap([
+        {
+          id: 'woocommerce_weight_unit',
+          label: 'Weight unit',
+          description: 'This controls what unit you will define weights in.',
+          type: 'select',
+          default: 'kg',
+          options: { kg: 'kg', g: 'g', lbs: 'lbs', oz: 'oz' },
+          tip: 'This controls what unit you will define weights in.',
+          value: s.weightUnit,
+        },
+        {
+          id: 'woocommerce_dimension_unit',
+          label: 'Dimensions unit',
+          description: 'This controls what unit you will define lengths in.',
+          type: 'select',
+          default: 'cm',
+          options: { m: 'm', cm: 'cm', mm: 'mm', in: 'in', yd: 'yd' },
+          tip: 'This controls what unit you will define lengths in.',
+          value: s.dimensionUnit,
+        },
+      ]);
+    if (group.startsWith('email_')) {
+      const list = this.out.emailSettings(group.slice('email_'.length));
+      if (list) return list;
+    }
+    throw new RestError(404, 'rest_setting_setting_group_invalid', 'Invalid setting group.');
+  }
+
+  private updateSetting(group: string, id: string, value: unknown) {
+    const current = this.groupSettings(group).find((s) => s.id === id);
+    if (!current) throw new RestError(404, 'rest_setting_invalid', 'Invalid setting.');
+    let next = asString(value);
+    if (current.type === 'checkbox') {
+      if (value === undefined || value === '') next = asString(current.default);
+      else if (next !== 'yes' && next !== 'no')
+        throw new RestError(
+          400,
+          'rest_setting_value_invalid',
+          'An invalid setting value was passed.',
+        );
+    }
+    if (current.type === 'select' && !(next in asObject(current.options)))
+      throw new RestError(
+        400,
+        'rest_setting_value_invalid',
+        'An invalid setting value was passed.',
+      );
+    if (group === 'general' && id === 'woocommerce_currency') this.store.settings.currency = next;
+    else if (group === 'products' && id === 'woocommerce_weight_unit')
+      this.store.settings.weightUnit = next;
+    else if (group === 'products' && id === 'woocommerce_dimension_unit')
+      this.store.settings.dimensionUnit = next;
+    else if (group.startsWith('email_')) {
+      const setting = this.store.emails.get(group.slice('email_'.length));
+      if (setting && id in setting) (setting as unknown as Record<string, string>)[id] = next;
+      else if (id !== 'woocommerce_price_num_decimals')
+        throw new RestError(404, 'rest_setting_invalid', 'Invalid setting.');
+    }
+    return this.groupSettings(group).find((s) => s.id === id);
+  }
+
+  private systemStatus() {
+    const s = this.store.settings;
+    return {
+      environment: {
+        home_url: this.home,
+        site_url: this.home,
+        store_id: 'e0b7c5b2-replatform-sandbox',
+        version: '11.0.1',
+        log_directory: '/var/www/html/wp-content/uploads/wc-logs/',
+        log_directory_writable: true,
+        wp_version: '7.1',
+        wp_multisite: false,
+        wp_memory_limit: 268435456,
+        wp_debug_mode: false,
+        wp_cron: true,
+        wp_environment_type: 'production',
+        language: 'en_US',
+        server_info: 'nginx/1.27',
+        server_architecture: 'Linux 6.1 x86_64',
+        php_version: '8.2.28',
+        php_post_max_size: 67108864,
+        php_max_execution_time: 300,
+        php_max_input_vars: 1000,
+        curl_version: '8.5.0, OpenSSL/3.0.13',
+        suhosin_installed: false,
+        max_upload_size: 67108864,
+        mysql_version: '10.11.11',
+        mysql_version_string: '10.11.11-MariaDB',
+        default_timezone: 'UTC',
+        fsockopen_or_curl_enabled: true,
+        soapclient_enabled: false,
+        domdocument_enabled: true,
+        gzip_enabled: true,
+        mbstring_enabled: true,
+        remote_post_successful: true,
+        remote_post_response: '200',
+        remote_get_successful: true,
+        remote_get_response: '200',
+      },
+      database: {
+        wc_database_version: '11.0.1',
+        database_prefix: 'wp_',
+        maxmind_geoip_database: '',
+        database_tables: ['wp_woocommerce_order_items', 'wp_wc_orders', 'wp_wc_order_addresses'],
+      },
+      active_plugins: [
+        {
+          plugin: 'woocommerce/woocommerce.php',
+          name: 'WooCommerce',
+          version: '11.0.1',
+          version_latest: '11.0.1',
+          url: 'https://woocommerce.com/',
+          author_name: 'Automattic',
+          author_url: 'https://woocommerce.com',
+          network_activated: false,
+        },
+      ],
+      inactive_plugins: [],
+      dropins_mu_plugins: [],
+      theme: {
+        name: 'Twenty Twenty-Five',
+        version: '1.3',
+        version_latest: '1.3',
+        author_url: 'https://wordpress.org/',
+        is_child_theme: false,
+        is_block_theme: true,
+        has_woocommerce_support: true,
+        has_woocommerce_file: false,
+        has_outdated_templates: false,
+        overrides: [],
+        parent_name: '',
+        parent_version: '',
+        parent_author_url: '',
+      },
+      settings: {
+        api_enabled: true,
+        force_ssl: false,
+        currency: s.currency,
+        currency_symbol: s.currency === 'USD' ? '&#36;' : s.currency,
+        currency_position: 'left',
+        thousand_separator: ',',
+        decimal_separator: '.',
+        number_of_decimals: 2,
+        geolocation_enabled: false,
+        taxonomies: ['external', 'grouped', 'simple', 'variable'],
+        product_visibility_terms: [
+          'exclude-from-catalog',
+          'exclude-from-search',
+          'featured',
+          'outofstock',
+        ],
+        wccom_connected: 'no',
+        enforce_approved_download_dirs: true,
+        HPOS_enabled: true,
+        order_datastore:
+          'Automattic\\WooCommerce\\Internal\\DataStores\\Orders\\OrdersTableDataStore',
+        HPOS_sync_enabled: false,
+        enabled_features: ['analytics', 'product_block_editor', 'custom_order_tables'],
+      },
+      security: { secure_connection: this.https, hide_errors: true },
+      pages: [],
+      post_type_counts: [],
+      logging: {
+        logging_enabled: true,
+        default_handler: 'Automattic\\WooCommerce\\Internal\\Admin\\Logging\\LogHandlerFileV2',
+        retention_period_days: 30,
+        level_threshold: 'none',
+        log_directory_size: '0 B',
+      },
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private buildHandlers(): Record<string, Handler> {
+    const P = '/wc/v3/products';
+    const V = `${P}/(?P<product_id>[\\d]+)/variations`;
+    const item = (base: string) => `${base}/(?P<id>[\\d]+)`;
+    const ctxOf = (ctx: Ctx) => asString(ctx.args.context) as Context;
+    return {
+      'GET /wc/v3': () => ({
+        status: 200,
+        body: {
+          namespace: 'wc/v3',
+          routes: Object.fromEntries(
+            Object.entries(routeTable).map(([pattern, route]) => [pattern, route]),
+          ),
+          _links: { up: [{ href: `${this.home}/wp-json/` }] },
+        },
+      }),
+      'GET /wc/v3/system_status': () => ({ status: 200, body: this.systemStatus() }),
+
+      [`GET ${P}`]: (ctx) => this.listProducts(ctx),
+      [`POST ${P}`]: async (ctx) => ({
+        status: 201,
+        body: this.out.product(await this.store.saveProduct(ctx.body), 'edit'),
+      }),
+      [`GET ${item(P)}`]: (ctx) => {
+        const product = this.product(asInt(ctx.params.id));
+        return { status: 200, body: this.out.product(product, ctxOf(ctx)) };
+      },
+      [`EDIT ${item(P)}`]: async (ctx) => {
+        const product = this.product(asInt(ctx.params.id), 400);
+        return {
+          status: 200,
+          body: this.out.product(await this.store.saveProduct(ctx.body, product), 'edit'),
+        };
+      },
+      [`DELETE ${item(P)}`]: (ctx) => {
+        const product = this.product(asInt(ctx.params.id));
+        const previous = this.out.product(product, 'edit');
+        if (ctx.args.force === true) this.store.deleteProduct(product);
+        else product.status = 'trash';
+        return {
+          status: 200,
+          body: ctx.args.force === true ? previous : this.out.product(product, 'edit'),
+        };
+      },
+      [`EDIT ${P}/batch`]: (ctx) =>
+        this.batch(ctx, {
+          create: async (body) => this.out.product(await this.store.saveProduct(body), 'edit'),
+          update: async (id, body) =>
+            this.out.product(await this.store.saveProduct(body, this.product(id, 400)), 'edit'),
+          delete: async (id) => {
+            const product = this.product(id, 400);
+            const previous = this.out.product(product, 'edit');
+            this.store.deleteProduct(product);
+            return previous;
+          },
+        }),
+
+      [`GET ${V}`]: (ctx) => this.listVariations(ctx),
+      [`POST ${V}`]: async (ctx) => ({
+        status: 201,
+        body: this.out.variation(
+          await this.store.saveVariation(this.product(asInt(ctx.params.product_id)), ctx.body),
+          'edit',
+        ),
+      }),
+      [`GET ${item(V)}`]: (ctx) => ({
+        status: 200,
+        body: this.out.variation(
+          this.variationOf(asInt(ctx.params.product_id), asInt(ctx.params.id)),
+          ctxOf(ctx),
+        ),
+      }),
+      [`EDIT ${item(V)}`]: async (ctx) => {
+        const parent = this.product(asInt(ctx.params.product_id));
+        const variation = this.variationOf(parent.id, asInt(ctx.params.id), 400);
+        return {
+          status: 200,
+          body: this.out.variation(
+            await this.store.saveVariation(parent, ctx.body, variation),
+            'edit',
+          ),
+        };
+      },
+      [`DELETE ${item(V)}`]: (ctx) => {
+        const variation = this.variationOf(asInt(ctx.params.product_id), asInt(ctx.params.id));
+        if (ctx.args.force !== true)
+          throw new RestError(
+            501,
+            'woocommerce_rest_trash_not_supported',
+            'Variations do not support trashing.',
+          );
+        const previous = this.out.variation(variation, 'edit');
+        this.store.variations.delete(variation.id);
+        return { status: 200, body: previous };
+      },
+      [`EDIT ${V}/batch`]: (ctx) => {
+        const parent = this.product(asInt(ctx.params.product_id));
+        return this.batch(ctx, {
+          create: async (body) =>
+            this.out.variation(await this.store.saveVariation(parent, body), 'edit'),
+          update: async (id, body) =>
+            this.out.variation(
+              await this.store.saveVariation(parent, body, this.variationOf(parent.id, id, 400)),
+              'edit',
+            ),
+          delete: async (id) => {
+            const variation = this.variationOf(parent.id, id, 400);
+            const previous = this.out.variation(variation, 'edit');
+            this.store.variations.delete(id);
+            return previous;
+          },
+        });
+      },
+
+      ...this.termHandlers(`${P}/categories`, 'product_cat'),
+      ...this.termHandlers(`${P}/tags`, 'product_tag'),
+      ...this.termHandlers(`${P}/brands`, 'product_brand'),
+
+      'GET /wc/v3/customers': (ctx) => {
+        const a = ctx.args;
+        const include = ids(a.include);
+        const exclude = ids(a.exclude);
+        const search = asString(a.search).toLowerCase();
+        const role = asString(a.role) || 'customer';
+        let items = [...this.store.customers.values()].filter(
+          (c) =>
+            (role === 'all' || c.role === role) &&
+            (!include.length || include.includes(c.id)) &&
+            !exclude.includes(c.id) &&
+            (!a.email || c.email.toLowerCase() === asString(a.email).toLowerCase()) &&
+            (!search ||
+              [c.email, c.username, `${c.firstName} ${c.lastName}`].some((t) =>
+                t.toLowerCase().includes(search),
+              )),
+        );
+        items = sortItems(
+          items,
+          asString(a.orderby),
+          asString(a.order),
+          { name: (c) => c.username, registered_date: (c) => c.created },
+          include,
+        );
+        return this.paginate(ctx, items, '/wc/v3/customers', (c) => this.out.customer(c));
+      },
+      'POST /wc/v3/customers': (ctx) => ({
+        status: 201,
+        body: this.out.customer(this.store.createCustomer(ctx.body)),
+      }),
+      [`GET ${item('/wc/v3/customers')}`]: (ctx) => ({
+        status: 200,
+        body: this.out.customer(this.customer(asInt(ctx.params.id))),
+      }),
+      [`EDIT ${item('/wc/v3/customers')}`]: (ctx) => ({
+        status: 200,
+        body: this.out.customer(
+          this.store.updateCustomer(this.customer(asInt(ctx.params.id), 400), ctx.body),
+        ),
+      }),
+      [`DELETE ${item('/wc/v3/customers')}`]: (ctx) => {
+        const customer = this.customer(asInt(ctx.params.id));
+        if (ctx.args.force !== true)
+          throw new RestError(
+            501,
+            'woocommerce_rest_trash_not_supported',
+            'Customers do not support trashing.',
+          );
+        this.store.customers.delete(customer.id);
+        return { status: 200, body: this.out.customer(customer) };
+      },
+      'EDIT /wc/v3/customers/batch': (ctx) =>
+        this.batch(ctx, {
+          create: async (body) => this.out.customer(this.store.createCustomer(body)),
+          update: async (id, body) =>
+            this.out.customer(this.store.updateCustomer(this.customer(id, 400), body)),
+          delete: async (id) => {
+            const customer = this.customer(id, 400);
+            this.store.customers.delete(id);
+            return this.out.customer(customer);
+          },
+        }),
+
+      'GET /wc/v3/orders': (ctx) => this.listOrders(ctx),
+      'POST /wc/v3/orders': (ctx) => ({
+        status: 201,
+        body: this.out.order(this.store.saveOrder(ctx.body)),
+      }),
+      [`GET ${item('/wc/v3/orders')}`]: (ctx) => ({
+        status: 200,
+        body: this.out.order(this.order(asInt(ctx.params.id))),
+      }),
+      [`EDIT ${item('/wc/v3/orders')}`]: (ctx) => ({
+        status: 200,
+        body: this.out.order(this.store.saveOrder(ctx.body, this.order(asInt(ctx.params.id), 400))),
+      }),
+      [`DELETE ${item('/wc/v3/orders')}`]: (ctx) => {
+        const order = this.order(asInt(ctx.params.id));
+        const previous = this.out.order(order);
+        if (ctx.args.force === true) this.store.orders.delete(order.id);
+        else order.status = 'trash';
+        return { status: 200, body: ctx.args.force === true ? previous : this.out.order(order) };
+      },
+      'EDIT /wc/v3/orders/batch': (ctx) =>
+        this.batch(ctx, {
+          create: async (body) => this.out.order(this.store.saveOrder(body)),
+          update: async (id, body) =>
+            this.out.order(this.store.saveOrder(body, this.order(id, 400))),
+          delete: async (id) => {
+            const order = this.order(id, 400);
+            this.store.orders.delete(id);
+            return this.out.order(order);
+          },
+        }),
+
+      'GET /wc/v3/coupons': (ctx) => {
+        const code = asString(ctx.args.code).toLowerCase();
+        const items = [...this.store.coupons.values()].filter((c) => !code || c.code === code);
+        const sorted = sortItems(
+          items,
+          asString(ctx.args.orderby),
+          asString(ctx.args.order),
+          { date: (c) => c.created, title: (c) => c.code },
+          ids(ctx.args.include),
+        );
+        return this.paginate(ctx, sorted, '/wc/v3/coupons', (c) => this.out.coupon(c));
+      },
+      'POST /wc/v3/coupons': (ctx) => ({
+        status: 201,
+        body: this.out.coupon(this.store.createCoupon(ctx.body)),
+      }),
+      [`GET ${item('/wc/v3/coupons')}`]: (ctx) => {
+        const coupon = this.store.coupons.get(asInt(ctx.params.id));
+        if (!coupon)
+          throw new RestError(404, 'woocommerce_rest_shop_coupon_invalid_id', 'Invalid ID.');
+        return { status: 200, body: this.out.coupon(coupon) };
+      },
+
+      'GET /wc/v3/settings': () => ({ status: 200, body: this.settingsGroups() }),
+      'GET /wc/v3/settings/(?P<group_id>[\\w-]+)': (ctx) => ({
+        status: 200,
+        body: this.groupSettings(ctx.params.group_id ?? ''),
+      }),
+      'GET /wc/v3/settings/(?P<group_id>[\\w-]+)/(?P<id>[\\w-]+)': (ctx) => {
+        const setting = this.groupSettings(ctx.params.group_id ?? '').find(
+          (s) => s.id === ctx.params.id,
+        );
+        if (!setting) throw new RestError(404, 'rest_setting_invalid', 'Invalid setting.');
+        return { status: 200, body: setting };
+      },
+      'EDIT /wc/v3/settings/(?P<group_id>[\\w-]+)/(?P<id>[\\w-]+)': (ctx) => ({
+        status: 200,
+        body: this.updateSetting(ctx.params.group_id ?? '', ctx.params.id ?? '', ctx.body.value),
+      }),
+    };
+  }
+
+  private customer(id: number, status = 404) {
+    const customer = this.store.customers.get(id);
+    if (!customer)
+      throw new RestError(
+        status,
+        'woocommerce_rest_invalid_id',
+        status === 404 ? 'Invalid resource ID.' : 'Invalid resource id.',
+      );
+    return customer;
+  }
+}

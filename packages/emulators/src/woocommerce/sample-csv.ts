@@ -1,0 +1,172 @@
+import type { WooStore } from './shop.ts';
+import type { Json, Product } from './store.ts';
+import { findOrCreateTerm } from './seed.ts';
+
+/**
+ * Seeds a store from WooCommerce's own sample products (sample-data/sample_products.csv, the
+ * product CSV importer format): simple, variable with variations, grouped and external products,
+ * nested categories, tags, attributes and images. Image URLs point at the emulator's /media/.
+ */
+
+/** RFC 4180 CSV: quoted fields, doubled quotes, newlines inside quotes, optional BOM. */
+export function parseCsv(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  const input = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < input.length; i++) {
+    const ch = input[i];
+    if (quoted) {
+      if (ch === '"' && input[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && input[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  const [header, ...body] = rows;
+  if (!header) return [];
+  return body
+    .filter((r) => r.some((cell) => cell !== ''))
+    .map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+}
+
+const list = (cell: string | undefined) =>
+  (cell ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The importer's image cell: the path after /uploads/ is served under /media/. */
+function mediaPath(url: string): string {
+  const after = url.split('/wp-content/uploads/')[1] ?? url.split('/').pop() ?? url;
+  return `/media/${after}`;
+}
+
+export async function seedFromWooSamples(store: WooStore, csv: string): Promise<void> {
+  const rows = parseCsv(csv);
+  // The sample file's columns are "Weight (lbs)" and "Length (in)".
+  store.settings.weightUnit = 'lbs';
+  store.settings.dimensionUnit = 'in';
+
+  const categoryId = (path: string): number => {
+    let parent = 0;
+    for (const name of path.split('>').map((s) => s.trim())) {
+      const existing = store
+        .termsOf('product_cat')
+        .find((t) => t.parent === parent && t.name === name);
+      parent = existing ? existing.id : store.insertTerm('product_cat', { name, parent }).id;
+    }
+    return parent;
+  };
+  const attributes = (row: Record<string, string>, variation: boolean) => {
+    const out: Json[] = [];
+    for (let n = 1; row[`Attribute ${n} name`] !== undefined; n++) {
+      const name = row[`Attribute ${n} name`];
+      if (!name) continue;
+      out.push({
+        name,
+        position: n - 1,
+        visible: row[`Attribute ${n} visible`] === '1',
+        variation,
+        options: list(row[`Attribute ${n} value(s)`]),
+      });
+    }
+    return out;
+  };
+
+  const attach = (url: string) => {
+    const path = mediaPath(url);
+    const existing = [...store.attachments.values()].find((a) => a.path === path);
+    return (existing ?? store.addAttachment(path, '', Date.UTC(2017, 11, 1))).id;
+  };
+  const bySku = new Map<string, Product>();
+  const isVariation = (row: Record<string, string>) => row.Type === 'variation';
+  const grouped: [Product, string[]][] = [];
+  for (const row of rows.filter((r) => !isVariation(r))) {
+    const types = list(row.Type);
+    const type =
+      types.find((t) => ['simple', 'variable', 'grouped', 'external'].includes(t)) ?? 'simple';
+    const images = list(row.Images).map((url) => ({ id: attach(url) }));
+    const published =
+      row.Published === '1' ? 'publish' : row.Published === '-1' ? 'private' : 'draft';
+    const stock = row.Stock ?? '';
+    const input: Json = {
+      name: row.Name,
+      type,
+      status: published,
+      featured: row['Is featured?'] === '1',
+      catalog_visibility: row['Visibility in catalog'] || 'visible',
+      description: row.Description,
+      short_description: row['Short description'],
+      sku: row.SKU,
+      virtual: types.includes('virtual'),
+      downloadable: types.includes('downloadable'),
+      tax_status: row['Tax status'] || 'taxable',
+      manage_stock: stock !== '',
+      ...(stock !== '' ? { stock_quantity: Number(stock) } : {}),
+      stock_status: row['In stock?'] === '0' ? 'outofstock' : 'instock',
+      weight: row['Weight (lbs)'],
+      dimensions: {
+        length: row['Length (in)'],
+        width: row['Width (in)'],
+        height: row['Height (in)'],
+      },
+      reviews_allowed: row['Allow customer reviews?'] === '1',
+      regular_price: type === 'variable' ? '' : row['Regular price'],
+      sale_price: type === 'variable' ? '' : row['Sale price'],
+      categories: list(row.Categories).map((path) => ({ id: categoryId(path) })),
+      tags: list(row.Tags).map((name) => ({ id: findOrCreateTerm(store, 'product_tag', name) })),
+      images,
+      attributes: attributes(row, type === 'variable'),
+      menu_order: Number(row.Position || 0),
+      external_url: row['External URL'],
+      button_text: row['Button text'],
+      meta_data: Object.entries(row)
+        .filter(([k, v]) => k.startsWith('Meta: ') && v !== '')
+        .map(([k, v]) => ({ key: k.slice('Meta: '.length), value: v })),
+    };
+    const product = await store.saveProduct(input);
+    if (row.SKU) bySku.set(row.SKU, product);
+    if (type === 'grouped') grouped.push([product, list(row['Grouped products'])]);
+  }
+  for (const [product, skus] of grouped)
+    product.groupedIds = skus.map((s) => bySku.get(s)?.id ?? 0).filter(Boolean);
+
+  for (const row of rows.filter(isVariation)) {
+    const parent = bySku.get(row.Parent ?? '');
+    if (!parent) continue;
+    const [image] = list(row.Images);
+    const stock = row.Stock ?? '';
+    await store.saveVariation(parent, {
+      sku: row.SKU,
+      description: row.Description,
+      regular_price: row['Regular price'],
+      sale_price: row['Sale price'],
+      manage_stock: stock !== '',
+      ...(stock !== '' ? { stock_quantity: Number(stock) } : {}),
+      weight: row['Weight (lbs)'],
+      menu_order: Number(row.Position || 0),
+      image: image ? { id: attach(image) } : {},
+      attributes: attributes(row, true).map((a) => ({
+        name: a.name,
+        option: (a.options as string[])[0] ?? '',
+      })),
+    });
+  }
+}

@@ -1,0 +1,846 @@
+import {
+  asBool,
+  asInt,
+  asList,
+  asObject,
+  asString,
+  CatalogStore,
+  formatDecimal,
+  type ImageFetcher,
+  type Json,
+  type Meta,
+  type StoreSettings,
+} from './store.ts';
+import { routeTable } from './route-table.ts';
+import { RestError } from './wp-rest.ts';
+
+/** get_woocommerce_currencies(), as the orders route lists them. */
+const currencies = new Set(
+  (
+    routeTable['/wc/v3/orders']?.endpoints.find((e) => e.methods.includes('POST'))?.args.currency
+      ?.enum ?? []
+  ).map(String),
+);
+
+/**
+ * Customers, orders, coupons, settings and e-mail of the emulated store, with the order rules a
+ * migration runs into: totals recalculated by the store (taxes off, as on a fresh install),
+ * coupons that must exist, `set_paid` running payment_complete(), status changes that send the
+ * status's e-mails and reduce stock unless the order says its stock was already reduced.
+ */
+
+export interface WcAddress {
+  first_name: string;
+  last_name: string;
+  company: string;
+  address_1: string;
+  address_2: string;
+  city: string;
+  state: string;
+  postcode: string;
+  country: string;
+  phone: string;
+  email?: string;
+}
+
+export interface Customer {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  username: string;
+  role: string;
+  billing: WcAddress & { email: string };
+  shipping: WcAddress;
+  meta: Meta[];
+  created: number;
+  modified: number;
+  isPayingCustomer: boolean;
+}
+
+export interface TaxEntry {
+  id: number;
+  total: string;
+  subtotal: string;
+}
+
+export interface LineItem {
+  id: number;
+  name: string;
+  productId: number;
+  variationId: number;
+  quantity: number;
+  taxClass: string;
+  subtotal: number;
+  subtotalTax: number;
+  total: number;
+  totalTax: number;
+  taxes: TaxEntry[];
+  meta: Meta[];
+}
+
+export interface ShippingLine {
+  id: number;
+  methodTitle: string;
+  methodId: string;
+  instanceId: string;
+  total: number;
+  totalTax: number;
+  taxes: { id: number; total: string }[];
+  meta: Meta[];
+}
+
+export interface FeeLine {
+  id: number;
+  name: string;
+  taxClass: string;
+  taxStatus: string;
+  total: number;
+  totalTax: number;
+  meta: Meta[];
+}
+
+export interface CouponLine {
+  id: number;
+  code: string;
+  discount: number;
+  discountTax: number;
+  discountType: string;
+  nominalAmount: number;
+  freeShipping: boolean;
+  meta: Meta[];
+}
+
+export interface TaxLine {
+  id: number;
+  rateCode: string;
+  rateId: number;
+  label: string;
+  compound: boolean;
+  taxTotal: number;
+  shippingTaxTotal: number;
+}
+
+export interface Order {
+  id: number;
+  parentId: number;
+  status: string;
+  currency: string;
+  createdVia: string;
+  version: string;
+  pricesIncludeTax: boolean;
+  customerId: number;
+  customerNote: string;
+  billing: WcAddress & { email: string };
+  shipping: WcAddress;
+  paymentMethod: string;
+  paymentMethodTitle: string;
+  transactionId: string;
+  orderKey: string;
+  created: number;
+  modified: number;
+  datePaid: number | null;
+  dateCompleted: number | null;
+  meta: Meta[];
+  lineItems: LineItem[];
+  taxLines: TaxLine[];
+  shippingLines: ShippingLine[];
+  feeLines: FeeLine[];
+  couponLines: CouponLine[];
+  refunds: { id: number; reason: string; total: number }[];
+  stockReduced: boolean;
+  discountTotal: number;
+  discountTax: number;
+  shippingTotal: number;
+  shippingTax: number;
+  cartTax: number;
+  total: number;
+  totalTax: number;
+}
+
+export interface Coupon {
+  id: number;
+  code: string;
+  amount: string;
+  discountType: string;
+  description: string;
+  freeShipping: boolean;
+  created: number;
+  modified: number;
+  meta: Meta[];
+}
+
+export interface SentEmail {
+  template: string;
+  to: string;
+  orderId?: number;
+  customerId?: number;
+}
+
+/** The e-mails of WooCommerce 11, with their titles; the first three go to the shop owner. */
+export const emailTemplates: Record<string, string> = {
+  new_order: 'New order',
+  cancelled_order: 'Cancelled order',
+  failed_order: 'Failed order',
+  customer_cancelled_order: 'Cancelled order',
+  customer_failed_order: 'Failed order',
+  customer_on_hold_order: 'Order on-hold',
+  customer_processing_order: 'Processing order',
+  customer_completed_order: 'Completed order',
+  customer_refunded_order: 'Refunded order',
+  customer_invoice: 'Order details',
+  customer_note: 'Customer note',
+  customer_reset_password: 'Reset password',
+  customer_new_account: 'New account',
+};
+
+export interface EmailSetting {
+  enabled: 'yes' | 'no';
+  subject: string;
+  heading: string;
+  additional_content: string;
+  email_type: string;
+  recipient?: string;
+}
+
+export const orderStatuses = [
+  'pending',
+  'processing',
+  'on-hold',
+  'completed',
+  'cancelled',
+  'refunded',
+  'failed',
+  'checkout-draft',
+] as const;
+
+const round = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100;
+const money = (v: unknown) => {
+  const n = Number(formatDecimal(v));
+  return Number.isFinite(n) ? n : 0;
+};
+
+export function emptyAddress(): WcAddress {
+  return {
+    first_name: '',
+    last_name: '',
+    company: '',
+    address_1: '',
+    address_2: '',
+    city: '',
+    state: '',
+    postcode: '',
+    country: '',
+    phone: '',
+  };
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class WooStore extends CatalogStore {
+  readonly customers = new Map<number, Customer>();
+  readonly orders = new Map<number, Order>();
+  readonly coupons = new Map<number, Coupon>();
+  readonly emails = new Map<string, EmailSetting>();
+  readonly outbox: SentEmail[] = [];
+  readonly adminEmail = 'admin@example.com';
+  protected nextUserId = 2;
+  protected nextItemId = 1;
+
+  constructor(settings: StoreSettings, fetchImage: ImageFetcher) {
+    super(settings, fetchImage);
+    for (const id of Object.keys(emailTemplates)) {
+      this.emails.set(id, {
+        enabled: 'yes',
+        subject: '',
+        heading: '',
+        additional_content: '',
+        email_type: 'html',
+        ...(id.startsWith('customer_') ? {} : { recipient: this.adminEmail }),
+      });
+    }
+  }
+
+  itemId(): number {
+    return this.nextItemId++;
+  }
+
+  /** Sends an e-mail if it is switched on, as WC_Email::trigger() does. */
+  private mail(template: string, to: string, ref: { orderId?: number; customerId?: number }) {
+    if (this.emails.get(template)?.enabled !== 'yes' || !to) return;
+    this.outbox.push({ template, to, ...ref });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Customers
+
+  private address(
+    input: unknown,
+    base: WcAddress,
+    withEmail: boolean,
+  ): WcAddress & { email: string } {
+    const a = asObject(input);
+    const out = { ...base, email: base.email ?? '' } as WcAddress & { email: string };
+    for (const key of Object.keys(emptyAddress()) as (keyof WcAddress)[])
+      if (a[key] !== undefined)
+        out[key] = asString(a[key])
+          .replace(/<[^>]*>/g, '')
+          .trim();
+    if (withEmail && a.email !== undefined) {
+      const email = asString(a.email).trim();
+      if (email && !emailPattern.test(email))
+        throw new RestError(400, 'customer_invalid_billing_email', 'Invalid billing email address');
+      out.email = email;
+    }
+    if (!withEmail) delete (out as Partial<WcAddress>).email;
+    return out;
+  }
+
+  private usernameFrom(email: string): string {
+    const base =
+      (email.split('@')[0] ?? 'customer')
+        .replace(/\+.*$/, '')
+        .replace(/[^A-Za-z0-9_.-]/g, '')
+        .toLowerCase() || 'customer';
+    const taken = new Set([...this.customers.values()].map((c) => c.username));
+    taken.add('admin');
+    let candidate = base;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${base}-${n}`;
+    return candidate;
+  }
+
+  private emailTaken(email: string, self: number): boolean {
+    const lower = email.toLowerCase();
+    return (
+      lower === this.adminEmail ||
+      [...this.customers.values()].some((c) => c.email.toLowerCase() === lower && c.id !== self)
+    );
+  }
+
+  /** WC_REST_Customers_Controller::create_item(): wc_create_new_customer() rules. */
+  createCustomer(input: Json, created?: number): Customer {
+    const email = asString(input.email).trim();
+    if (!emailPattern.test(email))
+      throw new RestError(
+        400,
+        'registration-error-invalid-email',
+        'Please provide a valid email address.',
+      );
+    if (this.emailTaken(email, 0))
+      throw new RestError(
+        400,
+        'registration-error-email-exists',
+        'An account is already registered with your email address. <a href="#" class="showlogin">Please log in.</a>',
+      );
+    let username = asString(input.username).trim();
+    if (username && [...this.customers.values()].some((c) => c.username === username))
+      throw new RestError(
+        400,
+        'registration-error-username-exists',
+        'An account is already registered with that username. Please choose another.',
+      );
+    username ||= this.usernameFrom(email);
+    const now = this.now();
+    const customer: Customer = {
+      id: this.nextUserId++,
+      email,
+      firstName: '',
+      lastName: '',
+      username,
+      role: 'customer',
+      billing: { ...emptyAddress(), email: '' },
+      shipping: emptyAddress(),
+      meta: [],
+      created: created ?? now,
+      modified: now,
+      isPayingCustomer: false,
+    };
+    this.applyCustomer(customer, input);
+    this.customers.set(customer.id, customer);
+    this.mail('customer_new_account', customer.email, { customerId: customer.id });
+    return customer;
+  }
+
+  updateCustomer(existing: Customer, input: Json): Customer {
+    const customer = structuredClone(existing);
+    if (input.email !== undefined) {
+      const email = asString(input.email).trim();
+      if (!emailPattern.test(email))
+        throw new RestError(400, 'customer_invalid_email', 'Invalid email address');
+      if (this.emailTaken(email, customer.id))
+        throw new RestError(
+          400,
+          'existing_user_email',
+          'Sorry, that email address is already used!',
+        );
+      customer.email = email;
+    }
+    if (input.username !== undefined && asString(input.username) !== customer.username)
+      throw new RestError(
+        400,
+        'woocommerce_rest_customer_invalid_argument',
+        "Username isn't editable.",
+      );
+    this.applyCustomer(customer, input);
+    customer.modified = this.now();
+    this.customers.set(customer.id, customer);
+    return customer;
+  }
+
+  private applyCustomer(customer: Customer, input: Json) {
+    if (input.first_name !== undefined) customer.firstName = asString(input.first_name).trim();
+    if (input.last_name !== undefined) customer.lastName = asString(input.last_name).trim();
+    if (input.billing !== undefined)
+      customer.billing = this.address(input.billing, customer.billing, true);
+    if (input.shipping !== undefined)
+      customer.shipping = this.address(input.shipping, customer.shipping, false);
+    this.applyMeta(customer.meta, input.meta_data);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Coupons
+
+  createCoupon(input: Json): Coupon {
+    const code = asString(input.code).trim().toLowerCase();
+    if (!code)
+      throw new RestError(
+        400,
+        'woocommerce_rest_empty_coupon_code',
+        'The coupon code cannot be empty.',
+      );
+    if ([...this.coupons.values()].some((c) => c.code === code))
+      throw new RestError(
+        400,
+        'woocommerce_rest_coupon_code_already_exists',
+        'The coupon code already exists',
+      );
+    const now = this.now();
+    const coupon: Coupon = {
+      id: this.postId(),
+      code,
+      amount: formatDecimal(input.amount) || '0',
+      discountType: asString(input.discount_type) || 'fixed_cart',
+      description: asString(input.description),
+      freeShipping: asBool(input.free_shipping),
+      created: now,
+      modified: now,
+      meta: [],
+    };
+    this.applyMeta(coupon.meta, input.meta_data);
+    this.coupons.set(coupon.id, coupon);
+    return coupon;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Orders
+
+  blankOrder(): Order {
+    const now = this.now();
+    return {
+      id: 0,
+      parentId: 0,
+      status: 'pending',
+      currency: this.settings.currency,
+      createdVia: 'rest-api',
+      version: '11.0.1',
+      pricesIncludeTax: false,
+      customerId: 0,
+      customerNote: '',
+      billing: { ...emptyAddress(), email: '' },
+      shipping: emptyAddress(),
+      paymentMethod: '',
+      paymentMethodTitle: '',
+      transactionId: '',
+      orderKey: '',
+      created: now,
+      modified: now,
+      datePaid: null,
+      dateCompleted: null,
+      meta: [],
+      lineItems: [],
+      taxLines: [],
+      shippingLines: [],
+      feeLines: [],
+      couponLines: [],
+      refunds: [],
+      stockReduced: false,
+      discountTotal: 0,
+      discountTax: 0,
+      shippingTotal: 0,
+      shippingTax: 0,
+      cartTax: 0,
+      total: 0,
+      totalTax: 0,
+    };
+  }
+
+  /** The product a line item points at: a variation id wins over the product id. */
+  private lineProduct(
+    posted: Json,
+  ): { productId: number; variationId: number; price: string; name: string } | undefined {
+    const variationId = asInt(posted.variation_id);
+    const productId = asInt(posted.product_id);
+    const variation = variationId ? this.variations.get(variationId) : undefined;
+    if (variation) {
+      const parent = this.products.get(variation.parentId);
+      const price =
+        variation.salePrice !== '' && Number(variation.salePrice) < Number(variation.regularPrice)
+          ? variation.salePrice
+          : variation.regularPrice;
+      const values = Object.values(variation.attributes).filter(Boolean);
+      return {
+        productId: variation.parentId,
+        variationId,
+        price,
+        name: `${parent?.name ?? ''}${values.length ? ` - ${values.join(', ')}` : ''}`,
+      };
+    }
+    const product = productId ? this.products.get(productId) : undefined;
+    if (!product) return undefined;
+    const price =
+      product.salePrice !== '' && Number(product.salePrice) < Number(product.regularPrice)
+        ? product.salePrice
+        : product.regularPrice;
+    return { productId, variationId: 0, price, name: product.name };
+  }
+
+  /** WC_REST_Orders_Controller::prepare_line_items(). */
+  private lineItem(posted: Json, existing?: LineItem): LineItem {
+    const item: LineItem = existing ?? {
+      id: this.itemId(),
+      name: '',
+      productId: 0,
+      variationId: 0,
+      quantity: 1,
+      taxClass: '',
+      subtotal: 0,
+      subtotalTax: 0,
+      total: 0,
+      totalTax: 0,
+      taxes: [],
+      meta: [],
+    };
+    const product = this.lineProduct(posted);
+    if (
+      product &&
+      (product.productId !== item.productId || product.variationId !== item.variationId)
+    ) {
+      item.productId = product.productId;
+      item.variationId = product.variationId;
+      item.name = product.name;
+      if (!existing) {
+        const quantity = posted.quantity === undefined ? 1 : asInt(posted.quantity);
+        item.subtotal = item.total = round(Number(product.price || 0) * quantity);
+      }
+      // set_product() stores the variation's attribute values as item meta.
+      const variation = product.variationId ? this.variations.get(product.variationId) : undefined;
+      for (const [slug, value] of Object.entries(variation?.attributes ?? {}))
+        if (value) item.meta.push(this.newMeta(slug, value));
+    }
+    if (posted.name !== undefined) item.name = asString(posted.name);
+    if (posted.quantity !== undefined) item.quantity = asInt(posted.quantity);
+    if (posted.total !== undefined) item.total = money(posted.total);
+    if (posted.subtotal !== undefined) item.subtotal = money(posted.subtotal);
+    if (posted.tax_class !== undefined) item.taxClass = asString(posted.tax_class);
+    this.applyMeta(item.meta, posted.meta_data);
+    return item;
+  }
+
+  /** The sub-items of an order request: an item with an id is updated, without one added. */
+  private items<T extends { id: number }>(
+    list: T[],
+    input: unknown,
+    build: (posted: Json, existing?: T) => T,
+  ): T[] {
+    const out = [...list];
+    for (const raw of asList(input)) {
+      const posted = asObject(raw);
+      const id = asInt(posted.id);
+      if (id) {
+        const index = out.findIndex((i) => i.id === id);
+        if (index < 0)
+          throw new RestError(
+            400,
+            'woocommerce_rest_invalid_item_id',
+            'Order item ID provided is not associated with order.',
+          );
+        // An item updated to quantity 0 (or name null) is removed, as WooCommerce does.
+        if (posted.quantity !== undefined && asInt(posted.quantity) === 0) {
+          out.splice(index, 1);
+          continue;
+        }
+        out[index] = build(posted, out[index]);
+      } else out.push(build(posted));
+    }
+    return out;
+  }
+
+  /** WC_Abstract_Order::calculate_totals() on a store that does not calculate taxes. */
+  private calculateTotals(order: Order) {
+    for (const item of order.lineItems) {
+      item.subtotalTax = item.totalTax = 0;
+      item.taxes = [];
+    }
+    for (const line of order.shippingLines) {
+      line.totalTax = 0;
+      line.taxes = [];
+    }
+    for (const fee of order.feeLines) fee.totalTax = 0;
+    order.taxLines = [];
+    this.sumTotals(order);
+  }
+
+  /** Order totals from its items (used as is for seeded orders that carry historical taxes). */
+  sumTotals(order: Order) {
+    const cartSubtotal = order.lineItems.reduce((s, i) => s + round(i.subtotal), 0);
+    const cartTotal = order.lineItems.reduce((s, i) => s + round(i.total), 0);
+    order.cartTax = round(
+      order.lineItems.reduce((s, i) => s + i.totalTax, 0) +
+        order.feeLines.reduce((s, f) => s + f.totalTax, 0),
+    );
+    order.shippingTotal = round(order.shippingLines.reduce((s, l) => s + l.total, 0));
+    order.shippingTax = round(order.shippingLines.reduce((s, l) => s + l.totalTax, 0));
+    const fees = order.feeLines.reduce((s, f) => s + f.total, 0);
+    order.discountTotal = round(cartSubtotal - cartTotal);
+    order.totalTax = round(order.cartTax + order.shippingTax);
+    order.total = round(cartTotal + fees + order.shippingTotal + order.totalTax);
+  }
+
+  /** WC_Abstract_Order::apply_coupon(): the coupon must exist; its discount goes onto the lines. */
+  private applyCoupon(order: Order, code: string) {
+    const coupon = [...this.coupons.values()].find((c) => c.code === code.trim().toLowerCase());
+    if (!coupon)
+      throw new RestError(
+        400,
+        'woocommerce_rest_invalid_coupon',
+        `Coupon "${code}" does not exist!`,
+      );
+    const subtotal = order.lineItems.reduce((s, i) => s + i.total, 0);
+    const amount = Number(coupon.amount);
+    const discount = round(
+      Math.min(subtotal, coupon.discountType === 'percent' ? (subtotal * amount) / 100 : amount),
+    );
+    let left = discount;
+    order.lineItems.forEach((item, index) => {
+      const share =
+        index === order.lineItems.length - 1
+          ? left
+          : round(subtotal > 0 ? (discount * item.total) / subtotal : 0);
+      item.total = round(item.total - share);
+      left = round(left - share);
+    });
+    order.couponLines.push({
+      id: this.itemId(),
+      code: coupon.code,
+      discount,
+      discountTax: 0,
+      discountType: coupon.discountType,
+      nominalAmount: amount,
+      freeShipping: coupon.freeShipping,
+      meta: [],
+    });
+  }
+
+  /** Creates or updates an order as the V3 orders controller does (prepare + save_object). */
+  saveOrder(input: Json, existing?: Order): Order {
+    const creating = !existing;
+    const order = existing ? structuredClone(existing) : this.blankOrder();
+    const previousStatus = order.status;
+    if (input.parent_id !== undefined) order.parentId = asInt(input.parent_id);
+    if (input.created_via !== undefined) order.createdVia = asString(input.created_via);
+    if (input.currency !== undefined) {
+      const currency = asString(input.currency).toUpperCase();
+      if (!currencies.has(currency))
+        throw new RestError(400, 'order_invalid_currency', 'Invalid currency code');
+      order.currency = currency;
+    }
+    if (input.customer_id !== undefined) {
+      const customerId = asInt(input.customer_id);
+      if (customerId !== 0 && customerId !== 1 && !this.customers.has(customerId))
+        throw new RestError(400, 'woocommerce_rest_invalid_customer_id', 'Customer ID is invalid.');
+      order.customerId = customerId;
+    }
+    if (input.customer_note !== undefined) order.customerNote = asString(input.customer_note);
+    if (input.billing !== undefined)
+      order.billing = this.address(input.billing, order.billing, true);
+    if (input.shipping !== undefined) {
+      const shipping = this.address(input.shipping, order.shipping, false);
+      order.shipping = shipping;
+    }
+    if (input.payment_method !== undefined) order.paymentMethod = asString(input.payment_method);
+    if (input.payment_method_title !== undefined)
+      order.paymentMethodTitle = asString(input.payment_method_title);
+    if (input.transaction_id !== undefined) order.transactionId = asString(input.transaction_id);
+    this.applyMeta(order.meta, input.meta_data, {
+      // An internal key: WC_Data routes it to WC_Order::set_order_stock_reduced().
+      _order_stock_reduced: (v) => {
+        order.stockReduced = asBool(v);
+      },
+    });
+    if (input.line_items !== undefined)
+      order.lineItems = this.items(order.lineItems, input.line_items, (p, e) =>
+        this.lineItem(p, e),
+      );
+    if (input.shipping_lines !== undefined)
+      order.shippingLines = this.items(order.shippingLines, input.shipping_lines, (p, e) => {
+        if (!e && !asString(p.method_id))
+          throw new RestError(
+            400,
+            'woocommerce_rest_invalid_shipping_item',
+            'Shipping method ID is required.',
+          );
+        const line: ShippingLine = e ?? {
+          id: this.itemId(),
+          methodTitle: '',
+          methodId: '',
+          instanceId: '',
+          total: 0,
+          totalTax: 0,
+          taxes: [],
+          meta: [],
+        };
+        if (p.method_title !== undefined) line.methodTitle = asString(p.method_title);
+        if (p.method_id !== undefined) line.methodId = asString(p.method_id);
+        if (p.instance_id !== undefined) line.instanceId = asString(p.instance_id);
+        if (p.total !== undefined) line.total = money(p.total);
+        this.applyMeta(line.meta, p.meta_data);
+        return line;
+      });
+    if (input.fee_lines !== undefined)
+      order.feeLines = this.items(order.feeLines, input.fee_lines, (p, e) => {
+        if (!e && !asString(p.name))
+          throw new RestError(400, 'woocommerce_rest_invalid_fee_item', 'Fee name is required.');
+        const fee: FeeLine = e ?? {
+          id: this.itemId(),
+          name: '',
+          taxClass: '',
+          taxStatus: 'taxable',
+          total: 0,
+          totalTax: 0,
+          meta: [],
+        };
+        if (p.name !== undefined) fee.name = asString(p.name);
+        if (p.tax_class !== undefined) fee.taxClass = asString(p.tax_class);
+        if (p.tax_status !== undefined) fee.taxStatus = asString(p.tax_status);
+        if (p.total !== undefined) fee.total = money(p.total);
+        this.applyMeta(fee.meta, p.meta_data);
+        return fee;
+      });
+    const itemsChanged = [
+      'billing',
+      'shipping',
+      'line_items',
+      'shipping_lines',
+      'fee_lines',
+      'coupon_lines',
+    ].some((k) => input[k] !== undefined);
+    if (creating || itemsChanged) this.calculateTotals(order);
+    if (input.coupon_lines !== undefined) {
+      // calculate_coupons(): every coupon is removed and the posted ones applied again.
+      for (const item of order.lineItems) item.total = item.subtotal;
+      order.couponLines = [];
+      for (const raw of asList(input.coupon_lines)) {
+        const code = asString(asObject(raw).code);
+        if (!code)
+          throw new RestError(400, 'woocommerce_rest_invalid_coupon', 'Coupon code is required.');
+        this.applyCoupon(order, code);
+      }
+      this.sumTotals(order);
+    }
+    if (input.status !== undefined && asString(input.status)) {
+      const status = asString(input.status).replace(/^wc-/, '');
+      order.status = (orderStatuses as readonly string[]).includes(status) ? status : 'pending';
+    }
+    if (creating) {
+      order.id = this.postId();
+      order.orderKey = `wc_order_${order.id.toString(36).padStart(13, 'x')}`;
+    }
+    order.modified = this.now();
+    this.orders.set(order.id, order);
+    this.statusChanged(order, creating ? 'pending' : previousStatus);
+    if (input.set_paid === true || input.set_paid === 'true') this.paymentComplete(order);
+    return order;
+  }
+
+  /** WC_Order::payment_complete(). */
+  private paymentComplete(order: Order) {
+    if (!['on-hold', 'pending', 'failed', 'cancelled'].includes(order.status)) return;
+    const from = order.status;
+    order.datePaid ??= this.now();
+    order.status = 'processing';
+    this.statusChanged(order, from);
+  }
+
+  /** What WooCommerce does on woocommerce_order_status_{from}_to_{to}. */
+  private statusChanged(order: Order, from: string) {
+    const to = order.status;
+    if (from === to) return;
+    const now = this.now();
+    if ((to === 'processing' || to === 'completed') && order.datePaid === null)
+      order.datePaid = now;
+    if (to === 'completed') order.dateCompleted = now;
+    if (['processing', 'completed', 'on-hold'].includes(to) && !order.stockReduced) {
+      this.changeStock(order, -1);
+      order.stockReduced = true;
+    }
+    if ((to === 'cancelled' || to === 'pending') && order.stockReduced) {
+      this.changeStock(order, +1);
+      order.stockReduced = false;
+    }
+    if ((to === 'processing' || to === 'completed') && order.customerId) {
+      const customer = this.customers.get(order.customerId);
+      if (customer) customer.isPayingCustomer = true;
+    }
+    const to_customer = order.billing.email;
+    const fresh = ['pending', 'failed', 'cancelled'].includes(from);
+    if (fresh && ['processing', 'completed', 'on-hold'].includes(to))
+      this.mail('new_order', this.adminEmail, { orderId: order.id });
+    if (to === 'processing' && from !== 'completed')
+      this.mail('customer_processing_order', to_customer, { orderId: order.id });
+    if (to === 'completed')
+      this.mail('customer_completed_order', to_customer, { orderId: order.id });
+    if (to === 'on-hold' && fresh)
+      this.mail('customer_on_hold_order', to_customer, { orderId: order.id });
+    if (to === 'refunded') this.mail('customer_refunded_order', to_customer, { orderId: order.id });
+    if (to === 'cancelled' && ['processing', 'on-hold'].includes(from)) {
+      this.mail('cancelled_order', this.adminEmail, { orderId: order.id });
+      this.mail('customer_cancelled_order', to_customer, { orderId: order.id });
+    }
+    if (to === 'failed' && ['pending', 'on-hold'].includes(from)) {
+      this.mail('failed_order', this.adminEmail, { orderId: order.id });
+      this.mail('customer_failed_order', to_customer, { orderId: order.id });
+    }
+  }
+
+  /**
+   * wc_reduce_stock_levels() / wc_increase_stock_levels() for products that manage stock. Only
+   * items that carry `_reduced_stock` (what was actually taken) are given back.
+   */
+  private changeStock(order: Order, sign: 1 | -1) {
+    for (const item of order.lineItems) {
+      const variation = item.variationId ? this.variations.get(item.variationId) : undefined;
+      const parent = this.products.get(item.productId);
+      const holder =
+        variation && variation.manageStock === true
+          ? variation
+          : variation && variation.manageStock === 'parent'
+            ? parent
+            : variation
+              ? undefined
+              : parent;
+      if (!holder || holder.manageStock !== true || holder.stockQuantity === null) continue;
+      const reduced = Number(item.meta.find((m) => m.key === '_reduced_stock')?.value ?? 0);
+      if (sign > 0 && !reduced) continue;
+      holder.stockQuantity += sign > 0 ? reduced : -item.quantity;
+      holder.stockStatus =
+        holder.stockQuantity > 0
+          ? 'instock'
+          : holder.backorders === 'no'
+            ? 'outofstock'
+            : 'onbackorder';
+      if (sign < 0)
+        this.applyMeta(item.meta, [{ key: '_reduced_stock', value: String(item.quantity) }]);
+      else item.meta = item.meta.filter((m) => m.key !== '_reduced_stock');
+    }
+  }
+}

@@ -1,0 +1,838 @@
+import { RestError } from './wp-rest.ts';
+import { escHtml, filterPostHtml, filterTermDescription, sanitizeTitle } from './wp-text.ts';
+
+/**
+ * The state of one emulated WooCommerce store and the rules WooCommerce applies when the REST API
+ * writes to it (the V3 controllers' prepare_object_for_database and the data stores): unique SKUs
+ * and slugs, images downloaded from `src` into the media library, categories defaulting to
+ * "Uncategorized", term names kept escaped, descriptions filtered, meta_data merged by key.
+ */
+
+export interface Meta {
+  id: number;
+  key: string;
+  value: unknown;
+}
+
+export interface Attachment {
+  id: number;
+  /** Path under the store's home URL ('/wp-content/uploads/2026/11/shirt.png'). */
+  path: string;
+  name: string;
+  alt: string;
+  created: number;
+  bytes?: Buffer;
+  contentType: string;
+  /** Where it was downloaded from (WooCommerce keeps this as `_wc_attachment_source`). */
+  source: string;
+}
+
+export type Taxonomy = 'product_cat' | 'product_tag' | 'product_brand';
+
+export interface Term {
+  id: number;
+  taxonomy: Taxonomy;
+  /** As stored by WordPress: HTML-escaped. */
+  name: string;
+  slug: string;
+  parent: number;
+  description: string;
+  display: string;
+  imageId: number;
+  menuOrder: number;
+}
+
+export interface ProductAttribute {
+  id: number;
+  name: string;
+  position: number;
+  visible: boolean;
+  variation: boolean;
+  options: string[];
+}
+
+export interface Dimensions {
+  length: string;
+  width: string;
+  height: string;
+}
+
+export type ProductType = 'simple' | 'variable' | 'grouped' | 'external';
+
+export interface Product {
+  id: number;
+  name: string;
+  slug: string;
+  type: ProductType;
+  status: string;
+  featured: boolean;
+  catalogVisibility: string;
+  description: string;
+  shortDescription: string;
+  sku: string;
+  globalUniqueId: string;
+  regularPrice: string;
+  salePrice: string;
+  virtual: boolean;
+  downloadable: boolean;
+  externalUrl: string;
+  buttonText: string;
+  taxStatus: string;
+  taxClass: string;
+  manageStock: boolean;
+  stockQuantity: number | null;
+  stockStatus: string;
+  backorders: string;
+  lowStockAmount: number | null;
+  soldIndividually: boolean;
+  weight: string;
+  dimensions: Dimensions;
+  reviewsAllowed: boolean;
+  purchaseNote: string;
+  menuOrder: number;
+  parentId: number;
+  upsellIds: number[];
+  crossSellIds: number[];
+  groupedIds: number[];
+  categoryIds: number[];
+  tagIds: number[];
+  brandIds: number[];
+  /** Featured image first, then the gallery. */
+  imageIds: number[];
+  attributes: ProductAttribute[];
+  defaultAttributes: { id: number; name: string; option: string }[];
+  meta: Meta[];
+  created: number;
+  modified: number;
+  totalSales: number;
+}
+
+export interface Variation {
+  id: number;
+  parentId: number;
+  description: string;
+  sku: string;
+  globalUniqueId: string;
+  regularPrice: string;
+  salePrice: string;
+  status: string;
+  virtual: boolean;
+  downloadable: boolean;
+  taxStatus: string;
+  taxClass: string;
+  manageStock: boolean | 'parent';
+  stockQuantity: number | null;
+  stockStatus: string;
+  backorders: string;
+  lowStockAmount: number | null;
+  weight: string;
+  dimensions: Dimensions;
+  imageId: number;
+  /** attribute slug (sanitize_title of the parent's attribute name) -> option; '' = any. */
+  attributes: Record<string, string>;
+  menuOrder: number;
+  meta: Meta[];
+  created: number;
+  modified: number;
+}
+
+export type Json = Record<string, unknown>;
+
+export const asString = (v: unknown): string =>
+  v === undefined || v === null ? '' : typeof v === 'string' ? v : String(v);
+export const asBool = (v: unknown): boolean =>
+  v === true || v === 1 || v === '1' || v === 'true' || v === 'yes';
+export const asInt = (v: unknown): number => {
+  const n = Number.parseInt(asString(v), 10);
+  return Number.isFinite(n) ? n : 0;
+};
+export const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+export const asObject = (v: unknown): Json =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
+
+/** wc_format_decimal() without rounding: '19.9' stays, ',' is not a separator here. */
+export function formatDecimal(v: unknown): string {
+  const text = asString(v).trim();
+  if (text === '') return '';
+  const n = Number(text);
+  return Number.isFinite(n) ? text.replace(/^\+/, '') : '';
+}
+
+/** Dates the REST API accepts: ISO-8601 with or without zone; without one it is site time (UTC). */
+export function parseWcDate(v: unknown): number | undefined {
+  const text = asString(v).trim();
+  if (!text) return undefined;
+  const zoned = /([zZ]|[+-]\d{2}:?\d{2})$/.test(text) ? text : `${text}Z`;
+  const ms = Date.parse(zoned.replace(' ', 'T'));
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** wc_rest_prepare_date_response(): 'Y-m-d\TH:i:s', no zone. The site runs on UTC. */
+export function wcDate(ms: number | null | undefined): string | null {
+  if (ms === null || ms === undefined) return null;
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+export type ImageFetcher = (url: string) => Promise<{ bytes: Buffer; contentType: string }>;
+
+export interface StoreSettings {
+  currency: string;
+  weightUnit: string;
+  dimensionUnit: string;
+  siteTitle: string;
+}
+
+const imageExtensions = /\.(jpe?g|png|gif|webp|avif|bmp|ico|heic)$/i;
+
+export class CatalogStore {
+  readonly settings: StoreSettings;
+  readonly products = new Map<number, Product>();
+  readonly variations = new Map<number, Variation>();
+  readonly attachments = new Map<number, Attachment>();
+  readonly terms = new Map<number, Term>();
+  /** WordPress shares one ID sequence between products, variations, attachments, orders, coupons. */
+  protected nextPostId = 10;
+  protected nextTermId = 15;
+  protected nextMetaId = 1;
+  readonly defaultCategoryId: number;
+  fetchImage: ImageFetcher;
+  now: () => number = () => Date.now();
+
+  constructor(settings: StoreSettings, fetchImage: ImageFetcher) {
+    this.settings = settings;
+    this.fetchImage = fetchImage;
+    this.defaultCategoryId = this.insertTerm('product_cat', { name: 'Uncategorized' }).id;
+  }
+
+  postId(): number {
+    return this.nextPostId++;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // meta_data
+
+  /** WC_Data::update_meta_data for each entry, as prepare_object_for_database does. */
+  applyMeta(current: Meta[], input: unknown, internal: Record<string, (v: unknown) => void> = {}) {
+    for (const raw of asList(input)) {
+      const entry = asObject(raw);
+      const key = asString(entry.key);
+      if (!key) continue;
+      const setter = internal[key];
+      if (setter) {
+        setter(entry.value);
+        continue;
+      }
+      const byId =
+        entry.id !== undefined ? current.find((m) => m.id === asInt(entry.id)) : undefined;
+      const existing = byId ?? current.find((m) => m.key === key);
+      if (existing) {
+        existing.key = key;
+        existing.value = entry.value;
+        for (let i = current.length - 1; i >= 0; i--) {
+          const other = current[i];
+          if (other && other !== existing && other.key === key && !byId) current.splice(i, 1);
+        }
+      } else current.push({ id: this.nextMetaId++, key, value: entry.value });
+    }
+  }
+
+  newMeta(key: string, value: unknown): Meta {
+    return { id: this.nextMetaId++, key, value };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Terms (categories, tags, brands)
+
+  termsOf(taxonomy: Taxonomy): Term[] {
+    return [...this.terms.values()].filter((t) => t.taxonomy === taxonomy);
+  }
+
+  private uniqueTermSlug(taxonomy: Taxonomy, slug: string, parent: number, self = 0): string {
+    const taken = (s: string) => this.termsOf(taxonomy).some((t) => t.slug === s && t.id !== self);
+    if (!taken(slug)) return slug;
+    const parentTerm = this.terms.get(parent);
+    let candidate = parentTerm ? `${slug}-${parentTerm.slug}` : slug;
+    let n = 2;
+    const base = candidate;
+    while (taken(candidate)) candidate = `${base}-${n++}`;
+    return candidate;
+  }
+
+  /** wp_insert_term() plus WooCommerce's term meta (display, thumbnail, order). */
+  insertTerm(taxonomy: Taxonomy, input: Json, imageId = 0): Term {
+    const rawName = asString(input.name)
+      .replace(/<[^>]*>/g, '')
+      .trim();
+    if (!rawName) throw new RestError(400, 'empty_term_name', 'A name is required for this term.');
+    const hierarchical = taxonomy !== 'product_tag';
+    const parent = hierarchical ? asInt(input.parent) : 0;
+    if (parent && !this.terms.get(parent))
+      throw new RestError(400, 'woocommerce_rest_term_invalid', 'Parent resource does not exist.');
+    const name = escHtml(rawName);
+    const slugGiven = asString(input.slug).trim() !== '';
+    const sibling = this.termsOf(taxonomy).find(
+      (t) => t.name.toLowerCase() === name.toLowerCase() && (!hierarchical || t.parent === parent),
+    );
+    if (sibling && (!slugGiven || sibling.slug === sanitizeTitle(asString(input.slug)))) {
+      throw new RestError(
+        400,
+        'term_exists',
+        hierarchical
+          ? 'A term with the name provided already exists with this parent.'
+          : 'A term with the name provided already exists in this taxonomy.',
+        { resource_id: sibling.id },
+      );
+    }
+    const slug = this.uniqueTermSlug(
+      taxonomy,
+      sanitizeTitle(slugGiven ? asString(input.slug) : rawName) || String(this.nextTermId),
+      parent,
+    );
+    const term: Term = {
+      id: this.nextTermId++,
+      taxonomy,
+      name,
+      slug,
+      parent,
+      description: filterTermDescription(asString(input.description)),
+      display: asString(input.display) || 'default',
+      imageId,
+      menuOrder: taxonomy === 'product_brand' ? asInt(input.menu_order) : 0,
+    };
+    this.terms.set(term.id, term);
+    return term;
+  }
+
+  /** wp_update_term(): a provided slug already used by another term is an error here. */
+  updateTerm(term: Term, input: Json): void {
+    if (input.name !== undefined) {
+      const rawName = asString(input.name)
+        .replace(/<[^>]*>/g, '')
+        .trim();
+      if (!rawName)
+        throw new RestError(400, 'empty_term_name', 'A name is required for this term.');
+      term.name = escHtml(rawName);
+    }
+    if (input.parent !== undefined && term.taxonomy !== 'product_tag') {
+      const parent = asInt(input.parent);
+      if (parent && !this.terms.get(parent))
+        throw new RestError(
+          400,
+          'woocommerce_rest_term_invalid',
+          'Parent resource does not exist.',
+        );
+      let cursor = parent;
+      while (cursor) {
+        if (cursor === term.id)
+          throw new RestError(
+            400,
+            'woocommerce_rest_term_invalid',
+            'Parent resource does not exist.',
+          );
+        cursor = this.terms.get(cursor)?.parent ?? 0;
+      }
+      term.parent = parent;
+    }
+    if (input.slug !== undefined) {
+      const slug = sanitizeTitle(asString(input.slug));
+      if (slug && slug !== term.slug) {
+        if (this.termsOf(term.taxonomy).some((t) => t.slug === slug && t.id !== term.id))
+          throw new RestError(
+            400,
+            'duplicate_term_slug',
+            `The slug &#8220;${slug}&#8221; is already in use by another term.`,
+          );
+        term.slug = slug;
+      }
+    }
+    if (input.description !== undefined)
+      term.description = filterTermDescription(asString(input.description));
+    if (input.display !== undefined) term.display = asString(input.display) || 'default';
+    if (input.menu_order !== undefined && term.taxonomy === 'product_brand')
+      term.menuOrder = asInt(input.menu_order);
+  }
+
+  deleteTerm(term: Term): void {
+    if (term.id === this.defaultCategoryId)
+      throw new RestError(500, 'woocommerce_rest_cannot_delete', 'The resource cannot be deleted.');
+    this.terms.delete(term.id);
+    for (const t of this.terms.values()) if (t.parent === term.id) t.parent = term.parent;
+    for (const p of this.products.values()) {
+      p.categoryIds = p.categoryIds.filter((id) => id !== term.id);
+      p.tagIds = p.tagIds.filter((id) => id !== term.id);
+      p.brandIds = p.brandIds.filter((id) => id !== term.id);
+      if (!p.categoryIds.length) p.categoryIds = [this.defaultCategoryId];
+    }
+  }
+
+  termCount(term: Term): number {
+    const field =
+      term.taxonomy === 'product_cat'
+        ? 'categoryIds'
+        : term.taxonomy === 'product_tag'
+          ? 'tagIds'
+          : 'brandIds';
+    return [...this.products.values()].filter(
+      (p) => p.status === 'publish' && p[field].includes(term.id),
+    ).length;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Media
+
+  private uniqueUploadPath(fileName: string): string {
+    const date = new Date(this.now());
+    const dir = `/wp-content/uploads/${date.getUTCFullYear()}/${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+    const dot = fileName.lastIndexOf('.');
+    const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
+    const ext = dot > 0 ? fileName.slice(dot) : '';
+    const used = new Set([...this.attachments.values()].map((a) => a.path));
+    let candidate = `${dir}/${fileName}`;
+    for (let n = 1; used.has(candidate); n++) candidate = `${dir}/${stem}-${n}${ext}`;
+    return candidate;
+  }
+
+  /** wc_rest_upload_image_from_url() + wc_rest_set_uploaded_image_as_attachment(). */
+  async sideloadImage(src: string, errorCode: string): Promise<Attachment> {
+    const fileName = decodeURIComponent((src.split('?')[0] ?? '').split('/').pop() ?? '').replace(
+      /[^A-Za-z0-9._-]/g,
+      '-',
+    );
+    if (!imageExtensions.test(fileName))
+      throw new RestError(
+        400,
+        errorCode,
+        'Invalid image: Sorry, you are not allowed to upload this file type.',
+      );
+    let fetched: { bytes: Buffer; contentType: string };
+    try {
+      fetched = await this.fetchImage(src);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : 'download failed';
+      throw new RestError(400, errorCode, `Error getting remote image ${src}. Error: ${reason}`);
+    }
+    const attachment: Attachment = {
+      id: this.postId(),
+      path: this.uniqueUploadPath(fileName),
+      name: fileName.replace(/\.[^.]+$/, ''),
+      alt: '',
+      created: this.now(),
+      bytes: fetched.bytes,
+      contentType: fetched.contentType,
+      source: src,
+    };
+    this.attachments.set(attachment.id, attachment);
+    return attachment;
+  }
+
+  /** An attachment that already exists in the media library (seeding). */
+  addAttachment(path: string, alt: string, created: number, name?: string): Attachment {
+    const attachment: Attachment = {
+      id: this.postId(),
+      path,
+      name: name ?? (path.split('/').pop() ?? '').replace(/\.[^.]+$/, ''),
+      alt,
+      created,
+      contentType: 'image/png',
+      source: '',
+    };
+    this.attachments.set(attachment.id, attachment);
+    return attachment;
+  }
+
+  /** Resolves an image object of a request ({id} or {src}) into an attachment id. */
+  async resolveImage(raw: unknown, errorCode: string, invalidCode: string): Promise<number> {
+    const image = asObject(raw);
+    let id = asInt(image.id);
+    if (!id && asString(image.src))
+      id = (await this.sideloadImage(asString(image.src), errorCode)).id;
+    const attachment = this.attachments.get(id);
+    if (!attachment) throw new RestError(400, invalidCode, `#${id} is an invalid image ID.`);
+    if (asString(image.alt)) attachment.alt = asString(image.alt).trim();
+    if (asString(image.name)) attachment.name = asString(image.name);
+    return id;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Products
+
+  skuTaken(sku: string, self: number): number | undefined {
+    if (!sku) return undefined;
+    for (const p of this.products.values()) if (p.sku === sku && p.id !== self) return p.id;
+    for (const v of this.variations.values()) if (v.sku === sku && v.id !== self) return v.id;
+    return undefined;
+  }
+
+  private gtinTaken(gtin: string, self: number): boolean {
+    if (!gtin) return false;
+    return (
+      [...this.products.values()].some((p) => p.globalUniqueId === gtin && p.id !== self) ||
+      [...this.variations.values()].some((v) => v.globalUniqueId === gtin && v.id !== self)
+    );
+  }
+
+  private uniquePostSlug(slug: string, self: number): string {
+    const taken = (s: string) =>
+      [...this.products.values()].some(
+        (p) => p.slug === s && p.id !== self && p.status !== 'draft',
+      );
+    let candidate = slug;
+    for (let n = 2; taken(candidate); n++) candidate = `${slug}-${n}`;
+    return candidate;
+  }
+
+  blankProduct(id: number): Product {
+    const now = this.now();
+    return {
+      id,
+      name: '',
+      slug: '',
+      type: 'simple',
+      status: 'publish',
+      featured: false,
+      catalogVisibility: 'visible',
+      description: '',
+      shortDescription: '',
+      sku: '',
+      globalUniqueId: '',
+      regularPrice: '',
+      salePrice: '',
+      virtual: false,
+      downloadable: false,
+      externalUrl: '',
+      buttonText: '',
+      taxStatus: 'taxable',
+      taxClass: '',
+      manageStock: false,
+      stockQuantity: null,
+      stockStatus: 'instock',
+      backorders: 'no',
+      lowStockAmount: null,
+      soldIndividually: false,
+      weight: '',
+      dimensions: { length: '', width: '', height: '' },
+      reviewsAllowed: true,
+      purchaseNote: '',
+      menuOrder: 0,
+      parentId: 0,
+      upsellIds: [],
+      crossSellIds: [],
+      groupedIds: [],
+      categoryIds: [],
+      tagIds: [],
+      brandIds: [],
+      imageIds: [],
+      attributes: [],
+      defaultAttributes: [],
+      meta: [],
+      created: now,
+      modified: now,
+      totalSales: 0,
+    };
+  }
+
+  private termIds(input: unknown, taxonomy: Taxonomy): number[] {
+    // wp_set_object_terms() skips ids that are not terms of the taxonomy.
+    const ids = asList(input).map((t) => asInt(asObject(t).id));
+    return [...new Set(ids)].filter((id) => this.terms.get(id)?.taxonomy === taxonomy);
+  }
+
+  /** WC_REST_Products_Controller::prepare_object_for_database() and save(). */
+  async saveProduct(input: Json, existing?: Product): Promise<Product> {
+    const creating = !existing;
+    const product: Product = existing ? structuredClone(existing) : this.blankProduct(0);
+    if (creating && input.type !== undefined) {
+      const type = asString(input.type);
+      if (!['simple', 'variable', 'grouped', 'external'].includes(type))
+        throw new RestError(400, 'woocommerce_rest_invalid_product_type', 'Invalid product type.');
+      product.type = type as ProductType;
+    }
+    if (input.name !== undefined) product.name = asString(input.name);
+    if (input.status !== undefined) product.status = asString(input.status) || 'publish';
+    if (input.featured !== undefined) product.featured = asBool(input.featured);
+    if (input.catalog_visibility !== undefined)
+      product.catalogVisibility = asString(input.catalog_visibility);
+    if (input.description !== undefined)
+      product.description = filterPostHtml(asString(input.description));
+    if (input.short_description !== undefined)
+      product.shortDescription = filterPostHtml(asString(input.short_description));
+    if (input.sku !== undefined) {
+      const sku = asString(input.sku).trim();
+      const owner = this.skuTaken(sku, product.id);
+      if (owner !== undefined)
+        throw new RestError(400, 'product_invalid_sku', 'Invalid or duplicated SKU.', {
+          resource_id: owner,
+          unique_sku: `${sku}-1`,
+        });
+      product.sku = sku;
+    }
+    if (input.global_unique_id !== undefined) {
+      const gtin = asString(input.global_unique_id).trim();
+      if (gtin && !/^[0-9-]+$/.test(gtin))
+        throw new RestError(
+          400,
+          'product_invalid_global_unique_id',
+          'Invalid GTIN, UPC, EAN or ISBN.',
+        );
+      if (this.gtinTaken(gtin, product.id))
+        throw new RestError(
+          400,
+          'product_invalid_global_unique_id',
+          'Invalid or duplicated GTIN, UPC, EAN or ISBN.',
+        );
+      product.globalUniqueId = gtin;
+    }
+    if (input.regular_price !== undefined)
+      product.regularPrice = formatDecimal(input.regular_price);
+    if (input.sale_price !== undefined) product.salePrice = formatDecimal(input.sale_price);
+    if (input.virtual !== undefined) product.virtual = asBool(input.virtual);
+    if (input.downloadable !== undefined) product.downloadable = asBool(input.downloadable);
+    if (input.external_url !== undefined) product.externalUrl = asString(input.external_url);
+    if (input.button_text !== undefined) product.buttonText = asString(input.button_text);
+    if (input.tax_status !== undefined) product.taxStatus = asString(input.tax_status);
+    if (input.tax_class !== undefined) product.taxClass = asString(input.tax_class);
+    if (input.manage_stock !== undefined) product.manageStock = asBool(input.manage_stock);
+    if (input.backorders !== undefined) product.backorders = asString(input.backorders);
+    if (product.manageStock) {
+      if (input.stock_quantity !== undefined) product.stockQuantity = asInt(input.stock_quantity);
+      product.stockQuantity ??= 0;
+    } else {
+      product.stockQuantity = null;
+      if (input.stock_status !== undefined) product.stockStatus = asString(input.stock_status);
+    }
+    if (input.low_stock_amount !== undefined)
+      product.lowStockAmount =
+        input.low_stock_amount === null ? null : asInt(input.low_stock_amount);
+    if (input.sold_individually !== undefined)
+      product.soldIndividually = asBool(input.sold_individually);
+    if (input.weight !== undefined) product.weight = formatDecimal(input.weight);
+    if (input.dimensions !== undefined) {
+      const d = asObject(input.dimensions);
+      for (const k of ['length', 'width', 'height'] as const)
+        if (d[k] !== undefined) product.dimensions[k] = formatDecimal(d[k]);
+    }
+    if (input.reviews_allowed !== undefined) product.reviewsAllowed = asBool(input.reviews_allowed);
+    if (input.purchase_note !== undefined)
+      product.purchaseNote = filterPostHtml(asString(input.purchase_note));
+    if (input.menu_order !== undefined) product.menuOrder = asInt(input.menu_order);
+    if (input.parent_id !== undefined) product.parentId = asInt(input.parent_id);
+    if (input.upsell_ids !== undefined) product.upsellIds = asList(input.upsell_ids).map(asInt);
+    if (input.cross_sell_ids !== undefined)
+      product.crossSellIds = asList(input.cross_sell_ids).map(asInt);
+    if (input.grouped_products !== undefined)
+      product.groupedIds = asList(input.grouped_products).map(asInt);
+    if (input.categories !== undefined)
+      product.categoryIds = this.termIds(input.categories, 'product_cat');
+    if (input.tags !== undefined) product.tagIds = this.termIds(input.tags, 'product_tag');
+    if (input.brands !== undefined) product.brandIds = this.termIds(input.brands, 'product_brand');
+    if (input.attributes !== undefined)
+      product.attributes = this.productAttributes(input.attributes);
+    if (input.default_attributes !== undefined)
+      product.defaultAttributes = asList(input.default_attributes).map((raw) => {
+        const a = asObject(raw);
+        return {
+          id: asInt(a.id),
+          name: asString(a.name),
+          option: sanitizeTitle(asString(a.option)),
+        };
+      });
+    const created = parseWcDate(input.date_created_gmt) ?? parseWcDate(input.date_created);
+    if (created !== undefined) product.created = created;
+    if (input.images !== undefined) product.imageIds = await this.productImages(input.images);
+    this.applyMeta(product.meta, input.meta_data);
+
+    if (input.slug !== undefined || creating || !product.slug) {
+      const wanted = sanitizeTitle(
+        asString(input.slug ?? '') || (product.status === 'draft' ? '' : product.name),
+      );
+      // Drafts keep what they were given (or nothing) and skip the uniqueness check.
+      product.slug =
+        product.status === 'draft'
+          ? wanted
+          : this.uniquePostSlug(wanted || `product-${product.id}`, product.id);
+    }
+    if (product.manageStock && product.type !== 'variable') {
+      product.stockStatus =
+        (product.stockQuantity ?? 0) > 0
+          ? 'instock'
+          : product.backorders === 'no'
+            ? 'outofstock'
+            : 'onbackorder';
+    }
+    if (!product.categoryIds.length) product.categoryIds = [this.defaultCategoryId];
+    if (creating) product.id = this.postId();
+    product.modified = this.now();
+    if (creating && created === undefined) product.created = product.modified;
+    this.products.set(product.id, product);
+    return product;
+  }
+
+  private productAttributes(input: unknown): ProductAttribute[] {
+    const out: ProductAttribute[] = [];
+    for (const [index, raw] of asList(input).entries()) {
+      const a = asObject(raw);
+      // Global (pa_*) attributes are not emulated; WooCommerce skips ids it cannot resolve.
+      if (asInt(a.id) > 0) continue;
+      const name = asString(a.name).trim();
+      if (!name) continue;
+      const options = Array.isArray(a.options)
+        ? a.options.map((o) => asString(o).trim()).filter(Boolean)
+        : asString(a.options)
+            .split('|')
+            .map((o) => o.trim())
+            .filter(Boolean);
+      out.push({
+        id: 0,
+        name,
+        position: a.position === undefined ? index : asInt(a.position),
+        visible: asBool(a.visible),
+        variation: asBool(a.variation),
+        options,
+      });
+    }
+    return out;
+  }
+
+  private async productImages(input: unknown): Promise<number[]> {
+    const positions: { id: number; position: number }[] = [];
+    for (const [index, raw] of asList(input).entries()) {
+      const id = await this.resolveImage(
+        raw,
+        'woocommerce_product_image_upload_error',
+        'woocommerce_product_invalid_image_id',
+      );
+      const position = asObject(raw).position;
+      positions.push({ id, position: position === undefined ? index : asInt(position) });
+    }
+    return positions.sort((a, b) => a.position - b.position).map((p) => p.id);
+  }
+
+  deleteProduct(product: Product): void {
+    this.products.delete(product.id);
+    for (const v of [...this.variations.values()])
+      if (v.parentId === product.id) this.variations.delete(v.id);
+  }
+
+  variationsOf(productId: number): Variation[] {
+    return [...this.variations.values()].filter((v) => v.parentId === productId);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Variations
+
+  /** WC_REST_Product_Variations_Controller::prepare_object_for_database() and save(). */
+  async saveVariation(parent: Product, input: Json, existing?: Variation): Promise<Variation> {
+    if (parent.type !== 'variable')
+      throw new RestError(
+        404,
+        'woocommerce_rest_product_variation_invalid_parent',
+        'Invalid parent product ID.',
+      );
+    const now = this.now();
+    const v: Variation = existing
+      ? structuredClone(existing)
+      : {
+          id: 0,
+          parentId: parent.id,
+          description: '',
+          sku: '',
+          globalUniqueId: '',
+          regularPrice: '',
+          salePrice: '',
+          status: 'publish',
+          virtual: false,
+          downloadable: false,
+          taxStatus: 'taxable',
+          taxClass: 'parent',
+          manageStock: false,
+          stockQuantity: null,
+          stockStatus: 'instock',
+          backorders: 'no',
+          lowStockAmount: null,
+          weight: '',
+          dimensions: { length: '', width: '', height: '' },
+          imageId: 0,
+          attributes: {},
+          menuOrder: 0,
+          meta: [],
+          created: now,
+          modified: now,
+        };
+    if (input.description !== undefined)
+      v.description = filterPostHtml(asString(input.description));
+    if (input.sku !== undefined) {
+      const sku = asString(input.sku).trim();
+      const owner = this.skuTaken(sku, v.id);
+      if (owner !== undefined)
+        throw new RestError(400, 'product_invalid_sku', 'Invalid or duplicated SKU.', {
+          resource_id: owner,
+          unique_sku: `${sku}-1`,
+        });
+      v.sku = sku;
+    }
+    if (input.global_unique_id !== undefined) {
+      const gtin = asString(input.global_unique_id).trim();
+      if (this.gtinTaken(gtin, v.id))
+        throw new RestError(
+          400,
+          'product_invalid_global_unique_id',
+          'Invalid or duplicated GTIN, UPC, EAN or ISBN.',
+        );
+      v.globalUniqueId = gtin;
+    }
+    if (input.regular_price !== undefined) v.regularPrice = formatDecimal(input.regular_price);
+    if (input.sale_price !== undefined) v.salePrice = formatDecimal(input.sale_price);
+    if (input.status !== undefined) v.status = asString(input.status);
+    if (input.virtual !== undefined) v.virtual = asBool(input.virtual);
+    if (input.downloadable !== undefined) v.downloadable = asBool(input.downloadable);
+    if (input.tax_status !== undefined) v.taxStatus = asString(input.tax_status);
+    if (input.tax_class !== undefined) v.taxClass = asString(input.tax_class);
+    if (input.manage_stock !== undefined)
+      v.manageStock = input.manage_stock === 'parent' ? 'parent' : asBool(input.manage_stock);
+    if (input.backorders !== undefined) v.backorders = asString(input.backorders);
+    if (v.manageStock === true) {
+      if (input.stock_quantity !== undefined) v.stockQuantity = asInt(input.stock_quantity);
+      v.stockQuantity ??= 0;
+      v.stockStatus =
+        v.stockQuantity > 0 ? 'instock' : v.backorders === 'no' ? 'outofstock' : 'onbackorder';
+    } else {
+      v.stockQuantity = null;
+      if (input.stock_status !== undefined) v.stockStatus = asString(input.stock_status);
+    }
+    if (input.weight !== undefined) v.weight = formatDecimal(input.weight);
+    if (input.dimensions !== undefined) {
+      const d = asObject(input.dimensions);
+      for (const k of ['length', 'width', 'height'] as const)
+        if (d[k] !== undefined) v.dimensions[k] = formatDecimal(d[k]);
+    }
+    if (input.menu_order !== undefined) v.menuOrder = asInt(input.menu_order);
+    if (input.image !== undefined) {
+      const image = asObject(input.image);
+      v.imageId =
+        Object.keys(image).length === 0
+          ? 0
+          : await this.resolveImage(
+              image,
+              'woocommerce_variation_image_upload_error',
+              'woocommerce_variation_invalid_image_id',
+            );
+    }
+    if (input.attributes !== undefined) {
+      // Only attributes the parent uses for variations are kept, keyed by their sanitised name.
+      v.attributes = {};
+      for (const raw of asList(input.attributes)) {
+        const a = asObject(raw);
+        const slug = sanitizeTitle(asString(a.name));
+        const parentAttribute = parent.attributes.find((pa) => sanitizeTitle(pa.name) === slug);
+        if (!slug || !parentAttribute?.variation) continue;
+        v.attributes[slug] = asString(a.option).trim();
+      }
+    }
+    this.applyMeta(v.meta, input.meta_data);
+    if (!existing) v.id = this.postId();
+    v.modified = now;
+    this.variations.set(v.id, v);
+    parent.modified = now;
+    return v;
+  }
+}
