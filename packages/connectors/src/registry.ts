@@ -1,6 +1,8 @@
 import type { Platform } from '@replatform/contracts/migration';
 import type { Connector } from './kit/contract.ts';
+import { bigCommerceConnector } from './bigcommerce/bigcommerce-connector.ts';
 import { magentoConnector } from './magento2/magento-connector.ts';
+import { shopifyConnector } from './shopify/shopify-connector.ts';
 import { wooCommerceConnector } from './woocommerce/woocommerce.ts';
 
 /**
@@ -8,6 +10,8 @@ import { wooCommerceConnector } from './woocommerce/woocommerce.ts';
  * connected to; the server answers 'unsupported_platform'.
  */
 export const connectorRegistry: Partial<Record<Platform, Connector<unknown>>> = {
+  bigcommerce: bigCommerceConnector as Connector<unknown>,
   magento2: magentoConnector as Connector<unknown>,
+  shopify: shopifyConnector as Connector<unknown>,
   woocommerce: wooCommerceConnector as Connector<unknown>,
 };

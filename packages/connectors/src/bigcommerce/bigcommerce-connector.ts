@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import {
+  defineConnector,
+  type Capabilities,
+  type Checkpoint,
+  type Connection,
+  type Connector,
+  type ConnectorContext,
+  type IdMap,
+  type Page,
+  type WriteOutcome,
+} from '../kit/contract.ts';
+import { ConnectorError } from '../kit/errors.ts';
+import { BigCommerceClient, type ClientStats, type RetryPolicy } from './client.ts';
+import type { PacerOptions } from './rate-pacer.ts';
+import { pageSizes, readCategories, readCustomers, readOrders, readProducts } from './read.ts';
+import { BcSession, v3Total } from './session.ts';
+import { writeCategories, writeProducts } from './write-catalog.ts';
+import { customerConcurrency, customersPerCall, writeCustomers } from './write-customers.ts';
+import { OrderMarkers, writeOrders } from './write-orders.ts';
+import { orderCountSchema } from './payloads.ts';
+import { parseAnswer } from './session.ts';
+
+/**
+ * BigCommerce connector: catalog v3, customers v3, orders v2 (platform-specs/bigcommerce).
+ *
+ * The store owner gives a store hash and an API account access token. The API address is built
+ * from the hash (https://api.bigcommerce.com/stores/{hash}/...), so no address the owner types is
+ * ever fetched. `apiBaseUrl` exists for sandbox stores and tests and is server configuration only:
+ * it is a parameter of createBigCommerceConnector, never part of the credentials.
+ */
+
+export const bigCommerceCredentialsSchema = z.strictObject({
+  /** The permanent store id from the API path, e.g. 'abc123' (lower-case letters and digits). */
+  storeHash: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z0-9]+$/, 'A store hash has only lower-case letters and digits'),
+  /** Access token of a store-level API account (X-Auth-Token). */
+  accessToken: z.string().trim().min(1).max(512),
+});
+export type BigCommerceCredentials = z.infer<typeof bigCommerceCredentialsSchema>;
+
+export interface BigCommerceConnectorOptions {
+  /**
+   * Origin of the API, default https://api.bigcommerce.com. A function picks it per store hash
+   * (sandbox stores each listen on their own port). Server configuration only.
+   */
+  apiBaseUrl?: string | ((storeHash: string) => string);
+  retry?: Partial<RetryPolicy>;
+  pacing?: PacerOptions;
+  /** Records per read page (tests use small pages to walk many pages). */
+  pageSizes?: Partial<Record<EntityType, number>>;
+}
+
+export interface BigCommerceConnection extends Connection {
+  /** Requests, retries, 429s, quota waits and quota utilisation of this connection. */
+  stats(): ClientStats;
+}
+
+export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'connect'> & {
+  connect(credentials: BigCommerceCredentials, context: ConnectorContext): BigCommerceConnection;
+};
+
+export const bigCommerceCapabilities: Capabilities = {
+  read: ['categories', 'products', 'customers', 'orders'],
+  write: ['categories', 'products', 'customers', 'orders'],
+  batchSize: {
+    categories: 50,
+    products: 25,
+    customers: customersPerCall * customerConcurrency,
+    orders: 25,
+  },
+  pageSize: pageSizes,
+  rateLimit: {
+    description:
+      '150 requests per 30 s per store on Standard/Plus (450 on Pro), shared by all apps of the store',
+    requestsPerSecond: 5,
+  },
+  unsupportedFields: {
+    // Category images are downloaded and re-hosted by BigCommerce under its own URL.
+    categories: ['imageUrl'],
+    products: [
+      'shortDescriptionHtml',
+      // Images are re-hosted on BigCommerce's CDN; alt text and order are kept.
+      'images.url',
+      'variants.imageUrl',
+      'createdAt',
+      'updatedAt',
+    ],
+    customers: ['tags', 'createdAt', 'addresses.isDefaultBilling', 'addresses.isDefaultShipping'],
+    orders: ['number', 'updatedAt', 'paymentStatus', 'shippingLines.code', 'discounts.code'],
+  },
+};
+
+class BigCommerceStoreConnection implements BigCommerceConnection {
+  readonly #session: BcSession;
+  readonly #orders: OrderMarkers;
+
+  constructor(client: BigCommerceClient, pageSize: Record<EntityType, number>) {
+    this.#session = new BcSession(client, pageSize);
+    this.#orders = new OrderMarkers(this.#session);
+  }
+
+  stats(): ClientStats {
+    return this.#session.client.stats();
+  }
+
+  async check() {
+    const store = await this.#session.store();
+    return { ok: true as const, storeName: store.name, currency: store.units.currency };
+  }
+
+  async count(entity: EntityType): Promise<number> {
+    const { client } = this.#session;
+    switch (entity) {
+      case 'categories':
+        return v3Total(client, '/v3/catalog/trees/categories', {
+          'tree_id:in': [await this.#session.treeId()],
+        });
+      case 'products':
+        return v3Total(client, '/v3/catalog/products');
+      case 'customers':
+        return v3Total(client, '/v3/customers');
+      case 'orders': {
+        const answer = await client.ok('GET', '/v2/orders/count');
+        return parseAnswer(orderCountSchema, answer.body, 'GET /v2/orders/count').count;
+      }
+    }
+  }
+
+  read<E extends EntityType>(entity: E, checkpoint: Checkpoint | null): AsyncIterable<Page<E>> {
+    const readers: {
+      [K in EntityType]: (s: BcSession, c: Checkpoint | null) => AsyncIterable<Page<K>>;
+    } = {
+      categories: readCategories,
+      products: readProducts,
+      customers: readCustomers,
+      orders: readOrders,
+    };
+    return readers[entity](this.#session, checkpoint) as AsyncIterable<Page<E>>;
+  }
+
+  async write<E extends EntityType>(
+    entity: E,
+    records: EntityRecord[E][],
+    idMap: IdMap,
+  ): Promise<WriteOutcome[]> {
+    if (records.length === 0) return [];
+    switch (entity) {
+      case 'categories':
+        return writeCategories(this.#session, records as EntityRecord['categories'][], idMap);
+      case 'products':
+        return writeProducts(this.#session, records as EntityRecord['products'][], idMap);
+      case 'customers':
+        return writeCustomers(this.#session, records as EntityRecord['customers'][], idMap);
+      case 'orders':
+        return writeOrders(this.#session, this.#orders, records as EntityRecord['orders'][], idMap);
+    }
+    return [];
+  }
+}
+
+export function createBigCommerceConnector(
+  options: BigCommerceConnectorOptions = {},
+): BigCommerceConnector {
+  const baseFor = (storeHash: string) =>
+    typeof options.apiBaseUrl === 'function'
+      ? options.apiBaseUrl(storeHash)
+      : (options.apiBaseUrl ?? 'https://api.bigcommerce.com');
+  const pageSize = { ...pageSizes, ...options.pageSizes };
+  const connector = defineConnector<BigCommerceCredentials>({
+    platform: 'bigcommerce',
+    label: 'BigCommerce',
+    credentialsSchema: bigCommerceCredentialsSchema,
+    capabilities: { ...bigCommerceCapabilities, pageSize },
+    connect(credentials, context) {
+      const parsed = bigCommerceCredentialsSchema.safeParse(credentials);
+      if (!parsed.success) {
+        // Never echo the values: the token is a secret.
+        throw new ConnectorError(
+          'config',
+          'invalid_credentials',
+          `BigCommerce credentials are not valid (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')})`,
+        );
+      }
+      const { storeHash, accessToken } = parsed.data;
+      const client = new BigCommerceClient({
+        apiBaseUrl: baseFor(storeHash),
+        storeHash,
+        accessToken,
+        http: context.http,
+        retry: options.retry,
+        pacing: options.pacing,
+        signal: context.signal,
+        log: context.log,
+      });
+      return new BigCommerceStoreConnection(client, pageSize);
+    },
+  });
+  return connector as BigCommerceConnector;
+}
+
+/** The connector for real stores at api.bigcommerce.com. */
+export const bigCommerceConnector = createBigCommerceConnector();

@@ -1,0 +1,1343 @@
+import { z } from 'zod';
+import type { Operation } from './graphql-client.ts';
+
+/**
+ * Every GraphQL document the connector sends to the Admin API 2026-10
+ * (platform-specs/shopify/admin-graphql-2026-10.graphql; the tests validate each one against it),
+ * the zod shape of its answer, and its requested cost. Costs follow Shopify's rules (objects 1,
+ * connections 2 + first x item, mutations 10, productSet's dynamic formula); the tests check them
+ * against the emulator's calculation, and the client learns the real cost from each answer.
+ * Page sizes keep every query under the 1,000-point single-query maximum.
+ */
+
+export const MARKER_NAMESPACE = 'replatform';
+export const MARKER_KEY = 'source_id';
+
+const op = <T>(
+  name: string,
+  document: string,
+  data: z.ZodType<T>,
+  cost: number | ((v: Record<string, unknown>) => number),
+): Operation<T> => ({
+  name,
+  document,
+  data,
+  cost: typeof cost === 'number' ? () => cost : cost,
+});
+
+const pageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
+const money = z.object({ shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }) });
+const userError = z.object({
+  field: z.array(z.string()).nullable(),
+  message: z.string(),
+  code: z.string().nullable().optional(),
+});
+
+// ------------------------------------------------------------------ fragments
+
+const VARIANT_FIELDS = /* GraphQL */ `
+  fragment VariantFields on ProductVariant {
+    id
+    sku
+    price
+    compareAtPrice
+    barcode
+    inventoryQuantity
+    position
+    selectedOptions {
+      name
+      value
+    }
+    inventoryItem {
+      tracked
+      measurement {
+        weight {
+          unit
+          value
+        }
+      }
+    }
+    media(first: 1) {
+      nodes {
+        id
+      }
+    }
+  }
+`;
+/** 1 + selectedOptions 1 + inventoryItem 1 + measurement 1 + weight 1 + media (2 + 1) */
+const VARIANT_COST = 8;
+
+const MEDIA_FIELDS = /* GraphQL */ `
+  fragment MediaFields on Media {
+    id
+    alt
+    mediaContentType
+    status
+    ... on MediaImage {
+      image {
+        url
+        altText
+      }
+    }
+  }
+`;
+const MEDIA_COST = 2;
+
+export const PRODUCT_PAGE_SIZE = 4;
+export const PRODUCT_NESTED = { variants: 20, media: 10, metafields: 10, collections: 10 } as const;
+
+const PRODUCT_FIELDS = /* GraphQL */ `
+fragment ProductFields on Product {
+  id handle title descriptionHtml status vendor productType tags createdAt updatedAt hasOnlyDefaultVariant
+  seo { title description }
+  options { name values }
+  variants(first: ${PRODUCT_NESTED.variants}) { pageInfo { hasNextPage endCursor } nodes { ...VariantFields } }
+  media(first: ${PRODUCT_NESTED.media}) { pageInfo { hasNextPage endCursor } nodes { ...MediaFields } }
+  metafields(first: ${PRODUCT_NESTED.metafields}) { pageInfo { hasNextPage endCursor } nodes { namespace key value } }
+  collections(first: ${PRODUCT_NESTED.collections}) { pageInfo { hasNextPage endCursor } nodes { id } }
+}
+${VARIANT_FIELDS}
+${MEDIA_FIELDS}`;
+const PRODUCT_COST =
+  1 +
+  1 +
+  1 +
+  (2 + PRODUCT_NESTED.variants * VARIANT_COST) +
+  (2 + PRODUCT_NESTED.media * MEDIA_COST) +
+  (2 + PRODUCT_NESTED.metafields) +
+  (2 + PRODUCT_NESTED.collections);
+
+export const variantSchema = z.object({
+  id: z.string(),
+  sku: z.string().nullable(),
+  price: z.string(),
+  compareAtPrice: z.string().nullable(),
+  barcode: z.string().nullable(),
+  inventoryQuantity: z.number().int().nullable(),
+  position: z.number().int(),
+  selectedOptions: z.array(z.object({ name: z.string(), value: z.string() })),
+  inventoryItem: z.object({
+    tracked: z.boolean(),
+    measurement: z.object({
+      weight: z
+        .object({ unit: z.enum(['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS']), value: z.number() })
+        .nullable(),
+    }),
+  }),
+  media: z.object({ nodes: z.array(z.object({ id: z.string() })) }).optional(),
+});
+export type ShopifyVariant = z.infer<typeof variantSchema>;
+
+export const mediaSchema = z.object({
+  id: z.string(),
+  alt: z.string().nullable(),
+  mediaContentType: z.string(),
+  status: z.string(),
+  image: z.object({ url: z.string(), altText: z.string().nullable() }).nullable().optional(),
+});
+export type ShopifyMedia = z.infer<typeof mediaSchema>;
+
+export const metafieldSchema = z.object({
+  namespace: z.string(),
+  key: z.string(),
+  value: z.string(),
+});
+const connectionOf = <T extends z.ZodType>(node: T) => z.object({ pageInfo, nodes: z.array(node) });
+
+export const productSchema = z.object({
+  id: z.string(),
+  handle: z.string(),
+  title: z.string(),
+  descriptionHtml: z.string(),
+  status: z.enum(['ACTIVE', 'ARCHIVED', 'DRAFT', 'UNLISTED']),
+  vendor: z.string(),
+  productType: z.string(),
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  hasOnlyDefaultVariant: z.boolean(),
+  seo: z.object({ title: z.string().nullable(), description: z.string().nullable() }),
+  options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+  variants: connectionOf(variantSchema),
+  media: connectionOf(mediaSchema),
+  metafields: connectionOf(metafieldSchema),
+  collections: connectionOf(z.object({ id: z.string() })),
+});
+export type ShopifyProduct = z.infer<typeof productSchema>;
+
+const ADDRESS_FIELDS = /* GraphQL */ `
+  fragment AddressFields on MailingAddress {
+    id
+    firstName
+    lastName
+    company
+    address1
+    address2
+    city
+    province
+    provinceCode
+    zip
+    countryCodeV2
+    phone
+  }
+`;
+export const addressSchema = z.object({
+  id: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  company: z.string().nullable(),
+  address1: z.string().nullable(),
+  address2: z.string().nullable(),
+  city: z.string().nullable(),
+  province: z.string().nullable(),
+  provinceCode: z.string().nullable(),
+  zip: z.string().nullable(),
+  countryCodeV2: z.string().nullable(),
+  phone: z.string().nullable(),
+});
+export type ShopifyAddress = z.infer<typeof addressSchema>;
+
+export const CUSTOMER_PAGE_SIZE = 50;
+export const CUSTOMER_ADDRESSES = 10;
+const CUSTOMER_FIELDS = /* GraphQL */ `
+fragment CustomerFields on Customer {
+  id firstName lastName note tags createdAt updatedAt
+  defaultEmailAddress { emailAddress marketingState }
+  defaultPhoneNumber { phoneNumber }
+  defaultAddress { id }
+  addressesV2(first: ${CUSTOMER_ADDRESSES}) { pageInfo { hasNextPage endCursor } nodes { ...AddressFields } }
+}
+${ADDRESS_FIELDS}`;
+const CUSTOMER_COST = 1 + 1 + 1 + 1 + (2 + CUSTOMER_ADDRESSES);
+
+export const customerSchema = z.object({
+  id: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  note: z.string().nullable(),
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  defaultEmailAddress: z
+    .object({ emailAddress: z.string(), marketingState: z.string() })
+    .nullable(),
+  defaultPhoneNumber: z.object({ phoneNumber: z.string() }).nullable(),
+  defaultAddress: z.object({ id: z.string() }).nullable(),
+  addressesV2: connectionOf(addressSchema),
+});
+export type ShopifyCustomer = z.infer<typeof customerSchema>;
+
+export const ORDER_PAGE_SIZE = 5;
+export const ORDER_NESTED = { lineItems: 10, shippingLines: 3, discountApplications: 5 } as const;
+const MONEY_FIELDS = /* GraphQL */ `
+  fragment MoneyFields on MoneyBag {
+    shopMoney {
+      amount
+      currencyCode
+    }
+  }
+`;
+const LINE_FIELDS = /* GraphQL */ `
+  fragment LineFields on LineItem {
+    id
+    name
+    sku
+    quantity
+    originalUnitPriceSet {
+      ...MoneyFields
+    }
+    taxLines {
+      priceSet {
+        ...MoneyFields
+      }
+    }
+    discountAllocations {
+      allocatedAmountSet {
+        ...MoneyFields
+      }
+      discountApplication {
+        index
+        targetSelection
+      }
+    }
+    variant {
+      id
+      title
+    }
+    product {
+      id
+    }
+  }
+`;
+/** 1 + money 2 + taxLines (1 + 2) + discountAllocations (1 + 2 + 1) + variant 1 + product 1 */
+const LINE_COST = 12;
+const SHIPPING_FIELDS = /* GraphQL */ `
+  fragment ShippingFields on ShippingLine {
+    title
+    code
+    originalPriceSet {
+      ...MoneyFields
+    }
+    taxLines {
+      priceSet {
+        ...MoneyFields
+      }
+    }
+    discountAllocations {
+      allocatedAmountSet {
+        ...MoneyFields
+      }
+      discountApplication {
+        index
+        targetSelection
+      }
+    }
+  }
+`;
+const SHIPPING_COST = 10;
+const DISCOUNT_FIELDS = /* GraphQL */ `
+  fragment DiscountFields on DiscountApplication {
+    index
+    targetSelection
+    targetType
+    allocationMethod
+    ... on DiscountCodeApplication {
+      code
+    }
+    ... on ManualDiscountApplication {
+      title
+    }
+    ... on AutomaticDiscountApplication {
+      title
+    }
+    ... on ScriptDiscountApplication {
+      title
+    }
+  }
+`;
+const ORDER_FIELDS = /* GraphQL */ `
+fragment OrderFields on Order {
+  id name processedAt updatedAt currencyCode email note cancelledAt displayFinancialStatus displayFulfillmentStatus
+  customer { id }
+  subtotalPriceSet { ...MoneyFields }
+  totalTaxSet { ...MoneyFields }
+  totalShippingPriceSet { ...MoneyFields }
+  totalDiscountsSet { ...MoneyFields }
+  totalPriceSet { ...MoneyFields }
+  billingAddress { ...AddressFields }
+  shippingAddress { ...AddressFields }
+  lineItems(first: ${ORDER_NESTED.lineItems}) { pageInfo { hasNextPage endCursor } nodes { ...LineFields } }
+  shippingLines(first: ${ORDER_NESTED.shippingLines}) { pageInfo { hasNextPage endCursor } nodes { ...ShippingFields } }
+  discountApplications(first: ${ORDER_NESTED.discountApplications}) { pageInfo { hasNextPage endCursor } nodes { ...DiscountFields } }
+}
+${MONEY_FIELDS}
+${ADDRESS_FIELDS}
+${LINE_FIELDS}
+${SHIPPING_FIELDS}
+${DISCOUNT_FIELDS}`;
+const ORDER_COST =
+  1 +
+  1 +
+  5 * 2 +
+  2 +
+  (2 + ORDER_NESTED.lineItems * LINE_COST) +
+  (2 + ORDER_NESTED.shippingLines * SHIPPING_COST) +
+  (2 + ORDER_NESTED.discountApplications);
+
+const allocationSchema = z.object({
+  allocatedAmountSet: money,
+  discountApplication: z.object({ index: z.number().int(), targetSelection: z.string() }),
+});
+export const lineSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  sku: z.string().nullable(),
+  quantity: z.number().int(),
+  originalUnitPriceSet: money,
+  taxLines: z.array(z.object({ priceSet: money })),
+  discountAllocations: z.array(allocationSchema),
+  variant: z.object({ id: z.string(), title: z.string() }).nullable(),
+  product: z.object({ id: z.string() }).nullable(),
+});
+export const shippingLineSchema = z.object({
+  title: z.string(),
+  code: z.string().nullable(),
+  originalPriceSet: money,
+  taxLines: z.array(z.object({ priceSet: money })),
+  discountAllocations: z.array(allocationSchema),
+});
+export const discountApplicationSchema = z.object({
+  index: z.number().int(),
+  targetSelection: z.string(),
+  targetType: z.string(),
+  allocationMethod: z.string(),
+  code: z.string().optional(),
+  title: z.string().optional(),
+});
+export const orderSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  processedAt: z.string(),
+  updatedAt: z.string(),
+  currencyCode: z.string(),
+  email: z.string().nullable(),
+  note: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  displayFinancialStatus: z.string().nullable(),
+  displayFulfillmentStatus: z.string(),
+  customer: z.object({ id: z.string() }).nullable(),
+  subtotalPriceSet: money.nullable(),
+  totalTaxSet: money.nullable(),
+  totalShippingPriceSet: money,
+  totalDiscountsSet: money.nullable(),
+  totalPriceSet: money,
+  billingAddress: addressSchema.nullable(),
+  shippingAddress: addressSchema.nullable(),
+  lineItems: connectionOf(lineSchema),
+  shippingLines: connectionOf(shippingLineSchema),
+  discountApplications: connectionOf(discountApplicationSchema),
+});
+export type ShopifyOrder = z.infer<typeof orderSchema>;
+
+export const COLLECTION_PAGE_SIZE = 100;
+export const collectionSchema = z.object({
+  id: z.string(),
+  handle: z.string(),
+  title: z.string(),
+  descriptionHtml: z.string(),
+  updatedAt: z.string(),
+  image: z.object({ url: z.string(), altText: z.string().nullable() }).nullable(),
+});
+export type ShopifyCollection = z.infer<typeof collectionSchema>;
+
+const firstOf = (v: Record<string, unknown>, fallback: number) =>
+  typeof v.first === 'number' ? v.first : fallback;
+
+// ------------------------------------------------------------------ queries
+
+export const shopInfo = op(
+  'ShopInfo',
+  /* GraphQL */ `
+    query ShopInfo {
+      shop {
+        name
+        currencyCode
+        myshopifyDomain
+        plan {
+          partnerDevelopment
+          publicDisplayName
+          shopifyPlus
+        }
+      }
+    }
+  `,
+  z.object({
+    shop: z.object({
+      name: z.string(),
+      currencyCode: z.string(),
+      myshopifyDomain: z.string(),
+      plan: z.object({
+        partnerDevelopment: z.boolean(),
+        publicDisplayName: z.string(),
+        shopifyPlus: z.boolean(),
+      }),
+    }),
+  }),
+  2,
+);
+
+const countSchema = z.object({ count: z.number().int(), precision: z.string() }).nullable();
+export const counts = {
+  categories: op(
+    'CollectionsCount',
+    /* GraphQL */ `
+      query CollectionsCount {
+        count: collectionsCount(limit: null) {
+          count
+          precision
+        }
+      }
+    `,
+    z.object({ count: countSchema }),
+    1,
+  ),
+  products: op(
+    'ProductsCount',
+    /* GraphQL */ `
+      query ProductsCount {
+        count: productsCount(limit: null) {
+          count
+          precision
+        }
+      }
+    `,
+    z.object({ count: countSchema }),
+    1,
+  ),
+  customers: op(
+    'CustomersCount',
+    /* GraphQL */ `
+      query CustomersCount {
+        count: customersCount(limit: null) {
+          count
+          precision
+        }
+      }
+    `,
+    z.object({ count: countSchema }),
+    1,
+  ),
+  orders: op(
+    'OrdersCount',
+    /* GraphQL */ `
+      query OrdersCount {
+        count: ordersCount(limit: null) {
+          count
+          precision
+        }
+      }
+    `,
+    z.object({ count: countSchema }),
+    1,
+  ),
+};
+
+export const productsPage = op(
+  'ProductsPage',
+  /* GraphQL */ `
+    query ProductsPage($first: Int!, $after: String) {
+      products(first: $first, after: $after, sortKey: ID) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...ProductFields
+        }
+      }
+    }
+    ${PRODUCT_FIELDS}
+  `,
+  z.object({ products: connectionOf(productSchema) }),
+  (v) => 2 + firstOf(v, PRODUCT_PAGE_SIZE) * PRODUCT_COST,
+);
+
+export const productVariantsPage = op(
+  'ProductVariantsPage',
+  /* GraphQL */ `
+    query ProductVariantsPage($id: ID!, $after: String) {
+      product(id: $id) {
+        variants(first: 100, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            ...VariantFields
+          }
+        }
+      }
+    }
+    ${VARIANT_FIELDS}
+  `,
+  z.object({ product: z.object({ variants: connectionOf(variantSchema) }).nullable() }),
+  1 + 2 + 100 * VARIANT_COST,
+);
+
+export const productMediaPage = op(
+  'ProductMediaPage',
+  /* GraphQL */ `
+    query ProductMediaPage($id: ID!, $after: String) {
+      product(id: $id) {
+        media(first: 100, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            ...MediaFields
+          }
+        }
+      }
+    }
+    ${MEDIA_FIELDS}
+  `,
+  z.object({ product: z.object({ media: connectionOf(mediaSchema) }).nullable() }),
+  1 + 2 + 100 * MEDIA_COST,
+);
+
+export const productMetafieldsPage = op(
+  'ProductMetafieldsPage',
+  /* GraphQL */ `
+    query ProductMetafieldsPage($id: ID!, $after: String) {
+      product(id: $id) {
+        metafields(first: 100, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            namespace
+            key
+            value
+          }
+        }
+      }
+    }
+  `,
+  z.object({ product: z.object({ metafields: connectionOf(metafieldSchema) }).nullable() }),
+  1 + 2 + 100,
+);
+
+export const productCollectionsPage = op(
+  'ProductCollectionsPage',
+  /* GraphQL */ `
+    query ProductCollectionsPage($id: ID!, $after: String) {
+      product(id: $id) {
+        collections(first: 100, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            id
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    product: z.object({ collections: connectionOf(z.object({ id: z.string() })) }).nullable(),
+  }),
+  1 + 2 + 100,
+);
+
+export const collectionsPage = op(
+  'CollectionsPage',
+  /* GraphQL */ `
+    query CollectionsPage($first: Int!, $after: String) {
+      collections(first: $first, after: $after, sortKey: ID) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          handle
+          title
+          descriptionHtml
+          updatedAt
+          image {
+            url
+            altText
+          }
+        }
+      }
+    }
+  `,
+  z.object({ collections: connectionOf(collectionSchema) }),
+  (v) => 2 + firstOf(v, COLLECTION_PAGE_SIZE) * 2,
+);
+
+export const customersPage = op(
+  'CustomersPage',
+  /* GraphQL */ `
+    query CustomersPage($first: Int!, $after: String) {
+      customers(first: $first, after: $after, sortKey: ID) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...CustomerFields
+        }
+      }
+    }
+    ${CUSTOMER_FIELDS}
+  `,
+  z.object({ customers: connectionOf(customerSchema) }),
+  (v) => 2 + firstOf(v, CUSTOMER_PAGE_SIZE) * CUSTOMER_COST,
+);
+
+export const customerAddressesPage = op(
+  'CustomerAddressesPage',
+  /* GraphQL */ `
+    query CustomerAddressesPage($id: ID!, $after: String) {
+      customer(id: $id) {
+        addressesV2(first: 100, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            ...AddressFields
+          }
+        }
+      }
+    }
+    ${ADDRESS_FIELDS}
+  `,
+  z.object({ customer: z.object({ addressesV2: connectionOf(addressSchema) }).nullable() }),
+  1 + 2 + 100,
+);
+
+export const ordersPage = op(
+  'OrdersPage',
+  /* GraphQL */ `
+    query OrdersPage($first: Int!, $after: String) {
+      orders(first: $first, after: $after, sortKey: ID) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...OrderFields
+        }
+      }
+    }
+    ${ORDER_FIELDS}
+  `,
+  z.object({ orders: connectionOf(orderSchema) }),
+  (v) => 2 + firstOf(v, ORDER_PAGE_SIZE) * ORDER_COST,
+);
+
+export const orderLinesPage = op(
+  'OrderLinesPage',
+  /* GraphQL */ `
+    query OrderLinesPage($id: ID!, $after: String) {
+      order(id: $id) {
+        lineItems(first: 50, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            ...LineFields
+          }
+        }
+      }
+    }
+    ${MONEY_FIELDS}
+    ${LINE_FIELDS}
+  `,
+  z.object({ order: z.object({ lineItems: connectionOf(lineSchema) }).nullable() }),
+  1 + 2 + 50 * LINE_COST,
+);
+
+export const primaryLocation = op(
+  'PrimaryLocation',
+  /* GraphQL */ `
+    query PrimaryLocation {
+      location {
+        id
+      }
+    }
+  `,
+  z.object({ location: z.object({ id: z.string() }).nullable() }),
+  1,
+);
+
+const definitionNodes = z.object({
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      capabilities: z.object({ uniqueValues: z.object({ enabled: z.boolean() }) }),
+    }),
+  ),
+});
+const definitionField = (alias: string, ownerType: string) =>
+  `${alias}: metafieldDefinitions(first: 1, ownerType: ${ownerType}, namespace: "${MARKER_NAMESPACE}", key: "${MARKER_KEY}") { nodes { id capabilities { uniqueValues { enabled } } } }`;
+export const markerDefinitions = op(
+  'MarkerDefinitions',
+  /* GraphQL */ `query MarkerDefinitions {
+  ${definitionField('PRODUCT', 'PRODUCT')}
+  ${definitionField('COLLECTION', 'COLLECTION')}
+  ${definitionField('CUSTOMER', 'CUSTOMER')}
+  ${definitionField('ORDER', 'ORDER')}
+}`,
+  z.object({
+    PRODUCT: definitionNodes,
+    COLLECTION: definitionNodes,
+    CUSTOMER: definitionNodes,
+    ORDER: definitionNodes,
+  }),
+  4 * (2 + 3),
+);
+
+const markerField = `marker: metafield(namespace: "${MARKER_NAMESPACE}", key: "${MARKER_KEY}") { value }`;
+const markerSchema = z.object({ value: z.string() }).nullable();
+
+export const productByIdentifier = op(
+  'ProductByIdentifier',
+  /* GraphQL */ `query ProductByIdentifier($identifier: ProductIdentifierInput!) {
+  productByIdentifier(identifier: $identifier) { id handle ${markerField} }
+}`,
+  z.object({
+    productByIdentifier: z
+      .object({ id: z.string(), handle: z.string(), marker: markerSchema })
+      .nullable(),
+  }),
+  2,
+);
+
+export const collectionByIdentifier = op(
+  'CollectionByIdentifier',
+  /* GraphQL */ `query CollectionByIdentifier($identifier: CollectionIdentifierInput!) {
+  collectionByIdentifier(identifier: $identifier) { id handle ${markerField} }
+}`,
+  z.object({
+    collectionByIdentifier: z
+      .object({ id: z.string(), handle: z.string(), marker: markerSchema })
+      .nullable(),
+  }),
+  2,
+);
+
+export const customerByIdentifier = op(
+  'CustomerByIdentifier',
+  /* GraphQL */ `query CustomerByIdentifier($identifier: CustomerIdentifierInput!) {
+  customerByIdentifier(identifier: $identifier) { id ${markerField} }
+}`,
+  z.object({ customerByIdentifier: z.object({ id: z.string(), marker: markerSchema }).nullable() }),
+  2,
+);
+
+const orderStateFields = `id name cancelledAt displayFulfillmentStatus ${markerField} fulfillmentOrders(first: 5) { nodes { id status } }`;
+export const orderStateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  cancelledAt: z.string().nullable(),
+  displayFulfillmentStatus: z.string(),
+  marker: markerSchema,
+  fulfillmentOrders: z.object({ nodes: z.array(z.object({ id: z.string(), status: z.string() })) }),
+});
+export type ShopifyOrderState = z.infer<typeof orderStateSchema>;
+const ORDER_STATE_COST = 1 + 1 + (2 + 5);
+
+export const orderByIdentifier = op(
+  'OrderByIdentifier',
+  /* GraphQL */ `query OrderByIdentifier($identifier: OrderIdentifierInput!) {
+  orderByIdentifier(identifier: $identifier) { ${orderStateFields} }
+}`,
+  z.object({ orderByIdentifier: orderStateSchema.nullable() }),
+  ORDER_STATE_COST,
+);
+
+export const ordersByName = op(
+  'OrdersByName',
+  /* GraphQL */ `query OrdersByName($query: String!) {
+  orders(first: 5, query: $query) { nodes { ${orderStateFields} } }
+}`,
+  z.object({ orders: z.object({ nodes: z.array(orderStateSchema) }) }),
+  2 + 5 * ORDER_STATE_COST,
+);
+
+export const variantsBySku = op(
+  'VariantsBySku',
+  /* GraphQL */ `
+    query VariantsBySku($query: String!) {
+      productVariants(first: 10, query: $query) {
+        nodes {
+          id
+          sku
+          product {
+            id
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    productVariants: z.object({
+      nodes: z.array(
+        z.object({
+          id: z.string(),
+          sku: z.string().nullable(),
+          product: z.object({ id: z.string() }),
+        }),
+      ),
+    }),
+  }),
+  2 + 10 * 2,
+);
+
+export const productFirstVariants = op(
+  'ProductFirstVariants',
+  /* GraphQL */ `
+    query ProductFirstVariants($id: ID!) {
+      product(id: $id) {
+        variants(first: 2) {
+          nodes {
+            id
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    product: z
+      .object({ variants: z.object({ nodes: z.array(z.object({ id: z.string() })) }) })
+      .nullable(),
+  }),
+  1 + 2 + 2,
+);
+
+export const bulkStatus = op(
+  'BulkStatus',
+  /* GraphQL */ `
+    query BulkStatus($id: ID!) {
+      bulkOperation(id: $id) {
+        id
+        status
+        errorCode
+        objectCount
+        url
+        partialDataUrl
+      }
+    }
+  `,
+  z.object({
+    bulkOperation: z
+      .object({
+        id: z.string(),
+        status: z.string(),
+        errorCode: z.string().nullable(),
+        objectCount: z.string(),
+        url: z.string().nullable(),
+        partialDataUrl: z.string().nullable(),
+      })
+      .nullable(),
+  }),
+  1,
+);
+
+export const jobStatus = op(
+  'JobStatus',
+  /* GraphQL */ `
+    query JobStatus($id: ID!) {
+      job(id: $id) {
+        id
+        done
+      }
+    }
+  `,
+  z.object({ job: z.object({ id: z.string(), done: z.boolean() }).nullable() }),
+  1,
+);
+
+// ------------------------------------------------------------------ mutations
+
+export const markerDefinitionCreate = op(
+  'MarkerDefinitionCreate',
+  /* GraphQL */ `
+    mutation MarkerDefinitionCreate($definition: MetafieldDefinitionInput!) {
+      metafieldDefinitionCreate(definition: $definition) {
+        createdDefinition {
+          id
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    metafieldDefinitionCreate: z
+      .object({
+        createdDefinition: z.object({ id: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+/**
+ * productSet's dynamic cost (changelog "Dynamic complexity cost for productSet mutation"):
+ * 10 + 0.2/variant + 0.6/variant file + 0.4/variant metafield + 0.4/product metafield + 1.9/file.
+ */
+export function productSetCost(variables: Record<string, unknown>): number {
+  const input = (variables.input ?? {}) as {
+    variants?: { file?: unknown; metafields?: unknown[] }[];
+    metafields?: unknown[];
+    files?: unknown[];
+  };
+  const variants = input.variants ?? [];
+  const cost =
+    10 +
+    variants.length * 0.2 +
+    variants.filter((v) => v.file).length * 0.6 +
+    variants.reduce((n, v) => n + (v.metafields?.length ?? 0), 0) * 0.4 +
+    (input.metafields?.length ?? 0) * 0.4 +
+    (input.files?.length ?? 0) * 1.9;
+  return Math.ceil(cost - 1e-9);
+}
+
+export const productSet = op(
+  'ProductSet',
+  /* GraphQL */ `
+    mutation ProductSet($identifier: ProductSetIdentifiers, $input: ProductSetInput!) {
+      productSet(identifier: $identifier, input: $input, synchronous: true) {
+        product {
+          id
+          handle
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    productSet: z
+      .object({
+        product: z.object({ id: z.string(), handle: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  productSetCost,
+);
+
+export const collectionCreate = op(
+  'CollectionCreate',
+  /* GraphQL */ `
+    mutation CollectionCreate($collection: CollectionCreateInput!) {
+      collectionCreate(collection: $collection) {
+        collection {
+          id
+          handle
+        }
+        userErrors {
+          field
+          message
+        }
+      }
+    }
+  `,
+  z.object({
+    collectionCreate: z
+      .object({
+        collection: z.object({ id: z.string(), handle: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+export const customerCreate = op(
+  'CustomerCreate',
+  /* GraphQL */ `
+    mutation CustomerCreate($input: CustomerInput!) {
+      customerCreate(input: $input) {
+        customer {
+          id
+          addressesV2(first: 20) {
+            nodes {
+              id
+            }
+          }
+        }
+        userErrors {
+          field
+          message
+        }
+      }
+    }
+  `,
+  z.object({
+    customerCreate: z
+      .object({
+        customer: z
+          .object({
+            id: z.string(),
+            addressesV2: z.object({ nodes: z.array(z.object({ id: z.string() })) }),
+          })
+          .nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+export const customerUpdateDefaultAddress = op(
+  'CustomerUpdateDefaultAddress',
+  /* GraphQL */ `
+    mutation CustomerUpdateDefaultAddress($customerId: ID!, $addressId: ID!) {
+      customerUpdateDefaultAddress(customerId: $customerId, addressId: $addressId) {
+        customer {
+          id
+        }
+        userErrors {
+          field
+          message
+        }
+      }
+    }
+  `,
+  z.object({
+    customerUpdateDefaultAddress: z
+      .object({ customer: z.object({ id: z.string() }).nullable(), userErrors: z.array(userError) })
+      .nullable(),
+  }),
+  10,
+);
+
+export const orderCreate = op(
+  'OrderCreate',
+  /* GraphQL */ `mutation OrderCreate($order: OrderCreateOrderInput!, $options: OrderCreateOptionsInput) {
+  orderCreate(order: $order, options: $options) {
+    order { ${orderStateFields} }
+    userErrors { field message code }
+  }
+}`,
+  z.object({
+    orderCreate: z
+      .object({ order: orderStateSchema.nullable(), userErrors: z.array(userError) })
+      .nullable(),
+  }),
+  10,
+);
+
+export const orderCancel = op(
+  'OrderCancel',
+  /* GraphQL */ `
+    mutation OrderCancel($orderId: ID!, $staffNote: String) {
+      orderCancel(
+        orderId: $orderId
+        reason: OTHER
+        restock: false
+        notifyCustomer: false
+        staffNote: $staffNote
+      ) {
+        job {
+          id
+          done
+        }
+        orderCancelUserErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    orderCancel: z
+      .object({
+        job: z.object({ id: z.string(), done: z.boolean() }).nullable(),
+        orderCancelUserErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+export const fulfillmentOrderHold = op(
+  'FulfillmentOrderHold',
+  /* GraphQL */ `
+    mutation FulfillmentOrderHold($id: ID!, $hold: FulfillmentOrderHoldInput!) {
+      fulfillmentOrderHold(id: $id, fulfillmentHold: $hold) {
+        fulfillmentOrder {
+          id
+          status
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    fulfillmentOrderHold: z
+      .object({
+        fulfillmentOrder: z.object({ id: z.string(), status: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+export const urlRedirectCreate = op(
+  'UrlRedirectCreate',
+  /* GraphQL */ `
+    mutation UrlRedirectCreate($urlRedirect: UrlRedirectInput!) {
+      urlRedirectCreate(urlRedirect: $urlRedirect) {
+        urlRedirect {
+          id
+          path
+          target
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    urlRedirectCreate: z
+      .object({
+        urlRedirect: z.object({ id: z.string(), path: z.string(), target: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+export const bulkRun = op(
+  'BulkRun',
+  /* GraphQL */ `
+    mutation BulkRun($query: String!) {
+      bulkOperationRunQuery(query: $query) {
+        bulkOperation {
+          id
+          status
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    bulkOperationRunQuery: z
+      .object({
+        bulkOperation: z.object({ id: z.string(), status: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+// ------------------------------------------------------------------ bulk queries
+
+/**
+ * Bulk queries (shopify.dev/docs/api/usage/bulk-operations/queries): no page sizes, at most five
+ * connections, two levels of nesting, `id` on every parent of a nested connection. Variant images
+ * would need a third level, so they come from a second bulk query over productVariants.
+ */
+export function bulkProductsQuery(filter: string): string {
+  return /* GraphQL */ `{
+  products(query: ${JSON.stringify(filter)}, sortKey: ID) { edges { node {
+    id handle title descriptionHtml status vendor productType tags createdAt updatedAt hasOnlyDefaultVariant
+    seo { title description }
+    options { name values }
+    variants { edges { node {
+      id sku price compareAtPrice barcode inventoryQuantity position
+      selectedOptions { name value }
+      inventoryItem { tracked measurement { weight { unit value } } }
+    } } }
+    media { edges { node { id alt mediaContentType status ... on MediaImage { image { url altText } } } } }
+    metafields { edges { node { id namespace key value } } }
+    collections { edges { node { id } } }
+  } } }
+}`;
+}
+
+export function bulkVariantMediaQuery(filter: string): string {
+  return /* GraphQL */ `{
+  productVariants(query: ${JSON.stringify(filter)}) { edges { node {
+    id product { id }
+    media { edges { node { id } } }
+  } } }
+}`;
+}
+
+export function bulkCustomersQuery(filter: string): string {
+  return /* GraphQL */ `{
+  customers(query: ${JSON.stringify(filter)}, sortKey: ID) { edges { node {
+    id firstName lastName note tags createdAt updatedAt
+    defaultEmailAddress { emailAddress marketingState }
+    defaultPhoneNumber { phoneNumber }
+    defaultAddress { id }
+    addressesV2 { edges { node { id firstName lastName company address1 address2 city province provinceCode zip countryCodeV2 phone } } }
+  } } }
+}`;
+}
+
+const bulkMoney = '{ shopMoney { amount currencyCode } }';
+const bulkAllocations = `discountAllocations { allocatedAmountSet ${bulkMoney} discountApplication { index targetSelection } }`;
+export function bulkOrdersQuery(filter: string): string {
+  const address =
+    '{ id firstName lastName company address1 address2 city province provinceCode zip countryCodeV2 phone }';
+  return /* GraphQL */ `{
+  orders(query: ${JSON.stringify(filter)}, sortKey: ID) { edges { node {
+    id name processedAt updatedAt currencyCode email note cancelledAt displayFinancialStatus displayFulfillmentStatus
+    customer { id }
+    subtotalPriceSet ${bulkMoney} totalTaxSet ${bulkMoney} totalShippingPriceSet ${bulkMoney} totalDiscountsSet ${bulkMoney} totalPriceSet ${bulkMoney}
+    billingAddress ${address} shippingAddress ${address}
+    lineItems { edges { node {
+      id name sku quantity originalUnitPriceSet ${bulkMoney} taxLines { priceSet ${bulkMoney} } ${bulkAllocations}
+      variant { id title } product { id }
+    } } }
+    shippingLines { edges { node { id title code originalPriceSet ${bulkMoney} taxLines { priceSet ${bulkMoney} } ${bulkAllocations} } } }
+    discountApplications { edges { node {
+      index targetSelection targetType allocationMethod
+      ... on DiscountCodeApplication { code }
+      ... on ManualDiscountApplication { title }
+      ... on AutomaticDiscountApplication { title }
+      ... on ScriptDiscountApplication { title }
+    } } }
+  } } }
+}`;
+}
+
+export function bulkCollectionsQuery(filter: string): string {
+  return /* GraphQL */ `{
+  collections(query: ${JSON.stringify(filter)}, sortKey: ID) { edges { node {
+    id handle title descriptionHtml updatedAt image { url altText }
+  } } }
+}`;
+}
+
+/** All documents, for validation against the schema in tests. */
+export const allOperations: Operation<unknown>[] = [
+  shopInfo,
+  ...Object.values(counts),
+  productsPage,
+  productVariantsPage,
+  productMediaPage,
+  productMetafieldsPage,
+  productCollectionsPage,
+  collectionsPage,
+  customersPage,
+  customerAddressesPage,
+  ordersPage,
+  orderLinesPage,
+  primaryLocation,
+  markerDefinitions,
+  productByIdentifier,
+  collectionByIdentifier,
+  customerByIdentifier,
+  orderByIdentifier,
+  ordersByName,
+  variantsBySku,
+  productFirstVariants,
+  bulkStatus,
+  jobStatus,
+  markerDefinitionCreate,
+  productSet,
+  collectionCreate,
+  customerCreate,
+  customerUpdateDefaultAddress,
+  orderCreate,
+  orderCancel,
+  fulfillmentOrderHold,
+  urlRedirectCreate,
+  bulkRun,
+] as Operation<unknown>[];

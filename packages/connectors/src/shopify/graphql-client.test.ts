@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  ConnectorHttp,
+  ConnectorHttpRequest,
+  ConnectorHttpResponse,
+} from '../kit/contract.ts';
+import { ConnectorError } from '../kit/errors.ts';
+import { CostBucket } from './cost-bucket.ts';
+import { shopInfo } from './documents.ts';
+import { ShopifyGraphqlClient } from './graphql-client.ts';
+
+function clock(start = 1_000_000) {
+  let t = start;
+  const sleeps: number[] = [];
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      t += ms;
+    },
+    advance: (ms: number) => {
+      t += ms;
+    },
+    sleeps,
+  };
+}
+
+const encode = (body: unknown) =>
+  new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body));
+const cost = (requested: number, available: number, actual: number | null = requested) => ({
+  cost: {
+    requestedQueryCost: requested,
+    actualQueryCost: actual,
+    throttleStatus: { maximumAvailable: 1000, currentlyAvailable: available, restoreRate: 50 },
+  },
+});
+const shop = {
+  shop: {
+    name: 'S',
+    currencyCode: 'USD',
+    myshopifyDomain: 's.myshopify.com',
+    plan: { partnerDevelopment: false, publicDisplayName: 'Basic', shopifyPlus: false },
+  },
+};
+
+/** A ConnectorHttp answering from a script, one entry per request. */
+function scripted(
+  script: (ConnectorHttpResponse | Error)[],
+): ConnectorHttp & { requests: ConnectorHttpRequest[] } {
+  const requests: ConnectorHttpRequest[] = [];
+  return {
+    requests,
+    async request(request) {
+      requests.push(request);
+      const next = script.shift();
+      if (!next) throw new Error('script exhausted');
+      if (next instanceof Error) throw next;
+      return next;
+    },
+  };
+}
+
+const ok = (body: unknown, headers: Record<string, string> = {}): ConnectorHttpResponse => ({
+  status: 200,
+  headers,
+  body: encode(body),
+});
+
+describe('CostBucket', () => {
+  it('refills at the restore rate and answers the exact wait for a cost', () => {
+    const time = clock();
+    const bucket = new CostBucket(time.now);
+    expect(bucket.delayFor(500)).toBe(0);
+    bucket.observe({ maximumAvailable: 1000, currentlyAvailable: 100, restoreRate: 50 });
+    expect(bucket.delayFor(100)).toBe(0);
+    expect(bucket.delayFor(600)).toBe(10_000);
+    time.advance(4_000);
+    expect(bucket.available()).toBe(300);
+    expect(bucket.delayFor(600)).toBe(6_000);
+    // Never more than a full bucket is waited for.
+    expect(bucket.delayFor(5_000)).toBe(14_000);
+    time.advance(60_000);
+    expect(bucket.available()).toBe(1000);
+  });
+
+  it('reports points per second used against the restore rate', () => {
+    const time = clock();
+    const bucket = new CostBucket(time.now);
+    bucket.observe({ maximumAvailable: 2000, currentlyAvailable: 1990, restoreRate: 100 });
+    bucket.recordRequest(10, 10);
+    time.advance(2_000);
+    bucket.recordRequest(300, 190);
+    bucket.recordThrottled();
+    bucket.recordWait(500);
+    expect(bucket.stats()).toEqual({
+      requests: 3,
+      throttled: 1,
+      pointsRequested: 310,
+      pointsUsed: 200,
+      waitedMs: 500,
+      elapsedMs: 2_000,
+      pointsPerSecond: 100,
+      availablePerSecond: 100,
+      bucketSize: 2000,
+    });
+  });
+});
+
+describe('ShopifyGraphqlClient', () => {
+  const make = (http: ConnectorHttp, time = clock()) =>
+    new ShopifyGraphqlClient({
+      shopDomain: 's.myshopify.com',
+      accessToken: 'shpat_secret',
+      http,
+      now: time.now,
+      sleep: time.sleep,
+      backoffMs: 100,
+    });
+
+  it('sends the versioned endpoint with the token header and waits before a call the bucket cannot take', async () => {
+    const time = clock();
+    const http = scripted([
+      ok({ data: shop, extensions: cost(2, 1) }),
+      ok({ data: shop, extensions: cost(2, 998) }),
+    ]);
+    const client = make(http, time);
+    await client.request(shopInfo);
+    expect(http.requests[0]).toMatchObject({
+      method: 'POST',
+      url: 'https://s.myshopify.com/admin/api/2026-10/graphql.json',
+      headers: { 'x-shopify-access-token': 'shpat_secret', 'content-type': 'application/json' },
+      retryable: true,
+    });
+    await client.request(shopInfo);
+    // 1 point available, 2 needed, 50 restored per second.
+    expect(time.sleeps).toEqual([20]);
+  });
+
+  it('waits exactly the deficit after THROTTLED and then succeeds', async () => {
+    const time = clock();
+    const throttled = {
+      errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+      extensions: cost(402, 2, null),
+    };
+    const http = scripted([ok(throttled), ok({ data: shop, extensions: cost(402, 600) })]);
+    const client = make(http, time);
+    await client.request({ ...shopInfo, cost: () => 402 });
+    expect(time.sleeps).toEqual([8_000]);
+    expect(client.stats()).toMatchObject({ throttled: 1, requests: 2, waitedMs: 8_000 });
+  });
+
+  it('retries transient failures of reads, honouring Retry-After, and classifies the rest', async () => {
+    const time = clock();
+    const http = scripted([
+      new Error('socket hang up'),
+      { status: 429, headers: { 'retry-after': '2' }, body: encode({ errors: 'Too many' }) },
+      { status: 503, headers: {}, body: encode('<html>') },
+      ok('{"data":{"shop"'),
+      ok({ data: shop, extensions: cost(2, 900) }),
+    ]);
+    const client = make(http, time);
+    expect((await client.request(shopInfo)).shop.name).toBe('S');
+    expect(time.sleeps).toEqual([100, 2_000, 400, 800]);
+
+    const failures: [ConnectorHttpResponse, string, string][] = [
+      [
+        {
+          status: 401,
+          headers: {},
+          body: encode({
+            errors: '[API] Invalid API key or access token (unrecognized login or wrong password)',
+          }),
+        },
+        'config',
+        'auth_failed',
+      ],
+      [
+        { status: 402, headers: {}, body: encode({ errors: 'Unavailable Shop' }) },
+        'config',
+        'shop_unavailable',
+      ],
+      [
+        { status: 404, headers: {}, body: encode({ errors: 'Not Found' }) },
+        'config',
+        'shop_not_found',
+      ],
+      [
+        ok({ errors: [{ message: 'Access denied', extensions: { code: 'ACCESS_DENIED' } }] }),
+        'config',
+        'missing_scope',
+      ],
+      [
+        ok({
+          errors: [{ message: 'Query cost is 2000', extensions: { code: 'MAX_COST_EXCEEDED' } }],
+        }),
+        'system',
+        'query_cost_too_high',
+      ],
+      [ok({ errors: [{ message: 'Field "x" doesn\'t exist' }] }), 'system', 'graphql_error'],
+      [ok({ data: { shop: { name: 1 } } }), 'system', 'unexpected_response'],
+    ];
+    for (const [response, errorClass, code] of failures) {
+      const error = await make(scripted([response]))
+        .request(shopInfo)
+        .catch((e: unknown) => e);
+      expect(error, code).toBeInstanceOf(ConnectorError);
+      expect((error as ConnectorError).errorClass, code).toBe(errorClass);
+      expect((error as ConnectorError).code).toBe(code);
+      expect((error as Error).message).not.toContain('shpat_secret');
+    }
+  });
+
+  it('does not repeat a create whose answer may have been lost, but does repeat a throttled one', async () => {
+    const lost = scripted([{ status: 502, headers: {}, body: encode('bad gateway') }]);
+    const error = await make(lost)
+      .request(shopInfo, {}, { idempotent: false })
+      .catch((e: unknown) => e);
+    expect((error as ConnectorError).errorClass).toBe('transient');
+    expect(lost.requests).toHaveLength(1);
+    expect(lost.requests[0]?.retryable).toBe(false);
+
+    const throttled = scripted([
+      ok({
+        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+        extensions: cost(10, 0, null),
+      }),
+      { status: 429, headers: { 'retry-after': '1' }, body: encode('') },
+      ok({ data: shop, extensions: cost(10, 500) }),
+    ]);
+    expect((await make(throttled).request(shopInfo, {}, { idempotent: false })).shop.name).toBe(
+      'S',
+    );
+    expect(throttled.requests).toHaveLength(3);
+  });
+});

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import type { EntityType } from '@replatform/canonical/entities';
+import {
+  defineConnector,
+  type Capabilities,
+  type Connection,
+  type ConnectorContext,
+  type Connector,
+} from '../kit/contract.ts';
+import type { CostStats } from './cost-bucket.ts';
+import { shopInfo } from './documents.ts';
+import { ShopifyGraphqlClient } from './graphql-client.ts';
+import { isValidShopDomain } from './oauth.ts';
+import { countOf, readEntity, readPageSizes } from './read.ts';
+import { ShopifyWriter } from './write.ts';
+
+/**
+ * Shopify through the Admin GraphQL API 2026-10 only (never the legacy REST API). Credentials are
+ * the shop's permanent domain and an Admin API access token (from the app install or a custom app).
+ */
+
+export const shopifyCredentialsSchema = z.strictObject({
+  /** The permanent domain, name.myshopify.com. */
+  shopDomain: z.string().refine(isValidShopDomain, 'must be the shop’s name.myshopify.com domain'),
+  accessToken: z.string().min(1),
+});
+export type ShopifyCredentials = z.infer<typeof shopifyCredentialsSchema>;
+
+export interface ShopifyConnectorOptions {
+  /** Above this many records an entity is read with a bulk operation (default 100). */
+  bulkThreshold?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /** First back-off after a transient failure, in ms. */
+  backoffMs?: number;
+  /** First polling interval of bulk operations, in ms. */
+  bulkPollMs?: number;
+}
+
+export interface ShopifyConnection extends Connection {
+  /** Points used per second against the points the shop restores per second, and throttling. */
+  stats(): CostStats;
+}
+
+export const shopifyCapabilities: Capabilities = {
+  read: ['categories', 'products', 'customers', 'orders'],
+  write: ['categories', 'products', 'customers', 'orders'],
+  batchSize: { categories: 25, products: 10, customers: 25, orders: 10 },
+  pageSize: readPageSizes,
+  rateLimit: {
+    description:
+      'Calculated query cost, leaky bucket per app and shop: 100 points/s restored on Standard plans (200 Advanced, 1,000 Plus, 2,000 Enterprise); single queries at most 1,000 points.',
+    requestsPerSecond: 100,
+  },
+  unsupportedFields: {
+    // Collections are flat and have no position among siblings.
+    categories: ['parentId', 'position'],
+    // No product-level SKU, short description or dimensions; creation dates are set by Shopify.
+    products: ['sku', 'shortDescriptionHtml', 'dimensions', 'createdAt', 'updatedAt'],
+    // One default address serves billing and shipping; the account date is set by Shopify.
+    customers: ['createdAt', 'addresses.isDefaultBilling'],
+    orders: ['updatedAt'],
+  },
+};
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function connectShopify(
+  credentials: ShopifyCredentials,
+  context: ConnectorContext,
+  options: ShopifyConnectorOptions = {},
+): ShopifyConnection {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const client = new ShopifyGraphqlClient({
+    shopDomain: credentials.shopDomain,
+    accessToken: credentials.accessToken,
+    http: context.http,
+    now,
+    sleep,
+    ...(context.log ? { log: context.log } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
+    ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+  });
+  let shop: ReturnType<typeof loadShop> | undefined;
+  const loadShop = () => client.request(shopInfo).then((r) => r.shop);
+  const shopDetails = () => {
+    shop ??= loadShop();
+    shop.catch(() => {
+      shop = undefined;
+    });
+    return shop;
+  };
+  const writer = new ShopifyWriter({
+    client,
+    now,
+    sleep,
+    ...(context.log ? { log: context.log } : {}),
+    ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
+    developmentStore: async () => (await shopDetails()).plan.partnerDevelopment,
+  });
+  const readContext = {
+    client,
+    http: context.http,
+    sleep,
+    ...(context.signal ? { signal: context.signal } : {}),
+    ...(options.bulkPollMs !== undefined ? { pollMs: options.bulkPollMs } : {}),
+    currency: async () => (await shopDetails()).currencyCode,
+    bulkThreshold: options.bulkThreshold ?? 100,
+  };
+
+  return {
+    async check() {
+      const details = await shopDetails();
+      return { ok: true, storeName: details.name, currency: details.currencyCode };
+    },
+    count: (entity: EntityType) => countOf(client, entity),
+    read: (entity, checkpoint) => readEntity(readContext, entity, checkpoint),
+    write: (entity, records, idMap) => writer.write(entity, records, idMap),
+    prepareImport: () => writer.prepare(),
+    // Nothing to undo: imported orders never notify and the marker definitions stay for re-runs.
+    finishImport: async () => [],
+    stats: () => client.stats(),
+  };
+}
+
+export function createShopifyConnector(
+  options: ShopifyConnectorOptions = {},
+): Connector<ShopifyCredentials> {
+  return defineConnector({
+    platform: 'shopify',
+    label: 'Shopify',
+    credentialsSchema: shopifyCredentialsSchema,
+    capabilities: shopifyCapabilities,
+    connect: (credentials, context) => connectShopify(credentials, context, options),
+  });
+}
+
+export const shopifyConnector = createShopifyConnector();

@@ -1,0 +1,707 @@
+import type { Category } from '@replatform/canonical/category';
+import type { Customer } from '@replatform/canonical/customer';
+import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import type { Order } from '@replatform/canonical/order';
+import type { Product } from '@replatform/canonical/product';
+import type { IdMap, WriteOutcome } from '../kit/contract.ts';
+import { ConnectorError, isTransient } from '../kit/errors.ts';
+import { gidNumber } from './bulk.ts';
+import {
+  collectionByIdentifier,
+  collectionCreate,
+  customerByIdentifier,
+  customerCreate,
+  customerUpdateDefaultAddress,
+  fulfillmentOrderHold,
+  jobStatus,
+  MARKER_KEY,
+  MARKER_NAMESPACE,
+  markerDefinitionCreate,
+  markerDefinitions,
+  orderByIdentifier,
+  orderCancel,
+  orderCreate,
+  ordersByName,
+  primaryLocation,
+  productByIdentifier,
+  productFirstVariants,
+  productSet,
+  urlRedirectCreate,
+  variantsBySku,
+  type ShopifyOrderState,
+} from './documents.ts';
+import {
+  collectionCreateInput,
+  customerInput,
+  defaultAddressIndex,
+  orderCreateInput,
+  productSetInput,
+  redirectPath,
+} from './from-canonical.ts';
+import type { ShopifyGraphqlClient } from './graphql-client.ts';
+import { collectionUrlPath, productUrlPath } from './to-canonical.ts';
+
+/**
+ * Writing to a shop. Every created record carries the marker metafield replatform.source_id (the
+ * source id). The marker has a metafield definition with the unique-values capability, so records
+ * are found again by custom id (productByIdentifier & co.) and Shopify itself refuses a second
+ * record with the same marker. Before creating, the marker is looked up; after a failure that may
+ * have reached Shopify (5xx, reset, cut-off answer) it is looked up again before retrying. So a
+ * resumed or repeated run never creates a record twice.
+ */
+
+type OwnerType = 'PRODUCT' | 'COLLECTION' | 'CUSTOMER' | 'ORDER';
+
+export interface WriteContext {
+  client: ShopifyGraphqlClient;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** Whether the shop is a development store (orderCreate: 5 per minute). */
+  developmentStore: () => Promise<boolean>;
+  /** Attempts to create one record through transient failures. */
+  maxAttempts?: number;
+  backoffMs?: number;
+}
+
+/** orderCreate on trial and development stores: at most 5 new orders per minute. */
+export const DEV_STORE_ORDERS_PER_MINUTE = 5;
+
+function marker(value: string) {
+  return { customId: { namespace: MARKER_NAMESPACE, key: MARKER_KEY, value } };
+}
+
+const isMissingScope = (error: unknown) =>
+  error instanceof ConnectorError && error.code === 'missing_scope';
+
+const messages = (errors: { field: string[] | null; message: string }[]) =>
+  errors
+    .map((e) => (e.field?.length ? `${e.field.join('.')}: ${e.message}` : e.message))
+    .join('; ');
+
+const isMarkerClash = (
+  errors: { field: string[] | null; message: string; code?: string | null }[],
+) =>
+  errors.some(
+    (e) =>
+      e.code === 'CAPABILITY_VIOLATION' ||
+      (e.field?.includes('metafields') === true && /taken|unique/i.test(e.message)),
+  );
+
+type Created =
+  | { kind: 'created' | 'found'; id: string; warnings?: string[] }
+  | { kind: 'failed'; reason: string };
+
+export class ShopifyWriter {
+  readonly #ctx: WriteContext;
+  #markers: Promise<Record<OwnerType, boolean>> | undefined;
+  #location: Promise<string> | undefined;
+  readonly #variants = new Map<string, Promise<string | undefined>>();
+  readonly #orderTimes: number[] = [];
+
+  constructor(ctx: WriteContext) {
+    this.#ctx = ctx;
+  }
+
+  /**
+   * Makes sure each owner type has the marker definition with unique values (metafieldDefinitionCreate).
+   * Where that is impossible the writer falls back to handle / e-mail / order-name lookups.
+   */
+  markers(): Promise<Record<OwnerType, boolean>> {
+    this.#markers ??= (async () => {
+      const result = { PRODUCT: false, COLLECTION: false, CUSTOMER: false, ORDER: false };
+      let existing;
+      try {
+        existing = await this.#ctx.client.request(markerDefinitions);
+      } catch (error) {
+        // Without access to metafield definitions the writer still works, with fallback lookups.
+        if (isMissingScope(error)) {
+          this.#ctx.log?.('shopify: no access to metafield definitions, using fallback lookups');
+          return result;
+        }
+        throw error;
+      }
+      for (const ownerType of ['PRODUCT', 'COLLECTION', 'CUSTOMER', 'ORDER'] as const) {
+        const found = existing[ownerType].nodes[0];
+        if (found) {
+          result[ownerType] = found.capabilities.uniqueValues.enabled;
+          continue;
+        }
+        const created = await this.#ctx.client
+          .request(markerDefinitionCreate, {
+            definition: {
+              name: 'Replatform source id',
+              namespace: MARKER_NAMESPACE,
+              key: MARKER_KEY,
+              description:
+                'Id of the record in the store it was migrated from (set by Replatform).',
+              type: 'single_line_text_field',
+              ownerType,
+              capabilities: { uniqueValues: { enabled: true } },
+            },
+          })
+          .catch((error: unknown) => {
+            if (isMissingScope(error)) return { metafieldDefinitionCreate: null };
+            throw error;
+          });
+        const payload = created.metafieldDefinitionCreate;
+        result[ownerType] =
+          Boolean(payload?.createdDefinition) ||
+          Boolean(payload?.userErrors.some((e) => e.code === 'TAKEN'));
+        if (!result[ownerType])
+          this.#ctx.log?.('shopify: marker definition unavailable, using fallback lookups', {
+            ownerType,
+            errors: payload?.userErrors.map((e) => e.message),
+          });
+      }
+      return result;
+    })();
+    this.#markers.catch(() => {
+      this.#markers = undefined;
+    });
+    return this.#markers;
+  }
+
+  async prepare(): Promise<string[]> {
+    const markers = await this.markers();
+    const lines = Object.entries(markers).map(([ownerType, unique]) =>
+      unique
+        ? `Metafield definition ${MARKER_NAMESPACE}.${MARKER_KEY} with unique values is ready for ${ownerType.toLowerCase()} records.`
+        : `No unique ${MARKER_NAMESPACE}.${MARKER_KEY} definition for ${ownerType.toLowerCase()} records: records are matched by handle, e-mail or order name.`,
+    );
+    lines.push('Orders are imported without notifying customers and without changing inventory.');
+    return lines;
+  }
+
+  #locationId(): Promise<string> {
+    this.#location ??= this.#ctx.client.request(primaryLocation).then((r) => {
+      if (!r.location)
+        throw new ConnectorError(
+          'config',
+          'no_location',
+          'The shop has no location to hold inventory.',
+        );
+      return r.location.id;
+    });
+    this.#location.catch(() => {
+      this.#location = undefined;
+    });
+    return this.#location;
+  }
+
+  async #createOnce(
+    lookup: () => Promise<string | undefined>,
+    create: () => Promise<Created>,
+  ): Promise<Created> {
+    const existing = await lookup();
+    if (existing) return { kind: 'found', id: existing };
+    const max = this.#ctx.maxAttempts ?? 8;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await create();
+      } catch (error) {
+        if (!isTransient(error) || attempt >= max) throw error;
+        await this.#ctx.sleep(Math.min(5_000, (this.#ctx.backoffMs ?? 200) * 2 ** (attempt - 1)));
+        // The failed attempt may have reached Shopify: its record carries the marker.
+        const landed = await lookup();
+        if (landed) return { kind: 'created', id: landed };
+      }
+    }
+  }
+
+  async #redirect(sourceUrlPath: string | null, target: string): Promise<string | undefined> {
+    const path = redirectPath(sourceUrlPath);
+    if (!path || path === target) return undefined;
+    let result;
+    try {
+      result = await this.#ctx.client.request(urlRedirectCreate, { urlRedirect: { path, target } });
+    } catch (error) {
+      if (isMissingScope(error))
+        return `The redirect from ${path} to ${target} was not created: the app lacks the write_online_store_navigation scope.`;
+      throw error;
+    }
+    const errors = result.urlRedirectCreate?.userErrors ?? [];
+    if (errors.length === 0 || errors.some((e) => /already been taken/i.test(e.message)))
+      return undefined;
+    return `The redirect from ${path} to ${target} could not be created: ${messages(errors)}`;
+  }
+
+  async write<E extends EntityType>(
+    entity: E,
+    records: EntityRecord[E][],
+    idMap: IdMap,
+  ): Promise<WriteOutcome[]> {
+    const outcomes: WriteOutcome[] = [];
+    for (const record of records) {
+      try {
+        outcomes.push(await this.#writeOne(entity, record, idMap));
+      } catch (error) {
+        // Problems of the store or of the connection stop the batch; a record Shopify refuses
+        // for what it contains only fails that record.
+        if (error instanceof ConnectorError && error.errorClass === 'system')
+          outcomes.push({ sourceId: record.id, outcome: 'failed', reason: error.message });
+        else throw error;
+      }
+    }
+    return outcomes;
+  }
+
+  #writeOne<E extends EntityType>(
+    entity: E,
+    record: EntityRecord[E],
+    idMap: IdMap,
+  ): Promise<WriteOutcome> {
+    switch (entity) {
+      case 'categories':
+        return this.#writeCategory(record as Category, idMap);
+      case 'products':
+        return this.#writeProduct(record as Product, idMap);
+      case 'customers':
+        return this.#writeCustomer(record as Customer, idMap);
+      default:
+        return this.#writeOrder(record as Order, idMap);
+    }
+  }
+
+  // ---------------------------------------------------------------- categories
+
+  async #findCollection(c: Category): Promise<string | undefined> {
+    const { client } = this.#ctx;
+    if ((await this.markers()).COLLECTION)
+      return (await client.request(collectionByIdentifier, { identifier: marker(c.id) }))
+        .collectionByIdentifier?.id;
+    if (!c.slug) return undefined;
+    const found = (await client.request(collectionByIdentifier, { identifier: { handle: c.slug } }))
+      .collectionByIdentifier;
+    return found?.marker?.value === c.id ? found.id : undefined;
+  }
+
+  async #writeCategory(c: Category, idMap: IdMap): Promise<WriteOutcome> {
+    const known = idMap.get('categories', c.id);
+    if (known)
+      return {
+        sourceId: c.id,
+        outcome: 'skipped',
+        destinationId: known,
+        reason: 'Already migrated.',
+      };
+    const built = collectionCreateInput(c);
+    if ('failure' in built) return { sourceId: c.id, outcome: 'failed', reason: built.failure };
+    let handle = c.slug;
+    const result = await this.#createOnce(
+      () => this.#findCollection(c),
+      async () => {
+        const answer = (
+          await this.#ctx.client.request(
+            collectionCreate,
+            { collection: built.input },
+            { idempotent: false },
+          )
+        ).collectionCreate;
+        if (answer?.collection) {
+          handle = answer.collection.handle;
+          return { kind: 'created', id: answer.collection.id };
+        }
+        const errors = answer?.userErrors ?? [];
+        if (isMarkerClash(errors)) {
+          const id = await this.#findCollection(c);
+          if (id) return { kind: 'created', id };
+        }
+        if (errors.some((e) => e.field?.includes('handle') && /taken/i.test(e.message)))
+          return {
+            kind: 'failed',
+            reason: `A collection with the handle '${c.slug}' already exists at the destination and was not created by this migration.`,
+          };
+        return { kind: 'failed', reason: `Shopify refused the collection: ${messages(errors)}` };
+      },
+    );
+    if (result.kind === 'failed')
+      return { sourceId: c.id, outcome: 'failed', reason: result.reason };
+    const warnings = [...built.warnings];
+    const redirect = await this.#redirect(c.sourceUrlPath, collectionUrlPath(handle || c.slug));
+    if (redirect) warnings.push(redirect);
+    return {
+      sourceId: c.id,
+      outcome: result.kind === 'found' ? 'skipped' : 'created',
+      destinationId: result.id,
+      ...(result.kind === 'found'
+        ? { reason: 'Already at the destination (found by its migration marker).' }
+        : {}),
+      ...(warnings.length ? { warnings } : {}),
+    };
+  }
+
+  // ---------------------------------------------------------------- products
+
+  async #findProduct(p: Product): Promise<{ id: string; handle: string } | undefined> {
+    const { client } = this.#ctx;
+    if ((await this.markers()).PRODUCT) {
+      const found = (await client.request(productByIdentifier, { identifier: marker(p.id) }))
+        .productByIdentifier;
+      return found ? { id: found.id, handle: found.handle } : undefined;
+    }
+    if (!p.slug) return undefined;
+    const found = (await client.request(productByIdentifier, { identifier: { handle: p.slug } }))
+      .productByIdentifier;
+    return found?.marker?.value === p.id ? { id: found.id, handle: found.handle } : undefined;
+  }
+
+  async #writeProduct(p: Product, idMap: IdMap): Promise<WriteOutcome> {
+    const known = idMap.get('products', p.id);
+    if (known)
+      return {
+        sourceId: p.id,
+        outcome: 'skipped',
+        destinationId: known,
+        reason: 'Already migrated.',
+      };
+    const built = productSetInput(p, {
+      locationId: await this.#locationId(),
+      collectionIds: (categoryId) => idMap.get('categories', categoryId),
+    });
+    if ('failure' in built) return { sourceId: p.id, outcome: 'failed', reason: built.failure };
+    const useMarker = (await this.markers()).PRODUCT;
+    let handle = p.slug;
+    const result = await this.#createOnce(
+      async () => {
+        const found = await this.#findProduct(p);
+        if (found) handle = found.handle;
+        return found?.id;
+      },
+      async () => {
+        // With a unique marker, productSet upserts by custom id: repeating it cannot duplicate.
+        const answer = (
+          await this.#ctx.client.request(
+            productSet,
+            { input: built.input, ...(useMarker ? { identifier: marker(p.id) } : {}) },
+            { idempotent: useMarker },
+          )
+        ).productSet;
+        if (answer?.product) {
+          handle = answer.product.handle;
+          return { kind: 'created', id: answer.product.id };
+        }
+        const errors = answer?.userErrors ?? [];
+        if (isMarkerClash(errors)) {
+          const found = await this.#findProduct(p);
+          if (found) return { kind: 'created', id: found.id };
+        }
+        if (errors.some((e) => e.code === 'HANDLE_NOT_UNIQUE'))
+          return {
+            kind: 'failed',
+            reason: `A product with the handle '${p.slug}' already exists at the destination and was not created by this migration.`,
+          };
+        return { kind: 'failed', reason: `Shopify refused the product: ${messages(errors)}` };
+      },
+    );
+    if (result.kind === 'failed')
+      return { sourceId: p.id, outcome: 'failed', reason: result.reason };
+    const warnings = [...built.warnings];
+    const redirect = await this.#redirect(p.sourceUrlPath, productUrlPath(handle));
+    if (redirect) warnings.push(redirect);
+    return {
+      sourceId: p.id,
+      outcome: result.kind === 'found' ? 'skipped' : 'created',
+      destinationId: result.id,
+      ...(result.kind === 'found'
+        ? { reason: 'Already at the destination (found by its migration marker).' }
+        : {}),
+      ...(warnings.length ? { warnings } : {}),
+    };
+  }
+
+  // ---------------------------------------------------------------- customers
+
+  async #findCustomer(c: Customer): Promise<string | undefined> {
+    const { client } = this.#ctx;
+    if ((await this.markers()).CUSTOMER)
+      return (await client.request(customerByIdentifier, { identifier: marker(c.id) }))
+        .customerByIdentifier?.id;
+    const found = (
+      await client.request(customerByIdentifier, { identifier: { emailAddress: c.email } })
+    ).customerByIdentifier;
+    return found?.marker?.value === c.id ? found.id : undefined;
+  }
+
+  async #writeCustomer(c: Customer, idMap: IdMap): Promise<WriteOutcome> {
+    const { client } = this.#ctx;
+    const known = idMap.get('customers', c.id);
+    const built = customerInput(c, { withPhone: true });
+    if ('failure' in built) return { sourceId: c.id, outcome: 'failed', reason: built.failure };
+    const warnings = [...built.warnings];
+    if (known)
+      return {
+        sourceId: c.id,
+        outcome: 'skipped',
+        destinationId: known,
+        reason: 'Already migrated.',
+        warnings,
+      };
+    let addressIds: string[] = [];
+    let sameEmail: string | undefined;
+    const result = await this.#createOnce(
+      () => this.#findCustomer(c),
+      async () => {
+        let input = built.input;
+        for (;;) {
+          const answer = (await client.request(customerCreate, { input }, { idempotent: false }))
+            .customerCreate;
+          if (answer?.customer) {
+            addressIds = answer.customer.addressesV2.nodes.map((a) => a.id);
+            return { kind: 'created', id: answer.customer.id };
+          }
+          const errors = answer?.userErrors ?? [];
+          if (isMarkerClash(errors)) {
+            const id = await this.#findCustomer(c);
+            if (id) return { kind: 'created', id };
+          }
+          if (errors.some((e) => e.field?.includes('email') && /taken/i.test(e.message))) {
+            const existing = (
+              await client.request(customerByIdentifier, { identifier: { emailAddress: c.email } })
+            ).customerByIdentifier;
+            if (existing?.marker?.value === c.id) return { kind: 'created', id: existing.id };
+            if (existing) {
+              sameEmail = existing.id;
+              return { kind: 'found', id: existing.id };
+            }
+          }
+          // Shopify validates and deduplicates phone numbers; keep the customer without it.
+          if (
+            'phone' in input &&
+            errors.length > 0 &&
+            errors.every((e) => e.field?.includes('phone'))
+          ) {
+            warnings.push(
+              `The phone number '${c.phone}' was refused by Shopify (${messages(errors)}); the customer was created without it.`,
+            );
+            const { phone: _phone, ...rest } = input;
+            input = rest;
+            continue;
+          }
+          return { kind: 'failed', reason: `Shopify refused the customer: ${messages(errors)}` };
+        }
+      },
+    );
+    if (result.kind === 'failed')
+      return { sourceId: c.id, outcome: 'failed', reason: result.reason, warnings };
+    if (result.kind === 'found')
+      return {
+        sourceId: c.id,
+        outcome: 'skipped',
+        destinationId: result.id,
+        reason: sameEmail
+          ? 'A customer with this e-mail address already exists at the destination; orders are linked to it.'
+          : 'Already at the destination (found by its migration marker).',
+        warnings,
+      };
+    const defaultIndex = defaultAddressIndex(c);
+    const defaultId = addressIds[defaultIndex];
+    if (defaultIndex > 0 && defaultId) {
+      const answer = (
+        await client.request(customerUpdateDefaultAddress, {
+          customerId: result.id,
+          addressId: defaultId,
+        })
+      ).customerUpdateDefaultAddress;
+      if (answer?.userErrors.length)
+        warnings.push(`The default address could not be set: ${messages(answer.userErrors)}`);
+    }
+    return { sourceId: c.id, outcome: 'created', destinationId: result.id, warnings };
+  }
+
+  // ---------------------------------------------------------------- orders
+
+  async #findOrder(o: Order): Promise<ShopifyOrderState | undefined> {
+    const { client } = this.#ctx;
+    if ((await this.markers()).ORDER)
+      return (
+        (await client.request(orderByIdentifier, { identifier: marker(o.id) })).orderByIdentifier ??
+        undefined
+      );
+    const name = `#${o.number}`.replace(/["\\]/g, '\\$&');
+    const found = await client.request(ordersByName, { query: `name:"${name}"` });
+    return found.orders.nodes.find((n) => n.marker?.value === o.id);
+  }
+
+  /** A variant of the destination product for an order line: by SKU, else the only variant. */
+  #variantFor(productId: string, sku: string): Promise<string | undefined> {
+    const key = `${productId}|${sku}`;
+    let found = this.#variants.get(key);
+    if (!found) {
+      const { client } = this.#ctx;
+      found = (async () => {
+        if (sku) {
+          const query = `product_id:${gidNumber(productId)} sku:"${sku.replace(/["\\]/g, '\\$&')}"`;
+          const { productVariants } = await client.request(variantsBySku, { query });
+          const exact = productVariants.nodes.find(
+            (v) => v.sku === sku && v.product.id === productId,
+          );
+          if (exact) return exact.id;
+        }
+        const { product } = await client.request(productFirstVariants, { id: productId });
+        return product?.variants.nodes.length === 1 ? product.variants.nodes[0]?.id : undefined;
+      })();
+      found.catch(() => this.#variants.delete(key));
+      this.#variants.set(key, found);
+    }
+    return found;
+  }
+
+  /** Development stores accept 5 orders per minute: wait for a free slot instead of being refused. */
+  async #paceOrders(): Promise<void> {
+    if (!(await this.#ctx.developmentStore())) return;
+    const window = 60_000;
+    for (;;) {
+      const now = this.#ctx.now();
+      while (this.#orderTimes.length && (this.#orderTimes[0] ?? 0) <= now - window)
+        this.#orderTimes.shift();
+      if (this.#orderTimes.length < DEV_STORE_ORDERS_PER_MINUTE) break;
+      await this.#ctx.sleep((this.#orderTimes[0] ?? now) + window - now + 50);
+    }
+    this.#orderTimes.push(this.#ctx.now());
+  }
+
+  /** Applies what orderCreate cannot set: cancellation and the on-hold state. */
+  async #followUps(
+    o: Order,
+    state: ShopifyOrderState,
+  ): Promise<{ changed: boolean; warnings: string[] }> {
+    const { client } = this.#ctx;
+    const warnings: string[] = [];
+    let changed = false;
+    if (o.status === 'cancelled' && !state.cancelledAt) {
+      const answer = (
+        await client.request(orderCancel, {
+          orderId: state.id,
+          staffNote: 'Cancelled at the source store (imported by Replatform).',
+        })
+      ).orderCancel;
+      const errors = answer?.orderCancelUserErrors ?? [];
+      if (errors.length && !errors.some((e) => /already been cancel/i.test(e.message)))
+        warnings.push(`The order could not be marked cancelled: ${messages(errors)}`);
+      else changed = true;
+      let job = answer?.job;
+      for (let i = 0; job && !job.done && i < 20; i++) {
+        await this.#ctx.sleep(250);
+        job = (await client.request(jobStatus, { id: job.id })).job ?? undefined;
+      }
+    }
+    if (o.status === 'on-hold' && state.displayFulfillmentStatus !== 'ON_HOLD') {
+      for (const fo of state.fulfillmentOrders.nodes) {
+        if (fo.status !== 'OPEN' && fo.status !== 'SCHEDULED') continue;
+        const answer = (
+          await client
+            .request(fulfillmentOrderHold, {
+              id: fo.id,
+              hold: {
+                reason: 'OTHER',
+                reasonNotes: 'On hold at the source store (imported by Replatform).',
+                notifyMerchant: false,
+              },
+            })
+            .catch((error: unknown) => {
+              if (!isMissingScope(error)) throw error;
+              warnings.push(
+                'The order was not put on hold: the app lacks the write_merchant_managed_fulfillment_orders scope.',
+              );
+              return { fulfillmentOrderHold: undefined };
+            })
+        ).fulfillmentOrderHold;
+        if (answer === undefined) break;
+        if (answer?.userErrors.length)
+          warnings.push(`The order could not be put on hold: ${messages(answer.userErrors)}`);
+        else changed = true;
+      }
+    }
+    return { changed, warnings };
+  }
+
+  async #writeOrder(o: Order, idMap: IdMap): Promise<WriteOutcome> {
+    const { client } = this.#ctx;
+    const known = idMap.get('orders', o.id);
+    if (known)
+      return {
+        sourceId: o.id,
+        outcome: 'skipped',
+        destinationId: known,
+        reason: 'Already migrated.',
+      };
+    // Built only when the order is not at the destination yet, so a re-run spends no variant lookups.
+    let warnings: string[] = [];
+    const build = async () => {
+      const links: { productId?: string; variantId?: string }[] = [];
+      for (const line of o.lines) {
+        const productId = line.productId ? idMap.get('products', line.productId) : undefined;
+        const variantId = productId ? await this.#variantFor(productId, line.sku) : undefined;
+        links.push({ ...(productId ? { productId } : {}), ...(variantId ? { variantId } : {}) });
+      }
+      const built = orderCreateInput(o, {
+        customerId: o.customerId ? idMap.get('customers', o.customerId) : undefined,
+        line: (i) => links[i] ?? {},
+      });
+      if (!('failure' in built)) warnings = built.warnings;
+      return built;
+    };
+    let state: ShopifyOrderState | undefined;
+    const result = await this.#createOnce(
+      async () => {
+        state = await this.#findOrder(o);
+        return state?.id;
+      },
+      async () => {
+        const built = await build();
+        if ('failure' in built) return { kind: 'failed', reason: built.failure };
+        await this.#paceOrders();
+        const answer = (
+          await client.request(
+            orderCreate,
+            {
+              order: built.input,
+              // Imported orders must not e-mail the customer or move stock.
+              options: {
+                sendReceipt: false,
+                sendFulfillmentReceipt: false,
+                inventoryBehaviour: 'BYPASS',
+              },
+            },
+            { idempotent: false },
+          )
+        ).orderCreate;
+        if (answer?.order) {
+          state = answer.order;
+          return { kind: 'created', id: answer.order.id };
+        }
+        const errors = answer?.userErrors ?? [];
+        if (isMarkerClash(errors)) {
+          state = await this.#findOrder(o);
+          if (state) return { kind: 'created', id: state.id };
+        }
+        return { kind: 'failed', reason: `Shopify refused the order: ${messages(errors)}` };
+      },
+    );
+    if (result.kind === 'failed')
+      return {
+        sourceId: o.id,
+        outcome: 'failed',
+        reason: result.reason,
+        ...(warnings.length ? { warnings } : {}),
+      };
+    const current = state ?? (await this.#findOrder(o));
+    const follow = current ? await this.#followUps(o, current) : { changed: false, warnings: [] };
+    warnings = [...warnings, ...follow.warnings];
+    if (result.kind === 'found')
+      return {
+        sourceId: o.id,
+        outcome: follow.changed ? 'updated' : 'skipped',
+        destinationId: result.id,
+        reason: 'Already at the destination (found by its migration marker).',
+        ...(warnings.length ? { warnings } : {}),
+      };
+    return {
+      sourceId: o.id,
+      outcome: 'created',
+      destinationId: result.id,
+      ...(warnings.length ? { warnings } : {}),
+    };
+  }
+}

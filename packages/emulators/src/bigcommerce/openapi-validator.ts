@@ -1,0 +1,396 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import ajvFormats from 'ajv-formats';
+import { JSON_SCHEMA, load } from 'js-yaml';
+
+/**
+ * Checks HTTP traffic against BigCommerce's own OpenAPI 3 descriptions
+ * (platform-specs/bigcommerce/*.yml, from bigcommerce/docs `reference/`). Tests run every request
+ * the connector sent and the emulator's answers through it, so neither side is checked against
+ * anyone's memory of the API.
+ *
+ * OpenAPI 3.0 is not plain JSON Schema: `nullable` is turned into a `null` type, `examples` maps are
+ * left alone (schema validation of the documents themselves is off), and the numeric formats
+ * (int32, double, ...) are declared so that Ajv knows them.
+ */
+
+export interface SpecRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export interface SpecResponse {
+  status: number;
+  /** Parsed JSON body. */
+  body: unknown;
+}
+
+interface Parameter {
+  name: string;
+  in: 'query' | 'header' | 'path' | 'cookie';
+  required?: boolean;
+  schema?: Record<string, unknown>;
+}
+
+interface Operation {
+  file: string;
+  version: 'v2' | 'v3';
+  template: string;
+  method: string;
+  pattern: RegExp;
+  literalSegments: number;
+  parameters: Parameter[];
+  pointer: string;
+  hasBody: boolean;
+  bodyRequired: boolean;
+  responses: Record<string, { pointer: string; hasJson: boolean }>;
+}
+
+const specFiles = [
+  'brands_catalog.v3.yml',
+  'categories_catalog.v3.yml',
+  'category-trees_catalog.v3.yml',
+  'customers.v3.yml',
+  'orders.v2.oas2.yml',
+  'product-variant-options_catalog.v3.yml',
+  'product-variants_catalog.v3.yml',
+  'products_catalog.v3.yml',
+  'store_information.v2.yml',
+];
+
+/**
+ * Where the platform descriptions live. They are shared reference data outside the repository;
+ * REPLATFORM_PLATFORM_SPECS points elsewhere when they are kept in another place.
+ */
+export function platformSpecsDir(): string {
+  return process.env.REPLATFORM_PLATFORM_SPECS ?? '/work/shared/platform-specs';
+}
+
+/** OpenAPI 3.0 schema dialect -> JSON Schema that Ajv understands, applied to the whole document. */
+function toJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toJsonSchema);
+  if (node === null || typeof node !== 'object') return node;
+  const source = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source)) {
+    // `example`/`examples` hold sample payloads, not schemas: copy them untouched.
+    out[key] = key === 'example' || key === 'examples' ? value : toJsonSchema(value);
+  }
+  if (typeof out.nullable === 'boolean') {
+    const nullable = out.nullable;
+    delete out.nullable;
+    if (nullable) {
+      if (typeof out.type === 'string') {
+        out.type = [out.type, 'null'];
+        if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+      } else if (out.type === undefined) {
+        return { anyOf: [out, { type: 'null' }] };
+      }
+    }
+  }
+  return out;
+}
+
+const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function templateToPattern(template: string): { pattern: RegExp; literalSegments: number } {
+  let literalSegments = 0;
+  const source = template
+    .split('/')
+    .map((segment) => {
+      if (/^\{[^}]+\}$/.test(segment)) return '([^/]+)';
+      if (segment) literalSegments += 1;
+      return segment.replace(/[.*+?^$()[\]|\\-]/g, '\\$&');
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}/?$`), literalSegments };
+}
+
+export class BigCommerceSpec {
+  readonly #ajv: Ajv;
+  readonly #operations: Operation[] = [];
+  readonly #compiled = new Map<string, ValidateFunction>();
+
+  constructor(dir = join(platformSpecsDir(), 'bigcommerce')) {
+    this.#ajv = new Ajv({
+      strict: false,
+      allErrors: true,
+      validateSchema: false,
+      logger: false,
+    });
+    // ajv-formats is CommonJS; its plugin is the module's `default` export under nodenext typing.
+    ajvFormats.default(this.#ajv);
+    for (const name of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) {
+      this.#ajv.addFormat(name, true);
+    }
+    for (const file of readdirSync(dir).filter((f) => specFiles.includes(f))) {
+      const doc = toJsonSchema(
+        load(readFileSync(join(dir, file), 'utf8'), { schema: JSON_SCHEMA }),
+      ) as {
+        servers?: { url: string }[];
+        paths: Record<string, Record<string, unknown>>;
+      };
+      patchKnownDefects(file, doc);
+      const id = `https://specs.replatform.invalid/bigcommerce/${file}`;
+      this.#ajv.addSchema({ ...doc, $id: id });
+      const version = doc.servers?.[0]?.url.endsWith('/v2') ? 'v2' : 'v3';
+      for (const [template, item] of Object.entries(doc.paths)) {
+        const shared = (item.parameters as unknown[] | undefined) ?? [];
+        for (const method of ['get', 'post', 'put', 'delete', 'patch']) {
+          const op = item[method] as Record<string, unknown> | undefined;
+          if (!op) continue;
+          const pointer = `${id}#/paths/${escapePointer(template)}/${method}`;
+          const parameters = [...shared, ...((op.parameters as unknown[]) ?? [])].map((p) =>
+            inline(doc, this.#resolve(doc, p), 0),
+          ) as Parameter[];
+          const body = op.requestBody
+            ? (this.#resolve(doc, op.requestBody) as {
+                required?: boolean;
+                content?: Record<string, unknown>;
+              })
+            : undefined;
+          const responses: Operation['responses'] = {};
+          for (const [code, response] of Object.entries(
+            (op.responses as Record<string, unknown>) ?? {},
+          )) {
+            const resolved = this.#resolve(doc, response) as { content?: Record<string, unknown> };
+            const refPath = (response as { $ref?: string }).$ref;
+            const base = refPath
+              ? `${id}#${refPath.slice(1)}`
+              : `${pointer}/responses/${escapePointer(code)}`;
+            responses[code] = {
+              pointer: `${base}/content/application~1json/schema`,
+              hasJson: Boolean(resolved.content?.['application/json']),
+            };
+          }
+          const bodyRef = (op.requestBody as { $ref?: string } | undefined)?.$ref;
+          const bodyPointer = bodyRef
+            ? `${id}#${bodyRef.slice(1)}/content/application~1json/schema`
+            : `${pointer}/requestBody/content/application~1json/schema`;
+          this.#operations.push({
+            file,
+            version,
+            template,
+            method: method.toUpperCase(),
+            ...templateToPattern(template),
+            parameters,
+            pointer: bodyPointer,
+            hasBody: Boolean(body?.content?.['application/json']),
+            bodyRequired: Boolean(body?.required),
+            responses,
+          });
+        }
+      }
+    }
+  }
+
+  #resolve(doc: unknown, node: unknown): unknown {
+    let current = node as { $ref?: string };
+    for (let depth = 0; current && typeof current === 'object' && current.$ref; depth++) {
+      if (depth > 20) throw new Error(`reference loop at ${current.$ref}`);
+      let target: unknown = doc;
+      for (const part of current.$ref.slice(2).split('/')) {
+        target = (target as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      }
+      current = target as { $ref?: string };
+    }
+    return current;
+  }
+
+  #validator(ref: string): ValidateFunction {
+    let fn = this.#compiled.get(ref);
+    if (!fn) {
+      fn = this.#ajv.compile({ $ref: ref });
+      this.#compiled.set(ref, fn);
+    }
+    return fn;
+  }
+
+  #schemaValidator(key: string, schema: Record<string, unknown>): ValidateFunction {
+    let fn = this.#compiled.get(key);
+    if (!fn) {
+      fn = this.#ajv.compile(schema);
+      this.#compiled.set(key, fn);
+    }
+    return fn;
+  }
+
+  /** Finds the operation for a method and URL (/stores/{hash}/v2|v3/...); prefers literal paths. */
+  find(method: string, url: string): Operation | undefined {
+    const { pathname } = new URL(url);
+    const match = /\/stores\/([^/]+)\/(v2|v3)(\/.*)$/.exec(pathname);
+    if (!match) return undefined;
+    const [, , version, rest] = match;
+    const candidates = this.#operations.filter(
+      (op) =>
+        op.method === method.toUpperCase() &&
+        op.version === version &&
+        op.pattern.test(decodeURIComponent(rest ?? '')),
+    );
+    candidates.sort((a, b) => b.literalSegments - a.literalSegments);
+    return candidates[0];
+  }
+
+  /** Every way the request departs from the spec; [] when it conforms. */
+  validateRequest(request: SpecRequest): string[] {
+    const problems: string[] = [];
+    const url = new URL(request.url);
+    const label = `${request.method} ${url.pathname}`;
+    if (!/^\/stores\/[a-z0-9]+\/v[23]\//.test(url.pathname)) {
+      return [`${label}: not under /stores/{store_hash}/v2|v3 with a valid store hash`];
+    }
+    const op = this.find(request.method, request.url);
+    if (!op) return [`${label}: no such operation in the BigCommerce spec`];
+    const headers = Object.fromEntries(
+      Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+    );
+    if (!headers['x-auth-token']) problems.push(`${label}: X-Auth-Token header missing`);
+
+    const declared = new Map(op.parameters.map((p) => [`${p.in}:${p.name}`, p]));
+    const queryKeys = new Set<string>();
+    for (const [key, raw] of url.searchParams) {
+      queryKeys.add(key);
+      const param = declared.get(`query:${key}`);
+      if (!param) {
+        problems.push(`${label}: query parameter '${key}' is not declared for ${op.template}`);
+        continue;
+      }
+      const value = coerce(raw, param.schema ?? {});
+      const check = this.#schemaValidator(
+        `${op.file}:${op.method}:${op.template}:query:${key}`,
+        param.schema ?? {},
+      );
+      if (!check(value)) {
+        problems.push(`${label}: query '${key}=${raw}' ${this.#ajv.errorsText(check.errors)}`);
+      }
+    }
+    for (const param of op.parameters) {
+      if (!param.required) continue;
+      if (param.in === 'query' && !queryKeys.has(param.name)) {
+        problems.push(`${label}: required query parameter '${param.name}' missing`);
+      }
+      if (param.in === 'header' && headers[param.name.toLowerCase()] === undefined) {
+        problems.push(`${label}: required header '${param.name}' missing`);
+      }
+    }
+    const pathMatch = op.pattern.exec(
+      decodeURIComponent(url.pathname.replace(/^\/stores\/[^/]+\/v[23]/, '')),
+    );
+    const pathNames = [...op.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
+    pathNames.forEach((name, i) => {
+      const param = declared.get(`path:${name}`);
+      const raw = pathMatch?.[i + 1] ?? '';
+      if (param?.schema) {
+        const check = this.#schemaValidator(
+          `${op.file}:${op.method}:${op.template}:path:${name}`,
+          param.schema,
+        );
+        if (!check(coerce(raw, param.schema))) {
+          problems.push(`${label}: path '${name}=${raw}' ${this.#ajv.errorsText(check.errors)}`);
+        }
+      }
+    });
+
+    const bodyText =
+      request.body === undefined
+        ? undefined
+        : typeof request.body === 'string'
+          ? request.body
+          : new TextDecoder().decode(request.body);
+    if (bodyText !== undefined && bodyText.length > 0) {
+      if (!op.hasBody) {
+        problems.push(`${label}: sends a body, but the operation takes none`);
+      } else {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(bodyText);
+        } catch {
+          problems.push(`${label}: body is not JSON`);
+        }
+        if (parsed !== undefined) {
+          const check = this.#validator(op.pointer);
+          if (!check(parsed)) {
+            problems.push(
+              `${label}: body ${this.#ajv.errorsText(check.errors, { separator: '; ' })}`,
+            );
+          }
+        }
+      }
+    } else if (op.bodyRequired) {
+      problems.push(`${label}: request body required`);
+    }
+    return problems;
+  }
+
+  /** Every way a JSON response departs from the response schema of its status code. */
+  validateResponse(method: string, url: string, response: SpecResponse): string[] {
+    const op = this.find(method, url);
+    const label = `${method} ${new URL(url).pathname} -> ${response.status}`;
+    if (!op) return [`${label}: no such operation in the BigCommerce spec`];
+    const declared = op.responses[String(response.status)] ?? op.responses.default;
+    if (!declared) return [`${label}: status not declared for ${op.template}`];
+    if (!declared.hasJson) return [];
+    const check = this.#validator(declared.pointer);
+    return check(response.body)
+      ? []
+      : [`${label}: ${this.#ajv.errorsText(check.errors, { separator: '; ' })}`];
+  }
+}
+
+/**
+ * Narrow, documented corrections of the published descriptions, applied before validation.
+ *
+ * products_catalog.v3.yml: `product_Base_POST.variants.items` points at `productVariant_Full`,
+ * whose `required` lists the read-only `id` and `product_id`. Those ids cannot exist before the
+ * product does, and the operation's own text says "you can create multiple product variants using
+ * the `variants` array" (option values need `option_display_name` and `label`, marked
+ * `x-required: post`). Nested variants are therefore checked with `sku` required instead.
+ */
+function patchKnownDefects(file: string, doc: unknown): void {
+  if (file !== 'products_catalog.v3.yml') return;
+  const schemas = (doc as { components: { schemas: Record<string, Record<string, unknown>> } })
+    .components.schemas;
+  const post = schemas.product_Base_POST as { properties: Record<string, unknown> } | undefined;
+  const full = schemas.productVariant_Full;
+  if (!post || !full) throw new Error('products spec changed: revisit patchKnownDefects');
+  schemas.productVariant_Post_Nested = { ...structuredClone(full), required: ['sku'] };
+  post.properties.variants = {
+    type: 'array',
+    items: { $ref: '#/components/schemas/productVariant_Post_Nested' },
+  };
+}
+
+/** Copies a small schema with every $ref replaced by its target (parameter schemas only). */
+function inline(doc: unknown, node: unknown, depth: number): unknown {
+  if (depth > 30) throw new Error('schema too deep to inline');
+  if (Array.isArray(node)) return node.map((n) => inline(doc, n, depth + 1));
+  if (node === null || typeof node !== 'object') return node;
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') {
+    let target: unknown = doc;
+    for (const part of ref.slice(2).split('/')) {
+      target = (target as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    return inline(doc, target, depth + 1);
+  }
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [k, k === 'example' ? v : inline(doc, v, depth + 1)]),
+  );
+}
+
+/** Query and path values arrive as text; turn them into what their schema describes. */
+function coerce(raw: string, schema: Record<string, unknown>): unknown {
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === 'array') {
+    const items = (schema.items as Record<string, unknown> | undefined) ?? {};
+    return raw.split(',').map((part) => coerce(part, items));
+  }
+  if (type === 'integer' || type === 'number') {
+    return /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+  }
+  if (type === 'boolean') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  return raw;
+}

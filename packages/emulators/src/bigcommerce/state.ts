@@ -1,0 +1,511 @@
+import { randomUUID } from 'node:crypto';
+
+/**
+ * What one emulated BigCommerce store holds, kept in the platform's own field names so that the
+ * routes only add computed fields and pick what each endpoint shows. Money of the v3 catalog is a
+ * number (as v3 carries it); money of v2 orders is integer ten-thousandths, formatted on the way out.
+ */
+
+export interface BcTree {
+  id: number;
+  name: string;
+  channels: number[];
+}
+
+export interface BcCategory {
+  category_id: number;
+  category_uuid: string;
+  tree_id: number;
+  parent_id: number;
+  name: string;
+  description: string;
+  views: number;
+  sort_order: number;
+  page_title: string;
+  meta_keywords: string[];
+  meta_description: string;
+  layout_file: string;
+  /** Path of the re-hosted category image under /media, '' when none. */
+  image_path: string;
+  is_visible: boolean;
+  search_keywords: string;
+  default_product_sort: string;
+  url: { path: string; is_customized: boolean };
+}
+
+export interface BcBrand {
+  id: number;
+  name: string;
+  page_title: string;
+  meta_keywords: string[];
+  meta_description: string;
+  search_keywords: string;
+  image_path: string;
+  custom_url: { url: string; is_customized: boolean };
+}
+
+export interface BcOptionValue {
+  id: number;
+  label: string;
+  sort_order: number;
+  is_default: boolean;
+}
+
+export interface BcOption {
+  id: number;
+  product_id: number;
+  name: string;
+  display_name: string;
+  type: string;
+  sort_order: number;
+  option_values: BcOptionValue[];
+}
+
+export interface BcVariant {
+  id: number;
+  product_id: number;
+  sku: string;
+  sku_id: number;
+  cost_price: number | null;
+  price: number | null;
+  sale_price: number | null;
+  retail_price: number | null;
+  map_price: number | null;
+  weight: number | null;
+  width: number | null;
+  height: number | null;
+  depth: number | null;
+  is_free_shipping: boolean;
+  fixed_cost_shipping_price: number | null;
+  purchasing_disabled: boolean;
+  purchasing_disabled_message: string;
+  /** Path of the re-hosted variant image under /media, '' when none. */
+  image_path: string;
+  upc: string;
+  gtin: string;
+  mpn: string;
+  inventory_level: number;
+  inventory_warning_level: number;
+  bin_picking_number: string;
+  /** [option id, option value id] pairs; empty for the base variant of a simple product. */
+  option_value_ids: [number, number][];
+}
+
+export interface BcImage {
+  id: number;
+  product_id: number;
+  is_thumbnail: boolean;
+  sort_order: number;
+  description: string;
+  image_file: string;
+  /** Path under /media of the re-hosted file. */
+  path: string;
+  date_modified: number;
+}
+
+export interface BcCustomField {
+  id: number;
+  name: string;
+  value: string;
+}
+
+export interface BcProduct {
+  id: number;
+  name: string;
+  type: 'physical' | 'digital';
+  sku: string;
+  description: string;
+  weight: number;
+  width: number;
+  depth: number;
+  height: number;
+  price: number;
+  cost_price: number;
+  retail_price: number;
+  sale_price: number;
+  map_price: number;
+  tax_class_id: number;
+  product_tax_code: string;
+  categories: number[];
+  brand_id: number;
+  inventory_level: number;
+  inventory_warning_level: number;
+  inventory_tracking: 'none' | 'product' | 'variant';
+  fixed_cost_shipping_price: number;
+  is_free_shipping: boolean;
+  is_visible: boolean;
+  is_featured: boolean;
+  related_products: number[];
+  warranty: string;
+  bin_picking_number: string;
+  layout_file: string;
+  upc: string;
+  gtin: string;
+  mpn: string;
+  search_keywords: string;
+  availability: 'available' | 'disabled' | 'preorder';
+  availability_description: string;
+  gift_wrapping_options_type: 'any' | 'none' | 'list';
+  gift_wrapping_options_list: number[];
+  sort_order: number;
+  condition: 'New' | 'Used' | 'Refurbished';
+  is_condition_shown: boolean;
+  order_quantity_minimum: number;
+  order_quantity_maximum: number;
+  page_title: string;
+  meta_keywords: string[];
+  meta_description: string;
+  view_count: number;
+  preorder_release_date: string | null;
+  preorder_message: string;
+  is_preorder_only: boolean;
+  is_price_hidden: boolean;
+  price_hidden_label: string;
+  custom_url: { url: string; is_customized: boolean };
+  open_graph_type: string;
+  open_graph_title: string;
+  open_graph_description: string;
+  open_graph_use_meta_description: boolean;
+  open_graph_use_product_name: boolean;
+  open_graph_use_image: boolean;
+  reviews_rating_sum: number;
+  reviews_count: number;
+  total_sold: number;
+  date_created: number;
+  date_modified: number;
+  options: BcOption[];
+  variants: BcVariant[];
+  images: BcImage[];
+  custom_fields: BcCustomField[];
+}
+
+export type MetafieldResource = 'product' | 'category' | 'customer' | 'brand' | 'variant';
+
+export interface BcMetafield {
+  id: number;
+  namespace: string;
+  key: string;
+  value: string;
+  permission_set: 'app_only' | 'read' | 'write' | 'read_and_sf_access' | 'write_and_sf_access';
+  description: string;
+  resource_type: MetafieldResource;
+  resource_id: number;
+  date_created: number;
+  date_modified: number;
+}
+
+export interface BcCustomerAddress {
+  id: number;
+  customer_id: number;
+  first_name: string;
+  last_name: string;
+  company: string;
+  address1: string;
+  address2: string;
+  city: string;
+  state_or_province: string;
+  postal_code: string;
+  country_code: string;
+  phone: string;
+  address_type: 'residential' | 'commercial';
+}
+
+export type ConsentCategory = 'essential' | 'functional' | 'analytics' | 'targeting';
+
+export interface BcCustomer {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  company: string;
+  phone: string;
+  registration_ip_address: string;
+  notes: string;
+  tax_exempt_category: string;
+  customer_group_id: number;
+  date_created: number;
+  date_modified: number;
+  force_password_reset: boolean;
+  accepts_product_review_abandoned_cart_emails: boolean;
+  origin_channel_id: number;
+  channel_ids: number[];
+  store_credit: number;
+  addresses: BcCustomerAddress[];
+  consent: { allow: ConsentCategory[]; deny: ConsentCategory[]; updated_at: number };
+}
+
+export interface BcOrderAddress {
+  first_name: string;
+  last_name: string;
+  company: string;
+  street_1: string;
+  street_2: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  country_iso2: string;
+  phone: string;
+  email: string;
+}
+
+export interface BcOrderShippingAddress extends BcOrderAddress {
+  id: number;
+  shipping_method: string;
+  /** Ten-thousandths. */
+  cost_ex_tax: number;
+  cost_inc_tax: number;
+  items_total: number;
+  items_shipped: number;
+}
+
+export interface BcOrderProductOption {
+  id: number;
+  option_id: number;
+  product_option_id: number;
+  display_name: string;
+  display_value: string;
+  value: string;
+}
+
+export interface BcOrderProduct {
+  id: number;
+  product_id: number;
+  variant_id: number;
+  order_address_id: number;
+  name: string;
+  name_customer: string;
+  name_merchant: string;
+  sku: string;
+  upc: string;
+  type: 'physical' | 'digital';
+  quantity: number;
+  quantity_shipped: number;
+  /** Ten-thousandths, per unit. */
+  price_ex_tax: number;
+  price_inc_tax: number;
+  weight: number;
+  brand: string;
+  product_options: BcOrderProductOption[];
+}
+
+export interface BcOrderCoupon {
+  id: number;
+  coupon_id: number;
+  code: string;
+  /** Ten-thousandths. */
+  amount: number;
+  type: 0 | 1 | 2 | 3 | 4 | 5;
+}
+
+export interface BcOrder {
+  id: number;
+  customer_id: number;
+  date_created: number;
+  date_modified: number;
+  date_shipped: number | null;
+  status_id: number;
+  cart_id: string;
+  /** All amounts in ten-thousandths. */
+  subtotal_ex_tax: number;
+  subtotal_inc_tax: number;
+  base_shipping_cost: number;
+  shipping_cost_ex_tax: number;
+  shipping_cost_inc_tax: number;
+  handling_cost_ex_tax: number;
+  handling_cost_inc_tax: number;
+  wrapping_cost_ex_tax: number;
+  wrapping_cost_inc_tax: number;
+  total_ex_tax: number;
+  total_inc_tax: number;
+  discount_amount: number;
+  refunded_amount: number;
+  items_shipped: number;
+  payment_method: string;
+  payment_status: string;
+  currency_code: string;
+  default_currency_code: string;
+  staff_notes: string;
+  customer_message: string;
+  billing_address: BcOrderAddress;
+  is_email_opt_in: boolean;
+  order_source: string;
+  channel_id: number;
+  external_source: string | null;
+  external_id: string | null;
+  external_merchant_id: string | null;
+  external_order_id: string;
+  ip_address: string;
+  customer_locale: string;
+  products: BcOrderProduct[];
+  shipping_addresses: BcOrderShippingAddress[];
+  coupons: BcOrderCoupon[];
+}
+
+export interface StoreSettings {
+  name: string;
+  currency: string;
+  /** As GET /v2/store reports them: 'KGS' | 'LBS' | 'Ounces' | 'Grams'. */
+  weightUnits: string;
+  /** 'Centimeters' | 'Inches'. */
+  dimensionUnits: string;
+  planName: string;
+}
+
+/** The order statuses of every BigCommerce store (orders.v2.oas2.yml orderStatusCollection_Resp). */
+export const orderStatuses: { id: number; name: string; description: string; order: number }[] = [
+  {
+    id: 0,
+    name: 'Incomplete',
+    description:
+      'An incomplete order happens when a shopper reached the payment page, but did not complete the transaction.',
+    order: 0,
+  },
+  {
+    id: 1,
+    name: 'Pending',
+    description: 'Customer started the checkout process, but did not complete it.',
+    order: 1,
+  },
+  {
+    id: 2,
+    name: 'Shipped',
+    description: 'Order has been shipped, but receipt has not been confirmed.',
+    order: 8,
+  },
+  {
+    id: 3,
+    name: 'Partially Shipped',
+    description: 'Only some items in the order have been shipped.',
+    order: 6,
+  },
+  { id: 4, name: 'Refunded', description: 'Seller has used the Refund action.', order: 11 },
+  {
+    id: 5,
+    name: 'Cancelled',
+    description: 'Seller has cancelled an order, due to a stock inconsistency or other reasons.',
+    order: 9,
+  },
+  {
+    id: 6,
+    name: 'Declined',
+    description: 'Seller has marked the order as declined for lack of manual payment.',
+    order: 10,
+  },
+  {
+    id: 7,
+    name: 'Awaiting Payment',
+    description: 'Customer has completed checkout process, but payment has yet to be confirmed.',
+    order: 2,
+  },
+  {
+    id: 8,
+    name: 'Awaiting Pickup',
+    description: 'Order has been pulled, and is awaiting customer pickup.',
+    order: 5,
+  },
+  {
+    id: 9,
+    name: 'Awaiting Shipment',
+    description: 'Order has been pulled and packaged, and is awaiting collection.',
+    order: 4,
+  },
+  {
+    id: 10,
+    name: 'Completed',
+    description: 'Client has paid for their digital product and their file(s) are available.',
+    order: 7,
+  },
+  {
+    id: 11,
+    name: 'Awaiting Fulfillment',
+    description: 'Customer has completed the checkout process and payment has been confirmed.',
+    order: 3,
+  },
+  {
+    id: 12,
+    name: 'Manual Verification Required',
+    description: 'Order is on hold while some aspect needs to be manually confirmed.',
+    order: 13,
+  },
+  {
+    id: 13,
+    name: 'Disputed',
+    description: 'Customer has initiated a dispute resolution process.',
+    order: 12,
+  },
+  {
+    id: 14,
+    name: 'Partially Refunded',
+    description: 'Seller has partially refunded the order.',
+    order: 14,
+  },
+];
+
+/** Ids are per resource and never reused, like the platform's auto-increment keys. */
+export class BcState {
+  readonly settings: StoreSettings;
+  readonly trees: BcTree[] = [{ id: 1, name: 'Default', channels: [1] }];
+  readonly categories: BcCategory[] = [];
+  readonly brands: BcBrand[] = [];
+  readonly products: BcProduct[] = [];
+  readonly metafields: BcMetafield[] = [];
+  readonly customers: BcCustomer[] = [];
+  readonly orders: BcOrder[] = [];
+  readonly #counters = new Map<string, number>();
+
+  constructor(settings: StoreSettings) {
+    this.settings = settings;
+  }
+
+  nextId(kind: string, start = 1): number {
+    const next = (this.#counters.get(kind) ?? start - 1) + 1;
+    this.#counters.set(kind, next);
+    return next;
+  }
+
+  uuid(): string {
+    return randomUUID();
+  }
+
+  product(id: number): BcProduct | undefined {
+    return this.products.find((p) => p.id === id);
+  }
+
+  // Unique keys of products (lower-cased SKU, lower-cased name, custom URL) -> product id, so a
+  // sandbox store of thousands of products checks uniqueness without scanning the catalog.
+  readonly #skus = new Map<string, number>();
+  readonly #names = new Map<string, number>();
+  readonly #urls = new Map<string, number>();
+
+  indexProduct(product: BcProduct): void {
+    for (const sku of [product.sku, ...product.variants.map((v) => v.sku)]) {
+      if (sku) this.#skus.set(sku.toLowerCase(), product.id);
+    }
+    this.#names.set(product.name.toLowerCase(), product.id);
+    this.#urls.set(product.custom_url.url, product.id);
+  }
+
+  unindexProduct(product: BcProduct): void {
+    for (const map of [this.#skus, this.#names, this.#urls]) {
+      for (const [key, id] of map) if (id === product.id) map.delete(key);
+    }
+  }
+
+  /** SKUs are unique across products and variants, ignoring case (productVariant_Full.sku). */
+  skuTaken(sku: string, exceptProductId?: number): boolean {
+    const owner = this.#skus.get(sku.toLowerCase());
+    return owner !== undefined && owner !== exceptProductId;
+  }
+
+  /** Product names are unique, ignoring case ("The product name is a duplicate"). */
+  nameTaken(name: string, exceptProductId?: number): boolean {
+    const owner = this.#names.get(name.toLowerCase());
+    return owner !== undefined && owner !== exceptProductId;
+  }
+
+  urlTaken(url: string, exceptProductId?: number): boolean {
+    const owner = this.#urls.get(url);
+    return owner !== undefined && owner !== exceptProductId;
+  }
+}

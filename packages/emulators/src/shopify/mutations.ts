@@ -1,0 +1,1627 @@
+import { GraphQLError } from 'graphql';
+import { ingestImage, type MediaHostPolicy } from './media.ts';
+import {
+  APP_NAMESPACE,
+  checkMetafields,
+  metafieldTypes,
+  type MetafieldInputValue,
+} from './metafields.ts';
+import {
+  decimalOf,
+  gid,
+  handleize,
+  parseGid,
+  toMinorUnits,
+  type AddressRec,
+  type AllocationRec,
+  type CollectionRec,
+  type CustomerRec,
+  type DiscountApplicationRec,
+  type EmailMarketingState,
+  type FinancialStatus,
+  type LineItemRec,
+  type MediaRec,
+  type MetafieldOwnerType,
+  type MetafieldRec,
+  type OptionRec,
+  type OrderRec,
+  type ProductRec,
+  type ProductStatus,
+  type ShippingLineRec,
+  type ShopStore,
+  type TaxLineRec,
+  type VariantRec,
+} from './store.ts';
+import {
+  collectionView,
+  customerView,
+  metafieldDefinitionView,
+  metafieldView,
+  orderView,
+  productView,
+  redirectView,
+  type ViewContext,
+} from './views.ts';
+
+/**
+ * Write side of the emulated Admin API. Every mutation validates its whole input first and
+ * answers `userErrors` (in the payload's own error type and codes) without changing anything when
+ * something is wrong, as Shopify does; only then does it apply the change.
+ */
+
+type Args = Record<string, unknown>;
+type Input = Record<string, unknown>;
+
+export interface MutationContext extends ViewContext {
+  mediaHosts: MediaHostPolicy;
+  /** Registers a bulk query operation (implemented in bulk.ts). */
+  runBulkQuery: (query: string) => Record<string, unknown>;
+}
+
+interface UserError {
+  field: (string | number)[] | null;
+  message: string;
+  code?: string | null;
+}
+
+const list = (value: unknown): Input[] => (Array.isArray(value) ? (value as Input[]) : []);
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const fieldPath = (path: (string | number)[]): string[] => path.map(String);
+
+/** Shopify's input array limit (limits.json shopify.input_array_max_items). */
+export const MAX_INPUT_ARRAY = 250;
+
+function checkArraySize(value: unknown, path: string[]): void {
+  if (Array.isArray(value) && value.length > MAX_INPUT_ARRAY)
+    throw new GraphQLError(
+      `The input array size of ${value.length} is greater than the maximum allowed of ${MAX_INPUT_ARRAY}.`,
+      { path, extensions: { code: 'MAX_INPUT_SIZE_EXCEEDED' } },
+    );
+}
+
+function uniqueHandle(taken: (handle: string) => boolean, base: string): string {
+  const root = base || 'untitled';
+  if (!taken(root)) return root;
+  for (let i = 1; ; i++) if (!taken(`${root}-${i}`)) return `${root}-${i}`;
+}
+
+function normaliseTags(value: unknown): string[] {
+  const tags = Array.isArray(value) ? (value as unknown[]).map((t) => String(t)) : [];
+  return [
+    ...new Set(
+      tags
+        .flatMap((t) => t.split(','))
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+function addressFromInput(store: ShopStore, input: Input | null | undefined): AddressRec | null {
+  if (!input) return null;
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+  return {
+    id: store.nextId(),
+    firstName: text(input.firstName),
+    lastName: text(input.lastName),
+    company: text(input.company),
+    address1: text(input.address1),
+    address2: text(input.address2),
+    city: text(input.city),
+    provinceCode: text(input.provinceCode) ?? text(input.province),
+    countryCode: text(input.countryCode),
+    zip: text(input.zip),
+    phone: text(input.phone),
+  };
+}
+
+/** E.164 as Shopify stores customer phone numbers; undefined when it cannot be one. */
+export function normalisePhone(raw: string): string | undefined {
+  const trimmed = raw.trim();
+  const digits = trimmed.replace(/[\s().-]/g, '');
+  if (/^\+[1-9]\d{6,14}$/.test(digits)) return digits;
+  if (/^\d{10}$/.test(digits)) return `+1${digits}`;
+  return undefined;
+}
+
+function metafieldErrors(
+  store: ShopStore,
+  ownerType: MetafieldOwnerType,
+  ownerId: number | null,
+  inputs: unknown,
+  path: (string | number)[],
+  code: (problem: string) => string | null,
+): { errors: UserError[]; apply: (existing: MetafieldRec[], replace?: boolean) => MetafieldRec[] } {
+  const checked = checkMetafields(store, ownerType, ownerId, list(inputs) as MetafieldInputValue[]);
+  return {
+    errors: checked.problems.map((p) => ({
+      field: fieldPath([...path, p.index, p.field]),
+      message: p.message,
+      code: code(p.code),
+    })),
+    apply: checked.apply,
+  };
+}
+
+// ------------------------------------------------------------------ productSet
+
+interface PlannedVariant {
+  input: Input;
+  optionValues: { name: string; value: string }[];
+  existing: VariantRec | undefined;
+  fileSource: string | null;
+  fileId: number | null;
+}
+
+async function productSet(ctx: MutationContext, args: Args): Promise<Record<string, unknown>> {
+  const { store } = ctx;
+  const input = (args.input ?? {}) as Input;
+  const identifier = (args.identifier ?? (input.id ? { id: input.id } : null)) as Input | null;
+  const errors: UserError[] = [];
+  const fail = (code: string, field: (string | number)[] | null, message: string) =>
+    errors.push({ code, field: field ? fieldPath(field) : null, message });
+
+  let existing: ProductRec | undefined;
+  let identifierHandle: string | undefined;
+  if (identifier?.id) {
+    existing = store.products.get(parseGid(identifier.id)?.id ?? -1);
+    if (!existing) fail('PRODUCT_DOES_NOT_EXIST', ['identifier', 'id'], 'Product does not exist');
+  } else if (typeof identifier?.handle === 'string') {
+    identifierHandle = handleize(identifier.handle);
+    existing = store.productByHandle(identifierHandle);
+  } else if (identifier?.customId) {
+    const customId = identifier.customId as Input;
+    try {
+      const id = store.findByCustomId(
+        'PRODUCT',
+        str(customId.namespace) ?? APP_NAMESPACE,
+        String(customId.key),
+        String(customId.value),
+      );
+      existing = id === undefined ? undefined : store.products.get(id);
+    } catch (error) {
+      fail('INVALID_INPUT', ['identifier', 'customId'], (error as Error).message);
+    }
+  }
+  if (errors.length) return { product: null, productSetOperation: null, userErrors: errors };
+  const creating = !existing;
+
+  const title = str(input.title)?.trim() ?? existing?.title ?? '';
+  if (!title) fail('MISSING_FIELD_REQUIRED', ['input', 'title'], "Title can't be blank");
+
+  // Handle: an explicit handle must be free; a derived one gets a numeric suffix.
+  const otherHandle = (h: string) =>
+    [...store.products.values()].some((p) => p.handle === h && p !== existing);
+  let handle = existing?.handle ?? '';
+  if (typeof input.handle === 'string' || identifierHandle) {
+    handle = handleize(str(input.handle) ?? identifierHandle ?? '');
+    if (!handle) fail('INVALID_INPUT', ['input', 'handle'], 'Handle is invalid');
+    else if (otherHandle(handle))
+      fail(
+        'HANDLE_NOT_UNIQUE',
+        ['input', 'handle'],
+        `Handle '${handle}' already in use. Please provide a new handle.`,
+      );
+  } else if (creating) {
+    handle = uniqueHandle(otherHandle, handleize(title));
+  }
+
+  // Options.
+  const optionInputs = Array.isArray(input.productOptions) ? list(input.productOptions) : null;
+  let options: { name: string; values: string[] }[] =
+    existing?.options.map((o) => ({ name: o.name, values: o.values.map((v) => v.name) })) ?? [];
+  if (optionInputs) {
+    if (optionInputs.length > 3)
+      fail(
+        'OPTIONS_OVER_LIMIT',
+        ['input', 'productOptions'],
+        'Can only specify a maximum of 3 options',
+      );
+    const names = new Set<string>();
+    options = optionInputs.map((o, i) => {
+      const name = str(o.name)?.trim() ?? '';
+      if (!name)
+        fail('INVALID_INPUT', ['input', 'productOptions', i, 'name'], "Option name can't be blank");
+      if (names.has(name.toLowerCase()))
+        fail(
+          'DUPLICATED_OPTION_NAME',
+          ['input', 'productOptions', i, 'name'],
+          `Duplicated option name '${name}'`,
+        );
+      names.add(name.toLowerCase());
+      const values = list(o.values).map((v) => str(v.name)?.trim() ?? '');
+      if (values.length === 0 || values.some((v) => !v))
+        fail(
+          'OPTION_VALUES_MISSING',
+          ['input', 'productOptions', i, 'values'],
+          `Option '${name}' must have values`,
+        );
+      if (new Set(values.map((v) => v.toLowerCase())).size !== values.length)
+        fail(
+          'DUPLICATED_OPTION_VALUE',
+          ['input', 'productOptions', i, 'values'],
+          `Option '${name}' has duplicated values`,
+        );
+      return { name, values };
+    });
+  }
+
+  // Files (product media).
+  const fileInputs = Array.isArray(input.files) ? list(input.files) : null;
+  fileInputs?.forEach((f, i) => {
+    if (f.id) {
+      const id = parseGid(f.id)?.id;
+      if (!existing?.media.some((m) => m.id === id))
+        fail('INVALID_INPUT', ['input', 'files', i, 'id'], 'File does not exist');
+    } else if (!str(f.originalSource)) {
+      fail(
+        'INVALID_INPUT',
+        ['input', 'files', i, 'originalSource'],
+        'File must have an original source or an id',
+      );
+    }
+    if (f.contentType && f.contentType !== 'IMAGE')
+      fail(
+        'INVALID_INPUT',
+        ['input', 'files', i, 'contentType'],
+        'Only images are supported by this sandbox',
+      );
+  });
+
+  // Variants.
+  const variantInputs = Array.isArray(input.variants) ? list(input.variants) : null;
+  const planned: PlannedVariant[] = [];
+  if (variantInputs) {
+    if (variantInputs.length > 2048)
+      fail(
+        'VARIANTS_OVER_LIMIT',
+        ['input', 'variants'],
+        'Exceeded the maximum number of variants allowed (2048)',
+      );
+    if (creating && !optionInputs)
+      fail(
+        'PRODUCT_OPTIONS_INPUT_MISSING',
+        ['input', 'productOptions'],
+        'Product options input is required when variants are given',
+      );
+    const combos = new Set<string>();
+    variantInputs.forEach((v, i) => {
+      const values: { name: string; value: string }[] = [];
+      list(v.optionValues).forEach((ov, j) => {
+        const optionName = str(ov.optionName);
+        const option =
+          options.find((o) => o.name === optionName) ??
+          (optionName === undefined && options.length === 1 ? options[0] : undefined);
+        if (!option) {
+          fail(
+            'OPTION_DOES_NOT_EXIST',
+            ['input', 'variants', i, 'optionValues', j],
+            `Option '${optionName ?? ''}' does not exist`,
+          );
+          return;
+        }
+        const name = str(ov.name) ?? '';
+        if (!option.values.includes(name)) {
+          fail(
+            'OPTION_VALUE_DOES_NOT_EXIST',
+            ['input', 'variants', i, 'optionValues', j],
+            `Option value '${name}' does not exist on option '${option.name}'`,
+          );
+          return;
+        }
+        values.push({ name: option.name, value: name });
+      });
+      const ordered = options
+        .map((o) => values.find((x) => x.name === o.name))
+        .filter((x): x is { name: string; value: string } => x !== undefined);
+      if (ordered.length !== options.length || values.length !== options.length)
+        fail(
+          'INVALID_VARIANT',
+          ['input', 'variants', i, 'optionValues'],
+          'A variant must have exactly one value for each option',
+        );
+      const combo = ordered.map((o) => o.value).join(' / ');
+      if (combos.has(combo))
+        fail('INVALID_VARIANT', ['input', 'variants', i], `The variant '${combo}' already exists.`);
+      combos.add(combo);
+      const price = v.price ?? null;
+      if (price !== null && !(Number(price) >= 0))
+        fail(
+          'INVALID_VARIANT',
+          ['input', 'variants', i, 'price'],
+          'Price must be greater than or equal to 0',
+        );
+      if (
+        v.compareAtPrice !== undefined &&
+        v.compareAtPrice !== null &&
+        !(Number(v.compareAtPrice) >= 0)
+      )
+        fail(
+          'INVALID_VARIANT',
+          ['input', 'variants', i, 'compareAtPrice'],
+          'Compare at price must be greater than or equal to 0',
+        );
+      list(v.inventoryQuantities).forEach((q, k) => {
+        if (parseGid(q.locationId)?.id !== store.location.id)
+          fail(
+            'INVALID_INPUT',
+            ['input', 'variants', i, 'inventoryQuantities', k, 'locationId'],
+            'Location does not exist',
+          );
+        if (q.name !== 'available' && q.name !== 'on_hand')
+          fail(
+            'INVALID_INPUT',
+            ['input', 'variants', i, 'inventoryQuantities', k, 'name'],
+            "Quantity name must be 'available' or 'on_hand'",
+          );
+      });
+      const weight = ((v.inventoryItem as Input | undefined)?.measurement as Input | undefined)
+        ?.weight as Input | undefined;
+      if (weight && !(Number(weight.value) >= 0))
+        fail(
+          'INVALID_VARIANT',
+          ['input', 'variants', i, 'inventoryItem', 'measurement', 'weight'],
+          'Weight must be greater than or equal to 0',
+        );
+      const file = (v.file ?? null) as Input | null;
+      let fileSource: string | null = null;
+      let fileId: number | null = null;
+      if (file) {
+        fileSource = str(file.originalSource) ?? null;
+        fileId = file.id ? (parseGid(file.id)?.id ?? null) : null;
+        const inFiles =
+          (fileSource !== null &&
+            (fileInputs ?? []).some((f) => f.originalSource === fileSource)) ||
+          (fileId !== null &&
+            ((fileInputs ?? []).some((f) => parseGid(f.id)?.id === fileId) ||
+              (!fileInputs && existing?.media.some((m) => m.id === fileId)))) ||
+          (fileSource !== null &&
+            !fileInputs &&
+            existing?.media.some((m) => m.originalSource === fileSource));
+        if (!inFiles)
+          fail(
+            'INVALID_VARIANT',
+            ['input', 'variants', i, 'file'],
+            "A variant's file must also be specified in the product's files",
+          );
+      }
+      const existingVariant =
+        (v.id ? existing?.variants.find((x) => x.id === parseGid(v.id)?.id) : undefined) ??
+        existing?.variants.find((x) => x.optionValues.map((o) => o.value).join(' / ') === combo);
+      if (v.id && !existingVariant)
+        fail(
+          'PRODUCT_VARIANT_DOES_NOT_EXIST',
+          ['input', 'variants', i, 'id'],
+          'Product variant does not exist',
+        );
+      planned.push({
+        input: v,
+        optionValues: ordered,
+        existing: existingVariant,
+        fileSource,
+        fileId,
+      });
+    });
+  } else if (creating && optionInputs) {
+    fail(
+      'VARIANTS_INPUT_MISSING',
+      ['input', 'variants'],
+      'Variants input is required when product options are given',
+    );
+  }
+
+  const productMetafields = metafieldErrors(
+    store,
+    'PRODUCT',
+    existing?.id ?? null,
+    input.metafields,
+    ['input', 'metafields'],
+    (c) => (c === 'CAPABILITY_VIOLATION' ? 'CAPABILITY_VIOLATION' : 'INVALID_METAFIELD'),
+  );
+  errors.push(...productMetafields.errors);
+  const variantMetafields = planned.map((p, i) =>
+    metafieldErrors(
+      store,
+      'PRODUCTVARIANT',
+      p.existing?.id ?? null,
+      p.input.metafields,
+      ['input', 'variants', i, 'metafields'],
+      (c) => (c === 'CAPABILITY_VIOLATION' ? 'CAPABILITY_VIOLATION' : 'INVALID_METAFIELD'),
+    ),
+  );
+  for (const v of variantMetafields) errors.push(...v.errors);
+
+  const collectionIds = Array.isArray(input.collections)
+    ? (input.collections as unknown[]).map((id) => parseGid(id)?.id ?? -1)
+    : null;
+  collectionIds?.forEach((id, i) => {
+    if (!store.collections.has(id))
+      fail('INVALID_INPUT', ['input', 'collections', i], 'Collection does not exist');
+  });
+
+  if (errors.length) return { product: null, productSetOperation: null, userErrors: errors };
+
+  // Apply.
+  const now = store.timestamp();
+  let media = existing?.media ?? [];
+  if (fileInputs) {
+    const next: MediaRec[] = [];
+    for (const f of fileInputs) {
+      const byId = f.id ? media.find((m) => m.id === parseGid(f.id)?.id) : undefined;
+      const bySource = str(f.originalSource)
+        ? media.find((m) => m.originalSource === f.originalSource && !next.includes(m))
+        : undefined;
+      const reuse = byId ?? bySource;
+      if (reuse) {
+        if (typeof f.alt === 'string') reuse.alt = f.alt;
+        next.push(reuse);
+      } else {
+        next.push(
+          await ingestImage(store, String(f.originalSource), str(f.alt) ?? '', ctx.mediaHosts),
+        );
+      }
+    }
+    media = next;
+  }
+
+  const product: ProductRec = existing ?? {
+    id: store.nextId(),
+    handle,
+    title,
+    descriptionHtml: '',
+    status: 'ACTIVE',
+    vendor: '',
+    productType: '',
+    tags: [],
+    options: [],
+    variants: [],
+    media: [],
+    seoTitle: null,
+    seoDescription: null,
+    metafields: [],
+    templateSuffix: null,
+    createdAt: now,
+    updatedAt: now,
+    publishedAt: now,
+  };
+  product.handle = handle;
+  product.title = title;
+  if (typeof input.descriptionHtml === 'string') product.descriptionHtml = input.descriptionHtml;
+  if (typeof input.status === 'string') product.status = input.status as ProductStatus;
+  if (typeof input.vendor === 'string') product.vendor = input.vendor;
+  if (typeof input.productType === 'string') product.productType = input.productType;
+  if (Array.isArray(input.tags)) product.tags = normaliseTags(input.tags);
+  if (input.templateSuffix !== undefined)
+    product.templateSuffix = str(input.templateSuffix) ?? null;
+  const seo = input.seo as Input | undefined;
+  if (seo) {
+    if (seo.title !== undefined) product.seoTitle = str(seo.title) ?? null;
+    if (seo.description !== undefined) product.seoDescription = str(seo.description) ?? null;
+  }
+  product.media = media;
+
+  if (optionInputs || creating) {
+    const effective = optionInputs ? options : [{ name: 'Title', values: ['Default Title'] }];
+    product.options = effective.map((o, i): OptionRec => {
+      const previous = existing?.options.find((x) => x.name === o.name);
+      return {
+        id: previous?.id ?? store.nextId(),
+        name: o.name,
+        position: i + 1,
+        values: o.values.map((name) => ({
+          id: previous?.values.find((v) => v.name === name)?.id ?? store.nextId(),
+          name,
+        })),
+      };
+    });
+  }
+
+  if (variantInputs) {
+    product.variants = planned.map((p, i): VariantRec => {
+      const v = p.input;
+      const previous = p.existing;
+      const inventoryItem = (v.inventoryItem ?? {}) as Input;
+      const weight = ((inventoryItem.measurement as Input | undefined)?.weight ??
+        null) as Input | null;
+      const quantities = list(v.inventoryQuantities);
+      const mediaForVariant =
+        p.fileId !== null
+          ? media.find((m) => m.id === p.fileId)
+          : p.fileSource !== null
+            ? media.find((m) => m.originalSource === p.fileSource)
+            : undefined;
+      return {
+        id: previous?.id ?? store.nextId(),
+        inventoryItemId: previous?.inventoryItemId ?? store.nextId(),
+        sku: str(v.sku) ?? str(inventoryItem.sku) ?? previous?.sku ?? null,
+        price:
+          v.price !== undefined && v.price !== null ? String(v.price) : (previous?.price ?? '0.00'),
+        compareAtPrice:
+          v.compareAtPrice !== undefined
+            ? v.compareAtPrice === null
+              ? null
+              : String(v.compareAtPrice)
+            : (previous?.compareAtPrice ?? null),
+        barcode: v.barcode !== undefined ? (str(v.barcode) ?? null) : (previous?.barcode ?? null),
+        position: i + 1,
+        optionValues: p.optionValues,
+        tracked:
+          typeof inventoryItem.tracked === 'boolean'
+            ? inventoryItem.tracked
+            : (previous?.tracked ?? false),
+        quantity: quantities.length
+          ? quantities.reduce((n, q) => n + Number(q.quantity), 0)
+          : (previous?.quantity ?? 0),
+        weight: weight
+          ? { unit: weight.unit as 'GRAMS', value: Number(weight.value) }
+          : (previous?.weight ?? null),
+        mediaId: mediaForVariant?.id ?? (v.file === undefined ? (previous?.mediaId ?? null) : null),
+        taxable: typeof v.taxable === 'boolean' ? v.taxable : (previous?.taxable ?? true),
+        inventoryPolicy:
+          (str(v.inventoryPolicy) as 'DENY' | 'CONTINUE' | undefined) ??
+          previous?.inventoryPolicy ??
+          'DENY',
+        requiresShipping:
+          typeof inventoryItem.requiresShipping === 'boolean'
+            ? inventoryItem.requiresShipping
+            : (previous?.requiresShipping ?? true),
+        metafields:
+          variantMetafields[i]?.apply(previous?.metafields ?? [], Array.isArray(v.metafields)) ??
+          [],
+        createdAt: previous?.createdAt ?? now,
+        updatedAt: now,
+      };
+    });
+  } else if (creating) {
+    product.variants = [
+      {
+        id: store.nextId(),
+        inventoryItemId: store.nextId(),
+        sku: null,
+        price: '0.00',
+        compareAtPrice: null,
+        barcode: null,
+        position: 1,
+        optionValues: [{ name: 'Title', value: 'Default Title' }],
+        tracked: false,
+        quantity: 0,
+        weight: null,
+        mediaId: null,
+        taxable: true,
+        inventoryPolicy: 'DENY',
+        requiresShipping: true,
+        metafields: [],
+        createdAt: now,
+        updatedAt: now,
+      },
+    ];
+  }
+  if (Array.isArray(input.metafields))
+    product.metafields = productMetafields.apply(product.metafields, true);
+  product.updatedAt = now;
+  store.products.set(product.id, product);
+  if (collectionIds) {
+    for (const c of store.collections.values()) {
+      const member = c.productIds.includes(product.id);
+      const wanted = collectionIds.includes(c.id);
+      if (wanted && !member) c.productIds.push(product.id);
+      if (!wanted && member) c.productIds = c.productIds.filter((id) => id !== product.id);
+    }
+  }
+  const view = productView(ctx, product);
+  if (args.synchronous === false)
+    return {
+      product: null,
+      productSetOperation: {
+        id: gid('ProductSetOperation', store.nextId()),
+        status: 'COMPLETE',
+        product: view,
+        userErrors: [],
+      },
+      userErrors: [],
+    };
+  return { product: view, productSetOperation: null, userErrors: [] };
+}
+
+// ------------------------------------------------------------------ collections
+
+async function collectionCreate(
+  ctx: MutationContext,
+  args: Args,
+): Promise<Record<string, unknown>> {
+  const { store } = ctx;
+  const input = (args.collection ?? args.input ?? {}) as Input;
+  const errors: UserError[] = [];
+  const title = str(input.title)?.trim() ?? '';
+  if (!title) errors.push({ field: ['title'], message: "Title can't be blank" });
+  const taken = (h: string) => store.collectionByHandle(h) !== undefined;
+  let handle = '';
+  if (typeof input.handle === 'string') {
+    handle = handleize(input.handle);
+    if (!handle) errors.push({ field: ['handle'], message: 'Handle is invalid' });
+    else if (taken(handle))
+      errors.push({ field: ['handle'], message: 'Handle has already been taken' });
+  } else {
+    handle = uniqueHandle(taken, handleize(title));
+  }
+  if (
+    input.ruleSet ||
+    list(input.sources).some(
+      (s) =>
+        (
+          ((s.source as Input | undefined)?.inclusion as Input | undefined)?.conditions as
+            unknown[] | undefined
+        )?.length,
+    )
+  )
+    errors.push({
+      field: ['ruleSet'],
+      message:
+        'Automated (smart) collections are not supported by this sandbox; create a manual collection',
+    });
+  const productIds = [
+    ...(Array.isArray(input.products) ? (input.products as unknown[]) : []),
+    ...list(input.sources).flatMap((s) =>
+      list(((s.source as Input | undefined)?.inclusion as Input | undefined)?.selections).map(
+        (sel) => sel.productId,
+      ),
+    ),
+  ].map((id) => parseGid(id)?.id ?? -1);
+  checkArraySize(productIds, ['collectionCreate', 'products']);
+  productIds.forEach((id, i) => {
+    if (!store.products.has(id))
+      errors.push({ field: ['products', String(i)], message: 'Product does not exist' });
+  });
+  const image = input.image as Input | undefined;
+  if (image && !str(image.src))
+    errors.push({ field: ['image', 'src'], message: 'Image source is required' });
+  const metafields = metafieldErrors(
+    store,
+    'COLLECTION',
+    null,
+    input.metafields,
+    ['metafields'],
+    () => null,
+  );
+  errors.push(...metafields.errors);
+  if (errors.length) return { collection: null, userErrors: errors };
+
+  const now = store.timestamp();
+  const seo = (input.seo ?? {}) as Input;
+  const collection: CollectionRec = {
+    id: store.nextId(),
+    handle,
+    title,
+    descriptionHtml: str(input.descriptionHtml) ?? '',
+    image: image
+      ? await ingestImage(store, String(image.src), str(image.altText) ?? '', ctx.mediaHosts)
+      : null,
+    seoTitle: str(seo.title) ?? null,
+    seoDescription: str(seo.description) ?? null,
+    productIds: [...new Set(productIds)],
+    metafields: metafields.apply([]),
+    sortOrder: str(input.sortOrder) ?? 'MANUAL',
+    templateSuffix: str(input.templateSuffix) ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  store.collections.set(collection.id, collection);
+  return { collection: collectionView(ctx, collection), userErrors: [] };
+}
+
+function collectionAddProducts(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  checkArraySize(args.productIds, ['collectionAddProducts', 'productIds']);
+  const collection = store.collections.get(parseGid(args.id)?.id ?? -1);
+  if (!collection)
+    return {
+      collection: null,
+      userErrors: [{ field: ['id'], message: 'Collection does not exist' }],
+    };
+  const ids = (args.productIds as unknown[]).map((id) => parseGid(id)?.id ?? -1);
+  const missing = ids.findIndex((id) => !store.products.has(id));
+  if (missing !== -1)
+    return {
+      collection: null,
+      userErrors: [{ field: ['productIds', String(missing)], message: 'Product does not exist' }],
+    };
+  // "If any of the products is already present in the input collection, then an error is raised
+  // and no products are added." (collectionAddProducts, 2026-10 schema)
+  if (ids.some((id) => collection.productIds.includes(id)))
+    return {
+      collection: null,
+      userErrors: [
+        {
+          field: ['productIds'],
+          message: 'Error adding products: one or more products are already in the collection',
+        },
+      ],
+    };
+  collection.productIds.push(...new Set(ids));
+  collection.updatedAt = store.timestamp();
+  return { collection: collectionView(ctx, collection), userErrors: [] };
+}
+
+// ------------------------------------------------------------------ customers
+
+interface CustomerFields {
+  email: string | null;
+  phone: string | null;
+  errors: UserError[];
+}
+
+function checkContact(
+  store: ShopStore,
+  input: Input,
+  self: CustomerRec | undefined,
+): CustomerFields {
+  const errors: UserError[] = [];
+  let email: string | null = null;
+  let phone: string | null = null;
+  if (typeof input.email === 'string' && input.email.trim()) {
+    email = input.email.trim();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+      errors.push({ field: ['email'], message: 'Email is invalid' });
+    else {
+      const other = store.customerByEmail(email);
+      if (other && other !== self)
+        errors.push({ field: ['email'], message: 'Email has already been taken' });
+    }
+  }
+  if (typeof input.phone === 'string' && input.phone.trim()) {
+    const normalised = normalisePhone(input.phone);
+    if (!normalised) errors.push({ field: ['phone'], message: 'Phone is invalid' });
+    else {
+      phone = normalised;
+      const other = store.customerByPhone(normalised);
+      if (other && other !== self)
+        errors.push({ field: ['phone'], message: 'Phone has already been taken' });
+    }
+  }
+  return { email, phone, errors };
+}
+
+function customerCreate(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  const input = (args.input ?? {}) as Input;
+  const { email, phone, errors } = checkContact(store, input, undefined);
+  const firstName = str(input.firstName)?.trim() || null;
+  const lastName = str(input.lastName)?.trim() || null;
+  if (!email && !phone && !firstName && !lastName)
+    errors.push({ field: null, message: 'A name, phone number, or email address must be present' });
+  const consent = input.emailMarketingConsent as Input | undefined;
+  if (consent && !email)
+    errors.push({
+      field: ['emailMarketingConsent'],
+      message: 'An email address is required to set the email marketing consent state',
+    });
+  checkArraySize(input.addresses, ['customerCreate', 'input', 'addresses']);
+  const metafields = metafieldErrors(
+    store,
+    'CUSTOMER',
+    null,
+    input.metafields,
+    ['metafields'],
+    () => null,
+  );
+  errors.push(...metafields.errors);
+  if (errors.length) return { customer: null, userErrors: errors };
+
+  const now = store.timestamp();
+  const addresses = list(input.addresses).map((a) => addressFromInput(store, a) as AddressRec);
+  const customer: CustomerRec = {
+    id: store.nextId(),
+    firstName,
+    lastName,
+    email,
+    phone,
+    note: str(input.note) ?? null,
+    tags: normaliseTags(input.tags),
+    locale: str(input.locale) ?? 'en',
+    marketingState:
+      (consent?.marketingState as EmailMarketingState | undefined) ?? 'NOT_SUBSCRIBED',
+    marketingOptInLevel:
+      (consent?.marketingOptInLevel as CustomerRec['marketingOptInLevel'] | undefined) ??
+      (consent ? 'SINGLE_OPT_IN' : null),
+    marketingUpdatedAt: consent ? (str(consent.consentUpdatedAt) ?? now) : null,
+    addresses,
+    // Shopify makes the first address of a new customer its default address.
+    defaultAddressId: addresses[0]?.id ?? null,
+    metafields: metafields.apply([]),
+    taxExempt: input.taxExempt === true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  store.customers.set(customer.id, customer);
+  return { customer: customerView(ctx, customer), userErrors: [] };
+}
+
+function customerAddressCreate(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const customer = ctx.store.customers.get(parseGid(args.customerId)?.id ?? -1);
+  if (!customer)
+    return {
+      address: null,
+      userErrors: [{ field: ['customerId'], message: 'Customer does not exist' }],
+    };
+  const address = addressFromInput(ctx.store, args.address as Input) as AddressRec;
+  customer.addresses.push(address);
+  if (args.setAsDefault === true || customer.defaultAddressId === null)
+    customer.defaultAddressId = address.id;
+  customer.updatedAt = ctx.store.timestamp();
+  const view = customerView(ctx, customer);
+  return { address: (view.addresses as (a: Args) => unknown[])({}).at(-1) ?? null, userErrors: [] };
+}
+
+function customerUpdateDefaultAddress(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const customer = ctx.store.customers.get(parseGid(args.customerId)?.id ?? -1);
+  if (!customer)
+    return {
+      customer: null,
+      userErrors: [{ field: ['customerId'], message: 'Customer does not exist' }],
+    };
+  const addressId = parseGid(args.addressId)?.id;
+  if (!customer.addresses.some((a) => a.id === addressId))
+    return {
+      customer: null,
+      userErrors: [{ field: ['addressId'], message: 'Address does not exist' }],
+    };
+  customer.defaultAddressId = addressId ?? null;
+  customer.updatedAt = ctx.store.timestamp();
+  return { customer: customerView(ctx, customer), userErrors: [] };
+}
+
+// ------------------------------------------------------------------ orders
+
+/** The development-store limit of orderCreate (its 2026-10 description): 5 new orders per minute. */
+export const DEV_STORE_ORDERS_PER_MINUTE = 5;
+
+function moneyOf(bag: unknown): { amount: string; currency: string } | undefined {
+  const shop = (bag as Input | undefined)?.shopMoney as Input | undefined;
+  if (!shop) return undefined;
+  return { amount: String(shop.amount), currency: String(shop.currencyCode) };
+}
+
+function taxLinesOf(
+  inputs: unknown,
+  base: number,
+  currency: string,
+  path: (string | number)[],
+  errors: UserError[],
+): TaxLineRec[] {
+  return list(inputs).map((t, i) => {
+    const money = moneyOf(t.priceSet);
+    if (money && money.currency !== currency)
+      errors.push({
+        code: 'INVALID',
+        field: fieldPath([...path, i, 'priceSet']),
+        message: 'Tax line currency must match the order currency',
+      });
+    const rate = Number(t.rate);
+    const amount = money ? toMinorUnits(money.amount, currency) : Math.round(base * rate);
+    return { title: String(t.title), rate, amount: decimalOf(amount, currency) };
+  });
+}
+
+/** Spreads `amount` over `bases` in proportion (Shopify's ACROSS allocation), rounding on the last. */
+function allocate(amount: number, bases: number[]): number[] {
+  const total = bases.reduce((n, b) => n + b, 0);
+  if (total <= 0) return bases.map((_b, i) => (i === bases.length - 1 ? amount : 0));
+  let given = 0;
+  return bases.map((b, i) => {
+    if (i === bases.length - 1) return amount - given;
+    const share = Math.floor((amount * b) / total);
+    given += share;
+    return share;
+  });
+}
+
+function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  const input = (args.order ?? {}) as Input;
+  const options = (args.options ?? {}) as Input;
+  const nowMs = store.now();
+  if (store.config.developmentStore) {
+    while (store.orderCreateTimes.length && (store.orderCreateTimes[0] ?? 0) <= nowMs - 60_000)
+      store.orderCreateTimes.shift();
+    if (store.orderCreateTimes.length >= DEV_STORE_ORDERS_PER_MINUTE) {
+      store.stats.orderCreateRefused += 1;
+      // The limit is documented; the exact answer is not. The emulator refuses the field with a
+      // top-level error that says when to try again.
+      const retryAfter = Math.ceil(((store.orderCreateTimes[0] ?? nowMs) + 60_000 - nowMs) / 1000);
+      throw new GraphQLError(
+        `Too many orders created: a trial or development store can create at most ${DEV_STORE_ORDERS_PER_MINUTE} orders per minute. Try again in ${retryAfter} seconds.`,
+        { extensions: { code: 'TOO_MANY_REQUESTS', retryAfterSeconds: retryAfter } },
+      );
+    }
+  }
+  const errors: UserError[] = [];
+  const fail = (code: string, field: (string | number)[] | null, message: string) =>
+    errors.push({ code, field: field ? fieldPath(field) : null, message });
+  const currency = str(input.currency) ?? store.config.currency;
+  if (input.presentmentCurrency && input.presentmentCurrency !== currency)
+    fail(
+      'INVALID',
+      ['order', 'presentmentCurrency'],
+      'Presentment currency must match the order currency in this sandbox',
+    );
+  const lineInputs = list(input.lineItems);
+  checkArraySize(input.lineItems, ['orderCreate', 'order', 'lineItems']);
+  if (lineInputs.length === 0)
+    fail('INVALID', ['order', 'lineItems'], 'An order must have at least one line item');
+
+  const lines: LineItemRec[] = lineInputs.map((l, i) => {
+    const path = ['order', 'lineItems', i];
+    const variantFound = l.variantId
+      ? store.findVariant(parseGid(l.variantId)?.id ?? -1)
+      : undefined;
+    if (l.variantId && !variantFound)
+      fail('INVALID', [...path, 'variantId'], 'Variant does not exist');
+    const productId = l.productId
+      ? (parseGid(l.productId)?.id ?? -1)
+      : (variantFound?.product.id ?? null);
+    if (l.productId && !store.products.has(productId ?? -1))
+      fail('INVALID', [...path, 'productId'], 'Product does not exist');
+    if (variantFound && productId !== null && variantFound.product.id !== productId)
+      fail('INVALID', [...path, 'variantId'], 'Variant does not belong to the product');
+    const product = productId === null ? undefined : store.products.get(productId);
+    const title = str(l.title)?.trim() || product?.title || '';
+    if (!title) fail('INVALID', [...path, 'title'], "Title can't be blank");
+    const quantity = Number(l.quantity);
+    if (!Number.isInteger(quantity) || quantity < 1)
+      fail('INVALID', [...path, 'quantity'], 'Quantity must be greater than or equal to 1');
+    const money = moneyOf(l.priceSet);
+    if (money && money.currency !== currency)
+      fail('INVALID', [...path, 'priceSet'], 'Price currency must match the order currency');
+    const unitPrice = money?.amount ?? variantFound?.variant.price;
+    if (unitPrice === undefined)
+      fail(
+        'INVALID',
+        [...path, 'priceSet'],
+        'A price is required for a line item without a variant',
+      );
+    else if (!(Number(unitPrice) >= 0))
+      fail('INVALID', [...path, 'priceSet'], 'Price must be greater than or equal to 0');
+    const unit = toMinorUnits(unitPrice ?? 0, currency);
+    const defaultVariant =
+      variantFound?.variant.optionValues.every((o) => o.name === 'Title') ?? true;
+    return {
+      id: store.nextId(),
+      title,
+      variantTitle:
+        str(l.variantTitle) ??
+        (variantFound && !defaultVariant && !str(l.title)
+          ? variantFound.variant.optionValues.map((o) => o.value).join(' / ')
+          : null),
+      sku: str(l.sku) ?? variantFound?.variant.sku ?? null,
+      vendor: str(l.vendor) ?? product?.vendor ?? null,
+      quantity,
+      unitPrice: decimalOf(unit, currency),
+      productId,
+      variantId: variantFound?.variant.id ?? null,
+      taxLines: taxLinesOf(l.taxLines, unit * quantity, currency, [...path, 'taxLines'], errors),
+      requiresShipping: typeof l.requiresShipping === 'boolean' ? l.requiresShipping : true,
+      taxable: typeof l.taxable === 'boolean' ? l.taxable : true,
+      discountAllocations: [],
+    };
+  });
+  const shippingLines: ShippingLineRec[] = list(input.shippingLines).map((s, i) => {
+    const money = moneyOf(s.priceSet);
+    if (money && money.currency !== currency)
+      fail(
+        'INVALID',
+        ['order', 'shippingLines', i, 'priceSet'],
+        'Shipping price currency must match the order currency',
+      );
+    const price = toMinorUnits(money?.amount ?? 0, currency);
+    return {
+      id: store.nextId(),
+      title: String(s.title),
+      code: str(s.code) ?? null,
+      source: str(s.source) ?? null,
+      price: decimalOf(price, currency),
+      taxLines: taxLinesOf(
+        s.taxLines,
+        price,
+        currency,
+        ['order', 'shippingLines', i, 'taxLines'],
+        errors,
+      ),
+      discountAllocations: [],
+    };
+  });
+
+  // Customer.
+  if (input.customer && input.customerId)
+    fail(
+      'REDUNDANT_CUSTOMER_FIELDS',
+      ['order', 'customerId'],
+      'Provide either customer or customerId, not both',
+    );
+  let customer: CustomerRec | undefined;
+  const customerInput = (input.customer ?? null) as Input | null;
+  const associate = (customerInput?.toAssociate ?? null) as Input | null;
+  if (associate?.id || input.customerId) {
+    customer = store.customers.get(parseGid(associate?.id ?? input.customerId)?.id ?? -1);
+    if (!customer)
+      fail('INVALID', ['order', 'customer', 'toAssociate', 'id'], 'Customer does not exist');
+  } else if (typeof associate?.email === 'string') {
+    customer = store.customerByEmail(associate.email);
+    if (!customer)
+      fail('INVALID', ['order', 'customer', 'toAssociate', 'email'], 'Customer does not exist');
+  } else if (customerInput?.toUpsert) {
+    const upsert = customerInput.toUpsert as Input;
+    customer =
+      (upsert.id ? store.customers.get(parseGid(upsert.id)?.id ?? -1) : undefined) ??
+      (typeof upsert.email === 'string' ? store.customerByEmail(upsert.email) : undefined);
+    if (!customer) {
+      const created = customerCreate(ctx, {
+        input: { ...upsert, addresses: list(upsert.addresses).map((a) => a.address ?? a) },
+      });
+      const problems = created.userErrors as UserError[];
+      problems.forEach((p) =>
+        fail('INVALID', ['order', 'customer', 'toUpsert', ...(p.field ?? [])], p.message),
+      );
+      if (!problems.length)
+        customer =
+          store.customerByEmail(String(upsert.email ?? '')) ?? [...store.customers.values()].pop();
+    }
+  }
+
+  const processedAt = str(input.processedAt) ?? store.timestamp();
+  if (Date.parse(processedAt) > nowMs + 60_000)
+    fail(
+      'PROCESSED_AT_INVALID',
+      ['order', 'processedAt'],
+      'Processed at must not be in the future',
+    );
+
+  // Discount code: one per order (orderCreate description), allocated across lines or shipping.
+  const discounts: DiscountApplicationRec[] = [];
+  const discountInput = (input.discountCode ?? null) as Input | null;
+  if (discountInput) {
+    const fixed = discountInput.itemFixedDiscountCode as Input | undefined;
+    const percentage = discountInput.itemPercentageDiscountCode as Input | undefined;
+    const freeShipping = discountInput.freeShippingDiscountCode as Input | undefined;
+    const bases = lines.map((l) => toMinorUnits(l.unitPrice, currency) * l.quantity);
+    const lineTotal = bases.reduce((n, b) => n + b, 0);
+    if (fixed) {
+      const money = moneyOf(fixed.amountSet);
+      const amount = Math.min(lineTotal, toMinorUnits(money?.amount ?? 0, currency));
+      discounts.push({
+        index: 0,
+        kind: 'code',
+        code: String(fixed.code),
+        value: { kind: 'money', amount: decimalOf(amount, currency) },
+        targetType: 'LINE_ITEM',
+        targetSelection: 'ALL',
+        allocationMethod: 'ACROSS',
+      });
+      allocate(amount, bases).forEach((a, i) =>
+        lines[i]?.discountAllocations.push({ index: 0, amount: decimalOf(a, currency) }),
+      );
+    } else if (percentage) {
+      const pct = Number(percentage.percentage ?? 0);
+      const amount = Math.round((lineTotal * pct) / 100);
+      discounts.push({
+        index: 0,
+        kind: 'code',
+        code: String(percentage.code),
+        value: { kind: 'percentage', percentage: pct },
+        targetType: 'LINE_ITEM',
+        targetSelection: 'ALL',
+        allocationMethod: 'ACROSS',
+      });
+      allocate(amount, bases).forEach((a, i) =>
+        lines[i]?.discountAllocations.push({ index: 0, amount: decimalOf(a, currency) }),
+      );
+    } else if (freeShipping) {
+      discounts.push({
+        index: 0,
+        kind: 'code',
+        code: String(freeShipping.code),
+        value: { kind: 'percentage', percentage: 100 },
+        targetType: 'SHIPPING_LINE',
+        targetSelection: 'ALL',
+        allocationMethod: 'EACH',
+      });
+      shippingLines.forEach((s) =>
+        s.discountAllocations.push({ index: 0, amount: s.price } satisfies AllocationRec),
+      );
+    }
+  }
+
+  const metafields = metafieldErrors(
+    store,
+    'ORDER',
+    null,
+    input.metafields,
+    ['order', 'metafields'],
+    () => 'INVALID',
+  );
+  errors.push(...metafields.errors);
+
+  const behaviour = str(options.inventoryBehaviour) ?? 'BYPASS';
+  if (behaviour !== 'BYPASS') {
+    lines.forEach((l, i) => {
+      const found = l.variantId === null ? undefined : store.findVariant(l.variantId);
+      if (
+        behaviour === 'DECREMENT_OBEYING_POLICY' &&
+        found?.variant.tracked &&
+        found.variant.inventoryPolicy === 'DENY' &&
+        found.variant.quantity < l.quantity
+      )
+        fail(
+          'INVENTORY_CLAIM_FAILED',
+          ['order', 'lineItems', i],
+          'Not enough inventory to fulfil the line item',
+        );
+    });
+  }
+  if (errors.length) return { order: null, userErrors: errors };
+
+  // Apply.
+  store.orderCreateTimes.push(nowMs);
+  if (behaviour !== 'BYPASS') {
+    for (const l of lines) {
+      const found = l.variantId === null ? undefined : store.findVariant(l.variantId);
+      if (found?.variant.tracked) {
+        found.variant.quantity -= l.quantity;
+        store.stats.inventoryAdjustments += 1;
+      }
+    }
+  }
+  const fulfillment = str(input.fulfillmentStatus);
+  const fulfilled =
+    fulfillment === 'FULFILLED' || (input.fulfillment !== undefined && input.fulfillment !== null);
+  const transactions = list(input.transactions);
+  const financialStatus: FinancialStatus =
+    (str(input.financialStatus) as FinancialStatus | undefined) ??
+    (transactions.some((t) => t.kind === 'SALE' || t.kind === 'CAPTURE')
+      ? 'PAID'
+      : transactions.some((t) => t.kind === 'AUTHORIZATION')
+        ? 'AUTHORIZED'
+        : 'PENDING');
+  const now = store.timestamp();
+  const number = store.nextOrderNumber++;
+  const order: OrderRec = {
+    id: store.nextId(),
+    number,
+    name: str(input.name) ?? `#${number}`,
+    email: str(input.email) ?? customer?.email ?? null,
+    phone: str(input.phone) ?? null,
+    customerId: customer?.id ?? null,
+    currency,
+    processedAt,
+    createdAt: now,
+    updatedAt: now,
+    cancelledAt: null,
+    cancelReason: null,
+    closedAt: str(input.closedAt) ?? null,
+    financialStatus,
+    fulfillmentStatus: fulfilled
+      ? 'FULFILLED'
+      : fulfillment === 'PARTIAL'
+        ? 'PARTIALLY_FULFILLED'
+        : fulfillment === 'RESTOCKED'
+          ? 'RESTOCKED'
+          : 'UNFULFILLED',
+    fulfillmentOrders: [
+      { id: store.nextId(), status: fulfilled ? 'CLOSED' : 'OPEN', holdReason: null },
+    ],
+    lineItems: lines,
+    shippingLines,
+    discountApplications: discounts,
+    billingAddress: addressFromInput(store, input.billingAddress as Input | undefined),
+    shippingAddress: addressFromInput(store, input.shippingAddress as Input | undefined),
+    note: str(input.note) ?? null,
+    tags: normaliseTags(input.tags),
+    metafields: metafields.apply([]),
+    taxesIncluded: input.taxesIncluded === true,
+    test: input.test === true,
+    sourceName: str(input.sourceName) ?? 'replatform-sandbox-app',
+    buyerAcceptsMarketing: input.buyerAcceptsMarketing === true,
+  };
+  store.orders.set(order.id, order);
+  if (options.sendReceipt === true) store.stats.notificationsSent += 1;
+  if (options.sendFulfillmentReceipt === true && fulfilled) store.stats.notificationsSent += 1;
+  return { order: orderView(ctx, order), userErrors: [] };
+}
+
+function orderCancel(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  const order = store.orders.get(parseGid(args.orderId)?.id ?? -1);
+  const problem = (code: string, message: string) => {
+    const e = { code, field: ['orderId'], message };
+    return {
+      job: null,
+      jobResult: null,
+      orderCancelUserErrors: [e],
+      userErrors: [{ field: e.field, message }],
+    };
+  };
+  if (!order) return problem('NOT_FOUND', 'Order does not exist');
+  if (order.cancelledAt) return problem('INVALID', 'Order has already been cancelled');
+  const now = store.timestamp();
+  order.cancelledAt = now;
+  order.cancelReason = String(args.reason);
+  order.closedAt = now;
+  order.updatedAt = now;
+  if (order.financialStatus === 'AUTHORIZED' || order.financialStatus === 'PENDING')
+    order.financialStatus = 'VOIDED';
+  const refundMethod = args.refundMethod as Input | undefined;
+  if (
+    (args.refund === true || refundMethod?.originalPaymentMethodsRefund === true) &&
+    order.financialStatus === 'PAID'
+  )
+    order.financialStatus = 'REFUNDED';
+  for (const f of order.fulfillmentOrders) if (f.status !== 'CLOSED') f.status = 'CANCELLED';
+  if (args.restock === true) {
+    for (const l of order.lineItems) {
+      const found = l.variantId === null ? undefined : store.findVariant(l.variantId);
+      if (found?.variant.tracked) {
+        found.variant.quantity += l.quantity;
+        store.stats.inventoryAdjustments += 1;
+      }
+    }
+  }
+  if (args.notifyCustomer === true) store.stats.notificationsSent += 1;
+  const jobId = gid('Job', store.nextId());
+  return {
+    job: { id: jobId, done: true, query: null },
+    jobResult: {
+      __typename: 'OrderCancelJobResult',
+      id: jobId,
+      done: true,
+      status: 'COMPLETED',
+      errors: [],
+      order: orderView(ctx, order),
+    },
+    orderCancelUserErrors: [],
+    userErrors: [],
+  };
+}
+
+function fulfillmentOrderHold(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const id = parseGid(args.id)?.id;
+  const hold = (args.fulfillmentHold ?? {}) as Input;
+  for (const order of ctx.store.orders.values()) {
+    const fo = order.fulfillmentOrders.find((f) => f.id === id);
+    if (!fo) continue;
+    if (fo.status !== 'OPEN' && fo.status !== 'SCHEDULED' && fo.status !== 'IN_PROGRESS')
+      return {
+        fulfillmentHold: null,
+        fulfillmentOrder: null,
+        remainingFulfillmentOrder: null,
+        userErrors: [
+          {
+            code: null,
+            field: ['id'],
+            message: `The fulfillment order's status (${fo.status}) does not allow a hold`,
+          },
+        ],
+      };
+    fo.status = 'ON_HOLD';
+    fo.holdReason = String(hold.reason);
+    order.fulfillmentStatus = 'ON_HOLD';
+    order.updatedAt = ctx.store.timestamp();
+    return {
+      fulfillmentHold: {
+        id: gid('FulfillmentHold', ctx.store.nextId()),
+        reason: hold.reason,
+        reasonNotes: str(hold.reasonNotes) ?? null,
+        displayReason: String(hold.reason),
+        handle: str(hold.handle) ?? null,
+        heldByRequestingApp: true,
+        heldByApp: null,
+      },
+      fulfillmentOrder: { id: gid('FulfillmentOrder', fo.id), status: fo.status },
+      remainingFulfillmentOrder: null,
+      userErrors: [],
+    };
+  }
+  return {
+    fulfillmentHold: null,
+    fulfillmentOrder: null,
+    remainingFulfillmentOrder: null,
+    userErrors: [
+      {
+        code: 'FULFILLMENT_ORDER_NOT_FOUND',
+        field: ['id'],
+        message: 'Fulfillment order does not exist',
+      },
+    ],
+  };
+}
+
+// ------------------------------------------------------------------ metafields
+
+function ownerOf(
+  store: ShopStore,
+  ownerId: unknown,
+): { type: MetafieldOwnerType; owner: { id: number; metafields: MetafieldRec[] } } | undefined {
+  const parsed = parseGid(ownerId);
+  if (!parsed) return undefined;
+  switch (parsed.type) {
+    case 'Product': {
+      const p = store.products.get(parsed.id);
+      return p ? { type: 'PRODUCT', owner: p } : undefined;
+    }
+    case 'ProductVariant': {
+      const found = store.findVariant(parsed.id);
+      return found ? { type: 'PRODUCTVARIANT', owner: found.variant } : undefined;
+    }
+    case 'Collection': {
+      const c = store.collections.get(parsed.id);
+      return c ? { type: 'COLLECTION', owner: c } : undefined;
+    }
+    case 'Customer': {
+      const c = store.customers.get(parsed.id);
+      return c ? { type: 'CUSTOMER', owner: c } : undefined;
+    }
+    case 'Order': {
+      const o = store.orders.get(parsed.id);
+      return o ? { type: 'ORDER', owner: o } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** limits.json shopify.other.metafieldsSet_max_per_call */
+export const METAFIELDS_SET_MAX = 25;
+
+function metafieldsSet(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  const inputs = list(args.metafields);
+  if (inputs.length > METAFIELDS_SET_MAX)
+    return {
+      metafields: null,
+      userErrors: [
+        {
+          code: 'LESS_THAN_OR_EQUAL_TO',
+          field: ['metafields'],
+          message: `Exceeds the maximum input size of ${METAFIELDS_SET_MAX} metafields`,
+          elementIndex: null,
+        },
+      ],
+    };
+  const errors: (UserError & { elementIndex: number | null })[] = [];
+  const groups = new Map<
+    string,
+    {
+      type: MetafieldOwnerType;
+      owner: { id: number; metafields: MetafieldRec[] };
+      entries: { index: number; input: Input }[];
+    }
+  >();
+  inputs.forEach((input, index) => {
+    const found = ownerOf(store, input.ownerId);
+    if (!found) {
+      errors.push({
+        code: 'INVALID',
+        field: ['metafields', String(index), 'ownerId'],
+        message: 'Owner does not exist',
+        elementIndex: index,
+      });
+      return;
+    }
+    const key = `${found.type}:${found.owner.id}`;
+    const group = groups.get(key) ?? { ...found, entries: [] };
+    group.entries.push({ index, input });
+    groups.set(key, group);
+  });
+  const appliers: (() => { type: MetafieldOwnerType; list: MetafieldRec[] })[] = [];
+  for (const group of groups.values()) {
+    const checked = checkMetafields(
+      store,
+      group.type,
+      group.owner.id,
+      group.entries.map((e) => e.input) as MetafieldInputValue[],
+    );
+    for (const p of checked.problems) {
+      const index = group.entries[p.index]?.index ?? 0;
+      errors.push({
+        code: p.code,
+        field: ['metafields', String(index), p.field],
+        message: p.message,
+        elementIndex: index,
+      });
+    }
+    appliers.push(() => {
+      group.owner.metafields = checked.apply(group.owner.metafields);
+      const list = group.owner.metafields.filter((m) =>
+        group.entries.some(
+          (e) => (e.input.namespace ?? APP_NAMESPACE) === m.namespace && e.input.key === m.key,
+        ),
+      );
+      return { type: group.type, list };
+    });
+  }
+  if (errors.length) return { metafields: null, userErrors: errors };
+  const written = appliers.map((apply) => apply());
+  return {
+    metafields: written.flatMap((w) => w.list.map((m) => metafieldView(ctx, w.type, m))),
+    userErrors: [],
+  };
+}
+
+const uniqueEligibleTypes = new Set(['single_line_text_field', 'url', 'number_integer']);
+const supportedOwnerTypes = new Set<MetafieldOwnerType>([
+  'PRODUCT',
+  'PRODUCTVARIANT',
+  'COLLECTION',
+  'CUSTOMER',
+  'ORDER',
+]);
+
+function metafieldDefinitionCreate(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  const d = (args.definition ?? {}) as Input;
+  const namespace = str(d.namespace) ?? APP_NAMESPACE;
+  const key = str(d.key) ?? '';
+  const errors: UserError[] = [];
+  const fail = (code: string, field: string, message: string) =>
+    errors.push({ code, field: ['definition', field], message });
+  if (!str(d.name)?.trim()) fail('BLANK', 'name', "Name can't be blank");
+  if (key.length < 2 || key.length > 64 || !/^[A-Za-z0-9_-]+$/.test(key))
+    fail('INVALID', 'key', 'Key must be 2-64 letters, digits, hyphens or underscores');
+  if (namespace.length < 3 || !/^[A-Za-z0-9_$:-]+$/.test(namespace))
+    fail(
+      'INVALID',
+      'namespace',
+      'Namespace must be at least 3 letters, digits, hyphens or underscores',
+    );
+  const type = String(d.type ?? '');
+  if (!metafieldTypes.has(type)) fail('INCLUSION', 'type', 'Type name is not included in the list');
+  const ownerType = d.ownerType as MetafieldOwnerType;
+  if (!supportedOwnerTypes.has(ownerType))
+    fail(
+      'INVALID',
+      'ownerType',
+      `Owner type ${String(d.ownerType)} is not supported by this sandbox`,
+    );
+  const unique =
+    ((d.capabilities as Input | undefined)?.uniqueValues as Input | undefined)?.enabled === true;
+  if (unique && !uniqueEligibleTypes.has(type))
+    fail(
+      'INVALID_CAPABILITY',
+      'capabilities',
+      'The unique values capability is not available for this type',
+    );
+  if (store.definitionFor(ownerType, namespace, key))
+    fail(
+      'TAKEN',
+      'key',
+      `Key is in use for ${ownerType} metafields on the '${namespace}' namespace.`,
+    );
+  if (!errors.length && unique) {
+    const values = store
+      .ownersOf(ownerType)
+      .flatMap((o) =>
+        o.metafields.filter((m) => m.namespace === namespace && m.key === key).map((m) => m.value),
+      );
+    if (new Set(values).size !== values.length)
+      fail('INVALID_CAPABILITY', 'capabilities', 'Existing metafields have duplicate values');
+  }
+  if (errors.length) return { createdDefinition: null, userErrors: errors };
+  const definition = {
+    id: store.nextId(),
+    namespace,
+    key,
+    name: String(d.name),
+    description: str(d.description) ?? null,
+    type,
+    ownerType,
+    uniqueValues: unique,
+    createdAt: store.timestamp(),
+  };
+  store.metafieldDefinitions.push(definition);
+  return { createdDefinition: metafieldDefinitionView(ctx, definition), userErrors: [] };
+}
+
+// ------------------------------------------------------------------ redirects, bulk
+
+function urlRedirectCreate(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  const input = (args.urlRedirect ?? {}) as Input;
+  const path = str(input.path)?.trim() ?? '';
+  const target = str(input.target)?.trim() ?? '';
+  const errors: UserError[] = [];
+  if (!path)
+    errors.push({
+      code: 'CREATE_FAILED',
+      field: ['urlRedirect', 'path'],
+      message: "Path can't be blank",
+    });
+  else if (!path.startsWith('/'))
+    errors.push({
+      code: 'CREATE_FAILED',
+      field: ['urlRedirect', 'path'],
+      message: "Path must start with '/'",
+    });
+  if (!target)
+    errors.push({
+      code: 'CREATE_FAILED',
+      field: ['urlRedirect', 'target'],
+      message: "Target can't be blank",
+    });
+  if (path && path === target)
+    errors.push({
+      code: 'CREATE_FAILED',
+      field: ['urlRedirect', 'target'],
+      message: "Target can't be the same as path",
+    });
+  if (path && store.urlRedirects.some((r) => r.path.toLowerCase() === path.toLowerCase()))
+    errors.push({
+      code: 'CREATE_FAILED',
+      field: ['urlRedirect', 'path'],
+      message: 'Path has already been taken',
+    });
+  if (errors.length) return { urlRedirect: null, userErrors: errors };
+  const redirect = { id: store.nextId(), path, target };
+  store.urlRedirects.push(redirect);
+  return { urlRedirect: redirectView(redirect), userErrors: [] };
+}
+
+/** The mutation fields this emulator implements, with the access scope each needs (their
+ * requiredAccess in the 2026-10 introspection). */
+export const mutationScopes: Record<string, string | null> = {
+  productSet: 'write_products',
+  collectionCreate: 'write_products',
+  collectionAddProducts: 'write_products',
+  customerCreate: 'write_customers',
+  customerAddressCreate: 'write_customers',
+  customerUpdateDefaultAddress: 'write_customers',
+  orderCreate: 'write_orders',
+  orderCancel: 'write_orders',
+  fulfillmentOrderHold: 'write_merchant_managed_fulfillment_orders',
+  metafieldsSet: null,
+  metafieldDefinitionCreate: null,
+  urlRedirectCreate: 'write_online_store_navigation',
+  bulkOperationRunQuery: null,
+};
+
+export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
+  const guard =
+    <T>(name: string, fn: (args: Args) => T) =>
+    (args: Args) => {
+      const scope = mutationScopes[name];
+      if (scope && !ctx.scopes.has(scope))
+        throw new GraphQLError(
+          `Access denied for ${name} field. Required access: \`${scope}\` access scope.`,
+          {
+            extensions: {
+              code: 'ACCESS_DENIED',
+              documentation: 'https://shopify.dev/api/usage/access-scopes',
+              requiredAccess: `\`${scope}\` access scope.`,
+            },
+          },
+        );
+      return fn(args);
+    };
+  return {
+    productSet: guard('productSet', (args) => productSet(ctx, args)),
+    collectionCreate: guard('collectionCreate', (args) => collectionCreate(ctx, args)),
+    collectionAddProducts: guard('collectionAddProducts', (args) =>
+      collectionAddProducts(ctx, args),
+    ),
+    customerCreate: guard('customerCreate', (args) => customerCreate(ctx, args)),
+    customerAddressCreate: guard('customerAddressCreate', (args) =>
+      customerAddressCreate(ctx, args),
+    ),
+    customerUpdateDefaultAddress: guard('customerUpdateDefaultAddress', (args) =>
+      customerUpdateDefaultAddress(ctx, args),
+    ),
+    orderCreate: guard('orderCreate', (args) => orderCreate(ctx, args)),
+    orderCancel: guard('orderCancel', (args) => orderCancel(ctx, args)),
+    fulfillmentOrderHold: guard('fulfillmentOrderHold', (args) => fulfillmentOrderHold(ctx, args)),
+    metafieldsSet: guard('metafieldsSet', (args) => metafieldsSet(ctx, args)),
+    metafieldDefinitionCreate: guard('metafieldDefinitionCreate', (args) =>
+      metafieldDefinitionCreate(ctx, args),
+    ),
+    urlRedirectCreate: guard('urlRedirectCreate', (args) => urlRedirectCreate(ctx, args)),
+    bulkOperationRunQuery: guard('bulkOperationRunQuery', (args) =>
+      ctx.runBulkQuery(String(args.query)),
+    ),
+  };
+}

@@ -1,0 +1,978 @@
+import { createHash, createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_SCHEMA_SHA256, adminSchemaSdl } from './schema.ts';
+import { matchesSearch, parseSearchQuery } from './search-query.ts';
+import {
+  GRAPHQL_PATH,
+  INVALID_TOKEN_BODY,
+  startShopifyEmulator,
+  type ShopifyEmulator,
+  type ShopifyEmulatorOptions,
+} from './shopify-emulator.ts';
+
+interface GraphqlAnswer {
+  data?: Record<string, any> | null; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are navigated freely in assertions
+  errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
+  extensions?: {
+    cost: {
+      requestedQueryCost: number;
+      actualQueryCost: number | null;
+      throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
+    };
+  };
+}
+
+const emulators: ShopifyEmulator[] = [];
+afterAll(async () => {
+  await Promise.all(emulators.map((e) => e.close()));
+});
+
+async function start(options: ShopifyEmulatorOptions = {}): Promise<ShopifyEmulator> {
+  const emulator = await startShopifyEmulator({ plan: 'plus', bulkDelayMs: 0, ...options });
+  emulators.push(emulator);
+  return emulator;
+}
+
+function fakeClock(start = Date.parse('2026-10-15T12:00:00Z')) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => (t += ms) };
+}
+
+async function gql(
+  emulator: ShopifyEmulator,
+  query: string,
+  variables: Record<string, unknown> = {},
+  options: { token?: string; shop?: string } = {},
+): Promise<GraphqlAnswer> {
+  const response = await fetch(`${emulator.url}${GRAPHQL_PATH}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-shopify-access-token': options.token ?? emulator.accessToken,
+      ...(options.shop ? { 'x-forwarded-host': options.shop } : {}),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as GraphqlAnswer;
+}
+
+const small = { seed: 3, products: 12, customers: 6, orders: 6 };
+
+describe('schema', () => {
+  it('is the official 2026-10 SDL, unchanged', () => {
+    const digest = createHash('sha256').update(adminSchemaSdl()).digest('hex');
+    expect(digest).toBe(ADMIN_SCHEMA_SHA256);
+  });
+});
+
+describe('authentication and shops', () => {
+  let emulator: ShopifyEmulator;
+  beforeAll(async () => {
+    emulator = await start({
+      shops: ['alpha.myshopify.com', 'beta.myshopify.com'],
+      shopSeeds: { 'alpha.myshopify.com': small, 'beta.myshopify.com': 'empty' },
+    });
+  });
+
+  it('answers 401 with Shopify’s body without a valid access token', async () => {
+    for (const headers of [{}, { 'x-shopify-access-token': 'shpat_nope' }] as Record<
+      string,
+      string
+    >[]) {
+      const response = await fetch(`${emulator.url}${GRAPHQL_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query: '{ shop { name } }' }),
+      });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual(INVALID_TOKEN_BODY);
+    }
+  });
+
+  it('keeps each shop domain a separate store and refuses unknown shops', async () => {
+    const alpha = await gql(
+      emulator,
+      '{ shop { myshopifyDomain } productsCount { count } }',
+      {},
+      { shop: 'alpha.myshopify.com' },
+    );
+    const beta = await gql(
+      emulator,
+      '{ shop { myshopifyDomain } productsCount { count } }',
+      {},
+      { shop: 'beta.myshopify.com' },
+    );
+    expect(alpha.data).toEqual({
+      shop: { myshopifyDomain: 'alpha.myshopify.com' },
+      productsCount: { count: 12 },
+    });
+    expect(beta.data).toEqual({
+      shop: { myshopifyDomain: 'beta.myshopify.com' },
+      productsCount: { count: 0 },
+    });
+    const unknown = await fetch(`${emulator.url}${GRAPHQL_PATH}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-access-token': emulator.accessToken,
+        'x-forwarded-host': 'other.myshopify.com',
+      },
+      body: '{"query":"{ shop { name } }"}',
+    });
+    expect(unknown.status).toBe(404);
+    const other = await fetch(`${emulator.url}/admin/api/2024-01/graphql.json`, { method: 'POST' });
+    expect(other.status).toBe(404);
+  });
+
+  it('serves seeded product images under /media', async () => {
+    const answer = await gql(
+      emulator,
+      '{ products(first: 1) { nodes { media(first: 1) { nodes { ... on MediaImage { image { url } } } } } } }',
+    );
+    const url = answer.data?.products.nodes[0].media.nodes[0].image.url as string;
+    expect(url).toMatch(new RegExp(`^${emulator.url}/media/`));
+    const image = await fetch(url);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
+    expect((await fetch(`${emulator.url}/media/not-there.png`)).status).toBe(404);
+  });
+});
+
+describe('query cost and throttling', () => {
+  it('computes Shopify’s requested cost and puts extensions.cost on every answer', async () => {
+    const emulator = await start({ seed: small });
+    const cases: [string, number][] = [
+      ['{ shop { name } }', 1],
+      ['{ products(first: 10) { nodes { id title } } }', 12],
+      [
+        '{ products(first: 10) { edges { node { id variants(first: 5) { nodes { id sku } } } } pageInfo { hasNextPage } } }',
+        2 + 10 * (1 + 2 + 5),
+      ],
+      [
+        '{ products(first: 3) { nodes { media(first: 2) { nodes { ... on MediaImage { image { url } } } } } } }',
+        2 + 3 * (1 + 2 + 2 * 2),
+      ],
+      ['{ orders(first: 2) { nodes { totalPriceSet { shopMoney { amount } } } } }', 2 + 2 * 3],
+      [
+        'mutation { urlRedirectCreate(urlRedirect: { path: "/a", target: "/b" }) { urlRedirect { id } } }',
+        10,
+      ],
+    ];
+    for (const [query, cost] of cases) {
+      const answer = await gql(emulator, query);
+      expect(answer.errors, query).toBeUndefined();
+      expect(answer.extensions?.cost.requestedQueryCost, query).toBe(cost);
+      expect(answer.extensions?.cost.actualQueryCost, query).toBeLessThanOrEqual(cost);
+      expect(answer.extensions?.cost.throttleStatus).toMatchObject({
+        maximumAvailable: 20_000,
+        restoreRate: 1000,
+      });
+    }
+    const invalid = await gql(emulator, '{ shop { nope } }');
+    expect(invalid.errors?.[0]?.message).toMatch(/Cannot query field "nope"/);
+    expect(invalid.extensions?.cost.throttleStatus.restoreRate).toBe(1000);
+  });
+
+  it('prices productSet and metafieldsSet dynamically', async () => {
+    const emulator = await start({ seed: small });
+    const product = await gql(
+      emulator,
+      '{ products(first: 1) { nodes { id } } orders(first: 1) { nodes { id } } }',
+    );
+    const productId = product.data?.products.nodes[0].id;
+    const orderId = product.data?.orders.nodes[0].id;
+    const set = await gql(
+      emulator,
+      `mutation($input: ProductSetInput!) { productSet(input: $input) { product { id } userErrors { message } } }`,
+      {
+        input: {
+          title: 'Costly',
+          productOptions: [{ name: 'Size', values: [{ name: 'S' }, { name: 'M' }, { name: 'L' }] }],
+          variants: ['S', 'M', 'L'].map((name) => ({
+            optionValues: [{ optionName: 'Size', name }],
+            price: '1.00',
+          })),
+          files: [
+            { originalSource: `${emulator.url}/media/x.png`, contentType: 'IMAGE' },
+            { originalSource: `${emulator.url}/media/y.png`, contentType: 'IMAGE' },
+          ],
+          metafields: [
+            { namespace: 'custom', key: 'material', type: 'single_line_text_field', value: 'oak' },
+          ],
+        },
+      },
+    );
+    // 10 + 3 x 0.2 + 2 x 1.9 + 1 x 0.4 = 14.8
+    expect(set.extensions?.cost.requestedQueryCost).toBe(15);
+    const metafields = await gql(
+      emulator,
+      `mutation($m: [MetafieldsSetInput!]!) { metafieldsSet(metafields: $m) { metafields { key } userErrors { message } } }`,
+      {
+        m: [
+          {
+            ownerId: productId,
+            namespace: 'custom',
+            key: 'aa',
+            type: 'single_line_text_field',
+            value: 'x',
+          },
+          {
+            ownerId: productId,
+            namespace: 'custom',
+            key: 'bb',
+            type: 'single_line_text_field',
+            value: 'y',
+          },
+          {
+            ownerId: orderId,
+            namespace: 'custom',
+            key: 'cc',
+            type: 'single_line_text_field',
+            value: 'z',
+          },
+        ],
+      },
+    );
+    // 10 + product 4 + order 10
+    expect(metafields.extensions?.cost.requestedQueryCost).toBe(24);
+    expect(metafields.data?.metafieldsSet.userErrors).toEqual([]);
+  });
+
+  it('refuses a query above 1,000 points with MAX_COST_EXCEEDED and charges nothing', async () => {
+    const emulator = await start({ seed: small });
+    const answer = await gql(
+      emulator,
+      '{ products(first: 250) { nodes { variants(first: 250) { nodes { id } } } } }',
+    );
+    expect(answer.data).toBeUndefined();
+    expect(answer.errors?.[0]?.extensions).toMatchObject({
+      code: 'MAX_COST_EXCEEDED',
+      cost: 2 + 250 * 253,
+      maxCost: 1000,
+    });
+    expect(answer.errors?.[0]?.message).toMatch(
+      /^Query cost is 63252, which exceeds the single query max cost limit \(1000\)/,
+    );
+    expect(answer.extensions?.cost.throttleStatus.currentlyAvailable).toBe(20_000);
+    expect(emulator.shop().stats.maxCostExceeded).toBe(1);
+  });
+
+  it('throttles a burst that exceeds the bucket, then refills at the restore rate', async () => {
+    const clock = fakeClock();
+    const emulator = await start({
+      seed: small,
+      plan: 'standard',
+      bucketSize: 1000,
+      clock: clock.now,
+    });
+    const heavy = '{ products(first: 9) { nodes { id variants(first: 100) { nodes { id } } } } }';
+    const answers = await Promise.all([
+      gql(emulator, heavy),
+      gql(emulator, heavy),
+      gql(emulator, heavy),
+    ]);
+    const throttled = answers.filter((a) => a.errors?.[0]?.extensions?.code === 'THROTTLED');
+    expect(throttled.length).toBeGreaterThanOrEqual(1);
+    for (const answer of throttled) {
+      expect(answer.data).toBeUndefined();
+      expect(answer.errors?.[0]?.message).toBe('Throttled');
+      expect(answer.extensions?.cost.requestedQueryCost).toBe(2 + 9 * 103);
+      expect(answer.extensions?.cost.actualQueryCost).toBeNull();
+      expect(answer.extensions?.cost.throttleStatus.maximumAvailable).toBe(1000);
+      expect(answer.extensions?.cost.throttleStatus.restoreRate).toBe(100);
+      expect(answer.extensions?.cost.throttleStatus.currentlyAvailable).toBeLessThan(929);
+    }
+    expect(emulator.shop().stats.throttled).toBe(throttled.length);
+    clock.advance(10_000);
+    const later = await gql(emulator, heavy);
+    expect(later.errors).toBeUndefined();
+    expect(later.extensions?.cost.throttleStatus.currentlyAvailable).toBe(
+      1000 - (later.extensions?.cost.actualQueryCost ?? 0),
+    );
+  });
+});
+
+describe('reading', () => {
+  let emulator: ShopifyEmulator;
+  beforeAll(async () => {
+    emulator = await start({ seed: { ...small, products: 23 } });
+  });
+
+  it('requires a page size of at most 250 and paginates every object exactly once', async () => {
+    const missing = await gql(emulator, '{ products { nodes { id } } }');
+    expect(missing.errors?.[0]?.message).toBe('you must provide one of first or last');
+    const tooBig = await gql(emulator, '{ customers(first: 251) { nodes { id } } }');
+    expect(tooBig.errors?.[0]?.message).toMatch(/between 0 and 250/);
+    const ids: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const answer = await gql(
+        emulator,
+        'query($after: String) { products(first: 5, after: $after) { pageInfo { hasNextPage endCursor } nodes { id } } }',
+        { after },
+      );
+      const page = answer.data?.products;
+      ids.push(...page.nodes.map((n: { id: string }) => n.id));
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect(ids).toHaveLength(23);
+    expect(new Set(ids).size).toBe(23);
+    const last = await gql(emulator, '{ products(last: 2) { nodes { id } } }');
+    expect(last.data?.products.nodes.map((n: { id: string }) => n.id)).toEqual(ids.slice(-2));
+  });
+
+  it('filters with Shopify search syntax and counts with a limit', async () => {
+    const all = (
+      await gql(
+        emulator,
+        '{ products(first: 50) { nodes { id handle variants(first: 1) { nodes { sku } } } } }',
+      )
+    ).data?.products.nodes;
+    const target = all[3];
+    const byHandle = await gql(
+      emulator,
+      'query($q: String) { products(first: 5, query: $q) { nodes { id } } }',
+      { q: `handle:${target.handle}` },
+    );
+    expect(byHandle.data?.products.nodes).toEqual([{ id: target.id }]);
+    const bySku = await gql(
+      emulator,
+      'query($q: String) { products(first: 5, query: $q) { nodes { id } } }',
+      { q: `sku:"${target.variants.nodes[0].sku}"` },
+    );
+    expect(bySku.data?.products.nodes).toEqual([{ id: target.id }]);
+    const number = Number(String(target.id).split('/').pop());
+    const after = await gql(
+      emulator,
+      'query($q: String) { productsCount(query: $q, limit: null) { count precision } }',
+      { q: `id:>${number}` },
+    );
+    expect(after.data?.productsCount).toEqual({ count: all.length - 4, precision: 'EXACT' });
+    const capped = await gql(emulator, '{ productsCount(limit: 5) { count precision } }');
+    expect(capped.data?.productsCount).toEqual({ count: 5, precision: 'AT_LEAST' });
+  });
+
+  it('reaches at most 25,000 objects by pagination', async () => {
+    const big = await start({ seed: 'empty', bucketSize: 10_000_000 });
+    const shop = big.shop();
+    for (let i = 0; i < 25_010; i++) {
+      const id = shop.nextId();
+      shop.collections.set(id, {
+        id,
+        handle: `c-${i}`,
+        title: `C ${i}`,
+        descriptionHtml: '',
+        image: null,
+        seoTitle: null,
+        seoDescription: null,
+        productIds: [],
+        metafields: [],
+        sortOrder: 'MANUAL',
+        templateSuffix: null,
+        createdAt: shop.timestamp(),
+        updatedAt: shop.timestamp(),
+      });
+    }
+    const query =
+      'query($after: String) { collections(first: 250, after: $after) { pageInfo { hasNextPage endCursor } nodes { id } } }';
+    let after: string | null = null;
+    let seen = 0;
+    for (let page = 0; page < 100; page++) {
+      const answer = await gql(big, query, { after });
+      seen += answer.data?.collections.nodes.length;
+      after = answer.data?.collections.pageInfo.endCursor;
+    }
+    expect(seen).toBe(25_000);
+    const beyond = await gql(big, query, { after });
+    expect(beyond.errors?.[0]?.message).toMatch(/limited to the first 25000 objects/);
+    expect(
+      (await gql(big, '{ collectionsCount(limit: null) { count } }')).data?.collectionsCount.count,
+    ).toBe(25_010);
+  });
+
+  it('parses search queries with quotes, negation and OR', () => {
+    const values = (field: string) =>
+      ({ tag: ['sale', 'new arrival'], title: ['Red "Big" Shirt'] })[field as 'tag'];
+    expect(matchesSearch(parseSearchQuery('tag:"new arrival"'), values, [])).toBe(true);
+    expect(matchesSearch(parseSearchQuery('-tag:sale'), values, [])).toBe(false);
+    expect(matchesSearch(parseSearchQuery('tag:gift OR tag:sale'), values, [])).toBe(true);
+    expect(matchesSearch(parseSearchQuery('title:"Red \\"Big\\" Shirt"'), values, [])).toBe(true);
+    expect(matchesSearch(parseSearchQuery('shirt'), values, ['Red Big Shirt'])).toBe(true);
+  });
+});
+
+describe('mutations and userErrors', () => {
+  let emulator: ShopifyEmulator;
+  beforeAll(async () => {
+    emulator = await start({ seed: 'empty' });
+  });
+  const productSet = `mutation($input: ProductSetInput!, $identifier: ProductSetIdentifiers) {
+    productSet(input: $input, identifier: $identifier) { product { id handle variants(first: 5) { nodes { id sku inventoryQuantity } } media(first: 5) { nodes { status mediaErrors { code } ... on MediaImage { image { url } } } } } userErrors { field message code } }
+  }`;
+  const simple = (extra: Record<string, unknown> = {}) => ({
+    title: 'Plain Mug',
+    productOptions: [{ name: 'Title', values: [{ name: 'Default Title' }] }],
+    variants: [
+      {
+        optionValues: [{ optionName: 'Title', name: 'Default Title' }],
+        price: '9.50',
+        sku: 'MUG-1',
+      },
+    ],
+    ...extra,
+  });
+
+  it('creates a product with downloaded media and answers userErrors for invalid input without changing anything', async () => {
+    const created = await gql(emulator, productSet, {
+      input: simple({
+        handle: 'plain-mug',
+        files: [
+          { originalSource: `${emulator.url}/cdn/shop/files/none.png`, contentType: 'IMAGE' },
+        ],
+      }),
+    });
+    expect(created.data?.productSet.userErrors).toEqual([]);
+    expect(created.data?.productSet.product.media.nodes[0]).toMatchObject({
+      status: 'FAILED',
+      mediaErrors: [{ code: 'IMAGE_DOWNLOAD_FAILURE' }],
+    });
+
+    const cases: [Record<string, unknown>, string][] = [
+      [simple({ title: '' }), 'MISSING_FIELD_REQUIRED'],
+      [simple({ handle: 'plain-mug' }), 'HANDLE_NOT_UNIQUE'],
+      [
+        {
+          title: 'Too many options',
+          productOptions: ['A', 'B', 'C', 'D'].map((name) => ({ name, values: [{ name: 'x' }] })),
+          variants: [
+            { optionValues: ['A', 'B', 'C', 'D'].map((optionName) => ({ optionName, name: 'x' })) },
+          ],
+        },
+        'OPTIONS_OVER_LIMIT',
+      ],
+      [
+        {
+          title: 'Too many variants',
+          productOptions: [
+            { name: 'N', values: Array.from({ length: 2049 }, (_v, i) => ({ name: `v${i}` })) },
+          ],
+          variants: Array.from({ length: 2049 }, (_v, i) => ({
+            optionValues: [{ optionName: 'N', name: `v${i}` }],
+            price: '1.00',
+          })),
+        },
+        'VARIANTS_OVER_LIMIT',
+      ],
+      [
+        simple({ variants: [{ optionValues: [{ optionName: 'Title', name: 'Nope' }] }] }),
+        'OPTION_VALUE_DOES_NOT_EXIST',
+      ],
+      [
+        simple({
+          metafields: [
+            { namespace: 'custom', key: 'x', type: 'single_line_text_field', value: 'a' },
+          ],
+        }),
+        'INVALID_METAFIELD',
+      ],
+    ];
+    for (const [input, code] of cases) {
+      const answer = await gql(emulator, productSet, { input });
+      expect(answer.data?.productSet.product, code).toBeNull();
+      expect(
+        answer.data?.productSet.userErrors.map((e: { code: string }) => e.code),
+        code,
+      ).toContain(code);
+    }
+    expect(emulator.countStored('products')).toBe(1);
+  });
+
+  it('upserts by a unique custom id and refuses a duplicate marker value', async () => {
+    const definition = await gql(
+      emulator,
+      `mutation { metafieldDefinitionCreate(definition: { name: "Source", namespace: "replatform", key: "source_id", type: "single_line_text_field", ownerType: PRODUCT, capabilities: { uniqueValues: { enabled: true } } }) { createdDefinition { id } userErrors { code } } }`,
+    );
+    expect(definition.data?.metafieldDefinitionCreate.userErrors).toEqual([]);
+    const marker = {
+      namespace: 'replatform',
+      key: 'source_id',
+      type: 'single_line_text_field',
+      value: 'src-1',
+    };
+    const identifier = { customId: { namespace: 'replatform', key: 'source_id', value: 'src-1' } };
+    const first = await gql(emulator, productSet, {
+      identifier,
+      input: simple({ title: 'Upserted', metafields: [marker] }),
+    });
+    const second = await gql(emulator, productSet, {
+      identifier,
+      input: simple({ title: 'Upserted again', metafields: [marker] }),
+    });
+    expect(second.data?.productSet.product.id).toBe(first.data?.productSet.product.id);
+    const clash = await gql(emulator, productSet, {
+      input: simple({ title: 'Clash', metafields: [marker] }),
+    });
+    expect(clash.data?.productSet.userErrors[0]).toMatchObject({
+      code: 'CAPABILITY_VIOLATION',
+      field: ['input', 'metafields', '0', 'value'],
+    });
+    const found = await gql(
+      emulator,
+      `query($i: ProductIdentifierInput!) { productByIdentifier(identifier: $i) { title } }`,
+      { i: identifier },
+    );
+    expect(found.data?.productByIdentifier).toEqual({ title: 'Upserted again' });
+    const noDefinition = await gql(
+      emulator,
+      `query { customerByIdentifier(identifier: { customId: { namespace: "replatform", key: "source_id", value: "x" } }) { id } }`,
+    );
+    expect(noDefinition.errors?.[0]?.message).toMatch(/unique values capability/);
+  });
+
+  it('validates collections, membership, customers, metafieldsSet and redirects', async () => {
+    const products = (
+      await gql(emulator, '{ products(first: 2) { nodes { id } } }')
+    ).data?.products.nodes.map((n: { id: string }) => n.id);
+    const collection = await gql(
+      emulator,
+      'mutation { collectionCreate(collection: { title: "Mugs", handle: "mugs" }) { collection { id handle } userErrors { field message } } }',
+    );
+    const collectionId = collection.data?.collectionCreate.collection.id;
+    expect(
+      (
+        await gql(
+          emulator,
+          'mutation { collectionCreate(collection: { title: "" }) { collection { id } userErrors { field message } } }',
+        )
+      ).data?.collectionCreate.userErrors,
+    ).toEqual([{ field: ['title'], message: "Title can't be blank" }]);
+    const add =
+      'mutation($id: ID!, $p: [ID!]!) { collectionAddProducts(id: $id, productIds: $p) { collection { productsCount { count } } userErrors { message } } }';
+    expect(
+      (await gql(emulator, add, { id: collectionId, p: products })).data?.collectionAddProducts
+        .collection.productsCount.count,
+    ).toBe(2);
+    expect(
+      (await gql(emulator, add, { id: collectionId, p: products.slice(0, 1) })).data
+        ?.collectionAddProducts.userErrors[0].message,
+    ).toMatch(/already in the collection/);
+
+    const customer =
+      'mutation($input: CustomerInput!) { customerCreate(input: $input) { customer { id defaultAddress { city } defaultEmailAddress { marketingState } } userErrors { field message } } }';
+    const created = await gql(emulator, customer, {
+      input: {
+        email: 'a@example.com',
+        emailMarketingConsent: { marketingState: 'SUBSCRIBED' },
+        addresses: [{ city: 'Oslo', countryCode: 'NO' }, { city: 'Bergen' }],
+      },
+    });
+    expect(created.data?.customerCreate.customer).toMatchObject({
+      defaultAddress: { city: 'Oslo' },
+      defaultEmailAddress: { marketingState: 'SUBSCRIBED' },
+    });
+    expect(
+      (await gql(emulator, customer, { input: { email: 'A@example.com' } })).data?.customerCreate
+        .userErrors,
+    ).toEqual([{ field: ['email'], message: 'Email has already been taken' }]);
+    expect(
+      (await gql(emulator, customer, { input: { email: 'not-an-email' } })).data?.customerCreate
+        .userErrors[0].message,
+    ).toBe('Email is invalid');
+    expect(
+      (
+        await gql(emulator, customer, {
+          input: {
+            phone: '+1 (555) 010-9999',
+            emailMarketingConsent: { marketingState: 'SUBSCRIBED' },
+          },
+        })
+      ).data?.customerCreate.userErrors[0].field,
+    ).toEqual(['emailMarketingConsent']);
+
+    const set =
+      'mutation($m: [MetafieldsSetInput!]!) { metafieldsSet(metafields: $m) { metafields { value } userErrors { code field } } }';
+    const many = Array.from({ length: 26 }, (_v, i) => ({
+      ownerId: products[0],
+      namespace: 'custom',
+      key: `k${i}x`,
+      type: 'single_line_text_field',
+      value: 'v',
+    }));
+    expect((await gql(emulator, set, { m: many })).data?.metafieldsSet.userErrors[0]).toEqual({
+      code: 'LESS_THAN_OR_EQUAL_TO',
+      field: ['metafields'],
+    });
+    expect(
+      (
+        await gql(emulator, set, {
+          m: [{ ownerId: products[0], namespace: 'custom', key: 'untyped', value: 'v' }],
+        })
+      ).data?.metafieldsSet.userErrors[0].code,
+    ).toBe('BLANK');
+    expect(
+      (await gql(emulator, set, { m: many.slice(0, 25) })).data?.metafieldsSet.metafields,
+    ).toHaveLength(25);
+
+    const redirect =
+      'mutation { urlRedirectCreate(urlRedirect: { path: "/old", target: "/products/x" }) { urlRedirect { path target } userErrors { message } } }';
+    expect((await gql(emulator, redirect)).data?.urlRedirectCreate.urlRedirect).toEqual({
+      path: '/old',
+      target: '/products/x',
+    });
+    expect((await gql(emulator, redirect)).data?.urlRedirectCreate.userErrors[0].message).toBe(
+      'Path has already been taken',
+    );
+  });
+
+  it('creates orders with totals, without notifying or moving stock unless asked', async () => {
+    const product = await gql(emulator, productSet, {
+      input: simple({
+        title: 'Stocked',
+        handle: 'stocked',
+        variants: [
+          {
+            optionValues: [{ optionName: 'Title', name: 'Default Title' }],
+            price: '10.00',
+            sku: 'ST-1',
+            inventoryItem: { tracked: true },
+            inventoryQuantities: [
+              { locationId: 'gid://shopify/Location/1', name: 'available', quantity: 3 },
+            ],
+          },
+        ],
+      }),
+    });
+    const variant = product.data?.productSet.product.variants.nodes[0];
+    expect(variant.inventoryQuantity).toBe(3);
+    const create = `mutation($order: OrderCreateOrderInput!, $options: OrderCreateOptionsInput) {
+      orderCreate(order: $order, options: $options) { order { name displayFinancialStatus subtotalPriceSet { shopMoney { amount } } totalDiscountsSet { shopMoney { amount } } totalTaxSet { shopMoney { amount } } totalPriceSet { shopMoney { amount } } lineItems(first: 5) { nodes { name discountAllocations { allocatedAmountSet { shopMoney { amount } } } } } } userErrors { field message code } }
+    }`;
+    const money = (amount: string) => ({ shopMoney: { amount, currencyCode: 'USD' } });
+    const order = {
+      name: '#5001',
+      financialStatus: 'PAID',
+      lineItems: [
+        {
+          variantId: variant.id,
+          quantity: 2,
+          priceSet: money('10.00'),
+          taxLines: [{ title: 'VAT', rate: '0.2', priceSet: money('4.00') }],
+        },
+      ],
+      shippingLines: [{ title: 'Post', priceSet: money('5.00') }],
+      discountCode: { itemFixedDiscountCode: { code: 'TEN', amountSet: money('3.00') } },
+    };
+    const bypass = await gql(emulator, create, {
+      order,
+      options: { sendReceipt: false, inventoryBehaviour: 'BYPASS' },
+    });
+    expect(bypass.data?.orderCreate.order).toMatchObject({
+      name: '#5001',
+      displayFinancialStatus: 'PAID',
+      subtotalPriceSet: { shopMoney: { amount: '17.0' } },
+      totalDiscountsSet: { shopMoney: { amount: '3.0' } },
+      totalTaxSet: { shopMoney: { amount: '4.0' } },
+      totalPriceSet: { shopMoney: { amount: '26.0' } },
+      lineItems: {
+        nodes: [
+          {
+            name: 'Stocked',
+            discountAllocations: [{ allocatedAmountSet: { shopMoney: { amount: '3.0' } } }],
+          },
+        ],
+      },
+    });
+    expect(emulator.shop().stats).toMatchObject({ notificationsSent: 0, inventoryAdjustments: 0 });
+    await gql(emulator, create, {
+      order: { ...order, name: '#5002' },
+      options: { sendReceipt: true, inventoryBehaviour: 'DECREMENT_OBEYING_POLICY' },
+    });
+    expect(emulator.shop().stats).toMatchObject({ notificationsSent: 1, inventoryAdjustments: 1 });
+    const refused = await gql(emulator, create, {
+      order: { ...order, name: '#5003' },
+      options: { inventoryBehaviour: 'DECREMENT_OBEYING_POLICY' },
+    });
+    expect(refused.data?.orderCreate.userErrors[0].code).toBe('INVENTORY_CLAIM_FAILED');
+    const invalid = await gql(emulator, create, {
+      order: { lineItems: [{ variantId: 'gid://shopify/ProductVariant/999999', quantity: 1 }] },
+    });
+    expect(invalid.data?.orderCreate.userErrors[0]).toMatchObject({
+      code: 'INVALID',
+      field: ['order', 'lineItems', '0', 'variantId'],
+    });
+    const currency = await gql(emulator, create, {
+      order: {
+        lineItems: [
+          {
+            title: 'x',
+            quantity: 1,
+            priceSet: { shopMoney: { amount: '1.00', currencyCode: 'EUR' } },
+          },
+        ],
+      },
+    });
+    expect(currency.data?.orderCreate.userErrors[0].message).toMatch(/currency/);
+  });
+
+  it('cancels orders and holds fulfillment orders', async () => {
+    const created = await gql(
+      emulator,
+      'mutation { orderCreate(order: { lineItems: [{ title: "x", quantity: 1, priceSet: { shopMoney: { amount: "1.00", currencyCode: USD } } }], financialStatus: AUTHORIZED }) { order { id fulfillmentOrders(first: 1) { nodes { id status } } } } }',
+    );
+    const order = created.data?.orderCreate.order;
+    const hold = await gql(
+      emulator,
+      'mutation($id: ID!) { fulfillmentOrderHold(id: $id, fulfillmentHold: { reason: OTHER }) { fulfillmentOrder { status } userErrors { message } } }',
+      { id: order.fulfillmentOrders.nodes[0].id },
+    );
+    expect(hold.data?.fulfillmentOrderHold.fulfillmentOrder.status).toBe('ON_HOLD');
+    const cancel =
+      'mutation($id: ID!) { orderCancel(orderId: $id, reason: OTHER, restock: false) { job { done } orderCancelUserErrors { code message } } }';
+    expect((await gql(emulator, cancel, { id: order.id })).data?.orderCancel.job.done).toBe(true);
+    expect(
+      (await gql(emulator, cancel, { id: order.id })).data?.orderCancel.orderCancelUserErrors[0]
+        .message,
+    ).toMatch(/already been cancelled/);
+    const read = await gql(
+      emulator,
+      'query($id: ID!) { order(id: $id) { cancelledAt displayFinancialStatus displayFulfillmentStatus } }',
+      { id: order.id },
+    );
+    expect(read.data?.order).toMatchObject({
+      cancelledAt: expect.any(String),
+      displayFinancialStatus: 'VOIDED',
+      displayFulfillmentStatus: 'ON_HOLD',
+    });
+  });
+
+  it('limits orderCreate to 5 orders per minute on a development store', async () => {
+    const clock = fakeClock();
+    const dev = await start({ seed: 'empty', developmentStore: true, clock: clock.now });
+    const create =
+      'mutation { orderCreate(order: { lineItems: [{ title: "x", quantity: 1, priceSet: { shopMoney: { amount: "1.00", currencyCode: USD } } }] }) { order { id } userErrors { message } } }';
+    for (let i = 0; i < 5; i++)
+      expect((await gql(dev, create)).data?.orderCreate.order.id).toBeDefined();
+    const refused = await gql(dev, create);
+    expect(refused.data?.orderCreate).toBeNull();
+    expect(refused.errors?.[0]).toMatchObject({
+      path: ['orderCreate'],
+      extensions: { code: 'TOO_MANY_REQUESTS', retryAfterSeconds: 60 },
+    });
+    expect(dev.shop().stats.orderCreateRefused).toBe(1);
+    clock.advance(60_000);
+    expect((await gql(dev, create)).data?.orderCreate.order.id).toBeDefined();
+    expect(
+      (await gql(dev, '{ shop { plan { partnerDevelopment } } }')).data?.shop.plan
+        .partnerDevelopment,
+    ).toBe(true);
+  });
+});
+
+describe('bulk operations', () => {
+  let emulator: ShopifyEmulator;
+  const clock = fakeClock();
+  beforeAll(async () => {
+    emulator = await start({ seed: small, clock: clock.now, bulkDelayMs: 1000 });
+  });
+  const run =
+    'mutation($q: String!) { bulkOperationRunQuery(query: $q) { bulkOperation { id status } userErrors { code field message } } }';
+  const status =
+    'query($id: ID!) { bulkOperation(id: $id) { status objectCount rootObjectCount url } }';
+
+  it('runs a bulk query and serves a JSONL file with __parentId for nested objects', async () => {
+    const started = await gql(emulator, run, {
+      q: '{ products { edges { node { id title variants { edges { node { id sku } } } } } } }',
+    });
+    const id = started.data?.bulkOperationRunQuery.bulkOperation.id;
+    expect(started.data?.bulkOperationRunQuery.bulkOperation.status).toBe('RUNNING');
+    expect((await gql(emulator, status, { id })).data?.bulkOperation).toMatchObject({
+      status: 'RUNNING',
+      url: null,
+    });
+    clock.advance(1000);
+    const finished = (await gql(emulator, status, { id })).data?.bulkOperation;
+    expect(finished.status).toBe('COMPLETED');
+    expect(finished.rootObjectCount).toBe('12');
+    expect(
+      (await gql(emulator, '{ currentBulkOperation { id } }')).data?.currentBulkOperation.id,
+    ).toBe(id);
+    const lines = (await (await fetch(finished.url)).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    expect(String(lines.length)).toBe(finished.objectCount);
+    const products = lines.filter((l) => l.__parentId === undefined);
+    expect(products).toHaveLength(12);
+    expect(
+      products.every((p) => p.id?.startsWith('gid://shopify/Product/') && !('variants' in p)),
+    ).toBe(true);
+    const variants = lines.filter((l) => l.__parentId !== undefined);
+    expect(variants.length).toBeGreaterThanOrEqual(12);
+    for (const v of variants) expect(products.some((p) => p.id === v.__parentId)).toBe(true);
+    const forged = new URL(finished.url);
+    forged.searchParams.set('token', 'forged');
+    expect((await fetch(forged)).status).toBe(403);
+  });
+
+  it('answers a null url when nothing matched', async () => {
+    const started = await gql(emulator, run, {
+      q: '{ customers(query: "email:nobody@example.com") { edges { node { id } } } }',
+    });
+    clock.advance(1000);
+    const done = (
+      await gql(emulator, status, { id: started.data?.bulkOperationRunQuery.bulkOperation.id })
+    ).data?.bulkOperation;
+    expect(done).toMatchObject({ status: 'COMPLETED', objectCount: '0', url: null });
+  });
+
+  it('enforces Shopify’s bulk query restrictions', async () => {
+    const invalid: [string, RegExp][] = [
+      ['{ shop { name } }', /at least one connection/],
+      ['{ node(id: "gid://shopify/Product/1") { id } }', /node/],
+      [
+        '{ products { edges { node { variants { edges { node { id } } } } } } }',
+        /must select the 'id' field/,
+      ],
+      [
+        '{ products { edges { node { id variants { edges { node { id media { edges { node { id } } } } } } } } } }',
+        /nested more than 2 levels/,
+      ],
+      [
+        '{ products { edges { node { id variants { edges { node { id } } } media { edges { node { id } } } metafields { edges { node { id } } } collections { edges { node { id } } } sellingPlanGroups { edges { node { id } } } } } } }',
+        /more than 5 connections/,
+      ],
+      ['{ products { nope } }', /Invalid bulk query/],
+    ];
+    for (const [q, message] of invalid) {
+      const answer = await gql(emulator, run, { q });
+      expect(answer.data?.bulkOperationRunQuery.bulkOperation, q).toBeNull();
+      expect(answer.data?.bulkOperationRunQuery.userErrors[0], q).toMatchObject({
+        code: 'INVALID',
+        field: ['query'],
+      });
+      expect(answer.data?.bulkOperationRunQuery.userErrors[0].message, q).toMatch(message);
+    }
+  });
+});
+
+describe('OAuth app install', () => {
+  let emulator: ShopifyEmulator;
+  beforeAll(async () => {
+    emulator = await start({
+      seed: small,
+      shops: ['oauth-shop.myshopify.com'],
+      apiKey: 'app-key',
+      apiSecret: 'app-secret',
+    });
+  });
+
+  const authorize = (query: Record<string, string>) =>
+    fetch(`${emulator.url}/admin/oauth/authorize?${new URLSearchParams(query)}`, {
+      redirect: 'manual',
+      headers: { 'x-forwarded-host': 'oauth-shop.myshopify.com' },
+    });
+  const token = (body: Record<string, string>) =>
+    fetch(`${emulator.url}/admin/oauth/access_token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-host': 'oauth-shop.myshopify.com',
+      },
+      body: JSON.stringify(body),
+    });
+
+  it('redirects back with a signed code, which buys one token with the granted scopes', async () => {
+    const response = await authorize({
+      client_id: 'app-key',
+      scope: 'read_products',
+      redirect_uri: 'https://app.example/callback',
+      state: 'nonce-123',
+    });
+    expect(response.status).toBe(302);
+    const callback = new URL(response.headers.get('location') ?? '');
+    expect(callback.origin + callback.pathname).toBe('https://app.example/callback');
+    const params = Object.fromEntries(callback.searchParams);
+    expect(Object.keys(params).sort()).toEqual([
+      'code',
+      'hmac',
+      'host',
+      'shop',
+      'state',
+      'timestamp',
+    ]);
+    expect(params).toMatchObject({ shop: 'oauth-shop.myshopify.com', state: 'nonce-123' });
+    const message = Object.entries(params)
+      .filter(([k]) => k !== 'hmac')
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+      .join('&');
+    expect(params.hmac).toBe(createHmac('sha256', 'app-secret').update(message).digest('hex'));
+
+    expect(
+      (await token({ client_id: 'app-key', client_secret: 'wrong', code: params.code ?? '' }))
+        .status,
+    ).toBe(401);
+    const ok = await token({
+      client_id: 'app-key',
+      client_secret: 'app-secret',
+      code: params.code ?? '',
+    });
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { access_token: string; scope: string };
+    expect(body.scope).toBe('read_products');
+    const reuse = await token({
+      client_id: 'app-key',
+      client_secret: 'app-secret',
+      code: params.code ?? '',
+    });
+    expect(reuse.status).toBe(400);
+    expect(await reuse.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'The authorization code was not found or was already used',
+    });
+
+    const products = await gql(
+      emulator,
+      '{ productsCount { count } }',
+      {},
+      { token: body.access_token, shop: 'oauth-shop.myshopify.com' },
+    );
+    expect(products.data?.productsCount.count).toBe(12);
+    const customers = await gql(
+      emulator,
+      '{ customers(first: 1) { nodes { id } } }',
+      {},
+      { token: body.access_token, shop: 'oauth-shop.myshopify.com' },
+    );
+    expect(customers.errors?.[0]?.extensions?.code).toBe('ACCESS_DENIED');
+    const write = await gql(
+      emulator,
+      'mutation { urlRedirectCreate(urlRedirect: { path: "/x", target: "/y" }) { userErrors { message } } }',
+      {},
+      { token: body.access_token, shop: 'oauth-shop.myshopify.com' },
+    );
+    expect(write.errors?.[0]?.extensions?.code).toBe('ACCESS_DENIED');
+  });
+
+  it('refuses an unknown client id or a missing redirect_uri', async () => {
+    expect(
+      (
+        await authorize({
+          client_id: 'other',
+          scope: 'read_products',
+          redirect_uri: 'https://app.example/cb',
+          state: 's',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await authorize({ client_id: 'app-key', scope: 'read_products', state: 's' })).status,
+    ).toBe(400);
+  });
+});

@@ -1,0 +1,552 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * The state of one emulated Shopify shop: what the Admin GraphQL API reads and writes. Records keep
+ * Shopify's own shapes (handles, option/variant model, MoneyBag amounts as decimals, display
+ * statuses) so that the GraphQL views are thin. Numeric ids are the `legacyResourceId`s; GraphQL
+ * ids are `gid://shopify/<Type>/<id>`.
+ */
+
+export type Plan = 'standard' | 'advanced' | 'plus' | 'enterprise';
+
+/** Restore rate per plan (limits.json shopify.rate_limit.restore_rate_points_per_second). */
+export const restoreRates: Record<Plan, number> = {
+  standard: 100,
+  advanced: 200,
+  plus: 1000,
+  enterprise: 2000,
+};
+
+export type MetafieldOwnerType = 'PRODUCT' | 'PRODUCTVARIANT' | 'COLLECTION' | 'CUSTOMER' | 'ORDER';
+
+export interface MetafieldRec {
+  id: number;
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MetafieldDefinitionRec {
+  id: number;
+  namespace: string;
+  key: string;
+  name: string;
+  description: string | null;
+  type: string;
+  ownerType: MetafieldOwnerType;
+  uniqueValues: boolean;
+  createdAt: string;
+}
+
+export interface MediaRec {
+  id: number;
+  imageId: number;
+  alt: string;
+  status: 'READY' | 'FAILED' | 'PROCESSING' | 'UPLOADED';
+  /** Path under the emulator's base URL where the image is served, or null when not READY. */
+  path: string | null;
+  originalSource: string;
+  mimeType: string | null;
+  fileSize: number | null;
+  width: number | null;
+  height: number | null;
+  errors: { code: string; message: string; details: string | null }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WeightRec {
+  unit: 'GRAMS' | 'KILOGRAMS' | 'OUNCES' | 'POUNDS';
+  value: number;
+}
+
+export interface VariantRec {
+  id: number;
+  inventoryItemId: number;
+  sku: string | null;
+  price: string;
+  compareAtPrice: string | null;
+  barcode: string | null;
+  position: number;
+  optionValues: { name: string; value: string }[];
+  tracked: boolean;
+  quantity: number;
+  weight: WeightRec | null;
+  mediaId: number | null;
+  taxable: boolean;
+  inventoryPolicy: 'DENY' | 'CONTINUE';
+  requiresShipping: boolean;
+  metafields: MetafieldRec[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OptionRec {
+  id: number;
+  name: string;
+  position: number;
+  values: { id: number; name: string }[];
+}
+
+export type ProductStatus = 'ACTIVE' | 'ARCHIVED' | 'DRAFT' | 'UNLISTED';
+
+export interface ProductRec {
+  id: number;
+  handle: string;
+  title: string;
+  descriptionHtml: string;
+  status: ProductStatus;
+  vendor: string;
+  productType: string;
+  tags: string[];
+  options: OptionRec[];
+  variants: VariantRec[];
+  media: MediaRec[];
+  seoTitle: string | null;
+  seoDescription: string | null;
+  metafields: MetafieldRec[];
+  templateSuffix: string | null;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+}
+
+export interface CollectionRec {
+  id: number;
+  handle: string;
+  title: string;
+  descriptionHtml: string;
+  image: MediaRec | null;
+  seoTitle: string | null;
+  seoDescription: string | null;
+  productIds: number[];
+  metafields: MetafieldRec[];
+  sortOrder: string;
+  templateSuffix: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AddressRec {
+  id: number;
+  firstName: string | null;
+  lastName: string | null;
+  company: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  provinceCode: string | null;
+  countryCode: string | null;
+  zip: string | null;
+  phone: string | null;
+}
+
+export type EmailMarketingState =
+  'INVALID' | 'NOT_SUBSCRIBED' | 'PENDING' | 'REDACTED' | 'SUBSCRIBED' | 'UNSUBSCRIBED';
+
+export interface CustomerRec {
+  id: number;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  note: string | null;
+  tags: string[];
+  locale: string;
+  marketingState: EmailMarketingState;
+  marketingOptInLevel: 'CONFIRMED_OPT_IN' | 'SINGLE_OPT_IN' | 'UNKNOWN' | null;
+  marketingUpdatedAt: string | null;
+  addresses: AddressRec[];
+  defaultAddressId: number | null;
+  metafields: MetafieldRec[];
+  taxExempt: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TaxLineRec {
+  title: string;
+  rate: number;
+  amount: string;
+}
+
+export interface AllocationRec {
+  index: number;
+  amount: string;
+}
+
+export interface LineItemRec {
+  id: number;
+  title: string;
+  variantTitle: string | null;
+  sku: string | null;
+  vendor: string | null;
+  quantity: number;
+  unitPrice: string;
+  productId: number | null;
+  variantId: number | null;
+  taxLines: TaxLineRec[];
+  requiresShipping: boolean;
+  taxable: boolean;
+  discountAllocations: AllocationRec[];
+}
+
+export interface ShippingLineRec {
+  id: number;
+  title: string;
+  code: string | null;
+  source: string | null;
+  price: string;
+  taxLines: TaxLineRec[];
+  discountAllocations: AllocationRec[];
+}
+
+export interface DiscountApplicationRec {
+  index: number;
+  kind: 'code' | 'manual';
+  code: string;
+  value: { kind: 'money'; amount: string } | { kind: 'percentage'; percentage: number };
+  targetType: 'LINE_ITEM' | 'SHIPPING_LINE';
+  targetSelection: 'ALL' | 'ENTITLED' | 'EXPLICIT';
+  allocationMethod: 'ACROSS' | 'EACH';
+}
+
+export type FinancialStatus =
+  | 'AUTHORIZED'
+  | 'EXPIRED'
+  | 'PAID'
+  | 'PARTIALLY_PAID'
+  | 'PARTIALLY_REFUNDED'
+  | 'PENDING'
+  | 'REFUNDED'
+  | 'VOIDED';
+
+export type DisplayFulfillmentStatus =
+  | 'FULFILLED'
+  | 'IN_PROGRESS'
+  | 'ON_HOLD'
+  | 'OPEN'
+  | 'PARTIALLY_FULFILLED'
+  | 'PENDING_FULFILLMENT'
+  | 'RESTOCKED'
+  | 'SCHEDULED'
+  | 'UNFULFILLED';
+
+export interface FulfillmentOrderRec {
+  id: number;
+  status: 'CANCELLED' | 'CLOSED' | 'INCOMPLETE' | 'IN_PROGRESS' | 'ON_HOLD' | 'OPEN' | 'SCHEDULED';
+  holdReason: string | null;
+}
+
+export interface OrderRec {
+  id: number;
+  number: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  customerId: number | null;
+  currency: string;
+  processedAt: string;
+  createdAt: string;
+  updatedAt: string;
+  cancelledAt: string | null;
+  cancelReason: string | null;
+  closedAt: string | null;
+  financialStatus: FinancialStatus;
+  fulfillmentStatus: DisplayFulfillmentStatus;
+  fulfillmentOrders: FulfillmentOrderRec[];
+  lineItems: LineItemRec[];
+  shippingLines: ShippingLineRec[];
+  discountApplications: DiscountApplicationRec[];
+  billingAddress: AddressRec | null;
+  shippingAddress: AddressRec | null;
+  note: string | null;
+  tags: string[];
+  metafields: MetafieldRec[];
+  taxesIncluded: boolean;
+  test: boolean;
+  sourceName: string | null;
+  buyerAcceptsMarketing: boolean;
+}
+
+export interface UrlRedirectRec {
+  id: number;
+  path: string;
+  target: string;
+}
+
+export interface BulkOperationRec {
+  id: number;
+  query: string;
+  type: 'QUERY' | 'MUTATION';
+  status: 'CANCELED' | 'CANCELING' | 'COMPLETED' | 'CREATED' | 'EXPIRED' | 'FAILED' | 'RUNNING';
+  createdAt: string;
+  /** Clock time (ms) at which the operation reports COMPLETED. */
+  readyAt: number;
+  completedAt: string | null;
+  objectCount: number;
+  rootObjectCount: number;
+  jsonl: string;
+  token: string;
+}
+
+export interface ShopStats {
+  graphqlRequests: number;
+  throttled: number;
+  maxCostExceeded: number;
+  pointsRequested: number;
+  pointsCharged: number;
+  /** Customer/shipping notifications the shop would have e-mailed (orderCreate, orderCancel). */
+  notificationsSent: number;
+  /** orderCreate calls refused by the development-store limit. */
+  orderCreateRefused: number;
+  /** Inventory changes caused by orderCreate (0 when orders are imported with BYPASS). */
+  inventoryAdjustments: number;
+}
+
+export interface ShopConfig {
+  domain: string;
+  name: string;
+  currency: string;
+  plan: Plan;
+  developmentStore: boolean;
+  bucketSize: number;
+  restoreRate: number;
+}
+
+/** Minor-unit arithmetic for MoneyBag amounts (decimal strings with the currency's precision). */
+const zeroDecimalCurrencies = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'UGX', 'XAF', 'XOF']);
+const threeDecimalCurrencies = new Set(['BHD', 'KWD', 'OMR', 'JOD', 'TND', 'IQD', 'LYD']);
+
+export function exponentOf(currency: string): number {
+  if (zeroDecimalCurrencies.has(currency)) return 0;
+  if (threeDecimalCurrencies.has(currency)) return 3;
+  return 2;
+}
+
+export function toMinorUnits(amount: string | number, currency: string): number {
+  const scaled = Number(amount) * 10 ** exponentOf(currency);
+  return Math.sign(scaled) * Math.round(Math.abs(scaled) + 1e-9);
+}
+
+export function fromMinorUnits(minor: number, currency: string): string {
+  const e = exponentOf(currency);
+  return (minor / 10 ** e).toFixed(e);
+}
+
+/** Shopify answers Decimal amounts in their shortest form ('19.99', '5.0' -> '5.0'). */
+export function decimalOf(minor: number, currency: string): string {
+  const text = fromMinorUnits(minor, currency);
+  if (!text.includes('.')) return `${text}.0`;
+  const trimmed = text.replace(/0+$/, '');
+  return trimmed.endsWith('.') ? `${trimmed}0` : trimmed;
+}
+
+export function gid(type: string, id: number): string {
+  return `gid://shopify/${type}/${id}`;
+}
+
+/** Parses 'gid://shopify/Product/123' (optionally with a query) into ['Product', 123]. */
+export function parseGid(value: unknown): { type: string; id: number } | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = /^gid:\/\/shopify\/([A-Za-z]+)\/(\d+)(\?.*)?$/.exec(value);
+  if (!match) return undefined;
+  return { type: match[1] ?? '', id: Number(match[2]) };
+}
+
+/** Shopify's handle rules: lower case, letters, digits and hyphens, no leading/trailing hyphen. */
+export function handleize(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9\p{L}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+export function compareDigest(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export function randomToken(bytes = 16): string {
+  return randomBytes(bytes).toString('hex');
+}
+
+export class ShopStore {
+  readonly config: ShopConfig;
+  readonly now: () => number;
+  readonly products = new Map<number, ProductRec>();
+  readonly collections = new Map<number, CollectionRec>();
+  readonly customers = new Map<number, CustomerRec>();
+  readonly orders = new Map<number, OrderRec>();
+  readonly metafieldDefinitions: MetafieldDefinitionRec[] = [];
+  readonly urlRedirects: UrlRedirectRec[] = [];
+  readonly bulkOperations = new Map<number, BulkOperationRec>();
+  /** Bytes of media the shop downloaded (productSet files, collection images), by served path. */
+  readonly files = new Map<string, { body: Buffer; contentType: string }>();
+  /** Access tokens valid for this shop, with their granted scopes. */
+  readonly tokens = new Map<string, Set<string>>();
+  readonly location = { id: 1, name: 'Shop location' };
+  readonly stats: ShopStats = {
+    graphqlRequests: 0,
+    throttled: 0,
+    maxCostExceeded: 0,
+    pointsRequested: 0,
+    pointsCharged: 0,
+    notificationsSent: 0,
+    orderCreateRefused: 0,
+    inventoryAdjustments: 0,
+  };
+  /** Clock times of recent orderCreate calls (development-store limit). */
+  readonly orderCreateTimes: number[] = [];
+  readonly createdAt: string;
+  nextOrderNumber = 1001;
+  #nextId = 1;
+  #bucket: { available: number; at: number };
+
+  constructor(config: ShopConfig, now: () => number) {
+    this.config = config;
+    this.now = now;
+    this.createdAt = new Date(now()).toISOString();
+    this.#bucket = { available: config.bucketSize, at: now() };
+  }
+
+  /** Ids are unique across all record types of the shop, like Shopify's, and grow over time. */
+  nextId(): number {
+    return this.#nextId++;
+  }
+
+  timestamp(): string {
+    return new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  // ------------------------------------------------------------ leaky bucket
+
+  /** Points available now: the bucket refills continuously at the restore rate. */
+  available(): number {
+    const elapsed = Math.max(0, this.now() - this.#bucket.at) / 1000;
+    return Math.min(
+      this.config.bucketSize,
+      this.#bucket.available + elapsed * this.config.restoreRate,
+    );
+  }
+
+  /** Takes `cost` points if the bucket has them; answers false (and takes nothing) otherwise. */
+  take(cost: number): boolean {
+    const available = this.available();
+    if (cost > available) {
+      this.#bucket = { available, at: this.now() };
+      return false;
+    }
+    this.#bucket = { available: available - cost, at: this.now() };
+    return true;
+  }
+
+  /** Gives back the difference between requested and actual cost after execution. */
+  refund(points: number): void {
+    const available = this.available();
+    this.#bucket = {
+      available: Math.min(this.config.bucketSize, available + Math.max(0, points)),
+      at: this.now(),
+    };
+  }
+
+  throttleStatus(): { maximumAvailable: number; currentlyAvailable: number; restoreRate: number } {
+    return {
+      maximumAvailable: this.config.bucketSize,
+      currentlyAvailable: Math.floor(this.available()),
+      restoreRate: this.config.restoreRate,
+    };
+  }
+
+  // ------------------------------------------------------------ lookups
+
+  productByHandle(handle: string): ProductRec | undefined {
+    for (const p of this.products.values()) if (p.handle === handle) return p;
+    return undefined;
+  }
+
+  collectionByHandle(handle: string): CollectionRec | undefined {
+    for (const c of this.collections.values()) if (c.handle === handle) return c;
+    return undefined;
+  }
+
+  customerByEmail(email: string): CustomerRec | undefined {
+    const wanted = email.toLowerCase();
+    for (const c of this.customers.values()) if (c.email?.toLowerCase() === wanted) return c;
+    return undefined;
+  }
+
+  customerByPhone(phone: string): CustomerRec | undefined {
+    for (const c of this.customers.values()) if (c.phone === phone) return c;
+    return undefined;
+  }
+
+  findVariant(id: number): { product: ProductRec; variant: VariantRec } | undefined {
+    for (const product of this.products.values()) {
+      const variant = product.variants.find((v) => v.id === id);
+      if (variant) return { product, variant };
+    }
+    return undefined;
+  }
+
+  collectionsOf(productId: number): CollectionRec[] {
+    return [...this.collections.values()].filter((c) => c.productIds.includes(productId));
+  }
+
+  definitionFor(
+    ownerType: MetafieldOwnerType,
+    namespace: string,
+    key: string,
+  ): MetafieldDefinitionRec | undefined {
+    return this.metafieldDefinitions.find(
+      (d) => d.ownerType === ownerType && d.namespace === namespace && d.key === key,
+    );
+  }
+
+  /** Records of one owner type, for unique-value checks and custom-id lookups. */
+  ownersOf(ownerType: MetafieldOwnerType): { id: number; metafields: MetafieldRec[] }[] {
+    switch (ownerType) {
+      case 'PRODUCT':
+        return [...this.products.values()];
+      case 'PRODUCTVARIANT':
+        return [...this.products.values()].flatMap((p) => p.variants);
+      case 'COLLECTION':
+        return [...this.collections.values()];
+      case 'CUSTOMER':
+        return [...this.customers.values()];
+      case 'ORDER':
+        return [...this.orders.values()];
+    }
+  }
+
+  /**
+   * Finds the record whose unique-valued metafield (a custom id) has `value`. Throws when no
+   * definition with the unique-values capability exists, as custom ids require one.
+   */
+  findByCustomId(
+    ownerType: MetafieldOwnerType,
+    namespace: string,
+    key: string,
+    value: string,
+  ): number | undefined {
+    const definition = this.definitionFor(ownerType, namespace, key);
+    if (!definition?.uniqueValues) {
+      throw new Error(
+        `No metafield definition with the unique values capability exists for ${namespace}.${key} on ${ownerType}.`,
+      );
+    }
+    for (const owner of this.ownersOf(ownerType)) {
+      if (
+        owner.metafields.some(
+          (m) => m.namespace === namespace && m.key === key && m.value === value,
+        )
+      )
+        return owner.id;
+    }
+    return undefined;
+  }
+}
