@@ -14,11 +14,34 @@ import { isApiPath, registerErrorHandling, sendNotFound } from './http/errors.ts
 import { loggerOptions } from './http/logger.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { healthRoutes } from './routes/health/get-healthz.ts';
+import type { AuthService } from './auth/auth-service.ts';
+import { createAuthService, registerAuth } from './auth/register-auth.ts';
+import { migrationRoutes } from './routes/migrations/migration-routes.ts';
+import { verifyRoutes } from './routes/connections/verify-routes.ts';
+import { sandboxRoutes } from './routes/connections/sandbox-routes.ts';
+import { shopifyInstallRoutes } from './routes/shopify/shopify-install-routes.ts';
+import { SandboxStores } from './sandbox/sandbox-stores.ts';
+import type { ConnectorHttp } from '@replatform/connectors/kit/contract';
+import { StoreConnections, type ConnectorRegistry } from './connections/store-connections.ts';
+import { connectorRegistry } from '@replatform/connectors/registry';
+import { CredentialVault, loadVaultKey } from './security/credential-vault.ts';
+import { createEngineServices, type EngineServices } from './jobs/engine-services.ts';
+import { engineRoutes } from './routes/engine/engine-routes.ts';
+import { NotificationsService } from './notifications/notifications.ts';
+import { notificationRoutes } from './routes/notifications/notification-routes.ts';
+import { paymentRoutes } from './routes/payments/payment-routes.ts';
 
 export interface AppServices {
   config: Config;
   db: Db;
   migrations: MigrationsRepository;
+  vault: CredentialVault;
+  connections: StoreConnections;
+  /** Built-in emulators of the four platforms, when SANDBOX_STORES is on. */
+  sandbox: SandboxStores | undefined;
+  auth: AuthService;
+  engine: EngineServices;
+  notifications: NotificationsService;
 }
 
 declare module 'fastify' {
@@ -33,9 +56,18 @@ export type App = FastifyInstance;
  * Builds the whole HTTP application without listening, so tests drive it with `inject()` and
  * main.ts decides where it listens. Opens the database and applies pending schema migrations.
  */
-export async function buildApp(config: Config): Promise<App> {
+export interface AppOptions {
+  /** Connectors by platform; tests may substitute their own. */
+  registry?: ConnectorRegistry;
+  /** Where log lines go (tests read them to prove no secret is logged); default stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: options.logStream
+      ? { ...loggerOptions(config.logLevel), stream: options.logStream }
+      : loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
@@ -51,15 +83,60 @@ export async function buildApp(config: Config): Promise<App> {
     await db.close();
     throw error;
   }
-  app.decorate('services', { config, db, migrations: new MigrationsRepository(db) });
+  const vault = new CredentialVault(
+    loadVaultKey({ configuredKey: config.encryptionKey, keyFile: config.credentialKeyFile }),
+  );
+  const auth = await createAuthService({ config, db, log: app.log });
+  // Sandbox stores start before the egress client so their origins join the allow-list.
+  const [products, customers, orders] = config.sandboxCounts ?? [];
+  const sandbox = config.sandboxStores
+    ? await SandboxStores.start(config.sandboxCounts ? { products, customers, orders } : {})
+    : undefined;
+  const connections = new StoreConnections({
+    registry: options.registry ?? connectorRegistry,
+    vault,
+    egressAllowlist: [...config.egressAllowlist, ...(sandbox?.origins() ?? [])],
+    egressAllowHttp: config.egressAllowHttp,
+    ...(sandbox ? { route: (http: ConnectorHttp) => sandbox.route(http) } : {}),
+  });
+  app.decorate('services', {
+    config,
+    db,
+    migrations: new MigrationsRepository(db),
+    vault,
+    auth,
+    connections,
+    sandbox,
+    notifications: new NotificationsService(db),
+    engine: createEngineServices({
+      db,
+      migrations: new MigrationsRepository(db),
+      connections,
+      log: app.log,
+      notifier: () => app.services.notifications,
+      sandbox,
+    }),
+  });
+  // Running jobs stop at a batch boundary and hand their leases back before the database closes.
+  app.addHook('preClose', () => app.services.engine.runner.stop());
   app.addHook('onClose', async () => {
+    await connections.close();
+    await sandbox?.close();
     await db.close();
   });
 
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   registerErrorHandling(app);
+  await registerAuth(app);
 
   await app.register(healthRoutes);
+  await app.register(migrationRoutes);
+  await app.register(verifyRoutes);
+  await app.register(sandboxRoutes);
+  await app.register(shopifyInstallRoutes);
+  await app.register(engineRoutes);
+  await app.register(notificationRoutes);
+  await app.register(paymentRoutes);
 
   const indexHtml = join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

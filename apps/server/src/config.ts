@@ -29,6 +29,58 @@ export const configSchema = z
       .default('info'),
     TRUST_PROXY: booleanFlag,
     WEB_DIST_DIR: z.string().min(1).default(resolve(repoRoot, 'apps/web/dist')),
+    AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    MAIL_FROM: z.string().min(3).optional(),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_ISSUER: z.url({ protocol: /^https?$/ }).default('https://accounts.google.com'),
+    DEMO_ACCOUNT_TTL_HOURS: z.coerce.number().positive().max(720).default(24),
+    EGRESS_ALLOWLIST: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? '')
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+    EGRESS_ALLOW_HTTP: booleanFlag,
+    SANDBOX_COUNTS: z
+      .string()
+      .regex(/^\d+,\d+,\d+$/, 'must be three whole numbers: products,customers,orders')
+      .optional(),
+    SHOPIFY_API_KEY: z.string().min(1).optional(),
+    SHOPIFY_API_SECRET: z.string().min(1).optional(),
+    SHOPIFY_SCOPES: z.string().min(1).optional(),
+    SANDBOX_STORES: z
+      .enum(['true', 'false', '1', '0'])
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
+    ENCRYPTION_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64')
+      .optional(),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_\S+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+      .optional(),
+    STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  })
+  .superRefine((env, ctx) => {
+    // The Stripe emulator must never stand in for Stripe where real money is taken.
+    if (env.STRIPE_API_BASE && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_API_BASE'],
+        message: 'is for tests and local runs only (NODE_ENV development or test)',
+      });
+    }
   })
   .transform((env) => {
     const dataDir = resolve(repoRoot, env.DATA_DIR);
@@ -43,6 +95,42 @@ export const configSchema = z
       logLevel: env.LOG_LEVEL,
       trustProxy: env.TRUST_PROXY,
       webDistDir: resolve(repoRoot, env.WEB_DIST_DIR),
+      auth: {
+        secret: env.AUTH_SECRET,
+        // Generated on first start when AUTH_SECRET is unset, kept outside the database file.
+        secretFile: resolve(dataDir, 'keys', 'auth-secret'),
+        smtpUrl: env.SMTP_URL,
+        mailFrom: env.MAIL_FROM,
+        google:
+          env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+            ? {
+                clientId: env.GOOGLE_CLIENT_ID,
+                clientSecret: env.GOOGLE_CLIENT_SECRET,
+                issuer: env.GOOGLE_ISSUER.replace(/\/+$/, ''),
+              }
+            : undefined,
+        demoAccountTtlHours: env.DEMO_ACCOUNT_TTL_HOURS,
+      },
+      egressAllowlist: env.EGRESS_ALLOWLIST,
+      egressAllowHttp: env.EGRESS_ALLOW_HTTP,
+      sandboxStores: env.SANDBOX_STORES,
+      sandboxCounts: env.SANDBOX_COUNTS?.split(',').map(Number),
+      shopify: {
+        apiKey: env.SHOPIFY_API_KEY,
+        apiSecret: env.SHOPIFY_API_SECRET,
+        scopes: env.SHOPIFY_SCOPES?.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      },
+      encryptionKey: env.ENCRYPTION_KEY,
+      // Kept beside, never inside, the database file (decisions.md section 3).
+      credentialKeyFile: resolve(dataDir, 'keys', 'credentials.key'),
+      stripe: {
+        secretKey: env.STRIPE_SECRET_KEY,
+        webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+        // Tests and local runs point the SDK at the Stripe emulator instead of api.stripe.com.
+        apiBase: env.STRIPE_API_BASE,
+      },
     };
   });
 

@@ -37,6 +37,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  // Background migrations (and those that were running when the server last stopped) resume now.
+  app.services.engine.runner.start();
   app.log.info(`Replatform is running at ${config.publicUrl}`);
 }
 

@@ -2,7 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers.tsx';
 import { AppRouter } from './app/router.tsx';
+import { applyMockQuery } from './features/mock-mode/mock-mode.ts';
 import './index.css';
+
+applyMockQuery(window.location.search);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

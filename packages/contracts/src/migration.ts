@@ -62,6 +62,8 @@ export const paymentInfoSchema = z.object({
   customerEmail: z.string().optional(),
   /** True for a simulated payment made in demo mode; never set for a real charge. */
   demo: z.boolean().optional(),
+  /** Records (products + customers + orders) paid for; a run never goes beyond them. */
+  paidRecords: z.number().int().nonnegative().optional(),
 });
 export type PaymentInfo = z.infer<typeof paymentInfoSchema>;
 

@@ -5,6 +5,8 @@ export const sessionUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string().nullable().optional(),
+  /** A visitor's throw-away demo account (sample data, mock mode, expires after a day). */
+  isDemo: z.union([z.boolean(), z.number()]).transform(Boolean).optional(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
@@ -28,3 +30,10 @@ export function displayNameOf(
   const local = user?.email?.split('@')[0]?.trim();
   return local || 'User';
 }
+
+/** GET /api/auth-config: the sign-in methods this instance offers. */
+export const authConfigSchema = z.object({
+  providers: z.object({ google: z.boolean(), demo: z.boolean() }),
+  passwordMinLength: z.number().int().positive(),
+});
+export type AuthConfig = z.infer<typeof authConfigSchema>;

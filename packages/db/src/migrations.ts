@@ -1,6 +1,9 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { migrationsTable } from './migrations/0001-migrations.ts';
 import { authTables } from './migrations/0002-auth.ts';
+import { notificationsTable } from './migrations/0003-notifications.ts';
+import { engineTables } from './migrations/0004-engine.ts';
+import { paymentTables } from './migrations/0005-payments.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -10,6 +13,9 @@ import { authTables } from './migrations/0002-auth.ts';
 const migrations: Record<string, Migration> = {
   '0001_migrations': migrationsTable,
   '0002_auth': authTables,
+  '0003_notifications': notificationsTable,
+  '0004_engine': engineTables,
+  '0005_payments': paymentTables,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -36,6 +36,205 @@ export interface MigrationsTable {
   version: Generated<number>;
 }
 
+/**
+ * Accounts and sign-in, written by better-auth (migration 0002_auth). Unlike our own tables,
+ * PostgreSQL stores these times as timestamptz and flags as boolean (better-auth's adapter sends
+ * native values there), SQLite as ISO text and 0/1; readers must accept both.
+ */
+type AuthTime = Date | string;
+type AuthFlag = boolean | number;
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: AuthFlag;
+  image: string | null;
+  /** A visitor's throw-away demo account, deleted with its data after demo_expires_at. */
+  is_demo: AuthFlag;
+  demo_expires_at: AuthTime | null;
+  created_at: AuthTime;
+  updated_at: AuthTime;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token: string;
+  expires_at: AuthTime;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: AuthTime;
+  updated_at: AuthTime;
+}
+
+export interface AccountsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  provider_id: string;
+  access_token: string | null;
+  refresh_token: string | null;
+  id_token: string | null;
+  access_token_expires_at: AuthTime | null;
+  refresh_token_expires_at: AuthTime | null;
+  scope: string | null;
+  /** Password hash (scrypt) of the e-mail and password sign-in; null for Google accounts. */
+  password: string | null;
+  created_at: AuthTime;
+  updated_at: AuthTime;
+}
+
+export interface VerificationsTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expires_at: AuthTime;
+  created_at: AuthTime;
+  updated_at: AuthTime;
+}
+
+/** Mail kept in the database because no SMTP server is configured. */
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: string;
+}
+
+/** Notifications of the top-bar bell (migration 0003_notifications). */
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  /** 'success' | 'info' | 'warning' | 'error' */
+  type: string;
+  title: string;
+  message: string;
+  migration_id: string | null;
+  /** When the user read it; null while unread. */
+  read_at: string | null;
+  created_at: string;
+}
+
+/** A price the server computed from its own count of the source (migration 0005_payments). */
+export interface PaymentQuotesTable {
+  id: string;
+  migration_id: string;
+  user_id: string;
+  /** 'initial' | 'top_up' */
+  kind: string;
+  /** 'stripe' | 'demo' */
+  provider: string;
+  /** JSON `{ products, customers, orders }` counted when the quote was made. */
+  counts: string;
+  records_total: number;
+  previously_paid_records: number;
+  records_bought: number;
+  amount_cents: number;
+  currency: string;
+  /** 'open' | 'paid' | 'expired' */
+  status: string;
+  checkout_session_id: string | null;
+  checkout_url: string | null;
+  payment_intent_id: string | null;
+  charge_id: string | null;
+  receipt_url: string | null;
+  /** JSON `{ type, card?: { brand, last4 } }` once paid. */
+  payment_method: string | null;
+  customer_email: string | null;
+  created_at: string;
+  paid_at: string | null;
+}
+
+/** Stripe webhook events already received, by event id (migration 0005_payments). */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  object_id: string | null;
+  received_at: string;
+  processed_at: string | null;
+}
+
+/** One run of the engine over a migration (the first run, a resume continues it; a re-run is new). */
+export interface EngineRunsTable {
+  id: string;
+  migration_id: string;
+  /** running | completed | failed | payment_required */
+  status: string;
+  /** migrate | verify | done */
+  phase: string;
+  /** JSON array of the entity types the run moves, in dependency order. */
+  entities: string;
+  started_at: string;
+  finished_at: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  /** JSON result of the verification pass, or null until it ran. */
+  verification: string | null;
+  updated_at: string;
+}
+
+/**
+ * The id map and per-record outcomes: where each source record went, the hash of the canonical
+ * record last written, and how it ended in the run that last touched it.
+ */
+export interface EngineIdMapTable {
+  migration_id: string;
+  entity: string;
+  source_id: string;
+  destination_id: string | null;
+  content_hash: string | null;
+  /** migrated | skipped | failed */
+  outcome: string;
+  reason: string | null;
+  run_id: string;
+  updated_at: string;
+  /** Field hashes of the destination record, written by the verification pass. */
+  verify_fields: string | null;
+}
+
+/** Where a run's read stream of one entity stands; moves in the transaction of its batch. */
+export interface EngineCheckpointsTable {
+  run_id: string;
+  entity: string;
+  /** JSON Checkpoint of the connector, null = from the start. */
+  checkpoint: string | null;
+  done: number;
+  updated_at: string;
+}
+
+/** Durable jobs of the embedded runner, claimed with a lease that a heartbeat extends. */
+export interface EngineJobsTable {
+  id: string;
+  migration_id: string;
+  user_id: string;
+  /** queued | running | parked | done | failed */
+  state: string;
+  /** 1 when the run has no payment limit (demo account or sandbox stores), decided at start. */
+  unlimited: number;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  lease_version: Generated<number>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   migrations: MigrationsTable;
+  engine_runs: EngineRunsTable;
+  engine_id_map: EngineIdMapTable;
+  engine_checkpoints: EngineCheckpointsTable;
+  engine_jobs: EngineJobsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  verifications: VerificationsTable;
+  mail_outbox: MailOutboxTable;
+  notifications: NotificationsTable;
+  payment_quotes: PaymentQuotesTable;
+  stripe_events: StripeEventsTable;
 }

@@ -1,5 +1,13 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { dirname } from 'node:path';
 
 /**
@@ -30,6 +38,23 @@ export class CredentialVault {
       tag.toString('base64url'),
       body.toString('base64url'),
     ].join('.');
+  }
+
+  /**
+   * A MAC over `data` with a key derived for `purpose`, so short-lived signed values (e.g. OAuth
+   * state cookies) need no extra secret and cannot be confused with sealed credentials.
+   */
+  mac(purpose: string, data: string): string {
+    const key = Buffer.from(
+      hkdfSync('sha256', this.#key, Buffer.alloc(0), `replatform:${purpose}`, 32),
+    );
+    return createHmac('sha256', key).update(data).digest('base64url');
+  }
+
+  verifyMac(purpose: string, data: string, mac: string): boolean {
+    const expected = Buffer.from(this.mac(purpose, data));
+    const given = Buffer.from(mac);
+    return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
   open(sealed: string, context: string): unknown {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, type App } from '../app.ts';
+import { buildApp, type App, type AppOptions } from '../app.ts';
 import { parseConfig } from '../config.ts';
 
 /**
@@ -11,6 +11,7 @@ import { parseConfig } from '../config.ts';
 export async function createTestApp(
   env: Record<string, string> = {},
   dialect: 'sqlite' | 'postgres' = 'sqlite',
+  options: AppOptions = {},
 ): Promise<{ app: App; close: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'replatform-app-'));
   let databaseUrl: string | undefined;
@@ -23,10 +24,12 @@ export async function createTestApp(
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
+    // Each sandbox is eight seeded emulators: only the tests about it switch it on.
+    SANDBOX_STORES: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
-  const app = await buildApp(config);
+  const app = await buildApp(config, options);
   return {
     app,
     close: async () => {

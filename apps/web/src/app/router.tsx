@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
 import { SiteHeader } from '../components/site-header.tsx';
 import { TopBar } from '../components/top-bar.tsx';
@@ -16,6 +16,7 @@ import { MagentoToShopifyPage } from '../features/marketing/magento-to-shopify-p
 import { MigrationPage } from '../features/migrations/migration-page.tsx';
 import { MigrationsPage } from '../features/migrations/migrations-page.tsx';
 import { useSession } from '../features/session/api/get-session.ts';
+import { applyMockQuery } from '../features/mock-mode/mock-mode.ts';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { RedirectIfSignedIn, RequireSignedIn } from './guards.tsx';
 import { chromeFor } from './layout-rules.ts';
@@ -23,8 +24,10 @@ import { NotFoundPage } from './not-found-page.tsx';
 
 /** Chooses the top bar, the header or nothing by path and session (spec.md section 2, Layout). */
 function Chrome() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const session = useSession();
+  // ?mock=true|false also applies when the app navigates on its own (e.g. after demo sign-in).
+  useEffect(() => applyMockQuery(search), [search]);
   const chrome = chromeFor(pathname, Boolean(session.data));
   return (
     <div className="flex min-h-screen flex-col">

@@ -1,9 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { LogOut, Settings, UserRound } from 'lucide-react';
-import { NavLink, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { NavLink } from 'react-router';
 import { displayNameOf } from '@replatform/contracts/session';
 import { useSession } from '../features/session/api/get-session.ts';
 import { signOut } from '../features/session/api/sign-out.ts';
+import { MockModeToggle } from '../features/mock-mode/mock-mode-toggle.tsx';
+import { NotificationsBell } from '../features/notifications/components/notifications-bell.tsx';
 import { Brand } from './brand.tsx';
 
 const links = [
@@ -16,12 +18,12 @@ const links = [
 /** The signed-in app's top bar (spec.md section 2, Layout). */
 export function TopBar() {
   const session = useSession();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const displayName = displayNameOf(session.data?.user);
+  const [leaving, setLeaving] = useState(false);
+  // signOut ends the server session and reloads /login, dropping every cached query.
   const logout = async () => {
+    setLeaving(true);
     await signOut();
-    queryClient.clear();
-    navigate('/login');
   };
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
@@ -44,6 +46,8 @@ export function TopBar() {
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-2">
+          <MockModeToggle />
+          <NotificationsBell />
           <NavLink
             to="/settings"
             aria-label="Settings"
@@ -53,14 +57,18 @@ export function TopBar() {
           </NavLink>
           <NavLink
             to="/my-account"
-            className="flex items-center gap-2 rounded-md px-2 py-2 text-sm text-slate-700 hover:bg-slate-100"
+            aria-label={`My Account (${displayName})`}
+            className={({ isActive }) =>
+              `flex items-center gap-2 rounded-md px-2 py-2 text-sm hover:bg-slate-100 ${isActive ? 'bg-indigo-50 text-indigo-700' : 'text-slate-700'}`
+            }
           >
             <UserRound size={18} aria-hidden />
-            <span className="max-w-[10rem] truncate">{displayNameOf(session.data?.user)}</span>
+            <span className="max-w-[10rem] truncate">{displayName}</span>
           </NavLink>
           <button
             type="button"
             onClick={logout}
+            disabled={leaving}
             className="flex items-center gap-1 rounded-md px-2 py-2 text-sm text-slate-600 hover:bg-slate-100"
           >
             <LogOut size={18} aria-hidden />

@@ -65,7 +65,9 @@ export class QuotaWindow {
       current.limited += 1;
       this.#limited += 1;
     }
-    const resetMs = Math.max(0, Math.ceil(current.startedAt + this.#settings.windowMs - now));
+    // Elapsed time first: (start + window) - now can exceed the window by a float's last bit.
+    const remaining = this.#settings.windowMs - (now - current.startedAt);
+    const resetMs = Math.min(this.#settings.windowMs, Math.max(0, Math.ceil(remaining)));
     const headers: Record<string, string> = {
       'X-Rate-Limit-Time-Window-Ms': String(this.#settings.windowMs),
       'X-Rate-Limit-Time-Reset-Ms': String(resetMs),

@@ -1,7 +1,379 @@
-import { useLocation } from 'react-router';
-import { Page } from '../../components/page.tsx';
+import { FlaskConical } from 'lucide-react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { Brand } from '../../components/brand.tsx';
+import { BusyButton, PasswordField, TextField } from '../../components/form-fields.tsx';
+import { ApiRequestError } from '../../lib/api-client.ts';
+import { useRefreshSession } from '../session/api/get-session.ts';
+import { rememberReturnTo, returnTo } from '../session/return-to.ts';
+import {
+  requestPasswordReset,
+  resetPassword,
+  signInAsDemo,
+  signInWithEmail,
+  signUpWithEmail,
+  startGoogleSignIn,
+  useAuthConfig,
+} from './api/auth-api.ts';
+import { AuthSidePanel } from './side-panel.tsx';
+import {
+  validateAuthForm,
+  type AuthFields,
+  type AuthMode,
+  type FieldErrors,
+} from './validation.ts';
 
+const messages = {
+  generic: 'An error occurred. Please try again.',
+  google: 'An error occurred with Google login. Please try again.',
+  demo: 'An error occurred with demo login. Please try again.',
+  resetSent: 'Password reset email sent. Please check your inbox.',
+  passwordReset: 'Your password has been reset. Please sign in with your new password.',
+};
+
+const titles: Record<AuthMode, { title: string; intro: string }> = {
+  signin: { title: 'Welcome Back', intro: 'Sign in to continue your migrations.' },
+  signup: { title: 'Create Account', intro: 'Start moving your store in minutes.' },
+  reset: {
+    title: 'Reset Password',
+    intro: "Enter your account's email and we'll send you a link to choose a new password.",
+  },
+  'new-password': { title: 'Choose a New Password', intro: 'Enter your new password twice.' },
+};
+
+type Busy = null | 'form' | 'google' | 'demo';
+
+/** What the server said, when it is something the visitor can act on; else the fallback. */
+function reasonOf(error: unknown, fallback: string): string {
+  if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) {
+    if (error.code !== 'http_error') return error.message;
+  }
+  return fallback;
+}
+
+function modeFromLocation(pathname: string, search: string): AuthMode {
+  if (pathname === '/signup') return 'signup';
+  const params = new URLSearchParams(search);
+  if (params.get('mode') === 'reset') return params.get('token') ? 'new-password' : 'reset';
+  return 'signin';
+}
+
+/** The query string to keep when switching between sign-in and sign-up (e.g. ?mock=true). */
+function keptQuery(search: string): string {
+  const params = new URLSearchParams(search);
+  for (const key of ['mode', 'token', 'error']) params.delete(key);
+  const rest = params.toString();
+  return rest ? `?${rest}` : '';
+}
+
+function GoogleMark() {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden>
+      <circle cx="12" cy="12" r="10" fill="none" stroke="#4285F4" strokeWidth="3" />
+      <path d="M12 12h9" stroke="#34A853" strokeWidth="3" />
+    </svg>
+  );
+}
+
+/** /login and /signup (spec.md section 2): sign in, create account, and password reset. */
 export function AuthPage() {
-  const { pathname } = useLocation();
-  return <Page title={pathname === '/signup' ? 'Create Account' : 'Welcome Back'} />;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const refreshSession = useRefreshSession();
+  const config = useAuthConfig();
+  const [mode, setMode] = useState<AuthMode>(() =>
+    modeFromLocation(location.pathname, location.search),
+  );
+  const [fields, setFields] = useState<AuthFields>({
+    name: '',
+    email: '',
+    password: '',
+    confirm: '',
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [alert, setAlert] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
+  const form = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    setMode(modeFromLocation(location.pathname, location.search));
+    setErrors({});
+  }, [location.pathname, location.search]);
+
+  // Back from Google with an error (better-auth appends ?error=...).
+  useEffect(() => {
+    const error = new URLSearchParams(location.search).get('error');
+    if (!error) return;
+    setAlert(
+      error === 'account_not_linked'
+        ? `${messages.google} An account with this email already exists: sign in with your email and password.`
+        : messages.google,
+    );
+  }, [location.search]);
+
+  const from = (location.state as { from?: unknown } | null)?.from;
+  const query = keptQuery(location.search);
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const { title, intro } = titles[mode];
+  const showProviders = mode === 'signin' || mode === 'signup';
+  const google = config.data?.providers.google ?? false;
+
+  const set = (key: keyof AuthFields) => (e: { target: { value: string } }) =>
+    setFields((f) => ({ ...f, [key]: e.target.value }));
+
+  const switchMode = (next: AuthMode) => {
+    setMode(next);
+    setErrors({});
+    setAlert(null);
+    if (next !== 'signin') setNotice(null);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setAlert(null);
+    setNotice(null);
+    const found = validateAuthForm(mode, fields);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      // Put the visitor on the first field to fix, once the errors are rendered.
+      requestAnimationFrame(() =>
+        form.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus(),
+      );
+      return;
+    }
+    setBusy('form');
+    try {
+      const email = fields.email.trim();
+      if (mode === 'signin') {
+        await signInWithEmail({ email, password: fields.password });
+        await refreshSession();
+      } else if (mode === 'signup') {
+        await signUpWithEmail({ name: fields.name.trim(), email, password: fields.password });
+        await refreshSession();
+      } else if (mode === 'reset') {
+        await requestPasswordReset(email);
+        setFields((f) => ({ ...f, password: '' }));
+        switchMode('signin');
+        setNotice(messages.resetSent);
+      } else {
+        await resetPassword({ token, newPassword: fields.password });
+        setFields((f) => ({ ...f, password: '', confirm: '' }));
+        navigate(`/login${query}`, { replace: true });
+        setNotice(messages.passwordReset);
+      }
+    } catch (error) {
+      setAlert(reasonOf(error, messages.generic));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const startGoogle = async () => {
+    if (busy) return;
+    setAlert(null);
+    setBusy('google');
+    try {
+      const { url } = await startGoogleSignIn({
+        callbackURL: returnTo(from) ?? '/migrations',
+        errorCallbackURL: `/login${query}`,
+      });
+      window.location.assign(url);
+    } catch (error) {
+      setAlert(reasonOf(error, messages.google));
+      setBusy(null);
+    }
+  };
+
+  const demo = async () => {
+    if (busy) return;
+    setAlert(null);
+    setBusy('demo');
+    try {
+      await signInAsDemo();
+      // Demo accounts work in mock mode: sandbox stores and simulated payments.
+      const target = new URL(returnTo(from) ?? '/migrations', window.location.origin);
+      target.searchParams.set('mock', 'true');
+      rememberReturnTo(`${target.pathname}${target.search}`);
+      await refreshSession();
+    } catch (error) {
+      setAlert(reasonOf(error, messages.demo));
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="grid min-h-screen bg-white lg:grid-cols-2">
+      <main className="flex flex-col px-6 py-8 sm:px-10">
+        <Brand />
+        <div className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center py-10">
+          <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{title}</h1>
+          <p className="mt-2 text-slate-600">{intro}</p>
+
+          {notice ? (
+            <p
+              role="status"
+              className="mt-6 rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800"
+            >
+              {notice}
+            </p>
+          ) : null}
+          <div role="alert" className={alert ? 'mt-6' : undefined}>
+            {alert ? (
+              <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+                {alert}
+              </p>
+            ) : null}
+          </div>
+
+          <form
+            ref={form}
+            noValidate
+            onSubmit={submit}
+            aria-busy={busy !== null}
+            aria-label={title}
+            className="mt-6 space-y-4"
+          >
+            {mode === 'signup' ? (
+              <TextField
+                label="Full Name"
+                name="name"
+                autoComplete="name"
+                value={fields.name}
+                onChange={set('name')}
+                error={errors.name}
+                disabled={busy !== null}
+              />
+            ) : null}
+            {mode !== 'new-password' ? (
+              <TextField
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="email"
+                inputMode="email"
+                value={fields.email}
+                onChange={set('email')}
+                error={errors.email}
+                disabled={busy !== null}
+              />
+            ) : null}
+            {mode !== 'reset' ? (
+              <PasswordField
+                label={mode === 'new-password' ? 'New Password' : 'Password'}
+                name="password"
+                autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
+                value={fields.password}
+                onChange={set('password')}
+                error={errors.password}
+                hint={mode === 'signin' ? undefined : 'Use at least 8 characters.'}
+                disabled={busy !== null}
+              />
+            ) : null}
+            {mode === 'new-password' ? (
+              <PasswordField
+                label="Confirm New Password"
+                name="confirm"
+                autoComplete="new-password"
+                value={fields.confirm}
+                onChange={set('confirm')}
+                error={errors.confirm}
+                disabled={busy !== null}
+              />
+            ) : null}
+            {mode === 'signin' ? (
+              <div className="flex justify-end">
+                <button
+                  type="button"
+                  onClick={() => switchMode('reset')}
+                  className="text-sm font-medium text-indigo-700 hover:underline"
+                >
+                  Forgot password?
+                </button>
+              </div>
+            ) : null}
+            <BusyButton busy={busy === 'form'} disabled={busy !== null}>
+              {
+                {
+                  signin: 'Sign In',
+                  signup: 'Create Account',
+                  reset: 'Send Reset Link',
+                  'new-password': 'Set New Password',
+                }[mode]
+              }
+            </BusyButton>
+          </form>
+
+          {showProviders ? (
+            <div className="mt-6 space-y-3">
+              <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
+                <span className="h-px flex-1 bg-slate-200" />
+                or
+                <span className="h-px flex-1 bg-slate-200" />
+              </div>
+              {google ? (
+                <BusyButton
+                  type="button"
+                  variant="secondary"
+                  busy={busy === 'google'}
+                  disabled={busy !== null}
+                  onClick={startGoogle}
+                  icon={<GoogleMark />}
+                >
+                  Continue with Google
+                </BusyButton>
+              ) : null}
+              <BusyButton
+                type="button"
+                variant="secondary"
+                busy={busy === 'demo'}
+                disabled={busy !== null}
+                onClick={demo}
+                icon={<FlaskConical size={18} aria-hidden />}
+              >
+                Try the Demo
+              </BusyButton>
+            </div>
+          ) : null}
+
+          <p className="mt-8 text-center text-sm text-slate-600">
+            {mode === 'signin' ? (
+              <>
+                Don&apos;t have an account?{' '}
+                <Link
+                  to={`/signup${query}`}
+                  state={location.state}
+                  className="font-semibold text-indigo-700 hover:underline"
+                >
+                  Sign up
+                </Link>
+              </>
+            ) : mode === 'signup' ? (
+              <>
+                Already have an account?{' '}
+                <Link
+                  to={`/login${query}`}
+                  state={location.state}
+                  className="font-semibold text-indigo-700 hover:underline"
+                >
+                  Sign in
+                </Link>
+              </>
+            ) : (
+              <Link
+                to={`/login${query}`}
+                state={location.state}
+                onClick={() => switchMode('signin')}
+                className="font-semibold text-indigo-700 hover:underline"
+              >
+                Back to Sign In
+              </Link>
+            )}
+          </p>
+        </div>
+      </main>
+      <AuthSidePanel />
+    </div>
+  );
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { sessionSchema, type Session } from '@replatform/contracts/session';
 import { apiRequest, ApiRequestError } from '../../../lib/api-client.ts';
 
@@ -17,4 +17,10 @@ export async function getSession(): Promise<Session> {
 
 export function useSession() {
   return useQuery({ queryKey: sessionQueryKey, queryFn: getSession, staleTime: 60_000 });
+}
+
+/** Reloads the session after signing in or changing the account, and waits for it. */
+export function useRefreshSession() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: sessionQueryKey });
 }

@@ -1,0 +1,455 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '@replatform/db/test-databases';
+import type { App } from '../app.ts';
+import { createTestApp } from '../testing/test-app.ts';
+import { authLimits } from './rate-limit.ts';
+import { requireUser } from './require-user.ts';
+
+const origin = 'http://localhost:4001';
+let ipCounter = 10;
+/** A fresh client address per test, so the per-address limits of one test do not spill over. */
+const nextIp = () => `203.0.113.${ipCounter++}`;
+
+interface Call {
+  method?: 'GET' | 'POST';
+  url: string;
+  body?: unknown;
+  cookie?: string;
+  ip?: string;
+  headers?: Record<string, string>;
+}
+
+function call(app: App, c: Call) {
+  return app.inject({
+    method: c.method ?? (c.body === undefined ? 'GET' : 'POST'),
+    url: c.url,
+    remoteAddress: c.ip ?? '198.51.100.1',
+    headers: {
+      origin,
+      ...(c.cookie ? { cookie: c.cookie } : {}),
+      ...(c.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...c.headers,
+    },
+    ...(c.body === undefined ? {} : { payload: JSON.stringify(c.body) }),
+  });
+}
+
+/** The cookie header a browser would send back after this answer. */
+function cookieFrom(res: { headers: Record<string, unknown> }): string {
+  const cookies = [res.headers['set-cookie']].flat().filter((c): c is string => Boolean(c));
+  return cookies
+    .map((c) => c.split(';')[0] ?? '')
+    .filter((c) => !c.endsWith('='))
+    .join('; ');
+}
+
+async function signUp(app: App, email: string, password = 'correct horse 1', ip = nextIp()) {
+  const res = await call(app, {
+    url: '/api/auth/sign-up/email',
+    body: { name: 'Ada Lovelace', email, password },
+    ip,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return cookieFrom(res);
+}
+
+async function sessionOf(app: App, cookie: string) {
+  const res = await call(app, { url: '/api/auth/get-session', cookie });
+  expect(res.statusCode).toBe(200);
+  return res.json() as {
+    user: { id: string; email: string; name: string; isDemo: boolean };
+  } | null;
+}
+
+async function latestMail(app: App, to: string) {
+  // Mail leaves in the background so answers do not reveal whether it was sent.
+  for (let i = 0; i < 50; i++) {
+    const res = await call(app, { url: `/api/dev/outbox?to=${encodeURIComponent(to)}` });
+    const { mails } = res.json() as { mails: Array<{ subject: string; text: string }> };
+    if (mails[0]) return mails[0];
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return undefined;
+}
+
+describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
+  let app: App;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ app, close } = await createTestApp({}, dialect));
+    app.get('/api/whoami-for-test', async (request) => requireUser(request));
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it('signs up into an httpOnly, SameSite=Lax session cookie and signs out', async () => {
+    const res = await call(app, {
+      url: '/api/auth/sign-up/email',
+      body: { name: '  Grace Hopper ', email: 'Grace@Example.com', password: 'correct horse 1' },
+      ip: nextIp(),
+    });
+    expect(res.statusCode).toBe(200);
+    const setCookie = [res.headers['set-cookie']].flat().join('\n');
+    expect(setCookie).toMatch(/replatform\.session_token=/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/i);
+    const cookie = cookieFrom(res);
+
+    // The token stays in the httpOnly cookie, out of reach of page scripts.
+    expect(res.json()).not.toHaveProperty('token');
+    const session = await sessionOf(app, cookie);
+    expect(session?.user).toMatchObject({ email: 'grace@example.com', name: 'Grace Hopper' });
+    expect(JSON.stringify(session)).not.toContain(cookie.split('=')[1]?.split('.')[0]);
+    expect(session).not.toHaveProperty('session.token');
+    const me = await call(app, { url: '/api/whoami-for-test', cookie });
+    expect(me.json()).toEqual({
+      id: session?.user.id,
+      email: 'grace@example.com',
+      name: 'Grace Hopper',
+      isDemo: false,
+    });
+
+    const out = await call(app, { url: '/api/auth/sign-out', body: {}, cookie });
+    expect(out.statusCode).toBe(200);
+    expect(await sessionOf(app, cookie)).toBeNull();
+    const refused = await call(app, { url: '/api/whoami-for-test', cookie });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({
+      error: { code: 'unauthenticated', message: 'Please sign in to continue.' },
+    });
+  });
+
+  it('requires a full name and a valid e-mail to sign up', async () => {
+    const noName = await call(app, {
+      url: '/api/auth/sign-up/email',
+      body: { name: '  ', email: 'noname@example.com', password: 'correct horse 1' },
+      ip: nextIp(),
+    });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json().error).toEqual({
+      code: 'name_required',
+      message: 'Please enter your full name.',
+    });
+    const badEmail = await call(app, {
+      url: '/api/auth/sign-up/email',
+      body: { name: 'X', email: 'not-an-email', password: 'correct horse 1' },
+      ip: nextIp(),
+    });
+    expect(badEmail.statusCode).toBe(400);
+    expect(badEmail.json().error.message).toBeTruthy();
+  });
+
+  it('answers a wrong password and an unknown e-mail identically', async () => {
+    await signUp(app, 'known@example.com');
+    const wrong = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email: 'known@example.com', password: 'wrong password' },
+      ip: nextIp(),
+    });
+    const unknown = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email: 'nobody@example.com', password: 'wrong password' },
+      ip: nextIp(),
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.body).toBe(unknown.body);
+    expect(wrong.json()).toEqual({
+      error: { code: 'invalid_email_or_password', message: 'Invalid email or password.' },
+    });
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('rotates the session on sign-in and revokes the previous one', async () => {
+    const first = await signUp(app, 'rotate@example.com');
+    const again = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email: 'rotate@example.com', password: 'correct horse 1' },
+      cookie: first,
+      ip: nextIp(),
+    });
+    expect(again.statusCode).toBe(200);
+    const second = cookieFrom(again);
+    expect(second).not.toBe(first);
+    expect(await sessionOf(app, first)).toBeNull();
+    expect((await sessionOf(app, second))?.user.email).toBe('rotate@example.com');
+  });
+
+  it('answers a reset request the same whether or not the account exists', async () => {
+    await signUp(app, 'reset-known@example.com');
+    const known = await call(app, {
+      url: '/api/auth/request-password-reset',
+      body: { email: 'reset-known@example.com' },
+      ip: nextIp(),
+    });
+    const unknown = await call(app, {
+      url: '/api/auth/request-password-reset',
+      body: { email: 'reset-unknown@example.com' },
+      ip: nextIp(),
+    });
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(known.body).toBe(unknown.body);
+    expect(await latestMail(app, 'reset-known@example.com')).toBeDefined();
+    expect(await latestMail(app, 'reset-unknown@example.com')).toBeUndefined();
+  });
+
+  it('resets a password through a single-use link and revokes every session', async () => {
+    const email = 'reset-flow@example.com';
+    const cookie = await signUp(app, email);
+    await call(app, { url: '/api/auth/request-password-reset', body: { email }, ip: nextIp() });
+    const mail = await latestMail(app, email);
+    const link = mail?.text.match(/https?:\/\/\S+/)?.[0];
+    expect(link).toMatch(/^http:\/\/localhost:4001\/login\?mode=reset&token=/);
+    const token = new URL(link ?? '').searchParams.get('token');
+
+    const reset = await call(app, {
+      url: '/api/auth/reset-password',
+      body: { token, newPassword: 'a brand new secret' },
+      ip: nextIp(),
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(await sessionOf(app, cookie)).toBeNull();
+
+    const reused = await call(app, {
+      url: '/api/auth/reset-password',
+      body: { token, newPassword: 'yet another secret' },
+      ip: nextIp(),
+    });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json().error.code).toBe('invalid_token');
+
+    const old = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email, password: 'correct horse 1' },
+      ip: nextIp(),
+    });
+    expect(old.statusCode).toBe(401);
+    const fresh = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email, password: 'a brand new secret' },
+      ip: nextIp(),
+    });
+    expect(fresh.statusCode).toBe(200);
+  });
+
+  it('limits failed sign-ins per account and address, but not the owner elsewhere', async () => {
+    const email = 'limited@example.com';
+    await signUp(app, email);
+    const attacker = nextIp();
+    for (let i = 0; i < 5; i++) {
+      const res = await call(app, {
+        url: '/api/auth/sign-in/email',
+        body: { email, password: `guess ${i}` },
+        ip: attacker,
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email, password: 'correct horse 1' },
+      ip: attacker,
+    });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBeDefined();
+    expect(blocked.json().error).toEqual({
+      code: 'rate_limited',
+      message: expect.stringMatching(
+        /^Too many sign-in attempts\. Please try again in \d+ minutes?\.$/,
+      ),
+    });
+
+    const owner = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email, password: 'correct horse 1' },
+      ip: nextIp(),
+    });
+    expect(owner.statusCode).toBe(200);
+  });
+
+  it('limits reset mails per account and all auth requests per address', async () => {
+    const email = 'mailbomb@example.com';
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await call(app, {
+        url: '/api/auth/request-password-reset',
+        body: { email },
+        ip: nextIp(),
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+
+    const ip = nextIp();
+    let last = 0;
+    for (let i = 0; i <= authLimits.perIp.max; i++) {
+      const res = await call(app, {
+        url: '/api/auth/sign-in/email',
+        body: { email: `spray${i}@example.com`, password: 'whatever1' },
+        ip,
+      });
+      last = res.statusCode;
+    }
+    expect(last).toBe(429);
+  });
+
+  it('refuses cross-site state-changing requests', async () => {
+    const res = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email: 'x@example.com', password: 'whatever1' },
+      headers: { origin: 'https://evil.example' },
+      ip: nextIp(),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('cross_site_request');
+    const fetchMeta = await app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(fetchMeta.statusCode).toBe(403);
+  });
+
+  it('changes the name, the e-mail (with the current password) and the password', async () => {
+    const cookie = await signUp(app, 'changer@example.com');
+    const name = await call(app, {
+      url: '/api/auth/update-user',
+      body: { name: 'Ada L.' },
+      cookie,
+    });
+    expect(name.statusCode).toBe(200);
+    expect((await sessionOf(app, cookie))?.user.name).toBe('Ada L.');
+
+    const noPassword = await call(app, {
+      url: '/api/auth/account/change-email',
+      body: { newEmail: 'changed@example.com', currentPassword: 'wrong password' },
+      cookie,
+    });
+    expect(noPassword.statusCode).toBe(400);
+    expect(noPassword.json().error.code).toBe('invalid_password');
+
+    const email = await call(app, {
+      url: '/api/auth/account/change-email',
+      body: { newEmail: 'Changed@Example.com', currentPassword: 'correct horse 1' },
+      cookie,
+    });
+    expect(email.statusCode, email.body).toBe(200);
+    expect((await sessionOf(app, cookie))?.user.email).toBe('changed@example.com');
+    expect((await latestMail(app, 'changer@example.com'))?.subject).toMatch(/e-mail address/);
+
+    const taken = await signUp(app, 'taken@example.com');
+    expect(taken).toBeTruthy();
+    const clash = await call(app, {
+      url: '/api/auth/account/change-email',
+      body: { newEmail: 'taken@example.com', currentPassword: 'correct horse 1' },
+      cookie,
+    });
+    expect(clash.statusCode).toBe(422);
+
+    const wrong = await call(app, {
+      url: '/api/auth/change-password',
+      body: { currentPassword: 'nope nope', newPassword: 'new secret 22' },
+      cookie,
+    });
+    expect(wrong.statusCode).toBe(400);
+    const changed = await call(app, {
+      url: '/api/auth/change-password',
+      body: {
+        currentPassword: 'correct horse 1',
+        newPassword: 'new secret 22',
+        revokeOtherSessions: true,
+      },
+      cookie,
+    });
+    expect(changed.statusCode).toBe(200);
+    const signIn = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email: 'changed@example.com', password: 'new secret 22' },
+      ip: nextIp(),
+    });
+    expect(signIn.statusCode).toBe(200);
+  });
+
+  it('deletes an account with its migrations, and refuses its session cookie afterwards', async () => {
+    const cookie = await signUp(app, 'leaver@example.com');
+    const user = (await sessionOf(app, cookie))?.user;
+    if (!user) throw new Error('no session');
+    await app.services.migrations.create({
+      userId: user.id,
+      email: user.email,
+      storeName: 'Leaving Store',
+    });
+    const res = await call(app, { url: '/api/auth/delete-user', body: {}, cookie });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await app.services.migrations.listForUser(user.id)).toEqual([]);
+    expect(await sessionOf(app, cookie)).toBeNull();
+    const refused = await call(app, { url: '/api/whoami-for-test', cookie });
+    expect(refused.statusCode).toBe(401);
+    const signIn = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email: 'leaver@example.com', password: 'correct horse 1' },
+      ip: nextIp(),
+    });
+    expect(signIn.statusCode).toBe(401);
+  });
+
+  it('signs a visitor into a fresh demo account with sample migrations in every state', async () => {
+    const res = await call(app, { url: '/api/auth/demo/sign-in', body: {}, ip: nextIp() });
+    expect(res.statusCode, res.body).toBe(200);
+    const cookie = cookieFrom(res);
+    const session = await sessionOf(app, cookie);
+    expect(session?.user.isDemo).toBe(true);
+    const me = (await call(app, { url: '/api/whoami-for-test', cookie })).json();
+    expect(me.isDemo).toBe(true);
+
+    const list = await app.services.migrations.listForUser(me.id);
+    const byStatus = Object.fromEntries(list.map((m) => [m.status, m]));
+    expect(Object.keys(byStatus).sort()).toEqual(['completed', 'failed', 'in-progress', 'pending']);
+    expect(byStatus.pending?.currentStep).toBe(1);
+    expect(byStatus['in-progress']).toMatchObject({
+      currentStep: 4,
+      sourceStore: 'woocommerce',
+      destinationStore: 'shopify',
+      dataTypes: { products: true, customers: true, orders: true },
+      entityCounts: { products: 1500, customers: 750, orders: 250 },
+      paymentInfo: { demo: true, paymentStatus: 'paid' },
+    });
+    expect(byStatus.completed).toMatchObject({
+      currentStep: 5,
+      paymentInfo: {
+        amount: 12400,
+        currency: 'usd',
+        demo: true,
+        paymentMethod: { card: { brand: 'visa', last4: '4242' } },
+      },
+    });
+    expect(byStatus.completed?.completedAt).toBeTruthy();
+    expect(byStatus.failed?.migrationStats.products?.failed).toBeGreaterThan(0);
+
+    // A second visitor gets an account of their own.
+    const other = await call(app, { url: '/api/auth/demo/sign-in', body: {}, ip: nextIp() });
+    const otherMe = (
+      await call(app, { url: '/api/whoami-for-test', cookie: cookieFrom(other) })
+    ).json();
+    expect(otherMe.id).not.toBe(me.id);
+
+    // The sweep removes expired demo accounts with their sessions and migrations.
+    const later = new Date(Date.now() + 25 * 60 * 60 * 1000);
+    const swept = await app.services.auth.sweep(later);
+    expect(swept.demoAccounts).toBeGreaterThanOrEqual(2);
+    expect(await app.services.migrations.listForUser(me.id)).toEqual([]);
+    expect((await call(app, { url: '/api/whoami-for-test', cookie })).statusCode).toBe(401);
+  });
+
+  it('says which sign-in providers exist', async () => {
+    const res = await call(app, { url: '/api/auth-config' });
+    expect(res.json()).toEqual({
+      providers: { google: false, demo: true },
+      passwordMinLength: 8,
+    });
+  });
+});

@@ -1,0 +1,127 @@
+import type { Db } from '@replatform/db/database';
+import type { MigrationsRepository } from '@replatform/db/migrations-repository';
+
+const counts = { products: 1500, customers: 750, orders: 250 };
+const allTypes = { products: true, customers: true, orders: true };
+const total = counts.products + counts.customers + counts.orders;
+
+const hoursAgo = (now: Date, hours: number) =>
+  new Date(now.getTime() - hours * 60 * 60 * 1000).toISOString();
+
+/** A simulated card payment of $124.00 (base $99 + 2,500 records), never a real charge. */
+function demoPayment(email: string, paidAt: string) {
+  return {
+    paymentStatus: 'paid',
+    amount: 12400,
+    currency: 'usd',
+    paymentDate: paidAt,
+    paymentMethod: { type: 'card', card: { brand: 'visa', last4: '4242' } },
+    customerEmail: email,
+    demo: true,
+  };
+}
+
+/**
+ * Sample migrations in every state for a new demo account, written through the repository like
+ * any other migration: pending at step 1, in progress at step 4, completed, and failed.
+ */
+export async function seedDemoMigrations(
+  repo: MigrationsRepository,
+  user: { id: string; email: string },
+  now: Date = new Date(),
+): Promise<void> {
+  const create = (storeName: string) =>
+    repo.create({ userId: user.id, email: user.email, storeName });
+
+  await create('My New Store');
+
+  const failed = await create('Vintage Books Store');
+  await repo.update(failed.id, user.id, {
+    sourceStore: 'bigcommerce',
+    destinationStore: 'woocommerce',
+    sourceStoreUrl: 'https://vintage-books.mybigcommerce.com',
+    destinationStoreUrl: 'https://vintage-books.example.com',
+    sourceVerified: true,
+    destinationVerified: true,
+    currentStep: 4,
+    status: 'failed',
+    dataTypes: allTypes,
+    entityCounts: counts,
+    totalEntities: total,
+    migratedEntities: 620 + 180,
+    migrationStats: {
+      products: { total: counts.products, migrated: 620, failed: 45 },
+      customers: { total: counts.customers, migrated: 180, failed: 12 },
+      orders: { total: counts.orders, migrated: 0, failed: 0 },
+    },
+    paymentInfo: demoPayment(user.email, hoursAgo(now, 30)),
+  });
+
+  const completed = await create('Home & Garden Market');
+  await repo.update(completed.id, user.id, {
+    sourceStore: 'magento2',
+    destinationStore: 'shopify',
+    sourceStoreUrl: 'https://home-garden.example.com',
+    destinationStoreUrl: 'https://home-garden.myshopify.com',
+    sourceVerified: true,
+    destinationVerified: true,
+    currentStep: 5,
+    status: 'completed',
+    dataTypes: allTypes,
+    entityCounts: counts,
+    totalEntities: total,
+    migratedEntities: total,
+    migrationStats: {
+      products: { total: counts.products, migrated: counts.products, failed: 0 },
+      customers: { total: counts.customers, migrated: counts.customers, failed: 0 },
+      orders: { total: counts.orders, migrated: counts.orders, failed: 0 },
+    },
+    paymentInfo: demoPayment(user.email, hoursAgo(now, 74)),
+    completedAt: hoursAgo(now, 72),
+  });
+
+  const running = await create('Outdoor Gear Shop');
+  await repo.update(running.id, user.id, {
+    sourceStore: 'woocommerce',
+    destinationStore: 'shopify',
+    sourceStoreUrl: 'https://outdoor-gear.example.com',
+    destinationStoreUrl: 'https://outdoor-gear.myshopify.com',
+    sourceVerified: true,
+    destinationVerified: true,
+    currentStep: 4,
+    status: 'in-progress',
+    dataTypes: allTypes,
+    entityCounts: counts,
+    totalEntities: total,
+    migratedEntities: 900 + 200,
+    migrationStats: {
+      products: { total: counts.products, migrated: 900, failed: 3 },
+      customers: { total: counts.customers, migrated: 200, failed: 0 },
+      orders: { total: counts.orders, migrated: 0, failed: 0 },
+    },
+    paymentInfo: demoPayment(user.email, hoursAgo(now, 1)),
+  });
+}
+
+/**
+ * Removes what has outlived its use: demo accounts past their expiry (with their migrations and
+ * sessions), expired sessions and verification tokens, and outbox mail older than a week.
+ */
+export async function sweepExpired(
+  db: Db,
+  deleteUser: (userId: string) => Promise<void>,
+  now: Date = new Date(),
+): Promise<{ demoAccounts: number }> {
+  const expired = await db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where('is_demo', '=', db.dialect === 'postgres' ? true : 1)
+    .where('demo_expires_at', '<', now)
+    .execute();
+  for (const { id } of expired) await deleteUser(id);
+  await db.kysely.deleteFrom('sessions').where('expires_at', '<', now).execute();
+  await db.kysely.deleteFrom('verifications').where('expires_at', '<', now).execute();
+  const weekAgo = new Date(now.getTime() - 7 * 24 * 60 * 60 * 1000).toISOString();
+  await db.kysely.deleteFrom('mail_outbox').where('created_at', '<', weekAgo).execute();
+  return { demoAccounts: expired.length };
+}

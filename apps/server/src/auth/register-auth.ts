@@ -1,0 +1,228 @@
+import { APIError } from 'better-auth/api';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '@replatform/db/database';
+import { MigrationsRepository } from '@replatform/db/migrations-repository';
+import type { Config } from '../config.ts';
+import { sendNotFound } from '../http/errors.ts';
+import { authConfigRoutes } from '../routes/auth/get-auth-config.ts';
+import { devOutboxRoutes } from '../routes/auth/get-dev-outbox.ts';
+import type { AuthService } from './auth-service.ts';
+import { createBetterAuth } from './better-auth.ts';
+import { sendWebResponse, toWebRequest } from './bridge.ts';
+import { seedDemoMigrations, sweepExpired } from './demo.ts';
+import { outboxMailer, smtpMailer } from './mailer.ts';
+import { registerCrossSiteCheck } from './origin-check.ts';
+import { AuthRateLimiter, limitMessage, type AuthAction } from './rate-limit.ts';
+import type { CurrentUser } from './require-user.ts';
+import { loadAuthSecret } from './secret.ts';
+
+const sweepEveryMs = 15 * 60 * 1000;
+const firstSweepAfterMs = 10 * 1000;
+
+function headersOf(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, String(value));
+  }
+  return headers;
+}
+
+/** Builds the auth service: better-auth on our database, mail, demo accounts, limits. */
+export async function createAuthService(deps: {
+  config: Config;
+  db: Db;
+  log: FastifyBaseLogger;
+}): Promise<AuthService> {
+  const { config, db, log } = deps;
+  const migrations = new MigrationsRepository(db);
+  const mailer = config.auth.smtpUrl
+    ? smtpMailer({
+        url: config.auth.smtpUrl,
+        from: config.auth.mailFrom ?? `Replatform <no-reply@${new URL(config.publicUrl).hostname}>`,
+      })
+    : outboxMailer(db, log);
+  const deletionHandlers: Array<(userId: string) => Promise<void>> = [];
+  const deleteUserData = async (userId: string) => {
+    // Handlers first, while the migrations they may refer to still exist.
+    for (const handler of deletionHandlers) await handler(userId);
+    // Migrations hold the sealed store credentials, so this removes those too.
+    await migrations.deleteAllForUser(userId);
+  };
+
+  const betterAuth = createBetterAuth({
+    config,
+    db,
+    secret: loadAuthSecret({ configured: config.auth.secret, file: config.auth.secretFile }),
+    mailer,
+    log,
+    deleteUserData,
+    seedDemoAccount: (user) => seedDemoMigrations(migrations, user),
+  });
+
+  const resolved = new WeakMap<FastifyRequest, Promise<CurrentUser | null>>();
+  const lookUp = async (request: FastifyRequest): Promise<CurrentUser | null> => {
+    if (!request.headers.cookie) return null;
+    try {
+      const found = await betterAuth.api.getSession({ headers: headersOf(request) });
+      if (!found) return null;
+      const user = found.user as typeof found.user & { isDemo?: boolean | number };
+      return {
+        id: user.id,
+        email: user.email,
+        name: user.name?.trim() ? user.name : null,
+        isDemo: Boolean(user.isDemo),
+      };
+    } catch (error) {
+      if (error instanceof APIError) return null;
+      throw error;
+    }
+  };
+
+  const deleteUser = async (userId: string) => {
+    await deleteUserData(userId);
+    const context = await betterAuth.$context;
+    await context.internalAdapter.deleteUserSessions(userId);
+    await context.internalAdapter.deleteUser(userId);
+  };
+
+  const timers: NodeJS.Timeout[] = [];
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const service: AuthService = {
+    betterAuth,
+    mailer,
+    limiter: new AuthRateLimiter(),
+    providers: { google: Boolean(config.auth.google) },
+    currentUser(request) {
+      let pending = resolved.get(request);
+      if (!pending) {
+        pending = lookUp(request);
+        resolved.set(request, pending);
+      }
+      return pending;
+    },
+    onUserDeleted(handler) {
+      deletionHandlers.push(handler);
+    },
+    deleteUser,
+    async sweep(now) {
+      const result = await sweepExpired(db, deleteUser, now);
+      if (result.demoAccounts) log.info(result, 'expired demo accounts deleted');
+      return result;
+    },
+    start() {
+      const run = () => {
+        inFlight = service
+          .sweep()
+          .catch((error: unknown) => log.error({ err: error }, 'auth sweep failed'));
+      };
+      timers.push(setTimeout(run, firstSweepAfterMs), setInterval(run, sweepEveryMs));
+      for (const timer of timers) timer.unref();
+    },
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      await inFlight;
+      mailer.close();
+    },
+  };
+  return service;
+}
+
+/** Which limit a request to better-auth counts against, and for which account. */
+function classify(path: string, body: unknown): { action: AuthAction; account?: string } | null {
+  const email =
+    body && typeof body === 'object' && typeof (body as { email?: unknown }).email === 'string'
+      ? (body as { email: string }).email.trim().toLowerCase()
+      : undefined;
+  switch (path) {
+    case '/api/auth/sign-in/email':
+      return { action: 'sign-in', account: email };
+    case '/api/auth/sign-up/email':
+      return { action: 'sign-up', account: email };
+    case '/api/auth/request-password-reset':
+      return { action: 'reset-request', account: email };
+    case '/api/auth/reset-password':
+      return { action: 'reset' };
+    case '/api/auth/demo/sign-in':
+      return { action: 'demo' };
+    case '/api/auth/sign-in/social':
+      return { action: 'social' };
+    case '/api/auth/change-password':
+    case '/api/auth/account/change-email':
+    case '/api/auth/delete-user':
+      return { action: 'reauth' };
+    default:
+      return null;
+  }
+}
+
+/** Paths that sign somebody in: the session the browser had before is revoked (rotation). */
+const signInPaths = new Set([
+  '/api/auth/sign-in/email',
+  '/api/auth/sign-up/email',
+  '/api/auth/demo/sign-in',
+]);
+
+/**
+ * Mounts better-auth under /api/auth/* (its standard endpoints plus ours: demo sign-in and
+ * e-mail change), the provider list, the development outbox, and the cross-site check.
+ */
+export async function registerAuth(app: FastifyInstance): Promise<void> {
+  const { config } = app.services;
+  const auth = app.services.auth;
+  registerCrossSiteCheck(app, new URL(config.publicUrl).origin);
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/auth/*',
+    handler: async (request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      // better-auth's link-style reset callback would put the token in a path (and so in request
+      // logs); our mails link to the auth screen instead, so that route is closed.
+      if (path.startsWith('/api/auth/reset-password/')) return sendNotFound(reply);
+      const limited = request.method === 'POST' ? classify(path, request.body) : null;
+      if (limited) {
+        const decision = auth.limiter.attempt(limited.action, request.ip, limited.account);
+        if (!decision.allowed) {
+          return reply
+            .status(429)
+            .header('retry-after', String(Math.ceil(decision.retryAfterMs / 1000)))
+            .type('application/json; charset=utf-8')
+            .send({
+              error: {
+                code: 'rate_limited',
+                message: limitMessage(limited.action, decision.retryAfterMs),
+              },
+            });
+        }
+      }
+      const previous =
+        request.method === 'POST' && signInPaths.has(path)
+          ? await auth.betterAuth.api.getSession({ headers: headersOf(request) }).catch(() => null)
+          : null;
+
+      const response = await auth.betterAuth.handler(toWebRequest(request, config.publicUrl));
+
+      if (limited?.action === 'sign-in' && limited.account) {
+        if (response.status === 401) auth.limiter.signInFailed(request.ip, limited.account);
+        if (response.ok) auth.limiter.signInSucceeded(request.ip, limited.account);
+      }
+      if (previous && response.ok) {
+        const context = await auth.betterAuth.$context;
+        await context.internalAdapter.deleteSession(previous.session.token);
+      }
+      return sendWebResponse(reply, response);
+    },
+  });
+
+  await app.register(authConfigRoutes);
+  if (config.env !== 'production') await app.register(devOutboxRoutes);
+
+  app.addHook('onReady', async () => {
+    auth.start();
+  });
+  app.addHook('onClose', async () => {
+    await auth.close();
+  });
+}

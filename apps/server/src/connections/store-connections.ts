@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import type { Platform } from '@replatform/contracts/migration';
+import type { Connection, Connector, ConnectorHttp } from '@replatform/connectors/kit/contract';
+import { ConnectorError } from '@replatform/connectors/kit/errors';
+import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
+import type { StoredMigration } from '@replatform/db/migrations-repository';
+import { ApiError } from '../http/errors.ts';
+import type { CredentialVault } from '../security/credential-vault.ts';
+import { openCredentials, type Side } from '../migrations/store-credentials.ts';
+
+export type ConnectorRegistry = Partial<Record<Platform, Connector<unknown>>>;
+
+export interface StoreConnectionOptions {
+  registry: ConnectorRegistry;
+  vault: CredentialVault;
+  /** Exact origins admitted by the egress guard although private (sandbox stores, local tests). */
+  egressAllowlist: readonly string[];
+  /** Whether plain-http store addresses are allowed at all (off by default). */
+  egressAllowHttp: boolean;
+  timeoutMs?: number;
+  /** Wraps the guarded client, e.g. to route sandbox shops to their emulators. */
+  route?: (http: ConnectorHttp) => ConnectorHttp;
+}
+
+/**
+ * Opens connections to the stores of a migration. Every connection's network traffic goes through
+ * one egress-guarded HTTP client, so no connector can reach a private address.
+ */
+export class StoreConnections {
+  readonly #options: StoreConnectionOptions;
+  readonly #client: HttpClient;
+  readonly #http: ConnectorHttp;
+
+  constructor(options: StoreConnectionOptions) {
+    this.#options = options;
+    this.#client = createHttpClient({
+      allowlist: [...options.egressAllowlist],
+      allowHttp: options.egressAllowHttp,
+      timeoutMs: options.timeoutMs ?? 30_000,
+    });
+    this.#http = options.route ? options.route(this.#client) : this.#client;
+  }
+
+  connector(platform: string): Connector<unknown> {
+    const connector = this.#options.registry[platform as Platform];
+    if (!connector)
+      throw new ApiError(
+        400,
+        'unsupported_platform',
+        `Connections to ${platform} are not available.`,
+      );
+    return connector;
+  }
+
+  /** Parses credentials for a platform with its connector's strict schema (400 on bad input). */
+  parseCredentials(platform: Platform, input: unknown): unknown {
+    const parsed = this.connector(platform).credentialsSchema.safeParse(input);
+    if (!parsed.success) {
+      const details = parsed.error.issues.map(
+        (i) => `${i.path.join('.') || 'credentials'}: ${i.message}`,
+      );
+      throw new ApiError(
+        400,
+        'invalid_credentials',
+        'Some connection details are missing or malformed.',
+        details,
+      );
+    }
+    return parsed.data;
+  }
+
+  connect(platform: Platform, credentials: unknown): Connection {
+    return this.connector(platform).connect(credentials, { http: this.#http });
+  }
+
+  /** A connection to one verified side of a stored migration. */
+  connectSide(migration: StoredMigration, side: Side): Connection {
+    const sealed = openCredentials(this.#options.vault, migration, side);
+    const verified = side === 'source' ? migration.sourceVerified : migration.destinationVerified;
+    if (!sealed || !verified) {
+      throw new ApiError(409, 'store_not_connected', `Connect the ${side} store first.`);
+    }
+    return this.connect(sealed.platform, this.parseCredentials(sealed.platform, sealed.secrets));
+  }
+
+  /** The guarded (and, with sandbox stores, routed) client, for calls outside a connector. */
+  get http(): ConnectorHttp {
+    return this.#http;
+  }
+
+  close(): Promise<void> {
+    return this.#client.close();
+  }
+}
+
+/** Maps a connector failure to an API error whose message a store owner can act on. */
+export function connectionFailure(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ConnectorError) {
+    if (error.errorClass === 'config') {
+      return new ApiError(400, 'verification_failed', error.message);
+    }
+    if (error.errorClass === 'transient') {
+      return new ApiError(
+        502,
+        'store_unreachable',
+        'The store did not answer in time. Please try again.',
+      );
+    }
+  }
+  return new ApiError(
+    502,
+    'verification_failed',
+    'The store gave an answer we could not understand.',
+  );
+}
+
+export const credentialFieldsSchema = z.object({
+  sourceStoreUrl: z.string().trim().max(500).optional(),
+  storeHash: z.string().trim().max(100).optional(),
+  shopDomain: z.string().trim().max(255).optional(),
+  consumerKey: z.string().trim().max(500).optional(),
+  consumerSecret: z.string().trim().max(500).optional(),
+  accessToken: z.string().trim().max(2000).optional(),
+  accessTokenSecret: z.string().trim().max(500).optional(),
+});
+export type CredentialFields = z.infer<typeof credentialFieldsSchema>;
+
+/**
+ * The verify routes keep spec.md section 7's field names; each connector has its own credential
+ * shape. This is the one place that translates between them.
+ */
+export function connectorCredentials(
+  platform: Platform,
+  fields: CredentialFields,
+): Record<string, unknown> {
+  const defined = (o: Record<string, string | undefined>) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));
+  switch (platform) {
+    case 'woocommerce':
+      return defined({
+        storeUrl: fields.sourceStoreUrl,
+        consumerKey: fields.consumerKey,
+        consumerSecret: fields.consumerSecret,
+      });
+    case 'magento2':
+      return defined({
+        storeUrl: fields.sourceStoreUrl,
+        consumerKey: fields.consumerKey,
+        consumerSecret: fields.consumerSecret,
+        accessToken: fields.accessToken,
+        accessTokenSecret: fields.accessTokenSecret,
+      });
+    case 'bigcommerce':
+      return defined({
+        storeHash: fields.storeHash ?? fields.sourceStoreUrl,
+        accessToken: fields.accessToken,
+      });
+    case 'shopify':
+      return defined({
+        shopDomain: fields.shopDomain ?? fields.sourceStoreUrl,
+        accessToken: fields.accessToken,
+      });
+  }
+}
+
+/** What the migration row shows as the store's address for a platform's credentials. */
+export function displayAddress(platform: Platform, credentials: Record<string, unknown>): string {
+  const pick = (key: string) =>
+    typeof credentials[key] === 'string' ? (credentials[key] as string) : '';
+  switch (platform) {
+    case 'bigcommerce':
+      return pick('storeHash');
+    case 'shopify':
+      return pick('shopDomain');
+    default:
+      return pick('storeUrl');
+  }
+}

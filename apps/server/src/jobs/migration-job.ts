@@ -1,0 +1,154 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Platform } from '@replatform/contracts/migration';
+import type { EngineJob } from '@replatform/db/engine-jobs-repository';
+import type { EngineRepository } from '@replatform/db/engine-repository';
+import type { MigrationsRepository, StoredMigration } from '@replatform/db/migrations-repository';
+import { executeMigration, recordRunFailure, type ExecuteResult } from '@replatform/engine/execute';
+import type { StoreSide } from '@replatform/engine/migrate';
+import { paidRecordLimit } from '@replatform/engine/payment-limit';
+import { selectedDataTypes } from '@replatform/engine/plan';
+import type { RetryPolicy } from '@replatform/engine/retry';
+import type { StoreConnections } from '../connections/store-connections.ts';
+import type { JobHandler, JobOutcome } from './job-runner.ts';
+
+/** The notification service's entry point, when the server has one. */
+export interface Notifier {
+  notify(notification: {
+    userId: string;
+    type: 'success' | 'info' | 'warning' | 'error';
+    title: string;
+    message: string;
+    migrationId: string;
+  }): unknown;
+}
+
+export interface MigrationJobDeps {
+  migrations: MigrationsRepository;
+  engine: EngineRepository;
+  connections: StoreConnections;
+  log: FastifyBaseLogger;
+  /** Resolved at each event, so a notification service registered later is still found. */
+  notifier: () => Notifier | undefined;
+  concurrency?: number;
+  retry?: RetryPolicy;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs migration jobs: connects both stores, runs the engine, tells the owner how it went. */
+export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
+  const notify = async (
+    migration: Pick<StoredMigration, 'id' | 'userId' | 'storeName'>,
+    type: 'success' | 'info' | 'warning' | 'error',
+    title: string,
+    message: string,
+  ) => {
+    try {
+      await deps.notifier()?.notify({
+        userId: migration.userId,
+        type,
+        title,
+        message,
+        migrationId: migration.id,
+      });
+    } catch (error) {
+      deps.log.warn({ err: error, migrationId: migration.id }, 'notification failed');
+    }
+  };
+
+  const announce = async (migration: StoredMigration, result: ExecuteResult) => {
+    const name = migration.storeName;
+    if (result.status === 'completed') {
+      const done = Object.values(result.stats).reduce((n, s) => n + (s?.migrated ?? 0), 0);
+      const failed = Object.values(result.stats).reduce((n, s) => n + (s?.failed ?? 0), 0);
+      await notify(
+        migration,
+        failed ? 'warning' : 'success',
+        'Migration completed',
+        `${name}: ${done} records migrated${failed ? `, ${failed} failed (see the report)` : ''}.`,
+      );
+    } else if (result.status === 'failed') {
+      await notify(migration, 'error', 'Migration failed', `${name}: ${result.message ?? ''}`);
+    } else if (result.status === 'payment_required') {
+      await notify(migration, 'warning', 'Top-up needed', `${name}: ${result.message ?? ''}`);
+    }
+  };
+
+  const side = (migration: StoredMigration, which: 'source' | 'destination'): StoreSide => {
+    const platform = (
+      which === 'source' ? migration.sourceStore : migration.destinationStore
+    ) as Platform;
+    return {
+      connection: deps.connections.connectSide(migration, which),
+      capabilities: deps.connections.connector(platform).capabilities,
+    };
+  };
+
+  return {
+    async run({ job, owner, signal }): Promise<JobOutcome> {
+      const migration = await deps.migrations.findForUser(job.migrationId, job.userId);
+      if (!migration) return { state: 'failed', error: 'The migration no longer exists.' };
+
+      let source: StoreSide;
+      let destination: StoreSide;
+      try {
+        source = side(migration, 'source');
+        destination = side(migration, 'destination');
+      } catch (error) {
+        const message = `The stores could not be opened: ${errorText(error)}`;
+        await recordRunFailure(deps.engine, migration.id, 'store_config', message);
+        await notify(migration, 'error', 'Migration failed', `${migration.storeName}: ${message}`);
+        return { state: 'failed', error: message };
+      }
+
+      const previous = await deps.engine.latestRun(migration.id);
+      if (!previous || previous.phase === 'done') {
+        await notify(
+          migration,
+          'info',
+          'Migration started',
+          `${migration.storeName}: moving your data now. You can leave this page; we will let you know when it is done.`,
+        );
+      }
+      try {
+        const result = await executeMigration({
+          repository: deps.engine,
+          migrationId: migration.id,
+          dataTypes: selectedDataTypes(migration.dataTypes),
+          source,
+          destination,
+          paidRecords: job.unlimited ? undefined : paidRecordLimit(migration.paymentInfo),
+          signal,
+          fence: { jobId: job.id, owner },
+          concurrency: deps.concurrency,
+          retry: deps.retry,
+          onMigrated: (result) => announce(migration, result),
+          log: (message, fields) =>
+            deps.log.info({ migrationId: migration.id, ...fields }, message),
+        });
+        switch (result.status) {
+          case 'completed':
+            return { state: 'done' };
+          case 'failed':
+            return { state: 'failed', error: result.message ?? 'failed' };
+          case 'payment_required':
+            return { state: 'parked', error: 'payment_required' };
+          default:
+            return { state: 'interrupted' };
+        }
+      } finally {
+        await Promise.allSettled([source.connection.close?.(), destination.connection.close?.()]);
+      }
+    },
+
+    async giveUp(job: EngineJob, error: unknown): Promise<void> {
+      const migration = await deps.migrations.findForUser(job.migrationId, job.userId);
+      if (!migration) return;
+      const message = `The migration stopped unexpectedly several times (${errorText(error)}). Nothing was lost; please contact support or start it again.`;
+      await recordRunFailure(deps.engine, migration.id, 'internal', message);
+      await notify(migration, 'error', 'Migration failed', `${migration.storeName}: ${message}`);
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import {
+  paymentInfoSchema,
+  type DataTypeName,
+  type EntityCounts,
+  type PaymentInfo,
+} from '@replatform/contracts/migration';
+import { paymentCurrency } from '@replatform/contracts/payments';
+import { PER_RECORD_CENTS, priceFor } from '@replatform/contracts/pricing';
+import type { StoredMigration } from '@replatform/db/migrations-repository';
+import type { StoredQuote } from '@replatform/db/payments-repository';
+import { paidRecordLimit } from '@replatform/engine/payment-limit';
+
+/**
+ * Stripe's minimum charge in USD. A top-up for fewer records would be refused by Stripe, so a
+ * top-up always buys at least this much: the owner pays the same per-record price and gets the
+ * few extra records as headroom, never a fee for nothing.
+ */
+export const MINIMUM_CHARGE_CENTS = 50;
+
+export interface QuoteTerms {
+  kind: 'initial' | 'top_up' | 'none';
+  /** Records of the selected types in the source now. */
+  records: number;
+  paidRecords: number;
+  /** Records the payment buys (0 when nothing is due). */
+  recordsBought: number;
+  baseCents: number;
+  volumeCents: number;
+  taxCents: number;
+  amountCents: number;
+  currency: typeof paymentCurrency;
+}
+
+/** Only the data types the owner selected count (spec.md section 9, decisions.md section 3). */
+export function selectedCounts(
+  dataTypes: Record<string, boolean>,
+  counts: Partial<EntityCounts>,
+): EntityCounts {
+  const pick = (name: DataTypeName) => (dataTypes[name] ? (counts[name] ?? 0) : 0);
+  return { products: pick('products'), customers: pick('customers'), orders: pick('orders') };
+}
+
+export function isPaidMigration(migration: StoredMigration): boolean {
+  return migration.paymentInfo?.paymentStatus === 'paid';
+}
+
+/** Records the owner has paid for, by the engine's own rule (the run never goes beyond them). */
+export function paidRecordsOf(migration: StoredMigration): number {
+  return paidRecordLimit(migration.paymentInfo);
+}
+
+/**
+ * What the next payment is: the full price before the first payment, the per-record price of the
+ * records missing when the source grew after payment (at least the minimum charge), or nothing.
+ */
+export function quoteTerms(counts: EntityCounts, migration: StoredMigration): QuoteTerms {
+  const price = priceFor(counts);
+  const paidRecords = paidRecordsOf(migration);
+  const none = { baseCents: 0, volumeCents: 0, taxCents: 0, amountCents: 0, recordsBought: 0 };
+  if (!isPaidMigration(migration)) {
+    return {
+      kind: 'initial',
+      records: price.records,
+      paidRecords: 0,
+      recordsBought: price.records,
+      baseCents: price.baseCents,
+      volumeCents: price.volumeCents,
+      taxCents: price.taxCents,
+      amountCents: price.totalCents,
+      currency: paymentCurrency,
+    };
+  }
+  if (price.records <= paidRecords) {
+    return {
+      kind: 'none',
+      records: price.records,
+      paidRecords,
+      ...none,
+      currency: paymentCurrency,
+    };
+  }
+  const missing = price.records - paidRecords;
+  const recordsBought = Math.max(missing, Math.ceil(MINIMUM_CHARGE_CENTS / PER_RECORD_CENTS));
+  const volumeCents = recordsBought * PER_RECORD_CENTS;
+  return {
+    kind: 'top_up',
+    records: price.records,
+    paidRecords,
+    recordsBought,
+    baseCents: 0,
+    volumeCents,
+    taxCents: 0,
+    amountCents: volumeCents,
+    currency: paymentCurrency,
+  };
+}
+
+/** The migration's paymentInfo from all its paid quotes (oldest first): totals, latest method. */
+export function paymentInfoFrom(paidQuotes: StoredQuote[]): PaymentInfo {
+  const latest = paidQuotes.at(-1);
+  if (!latest) throw new Error('paymentInfoFrom needs at least one paid quote');
+  return paymentInfoSchema.parse({
+    paymentStatus: 'paid',
+    amount: paidQuotes.reduce((sum, q) => sum + q.amountCents, 0),
+    currency: latest.currency,
+    paymentDate: latest.paidAt,
+    ...(latest.paymentMethod ? { paymentMethod: latest.paymentMethod } : {}),
+    ...(latest.customerEmail ? { customerEmail: latest.customerEmail } : {}),
+    ...(latest.provider === 'demo' ? { demo: true } : {}),
+    paidRecords: paidQuotes.reduce((sum, q) => sum + q.recordsBought, 0),
+  });
+}
+
+/**
+ * A paid migration whose payment was recorded without a quote (the demo account's sample
+ * migrations are created paid): its paymentInfo as the one payment, so it has a receipt too.
+ */
+export function quoteFromPaymentInfo(migration: StoredMigration): StoredQuote | undefined {
+  const parsed = paymentInfoSchema.safeParse(migration.paymentInfo);
+  if (!parsed.success || parsed.data.paymentStatus !== 'paid') return undefined;
+  const info = parsed.data;
+  const records = paidRecordLimit(info);
+  const paidAt = info.paymentDate ?? null;
+  return {
+    id: migration.id,
+    migrationId: migration.id,
+    userId: migration.userId,
+    kind: 'initial',
+    provider: info.demo ? 'demo' : 'stripe',
+    counts: { products: 0, customers: 0, orders: 0 },
+    recordsTotal: records,
+    previouslyPaidRecords: 0,
+    recordsBought: records,
+    amountCents: info.amount,
+    currency: info.currency,
+    status: 'paid',
+    checkoutSessionId: null,
+    checkoutUrl: null,
+    paymentIntentId: null,
+    chargeId: null,
+    receiptUrl: null,
+    paymentMethod: info.paymentMethod ?? null,
+    customerEmail: info.customerEmail ?? null,
+    createdAt: paidAt ?? migration.createdAt,
+    paidAt,
+  };
+}

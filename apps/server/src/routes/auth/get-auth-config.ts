@@ -1,0 +1,10 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authConfigSchema } from '@replatform/contracts/session';
+
+/** Which sign-in methods this instance offers, so the auth screen shows only working buttons. */
+export const authConfigRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/api/auth-config', { schema: { response: { 200: authConfigSchema } } }, async () => ({
+    providers: { google: app.services.auth.providers.google, demo: true },
+    passwordMinLength: 8,
+  }));
+};

@@ -1,0 +1,201 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.ts';
+import { createTestApp } from '../../testing/test-app.ts';
+
+const origin = 'http://localhost:4001';
+
+/**
+ * Store verification end to end against the sandbox stores the app starts itself: real
+ * connectors, the egress guard (sandbox origins allow-listed, everything private refused), the
+ * credential vault, and the logs, the database and the API answers checked for secrets.
+ */
+describe('store verification and sandbox stores (integration)', () => {
+  let app: App;
+  let close: () => Promise<void>;
+  let cookie: string;
+  let logs = '';
+
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    app.inject({
+      method,
+      url,
+      headers: { origin, cookie, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      ...(payload ? { payload } : {}),
+    });
+  const newMigration = async () =>
+    (await call('POST', '/api/migrations', { storeName: 'Sandbox test' })).json().id as string;
+
+  beforeAll(async () => {
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    ({ app, close } = await createTestApp(
+      { SANDBOX_STORES: 'true', LOG_LEVEL: 'debug' },
+      'sqlite',
+      { logStream: stream },
+    ));
+    const signUp = await app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: { origin, 'content-type': 'application/json' },
+      payload: { email: 'owner@example.com', password: 'a long enough password', name: 'Owner' },
+    });
+    expect(signUp.statusCode).toBe(200);
+    cookie = [signUp.headers['set-cookie']]
+      .flat()
+      .filter((c): c is string => Boolean(c))
+      .map((c) => c.split(';')[0])
+      .join('; ');
+  }, 120_000);
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('offers sandbox store details for every platform and side', async () => {
+    for (const platform of ['woocommerce', 'magento2', 'bigcommerce', 'shopify']) {
+      for (const side of ['source', 'destination']) {
+        const res = await call('GET', `/api/sandbox-stores?platform=${platform}&side=${side}`);
+        expect(res.statusCode, `${platform} ${side}`).toBe(200);
+        expect(Object.keys(res.json().fields).length).toBeGreaterThan(1);
+      }
+    }
+  });
+
+  it('verifies a sandbox Magento source, stores the credentials sealed, masks them, and counts the source', async () => {
+    const id = await newMigration();
+    const { fields } = (
+      await call('GET', '/api/sandbox-stores?platform=magento2&side=source')
+    ).json();
+    const res = await call('POST', '/verify-magento-connection', { ...fields, migrationId: id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'connected',
+      message: 'Magento store connected successfully!',
+    });
+
+    const migration = (await call('GET', `/migration/${id}`)).json();
+    expect(migration).toMatchObject({
+      sourceStore: 'magento2',
+      sourceVerified: true,
+      sourceStoreUrl: fields.sourceStoreUrl,
+    });
+    expect(migration.consumerSecret).toMatch(/^••••••/);
+
+    const counts = await call(
+      'GET',
+      `/get-total-migration-entities?migrationId=${id}&products=true&customers=true&orders=false`,
+    );
+    expect(counts.statusCode, counts.body).toBe(200);
+    expect(counts.json()).toEqual({ products: 1500, customers: 750, orders: 0 });
+
+    const row = await app.services.db.kysely
+      .selectFrom('migrations')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const everything = JSON.stringify(row) + JSON.stringify(migration) + logs;
+    for (const value of [
+      fields.consumerKey,
+      fields.consumerSecret,
+      fields.accessToken,
+      fields.accessTokenSecret,
+    ]) {
+      expect(everything).not.toContain(value);
+    }
+  });
+
+  it.each([
+    ['woocommerce', '/verify-woocommerce-connection'],
+    ['bigcommerce', '/verify-bigcommerce-connection'],
+    ['shopify', '/verify-shopify-connection'],
+  ])('verifies a sandbox %s store on both sides through its own route', async (platform, route) => {
+    const id = await newMigration();
+    for (const side of ['source', 'destination'] as const) {
+      const { fields } = (
+        await call('GET', `/api/sandbox-stores?platform=${platform}&side=${side}`)
+      ).json();
+      const res = await call('POST', route, { ...fields, migrationId: id, side });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const migration = (await call('GET', `/migration/${id}`)).json();
+    expect(migration).toMatchObject({
+      sourceStore: platform,
+      destinationStore: platform,
+      sourceVerified: true,
+      destinationVerified: true,
+    });
+    const counts = (await call('GET', `/get-total-migration-entities?migrationId=${id}`)).json();
+    expect(counts).toEqual({ products: 1500, customers: 750, orders: 250 });
+  });
+
+  it('refuses wrong credentials with a clear error and stores nothing', async () => {
+    const id = await newMigration();
+    const { fields } = (
+      await call('GET', '/api/sandbox-stores?platform=magento2&side=destination')
+    ).json();
+    const res = await call('POST', '/verify-magento-connection', {
+      ...fields,
+      consumerSecret: 'wrong-secret',
+      migrationId: id,
+      side: 'destination',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('verification_failed');
+    const migration = (await call('GET', `/migration/${id}`)).json();
+    expect(migration).toMatchObject({ destinationStore: '', destinationVerified: false });
+    expect(migration.destinationConsumerKey).toBeUndefined();
+  });
+
+  it('refuses store addresses on private networks, except the allow-listed sandbox origins', async () => {
+    const id = await newMigration();
+    for (const url of [
+      'http://127.0.0.1:9/',
+      'http://10.0.0.5/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://localhost:4001/',
+      'http://[::1]/',
+      'http://2130706433/',
+    ]) {
+      const res = await call('POST', '/verify-magento-connection', {
+        sourceStoreUrl: url,
+        consumerKey: 'k',
+        consumerSecret: 's',
+        accessToken: 't',
+        accessTokenSecret: 'u',
+        migrationId: id,
+      });
+      expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, url).toBeLessThan(500);
+    }
+    expect((await call('GET', `/migration/${id}`)).json().sourceVerified).toBe(false);
+  });
+
+  it("answers 404 for another user's migration", async () => {
+    const other = await app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-up/email',
+      headers: { origin, 'content-type': 'application/json' },
+      payload: {
+        email: 'intruder@example.com',
+        password: 'another long password',
+        name: 'Intruder',
+      },
+    });
+    const intruder = [other.headers['set-cookie']]
+      .flat()
+      .filter((c): c is string => Boolean(c))
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const id = await newMigration();
+    const { fields } = (
+      await call('GET', '/api/sandbox-stores?platform=magento2&side=source')
+    ).json();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/verify-magento-connection',
+      headers: { origin, cookie: intruder, 'content-type': 'application/json' },
+      payload: { ...fields, migrationId: id },
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});

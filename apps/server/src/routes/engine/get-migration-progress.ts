@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { normaliseStatus } from '@replatform/contracts/migration';
+import { migrationProgressSchema, type MigrationProgress } from '@replatform/contracts/progress';
+import type { EngineJob } from '@replatform/db/engine-jobs-repository';
+import type { EngineRun } from '@replatform/db/engine-repository';
+import type { StoredMigration } from '@replatform/db/migrations-repository';
+import { requireUser } from '../../auth/require-user.ts';
+import { notFound } from '../../http/errors.ts';
+
+type State = NonNullable<MigrationProgress['state']>;
+
+function stateOf(
+  migration: StoredMigration,
+  job: EngineJob | undefined,
+  run: EngineRun | undefined,
+): State {
+  if (job?.state === 'queued') return 'queued';
+  if (job?.state === 'running') return run?.phase === 'verify' ? 'verifying' : 'running';
+  if (job?.state === 'parked' || run?.status === 'payment_required') return 'payment_required';
+  const status = normaliseStatus(migration.status);
+  if (status === 'completed') return 'completed';
+  if (status === 'failed') return 'failed';
+  return 'idle';
+}
+
+/** The progress figures of spec.md section 3 from what the engine keeps on the migration. */
+export function progressOf(
+  migration: StoredMigration,
+  job: EngineJob | undefined,
+  run: EngineRun | undefined,
+): MigrationProgress {
+  const figures = (type: 'products' | 'customers' | 'orders') => {
+    if (!migration.dataTypes[type]) return { total: 0, completed: 0 };
+    const stats = migration.migrationStats[type];
+    const total = stats?.total ?? Number(migration.entityCounts[type] ?? 0);
+    const completed = stats ? Math.min(total, stats.migrated + stats.failed) : 0;
+    return { total, completed };
+  };
+  const products = figures('products');
+  const customers = figures('customers');
+  const orders = figures('orders');
+  const total = products.total + customers.total + orders.total;
+  const completed = products.completed + customers.completed + orders.completed;
+  const status = normaliseStatus(migration.status);
+  // 100 only when the engine says so: the page takes 100% as the sign that the run is over.
+  const overallProgress =
+    status === 'completed' && migration.currentStep >= 5
+      ? 100
+      : total > 0
+        ? Math.min(99, Math.floor((completed / total) * 100))
+        : 0;
+  const state = stateOf(migration, job, run);
+  const message =
+    (state === 'failed' || state === 'payment_required') && run?.errorMessage
+      ? run.errorMessage
+      : undefined;
+  return {
+    productsTotal: products.total,
+    customersTotal: customers.total,
+    ordersTotal: orders.total,
+    productsCompleted: products.completed,
+    customersCompleted: customers.completed,
+    ordersCompleted: orders.completed,
+    overallProgress,
+    state,
+    ...(message ? { message } : {}),
+  };
+}
+
+/** GET /migration-progress?migrationId= (spec.md section 7), polled every 5 s. */
+export const getMigrationProgress: FastifyPluginAsyncZod = async (app) => {
+  const { migrations, engine } = app.services;
+  app.get(
+    '/migration-progress',
+    {
+      schema: {
+        querystring: z.object({ migrationId: z.string().min(1).max(64) }),
+        response: { 200: migrationProgressSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const migration = await migrations.findForUser(request.query.migrationId, user.id);
+      if (!migration) throw notFound('The requested migration could not be found.');
+      const [job, run] = await Promise.all([
+        engine.jobs.latestJob(migration.id),
+        engine.repository.latestRun(migration.id),
+      ]);
+      reply.header('Cache-Control', 'no-store');
+      return progressOf(migration, job, run);
+    },
+  );
+};

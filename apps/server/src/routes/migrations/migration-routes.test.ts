@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '@replatform/db/test-databases';
+import type { App } from '../../app.ts';
+import { createTestApp } from '../../testing/test-app.ts';
+
+const origin = 'http://localhost:4001';
+
+async function signUp(app: App, email: string): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-up/email',
+    headers: { origin, 'content-type': 'application/json' },
+    payload: { email, password: 'correct horse battery staple', name: email.split('@')[0] },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const cookies = [res.headers['set-cookie']].flat().filter((c): c is string => Boolean(c));
+  return cookies.map((c) => c.split(';')[0]).join('; ');
+}
+
+describe.each(testDialects())('migration API on %s', (dialect) => {
+  let app: App;
+  let close: () => Promise<void>;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    ({ app, close } = await createTestApp({}, dialect));
+    alice = await signUp(app, 'alice@example.com');
+    bob = await signUp(app, 'bob@example.com');
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  const call = (
+    cookie: string | undefined,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) =>
+    app.inject({
+      method,
+      url,
+      headers: {
+        origin,
+        ...(cookie ? { cookie } : {}),
+        ...(payload ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(payload ? { payload: payload as object } : {}),
+    });
+
+  it('requires a session', async () => {
+    for (const [method, url] of [
+      ['GET', '/get-migrations'],
+      ['GET', '/migration/x'],
+      ['POST', '/api/migrations'],
+    ] as const) {
+      const res = await call(
+        undefined,
+        method,
+        url,
+        method === 'POST' ? { storeName: 'x' } : undefined,
+      );
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json().error.code).toBe('unauthenticated');
+    }
+  });
+
+  it('creates a migration as spec.md describes a new one, trimming and requiring the name', async () => {
+    const res = await call(alice, 'POST', '/api/migrations', { storeName: '  Alice Store  ' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      storeName: 'Alice Store',
+      email: 'alice@example.com',
+      sourceStore: '',
+      destinationStore: '',
+      currentStep: 1,
+      status: 'pending',
+      dataTypes: {},
+      paymentInfo: null,
+    });
+    const empty = await call(alice, 'POST', '/api/migrations', { storeName: '   ' });
+    expect(empty.statusCode).toBe(400);
+  });
+
+  it("never lets user B read, list, change, delete or widen a list to user A's migration", async () => {
+    const created = (await call(alice, 'POST', '/api/migrations', { storeName: 'Private' })).json();
+    const id = created.id as string;
+
+    expect((await call(bob, 'GET', `/migration/${id}`)).statusCode).toBe(404);
+    const bobList = (await call(bob, 'GET', '/get-migrations?email=alice%40example.com')).json();
+    expect(bobList.map((m: { id: string }) => m.id)).not.toContain(id);
+    expect(
+      (await call(bob, 'PATCH', `/api/migrations/${id}`, { storeName: 'mine now' })).statusCode,
+    ).toBe(404);
+    expect((await call(bob, 'DELETE', `/api/migrations/${id}`)).statusCode).toBe(404);
+
+    const still = await call(alice, 'GET', `/migration/${id}`);
+    expect(still.statusCode).toBe(200);
+    expect(still.json().storeName).toBe('Private');
+    const aliceList = (await call(alice, 'GET', '/get-migrations')).json();
+    expect(aliceList.map((m: { id: string }) => m.id)).toContain(id);
+  });
+
+  it('applies the lifecycle: no step forward without connected stores, selected data or payment', async () => {
+    const id = (await call(alice, 'POST', '/api/migrations', { storeName: 'Flow' })).json()
+      .id as string;
+    const platforms = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      sourceStore: 'woocommerce',
+      destinationStore: 'shopify',
+      sourceStoreUrl: 'https://shop.example.com',
+    });
+    expect(platforms.statusCode).toBe(200);
+    expect(platforms.json()).toMatchObject({
+      sourceStore: 'woocommerce',
+      destinationStore: 'shopify',
+      sourceVerified: false,
+    });
+    const step2 = await call(alice, 'PATCH', `/api/migrations/${id}`, { currentStep: 2 });
+    expect(step2.statusCode).toBe(409);
+    expect(step2.json().error.message).toBe('Connect both stores first.');
+    expect(
+      (await call(alice, 'PATCH', `/api/migrations/${id}`, { currentStep: 5 })).statusCode,
+    ).toBe(409);
+    expect(
+      (
+        await call(alice, 'PATCH', `/api/migrations/${id}`, {
+          dataTypes: { products: true, bogus: true },
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it('deletes only the owner’s migration', async () => {
+    const id = (await call(alice, 'POST', '/api/migrations', { storeName: 'Temp' })).json()
+      .id as string;
+    expect((await call(alice, 'DELETE', `/api/migrations/${id}`)).statusCode).toBe(204);
+    expect((await call(alice, 'GET', `/migration/${id}`)).statusCode).toBe(404);
+  });
+});

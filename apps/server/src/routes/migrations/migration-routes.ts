@@ -1,0 +1,172 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { checkStepChange } from '@replatform/contracts/lifecycle';
+import { migrationSchema, normaliseStatus } from '@replatform/contracts/migration';
+import {
+  createMigrationRequestSchema,
+  migrationIdParamsSchema,
+  migrationListSchema,
+  updateMigrationRequestSchema,
+} from '@replatform/contracts/migrations-api';
+import type { MigrationChanges } from '@replatform/db/migrations-repository';
+import { requireUser } from '../../auth/require-user.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
+import { isPaid, presentMigration } from '../../migrations/present-migration.ts';
+
+const migrationNotFound = () => notFound('The requested migration could not be found.');
+
+/**
+ * The migration resource (spec.md section 7 paths kept as they are, plus our own /api/migrations).
+ * Every route resolves the signed-in user first and reads through the owner-scoped repository,
+ * so someone else's migration is indistinguishable from one that does not exist (404).
+ */
+export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { migrations, vault } = app.services;
+
+  // The `email` query parameter of the sketch is accepted but never widens the list.
+  app.get(
+    '/get-migrations',
+    {
+      schema: {
+        querystring: z.object({ email: z.string().optional() }),
+        response: { 200: migrationListSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      return (await migrations.listForUser(user.id)).map((m) => presentMigration(m, vault));
+    },
+  );
+
+  app.get(
+    '/migration/:id',
+    { schema: { params: migrationIdParamsSchema, response: { 200: migrationSchema } } },
+    async (request) => {
+      const user = await requireUser(request);
+      const found = await migrations.findForUser(request.params.id, user.id);
+      if (!found) throw migrationNotFound();
+      return presentMigration(found, vault);
+    },
+  );
+
+  app.post(
+    '/api/migrations',
+    { schema: { body: createMigrationRequestSchema, response: { 201: migrationSchema } } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const created = await migrations.create({
+        userId: user.id,
+        email: user.email,
+        storeName: request.body.storeName,
+      });
+      return reply.status(201).send(presentMigration(created, vault));
+    },
+  );
+
+  app.patch(
+    '/api/migrations/:id',
+    {
+      schema: {
+        params: migrationIdParamsSchema,
+        body: updateMigrationRequestSchema,
+        response: { 200: migrationSchema },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(request);
+      const current = await migrations.findForUser(request.params.id, user.id);
+      if (!current) throw migrationNotFound();
+      const body = request.body;
+      const paid = isPaid(current);
+      const changes: MigrationChanges = {};
+      if (body.storeName !== undefined) changes.storeName = body.storeName;
+
+      // Changing a side's platform or address forgets that side's verified credentials.
+      for (const side of ['source', 'destination'] as const) {
+        const platform = side === 'source' ? body.sourceStore : body.destinationStore;
+        const url = side === 'source' ? body.sourceStoreUrl : body.destinationStoreUrl;
+        const platformChanged =
+          platform !== undefined &&
+          platform !== (side === 'source' ? current.sourceStore : current.destinationStore);
+        const urlChanged =
+          url !== undefined &&
+          url !== (side === 'source' ? current.sourceStoreUrl : current.destinationStoreUrl);
+        if (!platformChanged && !urlChanged) continue;
+        if (paid)
+          throw new ApiError(
+            409,
+            'migration_paid',
+            'This migration is paid for; its stores can no longer be changed.',
+          );
+        if (side === 'source') {
+          if (platform !== undefined) changes.sourceStore = platform;
+          if (url !== undefined) changes.sourceStoreUrl = url;
+          changes.sourceCredentials = null;
+          changes.sourceVerified = false;
+        } else {
+          if (platform !== undefined) changes.destinationStore = platform;
+          if (url !== undefined) changes.destinationStoreUrl = url;
+          changes.destinationCredentials = null;
+          changes.destinationVerified = false;
+        }
+      }
+      if (body.dataTypes !== undefined) {
+        if (paid)
+          throw new ApiError(
+            409,
+            'migration_paid',
+            'This migration is paid for; its data selection can no longer be changed.',
+          );
+        changes.dataTypes = { products: false, customers: false, orders: false, ...body.dataTypes };
+      }
+      if (body.currentStep !== undefined) {
+        const merged = { ...current, ...changes };
+        const check = checkStepChange(
+          {
+            currentStep: current.currentStep,
+            status: normaliseStatus(current.status),
+            sourceStore: merged.sourceStore,
+            destinationStore: merged.destinationStore,
+            sourceVerified: merged.sourceVerified,
+            destinationVerified: merged.destinationVerified,
+            dataTypes: merged.dataTypes,
+            paid,
+          },
+          body.currentStep,
+        );
+        if (!check.ok) throw new ApiError(409, 'step_not_allowed', check.reason);
+        changes.currentStep = body.currentStep;
+        // Next Step of spec.md section 4: moving on sets a pending migration in progress.
+        if (
+          body.currentStep > current.currentStep &&
+          normaliseStatus(current.status) === 'pending'
+        ) {
+          changes.status = 'in-progress';
+        }
+      }
+      const updated = await migrations.update(current.id, user.id, changes, current.version);
+      if (!updated)
+        throw new ApiError(
+          409,
+          'conflict',
+          'The migration changed meanwhile. Reload and try again.',
+        );
+      return presentMigration(updated, vault);
+    },
+  );
+
+  app.delete(
+    '/api/migrations/:id',
+    { schema: { params: migrationIdParamsSchema } },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const current = await migrations.findForUser(request.params.id, user.id);
+      if (!current) throw migrationNotFound();
+      if (normaliseStatus(current.status) === 'in-progress' && current.currentStep === 4) {
+        throw new ApiError(409, 'migration_running', 'A running migration cannot be deleted.');
+      }
+      await migrations.delete(current.id, user.id);
+      return reply.status(204).send();
+    },
+  );
+};

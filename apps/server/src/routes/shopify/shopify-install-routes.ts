@@ -1,0 +1,205 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  SHOPIFY_SCOPES,
+  buildAuthorizeUrl,
+  exchangeCode,
+  isFreshTimestamp,
+  isValidShopDomain,
+  verifyCallbackHmac,
+} from '@replatform/connectors/shopify/oauth';
+import { requireUser } from '../../auth/require-user.ts';
+import { connectionFailure } from '../../connections/store-connections.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
+import { isPaid } from '../../migrations/present-migration.ts';
+import { sealCredentials, sideSchema } from '../../migrations/store-credentials.ts';
+
+const COOKIE = 'rp_shopify_oauth';
+const MAC_PURPOSE = 'shopify-install-state';
+const STATE_TTL_MS = 10 * 60 * 1000;
+
+/** What the install cookie remembers between the redirect to Shopify and the callback. */
+const pendingSchema = z.object({
+  state: z.string(),
+  userId: z.string(),
+  migrationId: z.string(),
+  side: sideSchema,
+  shop: z.string(),
+  expires: z.number(),
+});
+type Pending = z.infer<typeof pendingSchema>;
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}
+
+const refuse = (code: string, message: string) => new ApiError(400, code, message);
+
+/**
+ * Shopify app install (spec.md section 7's browser redirect GET /api/shopify). The state is
+ * random, bound to the signed-in user through an httpOnly cookie MAC'd with a server key, and the
+ * callback checks the shop domain, the query HMAC (constant time), the timestamp and the state
+ * before the code is exchanged. Only then is the token stored, sealed, on that side.
+ */
+export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { config, migrations, vault, connections, sandbox } = app.services;
+  const callbackUrl = `${config.publicUrl}/api/shopify/callback`;
+  const secure = config.publicUrl.startsWith('https://');
+
+  const appFor = (shop: string) => {
+    const sandboxApp = sandbox?.shopifyApp(shop);
+    if (sandboxApp) return sandboxApp;
+    if (!config.shopify.apiKey || !config.shopify.apiSecret) {
+      throw new ApiError(
+        503,
+        'shopify_not_configured',
+        'Shopify app install is not configured on this server. Paste an Admin API access token instead.',
+      );
+    }
+    return {
+      apiKey: config.shopify.apiKey,
+      apiSecret: config.shopify.apiSecret,
+      browserOrigin: undefined,
+    };
+  };
+
+  app.get(
+    '/api/shopify',
+    {
+      schema: {
+        querystring: z.object({
+          shop: z.string().max(255),
+          migration_id: z.string().min(1).max(64),
+          side: sideSchema.default('source'),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const user = await requireUser(request);
+      const shop = request.query.shop.trim().toLowerCase();
+      if (!isValidShopDomain(shop))
+        throw refuse('invalid_shop', 'Enter your store as your-store.myshopify.com.');
+      const migration = await migrations.findForUser(request.query.migration_id, user.id);
+      if (!migration) throw notFound('The requested migration could not be found.');
+      if (isPaid(migration))
+        throw new ApiError(
+          409,
+          'migration_paid',
+          'This migration is paid for; its stores can no longer be changed.',
+        );
+      const shopApp = appFor(shop);
+
+      const pending: Pending = {
+        state: randomBytes(24).toString('base64url'),
+        userId: user.id,
+        migrationId: migration.id,
+        side: request.query.side,
+        shop,
+        expires: Date.now() + STATE_TTL_MS,
+      };
+      const payload = Buffer.from(JSON.stringify(pending)).toString('base64url');
+      const cookie = `${payload}.${vault.mac(MAC_PURPOSE, payload)}`;
+      reply.header(
+        'set-cookie',
+        `${COOKIE}=${cookie}; Path=/api/shopify; HttpOnly; SameSite=Lax; Max-Age=${STATE_TTL_MS / 1000}${secure ? '; Secure' : ''}`,
+      );
+      let target = buildAuthorizeUrl({
+        shop,
+        apiKey: shopApp.apiKey,
+        scopes: config.shopify.scopes ?? [...SHOPIFY_SCOPES],
+        redirectUri: callbackUrl,
+        state: pending.state,
+      });
+      // A sandbox shop's pages are served by its local emulator.
+      if (shopApp.browserOrigin) target = target.replace(`https://${shop}`, shopApp.browserOrigin);
+      return reply.redirect(target, 302);
+    },
+  );
+
+  app.get('/api/shopify/callback', async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const shop = query.shop ?? '';
+    if (!isValidShopDomain(shop))
+      throw refuse('invalid_shop', 'The shop in the callback is not a myshopify.com domain.');
+    const shopApp = appFor(shop);
+    if (!verifyCallbackHmac(request.raw.url?.split('?')[1] ?? '', shopApp.apiSecret)) {
+      throw refuse('invalid_hmac', 'The callback was not signed by Shopify.');
+    }
+    if (!isFreshTimestamp(query.timestamp))
+      throw refuse('stale_callback', 'The callback is too old. Please install again.');
+
+    const raw = readCookie(request.headers.cookie, COOKIE);
+    const [payload, mac] = (raw ?? '').split('.');
+    if (!payload || !mac || !vault.verifyMac(MAC_PURPOSE, payload, mac)) {
+      throw refuse(
+        'invalid_state',
+        'The install was not started from this browser. Please install again.',
+      );
+    }
+    const pending = pendingSchema.safeParse(
+      JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')),
+    );
+    const state = query.state ?? '';
+    if (
+      !pending.success ||
+      pending.data.expires < Date.now() ||
+      pending.data.shop !== shop ||
+      state.length !== pending.data.state.length ||
+      !timingSafeEqual(Buffer.from(state), Buffer.from(pending.data.state))
+    ) {
+      throw refuse('invalid_state', 'The install state does not match. Please install again.');
+    }
+    const user = await requireUser(request);
+    if (user.id !== pending.data.userId)
+      throw refuse('invalid_state', 'The install was started by another account.');
+    const migration = await migrations.findForUser(pending.data.migrationId, user.id);
+    if (!migration) throw notFound('The requested migration could not be found.');
+
+    let accessToken: string;
+    try {
+      const token = await exchangeCode(
+        { shop, code: query.code ?? '', apiKey: shopApp.apiKey, apiSecret: shopApp.apiSecret },
+        connections.http,
+      );
+      accessToken = token.accessToken;
+      const credentials = connections.parseCredentials('shopify', {
+        shopDomain: shop,
+        accessToken,
+      });
+      await connections.connect('shopify', credentials).check();
+    } catch (error) {
+      throw connectionFailure(error);
+    }
+    const sealed = sealCredentials(vault, migration.id, pending.data.side, {
+      platform: 'shopify',
+      secrets: { shopDomain: shop, accessToken },
+    });
+    await migrations.update(
+      migration.id,
+      user.id,
+      pending.data.side === 'source'
+        ? {
+            sourceStore: 'shopify',
+            sourceStoreUrl: shop,
+            sourceCredentials: sealed,
+            sourceVerified: true,
+          }
+        : {
+            destinationStore: 'shopify',
+            destinationStoreUrl: shop,
+            destinationCredentials: sealed,
+            destinationVerified: true,
+          },
+    );
+    reply.header(
+      'set-cookie',
+      `${COOKIE}=; Path=/api/shopify; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`,
+    );
+    return reply.redirect(`/migrations/${encodeURIComponent(migration.id)}?shopify=connected`, 302);
+  });
+};

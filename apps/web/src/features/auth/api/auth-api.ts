@@ -1,0 +1,51 @@
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { authConfigSchema, sessionUserSchema } from '@replatform/contracts/session';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+const signedInSchema = z.object({ user: sessionUserSchema }).passthrough();
+const statusSchema = z.object({ status: z.boolean() }).passthrough();
+
+export function signInWithEmail(input: { email: string; password: string }) {
+  return apiRequest('/api/auth/sign-in/email', signedInSchema, {
+    method: 'POST',
+    body: { ...input, rememberMe: true },
+  });
+}
+
+export function signUpWithEmail(input: { name: string; email: string; password: string }) {
+  return apiRequest('/api/auth/sign-up/email', signedInSchema, { method: 'POST', body: input });
+}
+
+/** Answers the same whether or not the address has an account. */
+export function requestPasswordReset(email: string) {
+  return apiRequest('/api/auth/request-password-reset', statusSchema, {
+    method: 'POST',
+    body: { email },
+  });
+}
+
+export function resetPassword(input: { token: string; newPassword: string }) {
+  return apiRequest('/api/auth/reset-password', statusSchema, { method: 'POST', body: input });
+}
+
+/** A fresh demo account made by the server; the client holds no credentials for it. */
+export function signInAsDemo() {
+  return apiRequest('/api/auth/demo/sign-in', signedInSchema, { method: 'POST', body: {} });
+}
+
+/** Starts Google sign-in; the answer is the provider's address to send the browser to. */
+export function startGoogleSignIn(input: { callbackURL: string; errorCallbackURL: string }) {
+  return apiRequest('/api/auth/sign-in/social', z.object({ url: z.string() }).passthrough(), {
+    method: 'POST',
+    body: { provider: 'google', ...input, newUserCallbackURL: input.callbackURL },
+  });
+}
+
+export function useAuthConfig() {
+  return useQuery({
+    queryKey: ['auth-config'],
+    queryFn: () => apiRequest('/api/auth-config', authConfigSchema),
+    staleTime: Infinity,
+  });
+}

@@ -1,0 +1,97 @@
+import { useQuery } from '@tanstack/react-query';
+import { CheckCircle2, XCircle } from 'lucide-react';
+import { verificationSchema } from '@replatform/contracts/progress';
+import { apiRequest } from '../../lib/api-client.ts';
+import { formatCount, formatDateTime } from '../../lib/format.ts';
+
+/** The record-by-record comparison of source and destination made after the run. */
+export function VerificationPanel({ migrationId }: { migrationId: string }) {
+  const verification = useQuery({
+    queryKey: ['migrations', migrationId, 'verification'],
+    queryFn: () =>
+      apiRequest(
+        `/api/migrations/${encodeURIComponent(migrationId)}/verification`,
+        verificationSchema,
+      ),
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? 5000 : false),
+  });
+  const v = verification.data;
+  return (
+    <section
+      aria-labelledby="verification-title"
+      className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
+      <h2 id="verification-title" className="font-semibold">
+        Verification
+      </h2>
+      {verification.isPending ? (
+        <p role="status" className="mt-2 text-sm text-slate-600">
+          Loading verification...
+        </p>
+      ) : !v || verification.isError ? (
+        <p className="mt-2 text-sm text-slate-600">The verification result is not available.</p>
+      ) : v.status === 'not-run' || v.status === 'running' ? (
+        <p className="mt-2 text-sm text-slate-600">
+          {v.status === 'running'
+            ? 'Comparing source and destination record by record...'
+            : 'Not verified yet.'}
+        </p>
+      ) : (
+        <>
+          <p
+            className={`mt-2 flex items-center gap-2 font-medium ${v.status === 'passed' ? 'text-emerald-700' : 'text-red-700'}`}
+          >
+            {v.status === 'passed' ? (
+              <CheckCircle2 size={18} aria-hidden />
+            ) : (
+              <XCircle size={18} aria-hidden />
+            )}
+            {v.status === 'passed'
+              ? 'Every migrated record matches the source.'
+              : 'Some records differ from the source.'}
+            {v.checkedAt ? (
+              <span className="text-sm font-normal text-slate-500">
+                Checked {formatDateTime(v.checkedAt)}
+              </span>
+            ) : null}
+          </p>
+          <table className="mt-3 w-full text-left text-sm">
+            <thead className="text-slate-600">
+              <tr>
+                <th scope="col" className="py-1">
+                  Data
+                </th>
+                <th scope="col">Checked</th>
+                <th scope="col">Matched</th>
+                <th scope="col">Different</th>
+                <th scope="col">Missing</th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(v.entities).map(([entity, e]) => (
+                <tr key={entity} className="border-t border-slate-100">
+                  <th scope="row" className="py-1 font-normal capitalize">
+                    {entity}
+                  </th>
+                  <td>{formatCount(e.checked)}</td>
+                  <td>{formatCount(e.matched)}</td>
+                  <td>{formatCount(e.mismatched)}</td>
+                  <td>{formatCount(e.missing)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {v.examples.length > 0 ? (
+            <ul className="mt-3 space-y-1 text-sm text-slate-700">
+              {v.examples.map((x) => (
+                <li key={`${x.entity}-${x.sourceId}`}>
+                  <span className="capitalize">{x.entity}</span> {x.sourceId}: {x.detail}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

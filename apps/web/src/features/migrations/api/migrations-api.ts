@@ -1,0 +1,138 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  entityCountsSchema,
+  migrationSchema,
+  type Migration,
+} from '@replatform/contracts/migration';
+import { migrationListSchema } from '@replatform/contracts/migrations-api';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export const migrationKeys = {
+  all: ['migrations'] as const,
+  one: (id: string) => ['migrations', id] as const,
+  counts: (id: string) => ['migrations', id, 'counts'] as const,
+};
+
+export function useMigrations() {
+  return useQuery({
+    queryKey: migrationKeys.all,
+    queryFn: () => apiRequest('/get-migrations', migrationListSchema),
+  });
+}
+
+export function useMigration(id: string | undefined) {
+  return useQuery({
+    queryKey: migrationKeys.one(id ?? ''),
+    queryFn: () => apiRequest(`/migration/${encodeURIComponent(id ?? '')}`, migrationSchema),
+    enabled: Boolean(id),
+  });
+}
+
+/** Keeps the list and the single-migration cache in step after any change. */
+function useStoreMigration() {
+  const queryClient = useQueryClient();
+  return (migration: Migration) => {
+    queryClient.setQueryData(migrationKeys.one(migration.id), migration);
+    void queryClient.invalidateQueries({ queryKey: migrationKeys.all, exact: true });
+  };
+}
+
+export function useCreateMigration() {
+  const store = useStoreMigration();
+  return useMutation({
+    mutationFn: (storeName: string) =>
+      apiRequest('/api/migrations', migrationSchema, { method: 'POST', body: { storeName } }),
+    onSuccess: store,
+  });
+}
+
+export type MigrationChanges = Partial<
+  Pick<
+    Migration,
+    | 'storeName'
+    | 'sourceStore'
+    | 'destinationStore'
+    | 'sourceStoreUrl'
+    | 'destinationStoreUrl'
+    | 'dataTypes'
+    | 'currentStep'
+  >
+>;
+
+export function useUpdateMigration(id: string) {
+  const store = useStoreMigration();
+  return useMutation({
+    mutationFn: (changes: MigrationChanges) =>
+      apiRequest(`/api/migrations/${encodeURIComponent(id)}`, migrationSchema, {
+        method: 'PATCH',
+        body: changes,
+      }),
+    onSuccess: store,
+  });
+}
+
+export function useEntityCounts(migration: Migration | undefined, enabled: boolean) {
+  const types = migration?.dataTypes ?? {};
+  return useQuery({
+    queryKey: [...migrationKeys.counts(migration?.id ?? ''), types],
+    queryFn: () =>
+      apiRequest('/get-total-migration-entities', entityCountsSchema, {
+        query: {
+          migrationId: migration?.id,
+          products: Boolean(types.products),
+          customers: Boolean(types.customers),
+          orders: Boolean(types.orders),
+        },
+      }),
+    enabled: Boolean(migration) && enabled,
+  });
+}
+
+const verifyResponseSchema = z.object({
+  status: z.literal('connected'),
+  message: z.string(),
+  storeName: z.string(),
+});
+
+export type VerifyFields = {
+  sourceStoreUrl?: string;
+  storeHash?: string;
+  consumerKey?: string;
+  consumerSecret?: string;
+  accessToken?: string;
+  accessTokenSecret?: string;
+};
+
+export function useVerifyConnection(migrationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { route: string; side: 'source' | 'destination'; fields: VerifyFields }) =>
+      apiRequest(input.route, verifyResponseSchema, {
+        method: 'POST',
+        body: { ...input.fields, migrationId, side: input.side },
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: migrationKeys.one(migrationId) }),
+  });
+}
+
+const sandboxSchema = z.object({
+  platform: z.string(),
+  side: z.string(),
+  fields: z.record(z.string(), z.string()),
+});
+
+/** Connection details of this server's sandbox store for a platform and side (mock mode, demo). */
+export function useSandboxStore(
+  platform: string | undefined,
+  side: 'source' | 'destination',
+  enabled: boolean,
+) {
+  return useQuery({
+    queryKey: ['sandbox-stores', platform, side],
+    queryFn: () => apiRequest('/api/sandbox-stores', sandboxSchema, { query: { platform, side } }),
+    enabled: enabled && Boolean(platform),
+    staleTime: Infinity,
+    retry: false,
+  });
+}

@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { useCreateMigration } from '../api/migrations-api.ts';
+
+/** 'Name Your Migration': a required, trimmed name; then the new migration opens at step 1. */
+export function NewMigrationForm({ onCancel }: { onCancel?: () => void }) {
+  const [name, setName] = useState('');
+  const create = useCreateMigration();
+  const navigate = useNavigate();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) return;
+    create.mutate(trimmed, { onSuccess: (m) => navigate(`/migrations/${m.id}`) });
+  };
+  return (
+    <form
+      onSubmit={submit}
+      className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm"
+      aria-labelledby="new-migration-title"
+    >
+      <h2 id="new-migration-title" className="text-lg font-semibold">
+        Name Your Migration
+      </h2>
+      <label htmlFor="migration-name" className="mt-4 block text-sm font-medium text-slate-700">
+        Migration Name
+      </label>
+      <input
+        id="migration-name"
+        required
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="e.g. Main store to Shopify"
+        className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+        autoFocus
+      />
+      {create.isError ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {create.error.message}
+        </p>
+      ) : null}
+      <div className="mt-4 flex flex-wrap gap-3">
+        <button
+          type="submit"
+          disabled={create.isPending || !name.trim()}
+          className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+        >
+          {create.isPending ? 'Creating...' : 'Create Migration'}
+        </button>
+        {onCancel ? (
+          <button
+            type="button"
+            onClick={onCancel}
+            className="rounded-md border border-slate-300 px-4 py-2"
+          >
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

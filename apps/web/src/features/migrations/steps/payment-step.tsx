@@ -1,0 +1,447 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2, CreditCard, Download, Loader2 } from 'lucide-react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { migrationSchema, type Migration } from '@replatform/contracts/migration';
+import {
+  checkoutSessionResponseSchema,
+  demoCountries,
+  paymentRecordedResponseSchema,
+  paymentSummarySchema,
+  paymentsConfigSchema,
+  receiptResponseSchema,
+} from '@replatform/contracts/payments';
+import { formatUsd, PER_RECORD_CENTS, TAX_RATE_LABEL } from '@replatform/contracts/pricing';
+import { apiRequest, ApiRequestError } from '../../../lib/api-client.ts';
+import { formatCount } from '../../../lib/format.ts';
+import { migrationKeys } from '../api/migrations-api.ts';
+
+const included = [
+  'Complete data migration',
+  'Real-time progress tracking',
+  '24/7 expert support',
+  'Data integrity guarantee',
+  '30-day money-back guarantee',
+];
+
+function Field({
+  id,
+  label,
+  ...input
+}: { id: string; label: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <input
+        id={id}
+        {...input}
+        className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+      />
+    </div>
+  );
+}
+
+function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: () => void }) {
+  const [method, setMethod] = useState<'card' | 'paypal'>('card');
+  const [form, setForm] = useState({
+    cardNumber: '4242 4242 4242 4242',
+    expiry: '12/30',
+    cvc: '123',
+    cardholderName: '',
+    email: '',
+    address: '',
+    city: '',
+    zip: '',
+    country: 'US',
+  });
+  const pay = useMutation({
+    mutationFn: () =>
+      apiRequest('/api/payments/demo', paymentRecordedResponseSchema, {
+        method: 'POST',
+        body:
+          method === 'card'
+            ? { method, migrationId, ...form }
+            : { method, migrationId, email: form.email },
+      }),
+    onSuccess: onPaid,
+  });
+  const set =
+    (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+      setForm({ ...form, [key]: e.target.value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    pay.mutate();
+  };
+  return (
+    <form onSubmit={submit} className="mt-6 space-y-4" aria-label="Demo payment">
+      <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+        Demo mode: no real card is charged. Use any test details.
+      </p>
+      <fieldset className="flex gap-4 text-sm">
+        <legend className="sr-only">Payment method</legend>
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="method"
+            checked={method === 'card'}
+            onChange={() => setMethod('card')}
+          />{' '}
+          Card
+        </label>
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="method"
+            checked={method === 'paypal'}
+            onChange={() => setMethod('paypal')}
+          />{' '}
+          PayPal
+        </label>
+      </fieldset>
+      {method === 'card' ? (
+        <div className="grid gap-3 sm:grid-cols-2">
+          <div className="sm:col-span-2">
+            <Field
+              id="card-number"
+              label="Card number"
+              inputMode="numeric"
+              autoComplete="cc-number"
+              value={form.cardNumber}
+              onChange={set('cardNumber')}
+              required
+            />
+          </div>
+          <Field
+            id="card-expiry"
+            label="Expiry (MM/YY)"
+            placeholder="MM/YY"
+            pattern="\d{2}/\d{2}"
+            autoComplete="cc-exp"
+            value={form.expiry}
+            onChange={set('expiry')}
+            required
+          />
+          <Field
+            id="card-cvc"
+            label="CVC"
+            inputMode="numeric"
+            pattern="\d{3,4}"
+            autoComplete="cc-csc"
+            value={form.cvc}
+            onChange={set('cvc')}
+            required
+          />
+          <Field
+            id="card-name"
+            label="Cardholder name"
+            autoComplete="cc-name"
+            value={form.cardholderName}
+            onChange={set('cardholderName')}
+            required
+          />
+          <Field
+            id="card-email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={form.email}
+            onChange={set('email')}
+            required
+          />
+          <div className="sm:col-span-2">
+            <Field
+              id="card-address"
+              label="Address"
+              autoComplete="street-address"
+              value={form.address}
+              onChange={set('address')}
+              required
+            />
+          </div>
+          <Field
+            id="card-city"
+            label="City"
+            autoComplete="address-level2"
+            value={form.city}
+            onChange={set('city')}
+            required
+          />
+          <Field
+            id="card-zip"
+            label="ZIP"
+            autoComplete="postal-code"
+            value={form.zip}
+            onChange={set('zip')}
+            required
+          />
+          <div>
+            <label htmlFor="card-country" className="block text-sm font-medium text-slate-700">
+              Country
+            </label>
+            <select
+              id="card-country"
+              value={form.country}
+              onChange={set('country')}
+              className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2"
+            >
+              {demoCountries.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      ) : (
+        <div className="space-y-3">
+          <p className="text-sm text-slate-600">You will confirm a simulated PayPal payment.</p>
+          <Field
+            id="paypal-email"
+            label="PayPal email"
+            type="email"
+            autoComplete="email"
+            value={form.email}
+            onChange={set('email')}
+            required
+          />
+        </div>
+      )}
+      {pay.isError ? (
+        <p role="alert" className="text-red-700">
+          {pay.error instanceof ApiRequestError && pay.error.status < 500
+            ? pay.error.message
+            : 'Failed to record payment status. Please contact support.'}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={pay.isPending}
+        className="inline-flex items-center gap-2 rounded-md bg-indigo-600 px-5 py-2.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+      >
+        {pay.isPending ? (
+          <Loader2 className="animate-spin" size={18} aria-hidden />
+        ) : (
+          <CreditCard size={18} aria-hidden />
+        )}
+        {pay.isPending ? 'Processing payment...' : 'Pay now (demo)'}
+      </button>
+    </form>
+  );
+}
+
+/** Step 3: order summary from real counts, price from the shared rule, Stripe Checkout or demo payment. */
+export function PaymentStep({ migration }: { migration: Migration }) {
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const paid = migration.paymentInfo?.paymentStatus === 'paid';
+  const summary = useQuery({
+    queryKey: ['payments', 'summary', migration.id],
+    queryFn: () =>
+      apiRequest('/api/payments/summary', paymentSummarySchema, {
+        query: { migrationId: migration.id },
+      }),
+  });
+  const config = useQuery({
+    queryKey: ['payments', 'config', migration.id],
+    queryFn: () =>
+      apiRequest('/api/payments/config', paymentsConfigSchema, {
+        query: { migrationId: migration.id },
+      }),
+  });
+  const store = (m: Migration) => queryClient.setQueryData(migrationKeys.one(m.id), m);
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: migrationKeys.one(migration.id) });
+    void queryClient.invalidateQueries({ queryKey: ['payments', 'summary', migration.id] });
+  };
+  const due = summary.data?.kind ?? 'initial';
+
+  const checkout = useMutation({
+    mutationFn: () =>
+      apiRequest('/api/stripe/create-checkout-session', checkoutSessionResponseSchema, {
+        method: 'POST',
+        body: { migrationId: migration.id },
+      }),
+    onSuccess: (answer) => window.location.assign(answer.url),
+  });
+  const recordReturn = useMutation({
+    mutationFn: (sessionId: string) =>
+      apiRequest('/api/stripe/payment-success', paymentRecordedResponseSchema, {
+        method: 'POST',
+        body: { migrationId: migration.id, sessionId },
+      }),
+    onSuccess: refresh,
+    onSettled: () => setParams({}, { replace: true }),
+  });
+  const start = useMutation({
+    mutationFn: () =>
+      apiRequest(`/api/migrations/${encodeURIComponent(migration.id)}/start`, migrationSchema, {
+        method: 'POST',
+      }),
+    onSuccess: store,
+  });
+  const receipt = useMutation({
+    mutationFn: () =>
+      apiRequest(`/api/stripe/receipt/${encodeURIComponent(migration.id)}`, receiptResponseSchema),
+    onSuccess: ({ receiptUrl }) => window.open(receiptUrl, '_blank', 'noopener'),
+  });
+
+  // Back from Stripe Checkout with ?payment=success&session_id=…: record it once.
+  const returned = useRef(false);
+  const sessionId = params.get('session_id');
+  useEffect(() => {
+    if (returned.current || params.get('payment') !== 'success' || !sessionId) return;
+    returned.current = true;
+    recordReturn.mutate(sessionId);
+  }, [params, sessionId, recordReturn]);
+
+  if (paid && due !== 'top_up') {
+    return (
+      <section
+        aria-labelledby="paid-title"
+        className="rounded-xl border border-emerald-200 bg-emerald-50 p-6"
+      >
+        <CheckCircle2 className="text-emerald-600" size={40} aria-hidden />
+        <h2 id="paid-title" className="mt-3 text-2xl font-semibold text-emerald-900">
+          Payment Successful!
+        </h2>
+        <p className="mt-1 text-emerald-900">
+          {formatUsd(migration.paymentInfo?.amount ?? 0)} paid
+          {migration.paymentInfo?.demo ? ' (demo payment)' : ''}. Your migration is ready to start.
+        </p>
+        {start.isError || receipt.isError ? (
+          <p role="alert" className="mt-3 text-red-700">
+            {start.isError
+              ? start.error.message
+              : 'Receipt not yet available. Please try again in a few minutes.'}
+          </p>
+        ) : null}
+        <div className="mt-5 flex flex-wrap gap-3">
+          <button
+            type="button"
+            onClick={() => start.mutate()}
+            disabled={start.isPending}
+            className="rounded-md bg-emerald-600 px-5 py-2.5 font-medium text-white hover:bg-emerald-700 disabled:opacity-50"
+          >
+            {start.isPending ? 'Starting...' : 'Start Migration'}
+          </button>
+          <button
+            type="button"
+            onClick={() => receipt.mutate()}
+            disabled={receipt.isPending}
+            className="inline-flex items-center gap-1 rounded-md border border-emerald-300 bg-white px-4 py-2.5 font-medium text-emerald-800"
+          >
+            <Download size={16} aria-hidden />{' '}
+            {receipt.isPending ? 'Loading...' : 'Download Receipt'}
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  if (summary.isPending || config.isPending || recordReturn.isPending) {
+    return (
+      <p role="status" className="rounded-xl border border-slate-200 bg-white p-6 text-slate-600">
+        Loading payment details...
+      </p>
+    );
+  }
+  if (summary.isError || config.isError || recordReturn.isError) {
+    return (
+      <section role="alert" className="rounded-xl border border-red-200 bg-red-50 p-6 text-red-800">
+        <h2 className="font-semibold">
+          {recordReturn.isError
+            ? 'Failed to record payment status. Please contact support.'
+            : 'Payment details could not be loaded.'}
+        </h2>
+        <p className="mt-1">Please try refreshing the page or contact support.</p>
+      </section>
+    );
+  }
+
+  const sum = summary.data;
+  const c = sum.counts;
+  return (
+    <section
+      aria-labelledby="payment-title"
+      className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm"
+    >
+      <h2 id="payment-title" className="text-xl font-semibold">
+        Payment
+      </h2>
+      <div className="mt-5 grid gap-6 lg:grid-cols-2">
+        <div>
+          <h3 className="font-medium">Order summary</h3>
+          <dl className="mt-2 space-y-1 text-sm">
+            {(['products', 'customers', 'orders'] as const)
+              .filter((t) => migration.dataTypes[t])
+              .map((t) => (
+                <div key={t} className="flex justify-between">
+                  <dt className="capitalize text-slate-600">{t}</dt>
+                  <dd className="tabular-nums">{formatCount(c[t])}</dd>
+                </div>
+              ))}
+          </dl>
+          <h3 className="mt-5 font-medium">Pricing breakdown</h3>
+          <dl className="mt-2 space-y-1 text-sm">
+            <div className="flex justify-between">
+              <dt className="text-slate-600">Base fee</dt>
+              <dd>{formatUsd(sum.baseCents)}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-slate-600">
+                {formatCount(sum.recordsDue)} records × {formatUsd(PER_RECORD_CENTS)}
+              </dt>
+              <dd>{formatUsd(sum.volumeCents)}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-slate-600">Tax ({TAX_RATE_LABEL})</dt>
+              <dd>{formatUsd(sum.taxCents)}</dd>
+            </div>
+            <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold">
+              <dt>Total</dt>
+              <dd>{formatUsd(sum.amountDueCents)}</dd>
+            </div>
+          </dl>
+        </div>
+        <div>
+          <h3 className="font-medium">What's Included</h3>
+          <ul className="mt-2 space-y-1 text-sm text-slate-700">
+            {included.map((item) => (
+              <li key={item} className="flex items-center gap-2">
+                <CheckCircle2 size={16} className="text-emerald-600" aria-hidden /> {item}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+      {due === 'top_up' ? (
+        <p className="mt-6 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+          Your source store has grown since you paid: {formatCount(sum.records - sum.paidRecords)}{' '}
+          more records need to be paid for before they can be migrated.
+        </p>
+      ) : null}
+      {config.data.demoPaymentsAllowed ? (
+        <DemoCardForm migrationId={migration.id} onPaid={refresh} />
+      ) : null}
+      {config.data.mode === 'demo' ? null : (
+        <div className="mt-6">
+          {checkout.isError ? (
+            <p role="alert" className="mb-3 text-red-700">
+              Failed to initiate payment. Please try again.
+            </p>
+          ) : null}
+          <button
+            type="button"
+            onClick={() => checkout.mutate()}
+            disabled={checkout.isPending}
+            className="rounded-md bg-indigo-600 px-5 py-2.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+          >
+            {checkout.isPending ? 'Redirecting to Checkout...' : 'Checkout with Stripe'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

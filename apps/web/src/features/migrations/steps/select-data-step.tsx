@@ -1,0 +1,70 @@
+import { Package, ShoppingCart, Users } from 'lucide-react';
+import { useState } from 'react';
+import { dataTypeNames, type DataTypeName, type Migration } from '@replatform/contracts/migration';
+import { useUpdateMigration } from '../api/migrations-api.ts';
+
+const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Package }> = {
+  products: { title: 'Products', text: 'Catalog, images, descriptions, pricing', Icon: Package },
+  customers: { title: 'Customers', text: 'Accounts, profiles, contact info', Icon: Users },
+  orders: { title: 'Orders', text: 'History, transactions, fulfilment', Icon: ShoppingCart },
+};
+
+/** Step 2: toggle cards; 'Proceed to Payment' needs at least one type. */
+export function SelectDataStep({
+  migration,
+  readOnly,
+}: {
+  migration: Migration;
+  readOnly: boolean;
+}) {
+  const [selected, setSelected] = useState<Record<DataTypeName, boolean>>({
+    products: Boolean(migration.dataTypes.products),
+    customers: Boolean(migration.dataTypes.customers),
+    orders: Boolean(migration.dataTypes.orders),
+  });
+  const update = useUpdateMigration(migration.id);
+  const any = dataTypeNames.some((t) => selected[t]);
+  return (
+    <section aria-labelledby="select-title">
+      <h2 id="select-title" className="text-xl font-semibold">
+        Select Data
+      </h2>
+      <p className="mt-1 text-slate-600">Choose what data to migrate.</p>
+      <div className="mt-5 grid gap-4 sm:grid-cols-3">
+        {dataTypeNames.map((type) => {
+          const { title, text, Icon } = cards[type];
+          return (
+            <button
+              key={type}
+              type="button"
+              role="switch"
+              aria-checked={selected[type]}
+              disabled={readOnly}
+              onClick={() => setSelected({ ...selected, [type]: !selected[type] })}
+              className={`rounded-xl border-2 p-5 text-left transition ${selected[type] ? 'border-indigo-600 bg-indigo-50' : 'border-slate-200 bg-white hover:border-slate-300'} disabled:cursor-not-allowed`}
+            >
+              <Icon className={selected[type] ? 'text-indigo-600' : 'text-slate-500'} aria-hidden />
+              <span className="mt-3 block font-semibold">{title}</span>
+              <span className="mt-1 block text-sm text-slate-600">{text}</span>
+            </button>
+          );
+        })}
+      </div>
+      {update.isError ? (
+        <p role="alert" className="mt-4 text-red-700">
+          {update.error.message}
+        </p>
+      ) : null}
+      {!readOnly ? (
+        <button
+          type="button"
+          disabled={!any || update.isPending}
+          onClick={() => update.mutate({ dataTypes: selected, currentStep: 3 })}
+          className="mt-6 rounded-md bg-indigo-600 px-5 py-2.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+        >
+          Proceed to Payment
+        </button>
+      ) : null}
+    </section>
+  );
+}

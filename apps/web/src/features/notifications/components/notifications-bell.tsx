@@ -1,0 +1,137 @@
+import { Bell, CheckCircle2, Info, TriangleAlert, X, XCircle } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { NotificationType } from '@replatform/contracts/notifications';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useMarkRead, useNotifications } from '../api/notifications-api.ts';
+
+const icons: Record<NotificationType, { Icon: typeof Info; className: string }> = {
+  success: { Icon: CheckCircle2, className: 'text-emerald-600' },
+  info: { Icon: Info, className: 'text-indigo-600' },
+  warning: { Icon: TriangleAlert, className: 'text-amber-600' },
+  error: { Icon: XCircle, className: 'text-red-600' },
+};
+
+const FIRST = 5;
+
+/** The top bar's bell: unread count and a dropdown that closes on an outside click or its close button. */
+export function NotificationsBell() {
+  const [open, setOpen] = useState(false);
+  const [all, setAll] = useState(false);
+  const panelId = useId();
+  const container = useRef<HTMLDivElement>(null);
+  const notifications = useNotifications();
+  const markRead = useMarkRead();
+  const unread = notifications.data?.unreadCount ?? 0;
+  const items = notifications.data?.notifications ?? [];
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: MouseEvent) => {
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  return (
+    <div ref={container} className="relative">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}
+        onClick={() => setOpen(!open)}
+        className="relative rounded-md p-2 text-slate-600 hover:bg-slate-100"
+      >
+        <Bell size={18} aria-hidden />
+        {unread > 0 ? (
+          <span
+            className="absolute -right-0.5 -top-0.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-red-600 px-1 text-[10px] font-semibold text-white"
+            aria-hidden
+          >
+            {unread > 99 ? '99+' : unread}
+          </span>
+        ) : null}
+      </button>
+      {open ? (
+        <div
+          id={panelId}
+          role="dialog"
+          aria-label="Notifications"
+          className="absolute right-0 z-40 mt-2 w-[min(22rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white shadow-lg"
+        >
+          <div className="flex items-center justify-between border-b border-slate-100 px-4 py-3">
+            <h2 className="font-semibold">Notifications</h2>
+            <div className="flex items-center gap-2">
+              {unread > 0 ? (
+                <button
+                  type="button"
+                  onClick={() => markRead.mutate('all')}
+                  className="text-xs font-medium text-indigo-700 hover:underline"
+                >
+                  Mark all as read
+                </button>
+              ) : null}
+              <button
+                type="button"
+                onClick={() => setOpen(false)}
+                aria-label="Close notifications"
+                className="rounded p-1 text-slate-500 hover:bg-slate-100"
+              >
+                <X size={16} aria-hidden />
+              </button>
+            </div>
+          </div>
+          {items.length === 0 ? (
+            <p className="px-4 py-6 text-center text-sm text-slate-600">No notifications yet.</p>
+          ) : (
+            <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto">
+              {(all ? items : items.slice(0, FIRST)).map((n) => {
+                const { Icon, className } = icons[n.type];
+                return (
+                  <li key={n.id} className={n.read ? '' : 'bg-indigo-50/50'}>
+                    <button
+                      type="button"
+                      onClick={() => !n.read && markRead.mutate(n.id)}
+                      className="flex w-full gap-3 px-4 py-3 text-left"
+                    >
+                      <Icon size={18} className={`mt-0.5 shrink-0 ${className}`} aria-hidden />
+                      <span className="min-w-0">
+                        <span className="block text-sm font-medium">
+                          {n.title}
+                          {n.read ? null : <span className="sr-only"> (unread)</span>}
+                        </span>
+                        <span className="block text-sm text-slate-600">{n.message}</span>
+                        <span className="block text-xs text-slate-400">
+                          {formatDateTime(n.createdAt)}
+                        </span>
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          {items.length > FIRST && !all ? (
+            <div className="border-t border-slate-100 p-2">
+              <button
+                type="button"
+                onClick={() => setAll(true)}
+                className="w-full rounded-md px-3 py-2 text-sm font-medium text-indigo-700 hover:bg-indigo-50"
+              >
+                View All Notifications
+              </button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/** GET /migration-progress?migrationId= (spec.md section 3, progress response). */
+export const migrationProgressSchema = z.object({
+  productsTotal: z.number().int().nonnegative(),
+  customersTotal: z.number().int().nonnegative(),
+  ordersTotal: z.number().int().nonnegative(),
+  productsCompleted: z.number().int().nonnegative(),
+  customersCompleted: z.number().int().nonnegative(),
+  ordersCompleted: z.number().int().nonnegative(),
+  /** 0 to 100. */
+  overallProgress: z.number().min(0).max(100),
+  /** Where the run stands (beyond the sketch): payment_required asks the owner to top up. */
+  state: z
+    .enum(['idle', 'queued', 'running', 'verifying', 'completed', 'failed', 'payment_required'])
+    .optional(),
+  /** Why the run failed or stopped, in words the owner can act on. */
+  message: z.string().optional(),
+});
+export type MigrationProgress = z.infer<typeof migrationProgressSchema>;
+
+/** Status line of the Migrate step (spec.md section 4), from the progress figures. */
+export function migrateStatusText(
+  p: MigrationProgress,
+  selected: { products?: boolean; customers?: boolean; orders?: boolean },
+): string {
+  const streams = [
+    {
+      on: selected.products,
+      done: p.productsCompleted,
+      total: p.productsTotal,
+      text: 'Migrating products...',
+    },
+    {
+      on: selected.customers,
+      done: p.customersCompleted,
+      total: p.customersTotal,
+      text: 'Migrating customers...',
+    },
+    {
+      on: selected.orders,
+      done: p.ordersCompleted,
+      total: p.ordersTotal,
+      text: 'Migrating orders...',
+    },
+  ].filter((s) => s.on);
+  if (p.overallProgress >= 100) return 'Migration complete!';
+  const started = streams.some((s) => s.done > 0);
+  if (!started) return 'Initializing migration...';
+  const pending = streams.find((s) => s.done < s.total);
+  return pending ? pending.text : 'Finalizing migration...';
+}
+
+/** Result of comparing source and destination record by record after a run. */
+export const verificationSchema = z.object({
+  status: z.enum(['not-run', 'running', 'passed', 'failed']),
+  checkedAt: z.string().nullable(),
+  /** Why the comparison could not be made, when it could not. */
+  message: z.string().optional(),
+  entities: z.record(
+    z.string(),
+    z.object({
+      checked: z.number().int().nonnegative(),
+      matched: z.number().int().nonnegative(),
+      mismatched: z.number().int().nonnegative(),
+      missing: z.number().int().nonnegative(),
+    }),
+  ),
+  /** A few differences to show, e.g. { entity, sourceId, destinationId, field, detail }. */
+  examples: z.array(
+    z.object({
+      entity: z.string(),
+      sourceId: z.string(),
+      destinationId: z.string().nullable(),
+      detail: z.string(),
+    }),
+  ),
+});
+export type Verification = z.infer<typeof verificationSchema>;

@@ -1,0 +1,562 @@
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { Db } from './database.ts';
+import { newId } from './migrations-repository.ts';
+import type { Database, EngineIdMapTable, EngineRunsTable } from './schema.ts';
+
+export type RecordOutcome = 'migrated' | 'skipped' | 'failed';
+export type RunStatus = 'running' | 'completed' | 'failed' | 'payment_required';
+export type RunPhase = 'migrate' | 'verify' | 'done';
+
+export interface EngineRun {
+  id: string;
+  migrationId: string;
+  status: RunStatus;
+  phase: RunPhase;
+  entities: string[];
+  startedAt: string;
+  finishedAt: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  verification: unknown;
+  updatedAt: string;
+}
+
+export type RunChanges = Partial<
+  Pick<EngineRun, 'status' | 'phase' | 'finishedAt' | 'errorCode' | 'errorMessage' | 'verification'>
+>;
+
+export interface IdMapEntry {
+  entity: string;
+  sourceId: string;
+  destinationId: string | null;
+  contentHash: string | null;
+  outcome: RecordOutcome;
+  reason: string | null;
+  runId: string;
+}
+
+/** How one record ended in a batch. A null hash or destination id keeps what was stored. */
+export interface OutcomeRow {
+  sourceId: string;
+  destinationId: string | null;
+  contentHash: string | null;
+  outcome: RecordOutcome;
+  reason: string | null;
+}
+
+export interface StoredCheckpoint {
+  checkpoint: string | null;
+  done: boolean;
+}
+
+/** The progress columns of the migration row that the engine keeps true while it runs. */
+export interface MigrationProgressColumns {
+  migrationStats: Record<string, { total: number; migrated: number; failed: number }>;
+  migratedEntities: number;
+  totalEntities: number;
+  entityCounts?: Record<string, number>;
+}
+
+export interface BatchCommit {
+  migrationId: string;
+  runId: string;
+  entity: string;
+  rows: OutcomeRow[];
+  /** Where the read stream may resume after this batch; undefined leaves it where it is. */
+  checkpoint?: StoredCheckpoint;
+  progress?: MigrationProgressColumns;
+  /** The job lease under which the batch was written; the commit is refused if it was lost. */
+  fence?: LeaseFence;
+}
+
+export interface LeaseFence {
+  jobId: string;
+  owner: string;
+}
+
+/** The worker no longer holds the job's lease: another worker took the migration over. */
+export class LeaseLostError extends Error {
+  constructor(jobId: string) {
+    super(`The lease on job ${jobId} was lost to another worker.`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export interface VerifyRow {
+  sourceId: string;
+  destinationId: string | null;
+  outcome: RecordOutcome;
+  reason: string | null;
+  verifyFields: string | null;
+}
+
+function runFromRow(row: Selectable<EngineRunsTable>): EngineRun {
+  return {
+    id: row.id,
+    migrationId: row.migration_id,
+    status: row.status as RunStatus,
+    phase: row.phase as RunPhase,
+    entities: JSON.parse(row.entities) as string[],
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    verification: row.verification === null ? null : JSON.parse(row.verification),
+    updatedAt: row.updated_at,
+  };
+}
+
+function entryFromRow(
+  row: Pick<
+    Selectable<EngineIdMapTable>,
+    'entity' | 'source_id' | 'destination_id' | 'content_hash' | 'outcome' | 'reason' | 'run_id'
+  >,
+): IdMapEntry {
+  return {
+    entity: row.entity,
+    sourceId: row.source_id,
+    destinationId: row.destination_id,
+    contentHash: row.content_hash,
+    outcome: row.outcome as RecordOutcome,
+    reason: row.reason,
+    runId: row.run_id,
+  };
+}
+
+// Keeps IN lists well under SQLite's and PostgreSQL's bound-parameter limits.
+const IN_CHUNK = 500;
+const INSERT_CHUNK = 300;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The engine's persistence: runs, id map with per-record outcomes, checkpoints, and the progress
+ * columns of the migration row. Not owner-scoped: only the engine and the job runner use it,
+ * after the API has checked ownership.
+ */
+export class EngineRepository {
+  readonly #db: Db;
+  readonly #now: () => Date;
+
+  constructor(db: Db, now: () => Date = () => new Date()) {
+    this.#db = db;
+    this.#now = now;
+  }
+
+  get #k() {
+    return this.#db.kysely;
+  }
+
+  #stamp(): string {
+    return this.#now().toISOString();
+  }
+
+  async createRun(migrationId: string, entities: readonly string[]): Promise<EngineRun> {
+    const now = this.#stamp();
+    const row = await this.#k
+      .insertInto('engine_runs')
+      .values({
+        id: newId(),
+        migration_id: migrationId,
+        status: 'running',
+        phase: 'migrate',
+        entities: JSON.stringify(entities),
+        started_at: now,
+        finished_at: null,
+        error_code: null,
+        error_message: null,
+        verification: null,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return runFromRow(row);
+  }
+
+  async findRun(runId: string): Promise<EngineRun | undefined> {
+    const row = await this.#k
+      .selectFrom('engine_runs')
+      .selectAll()
+      .where('id', '=', runId)
+      .executeTakeFirst();
+    return row ? runFromRow(row) : undefined;
+  }
+
+  /** The newest run of a migration (the one the API reports on). */
+  async latestRun(migrationId: string): Promise<EngineRun | undefined> {
+    const row = await this.#k
+      .selectFrom('engine_runs')
+      .selectAll()
+      .where('migration_id', '=', migrationId)
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? runFromRow(row) : undefined;
+  }
+
+  /** The newest run that has a verification result. */
+  async latestVerifiedRun(migrationId: string): Promise<EngineRun | undefined> {
+    const row = await this.#k
+      .selectFrom('engine_runs')
+      .selectAll()
+      .where('migration_id', '=', migrationId)
+      .where('verification', 'is not', null)
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? runFromRow(row) : undefined;
+  }
+
+  async updateRun(runId: string, changes: RunChanges): Promise<void> {
+    const columns: Partial<EngineRunsTable> = { updated_at: this.#stamp() };
+    if (changes.status !== undefined) columns.status = changes.status;
+    if (changes.phase !== undefined) columns.phase = changes.phase;
+    if (changes.finishedAt !== undefined) columns.finished_at = changes.finishedAt;
+    if (changes.errorCode !== undefined) columns.error_code = changes.errorCode;
+    if (changes.errorMessage !== undefined) columns.error_message = changes.errorMessage;
+    if (changes.verification !== undefined)
+      columns.verification =
+        changes.verification === null ? null : JSON.stringify(changes.verification);
+    await this.#k.updateTable('engine_runs').set(columns).where('id', '=', runId).execute();
+  }
+
+  async checkpoints(runId: string): Promise<Map<string, StoredCheckpoint>> {
+    const rows = await this.#k
+      .selectFrom('engine_checkpoints')
+      .select(['entity', 'checkpoint', 'done'])
+      .where('run_id', '=', runId)
+      .execute();
+    return new Map(
+      rows.map((r) => [r.entity, { checkpoint: r.checkpoint, done: Number(r.done) === 1 }]),
+    );
+  }
+
+  /** Checkpoint alone (a stream that ended without a batch, e.g. an empty store). */
+  async saveCheckpoint(
+    runId: string,
+    entity: string,
+    checkpoint: StoredCheckpoint,
+    fence?: LeaseFence,
+  ): Promise<void> {
+    await this.#k.transaction().execute(async (trx) => {
+      await this.#fence(trx, fence);
+      await this.#upsertCheckpoint(trx, runId, entity, checkpoint);
+    });
+  }
+
+  /** Id-map rows of the given source ids of one entity. */
+  async lookup(
+    migrationId: string,
+    entity: string,
+    sourceIds: readonly string[],
+  ): Promise<Map<string, IdMapEntry>> {
+    const found = new Map<string, IdMapEntry>();
+    for (const part of chunks([...new Set(sourceIds)], IN_CHUNK)) {
+      const rows = await this.#k
+        .selectFrom('engine_id_map')
+        .select([
+          'entity',
+          'source_id',
+          'destination_id',
+          'content_hash',
+          'outcome',
+          'reason',
+          'run_id',
+        ])
+        .where('migration_id', '=', migrationId)
+        .where('entity', '=', entity)
+        .where('source_id', 'in', part)
+        .execute();
+      for (const row of rows) found.set(row.source_id, entryFromRow(row));
+    }
+    return found;
+  }
+
+  /** Source ids of the given destination ids of one entity (the id map read backwards). */
+  async sourceIdsOf(
+    migrationId: string,
+    entity: string,
+    destinationIds: readonly string[],
+  ): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const part of chunks([...new Set(destinationIds)], IN_CHUNK)) {
+      const rows = await this.#k
+        .selectFrom('engine_id_map')
+        .select(['source_id', 'destination_id'])
+        .where('migration_id', '=', migrationId)
+        .where('entity', '=', entity)
+        .where('destination_id', 'in', part)
+        .execute();
+      for (const row of rows) if (row.destination_id) found.set(row.destination_id, row.source_id);
+    }
+    return found;
+  }
+
+  /**
+   * Records a written batch: its id-map rows, the stream's checkpoint and the migration's
+   * progress, in one transaction, so a crash leaves either all of it or none.
+   */
+  async commitBatch(commit: BatchCommit): Promise<void> {
+    const now = this.#stamp();
+    await this.#k.transaction().execute(async (trx) => {
+      await this.#fence(trx, commit.fence);
+      for (const part of chunks(commit.rows, INSERT_CHUNK)) {
+        await trx
+          .insertInto('engine_id_map')
+          .values(
+            part.map((r) => ({
+              migration_id: commit.migrationId,
+              entity: commit.entity,
+              source_id: r.sourceId,
+              destination_id: r.destinationId,
+              content_hash: r.contentHash,
+              outcome: r.outcome,
+              reason: r.reason,
+              run_id: commit.runId,
+              updated_at: now,
+              verify_fields: null,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['migration_id', 'entity', 'source_id']).doUpdateSet((eb) => ({
+              destination_id: sql<
+                string | null
+              >`coalesce(excluded.destination_id, engine_id_map.destination_id)`,
+              content_hash: sql<
+                string | null
+              >`coalesce(excluded.content_hash, engine_id_map.content_hash)`,
+              outcome: eb.ref('excluded.outcome'),
+              reason: eb.ref('excluded.reason'),
+              run_id: eb.ref('excluded.run_id'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
+      if (commit.checkpoint)
+        await this.#upsertCheckpoint(trx, commit.runId, commit.entity, commit.checkpoint);
+      if (commit.progress) await this.#writeProgress(trx, commit.migrationId, commit.progress, now);
+    });
+  }
+
+  /** Outcomes of one run so far, by entity and outcome (a resumed run starts from these). */
+  async runCounts(
+    migrationId: string,
+    runId: string,
+  ): Promise<{ entity: string; outcome: RecordOutcome; count: number }[]> {
+    const rows = await this.#k
+      .selectFrom('engine_id_map')
+      .select(['entity', 'outcome', (eb) => eb.fn.countAll<string | number>().as('count')])
+      .where('migration_id', '=', migrationId)
+      .where('run_id', '=', runId)
+      .groupBy(['entity', 'outcome'])
+      .execute();
+    return rows.map((r) => ({
+      entity: r.entity,
+      outcome: r.outcome as RecordOutcome,
+      count: Number(r.count),
+    }));
+  }
+
+  /** Source records of these entities that have ever reached the destination. */
+  async migratedCount(migrationId: string, entities: readonly string[]): Promise<number> {
+    if (entities.length === 0) return 0;
+    const row = await this.#k
+      .selectFrom('engine_id_map')
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .where('migration_id', '=', migrationId)
+      .where('entity', 'in', [...entities])
+      .where('destination_id', 'is not', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** One page of an entity's id map in source-id order (keyset paging, for reports). */
+  async idMapPage(
+    migrationId: string,
+    entity: string,
+    afterSourceId: string | null,
+    limit: number,
+  ): Promise<(IdMapEntry & { verifyFields: string | null })[]> {
+    let query = this.#k
+      .selectFrom('engine_id_map')
+      .select([
+        'entity',
+        'source_id',
+        'destination_id',
+        'content_hash',
+        'outcome',
+        'reason',
+        'run_id',
+        'verify_fields',
+      ])
+      .where('migration_id', '=', migrationId)
+      .where('entity', '=', entity);
+    if (afterSourceId !== null) query = query.where('source_id', '>', afterSourceId);
+    const rows = await query.orderBy('source_id').limit(limit).execute();
+    return rows.map((r) => ({ ...entryFromRow(r), verifyFields: r.verify_fields }));
+  }
+
+  /** Entities that have id-map rows for a migration. */
+  async mappedEntities(migrationId: string): Promise<string[]> {
+    const rows = await this.#k
+      .selectFrom('engine_id_map')
+      .select('entity')
+      .distinct()
+      .where('migration_id', '=', migrationId)
+      .execute();
+    return rows.map((r) => r.entity);
+  }
+
+  async clearVerifyFields(migrationId: string): Promise<void> {
+    await this.#k
+      .updateTable('engine_id_map')
+      .set({ verify_fields: null })
+      .where('migration_id', '=', migrationId)
+      .where('verify_fields', 'is not', null)
+      .execute();
+  }
+
+  /** Stores what the verification pass saw at the destination, by source id. */
+  async setVerifyFields(
+    migrationId: string,
+    entity: string,
+    rows: readonly { sourceId: string; fields: string }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await this.#k.transaction().execute(async (trx) => {
+      for (const row of rows) {
+        await trx
+          .updateTable('engine_id_map')
+          .set({ verify_fields: row.fields })
+          .where('migration_id', '=', migrationId)
+          .where('entity', '=', entity)
+          .where('source_id', '=', row.sourceId)
+          .execute();
+      }
+    });
+  }
+
+  /** What the verification pass noted at the destination, by source id. */
+  async verifyNotes(
+    migrationId: string,
+    entity: string,
+    sourceIds: readonly string[],
+  ): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const part of chunks([...new Set(sourceIds)], IN_CHUNK)) {
+      const rows = await this.#k
+        .selectFrom('engine_id_map')
+        .select(['source_id', 'verify_fields'])
+        .where('migration_id', '=', migrationId)
+        .where('entity', '=', entity)
+        .where('source_id', 'in', part)
+        .where('verify_fields', 'is not', null)
+        .execute();
+      for (const row of rows) if (row.verify_fields) found.set(row.source_id, row.verify_fields);
+    }
+    return found;
+  }
+
+  /** Writes the progress columns of the migration row (not its version: the owner may edit). */
+  async writeProgress(migrationId: string, progress: MigrationProgressColumns): Promise<void> {
+    await this.#writeProgress(this.#k, migrationId, progress, this.#stamp());
+  }
+
+  /**
+   * Moves the migration's status and step (bumping its version, so a stale edit of the owner
+   * cannot undo it). `from` makes the change conditional on the current status.
+   */
+  async setLifecycle(
+    migrationId: string,
+    change: { status: string; currentStep?: number; completedAt?: string | null },
+    from?: readonly string[],
+  ): Promise<boolean> {
+    let query = this.#k
+      .updateTable('migrations')
+      .set({
+        status: change.status,
+        ...(change.currentStep === undefined ? {} : { current_step: change.currentStep }),
+        ...(change.completedAt === undefined ? {} : { completed_at: change.completedAt }),
+        last_updated: this.#stamp(),
+        version: (eb) => eb('version', '+', 1),
+      })
+      .where('id', '=', migrationId);
+    if (from) query = query.where('status', 'in', [...from]);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The owner of a migration, for the runner (jobs carry it too). */
+  async ownerOf(migrationId: string): Promise<string | undefined> {
+    const row = await this.#k
+      .selectFrom('migrations')
+      .select('user_id')
+      .where('id', '=', migrationId)
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
+  async #fence(trx: Transaction<Database>, fence: LeaseFence | undefined): Promise<void> {
+    if (!fence) return;
+    const result = await trx
+      .updateTable('engine_jobs')
+      .set({ updated_at: this.#stamp() })
+      .where('id', '=', fence.jobId)
+      .where('lease_owner', '=', fence.owner)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new LeaseLostError(fence.jobId);
+  }
+
+  async #upsertCheckpoint(
+    trx: Transaction<Database>,
+    runId: string,
+    entity: string,
+    checkpoint: StoredCheckpoint,
+  ): Promise<void> {
+    const now = this.#stamp();
+    await trx
+      .insertInto('engine_checkpoints')
+      .values({
+        run_id: runId,
+        entity,
+        checkpoint: checkpoint.checkpoint,
+        done: checkpoint.done ? 1 : 0,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc.columns(['run_id', 'entity']).doUpdateSet((eb) => ({
+          checkpoint: eb.ref('excluded.checkpoint'),
+          done: eb.ref('excluded.done'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+
+  async #writeProgress(
+    executor: Transaction<Database> | Db['kysely'],
+    migrationId: string,
+    progress: MigrationProgressColumns,
+    now: string,
+  ): Promise<void> {
+    await executor
+      .updateTable('migrations')
+      .set({
+        migration_stats: JSON.stringify(progress.migrationStats),
+        migrated_entities: progress.migratedEntities,
+        total_entities: progress.totalEntities,
+        ...(progress.entityCounts ? { entity_counts: JSON.stringify(progress.entityCounts) } : {}),
+        last_updated: now,
+      })
+      .where('id', '=', migrationId)
+      .execute();
+  }
+}

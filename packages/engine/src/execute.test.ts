@@ -1,0 +1,333 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { entitySchemas, entityTypes, type EntityType } from '@replatform/canonical/entities';
+import type { Db } from '@replatform/db/database';
+import { EngineRepository } from '@replatform/db/engine-repository';
+import { MigrationsRepository } from '@replatform/db/migrations-repository';
+import { openTestDatabase, testDialects } from '@replatform/db/test-databases';
+import { executeMigration, type ExecuteOptions } from './execute.ts';
+import { reportCsv } from './report.ts';
+import {
+  MemoryStore,
+  memoryConnection,
+  sampleData,
+  type MemoryConnectionOptions,
+} from './testing/memory-store.ts';
+
+const fast = { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 };
+const all = ['products', 'customers', 'orders'];
+
+async function collect(iterable: AsyncIterable<string>): Promise<string> {
+  let text = '';
+  for await (const chunk of iterable) text += chunk;
+  return text;
+}
+
+function reportLines(csv: string): string[][] {
+  return csv
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((line) => line.split(','));
+}
+
+describe.each(testDialects())('migration engine on %s', (dialect) => {
+  let db: Db;
+  let repository: EngineRepository;
+  let migrations: MigrationsRepository;
+  let migrationId: string;
+
+  beforeEach(async () => {
+    db = await openTestDatabase(dialect);
+    repository = new EngineRepository(db);
+    migrations = new MigrationsRepository(db);
+    migrationId = (await migrations.create({ userId: 'u1', email: 'u@x.io', storeName: 'S' })).id;
+  });
+  afterEach(async () => {
+    await db.close();
+  });
+
+  function setup(
+    counts = { products: 23, customers: 11, orders: 17 },
+    sourceOptions: MemoryConnectionOptions = {},
+    destinationOptions: MemoryConnectionOptions = {},
+  ) {
+    const sourceStore = MemoryStore.seeded(sampleData(counts));
+    const destinationStore = new MemoryStore();
+    const options = (extra: Partial<ExecuteOptions> = {}): ExecuteOptions => ({
+      repository,
+      migrationId,
+      dataTypes: all,
+      source: memoryConnection(sourceStore, { pageSize: 7, ...sourceOptions }),
+      destination: memoryConnection(destinationStore, { batchSize: 4, ...destinationOptions }),
+      retry: fast,
+      ...extra,
+    });
+    return { sourceStore, destinationStore, options };
+  }
+
+  it('migrates every record once, in dependency order, and accounts for each in the report', async () => {
+    const { sourceStore, destinationStore, options } = setup();
+    const progress: number[] = [];
+    const result = await executeMigration(
+      options({
+        onProgress: (p) => progress.push(p.stats.products?.migrated ?? 0),
+      }),
+    );
+    expect(result.status).toBe('completed');
+    for (const entity of entityTypes) {
+      expect(destinationStore.records[entity].size, entity).toBe(sourceStore.records[entity].size);
+      for (const record of destinationStore.records[entity].values()) {
+        expect(entitySchemas[entity].safeParse(record).success).toBe(true);
+      }
+    }
+    // Parents were written before children although the source lists children first.
+    for (const category of destinationStore.records.categories.values()) {
+      if (category.parentId)
+        expect(destinationStore.records.categories.has(category.parentId)).toBe(true);
+    }
+    for (const product of destinationStore.records.products.values()) {
+      expect(product.categoryIds.length).toBe(1);
+      expect(destinationStore.records.categories.has(product.categoryIds[0]!)).toBe(true);
+    }
+    for (const order of destinationStore.records.orders.values()) {
+      expect(destinationStore.records.customers.has(order.customerId!)).toBe(true);
+    }
+    expect(progress.length).toBeGreaterThan(5);
+
+    const migration = await migrations.findForUser(migrationId, 'u1');
+    expect(migration).toMatchObject({
+      status: 'completed',
+      currentStep: 5,
+      totalEntities: 51,
+      migratedEntities: 51,
+      entityCounts: { products: 23, customers: 11, orders: 17 },
+      migrationStats: {
+        categories: { total: 6, migrated: 6, failed: 0 },
+        products: { total: 23, migrated: 23, failed: 0 },
+        customers: { total: 11, migrated: 11, failed: 0 },
+        orders: { total: 17, migrated: 17, failed: 0 },
+      },
+    });
+    expect(migration?.completedAt).toBeTruthy();
+
+    const csv = await collect(reportCsv(repository, migrationId, 5));
+    const lines = reportLines(csv);
+    expect(lines).toHaveLength(57);
+    expect(new Set(lines.map((l) => l[0]))).toEqual(
+      new Set(['category', 'product', 'customer', 'order']),
+    );
+    expect(lines.every((l) => l[3] === 'migrated' && l[2] !== '')).toBe(true);
+
+    expect(result.verification).toMatchObject({
+      status: 'passed',
+      matched: 57,
+      mismatched: 0,
+      missing: 0,
+    });
+  });
+
+  it('skips unchanged records on a re-run without calling the destination, and sends changed ones', async () => {
+    const { sourceStore, destinationStore, options } = setup();
+    expect((await executeMigration(options())).status).toBe('completed');
+    const calls = { ...destinationStore.writeCalls };
+    const changed = sourceStore.records.products.get('5')!;
+    sourceStore.records.products.set('5', { ...changed, name: 'Renamed product' });
+
+    const again = await executeMigration(options());
+    expect(again.status).toBe('completed');
+    expect(destinationStore.writeCalls.products).toBe(calls.products + 1);
+    for (const entity of ['categories', 'customers', 'orders'] as const)
+      expect(destinationStore.writeCalls[entity]).toBe(calls[entity]);
+    expect(destinationStore.records.products.size).toBe(23);
+    const renamed = [...destinationStore.records.products.values()].filter(
+      (p) => p.name === 'Renamed product',
+    );
+    expect(renamed).toHaveLength(1);
+
+    const lines = reportLines(await collect(reportCsv(repository, migrationId)));
+    expect(lines.filter((l) => l[3] === 'migrated')).toHaveLength(1);
+    expect(lines.filter((l) => l[3] === 'skipped')).toHaveLength(56);
+    const migration = await migrations.findForUser(migrationId, 'u1');
+    expect(migration?.migrationStats.products).toEqual({ total: 23, migrated: 23, failed: 0 });
+  });
+
+  it('resumes an interrupted run from its checkpoints without duplicates', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 60,
+      customers: 20,
+      orders: 30,
+    });
+    let interruptions = 0;
+    let verifyInterrupted = false;
+    for (let round = 0; round < 60; round++) {
+      const controller = new AbortController();
+      let batches = 0;
+      const result = await executeMigration(
+        options({
+          signal: controller.signal,
+          onProgress: (p) => {
+            if (p.phase === 'migrate' && ++batches === 3) controller.abort();
+            // Once, interrupt the verification too: it starts over on the next call.
+            if (p.phase === 'verify' && !verifyInterrupted) {
+              verifyInterrupted = true;
+              controller.abort();
+            }
+          },
+        }),
+      );
+      if (result.status === 'completed') break;
+      expect(result.status).toBe('interrupted');
+      interruptions += 1;
+    }
+    expect(interruptions).toBeGreaterThan(5);
+    expect(verifyInterrupted).toBe(true);
+    for (const entity of entityTypes) {
+      expect(destinationStore.records[entity].size, entity).toBe(sourceStore.records[entity].size);
+    }
+    const lines = reportLines(await collect(reportCsv(repository, migrationId)));
+    expect(lines).toHaveLength(6 + 60 + 20 + 30);
+    expect(lines.every((l) => l[3] !== 'failed')).toBe(true);
+    const run = await repository.latestRun(migrationId);
+    expect(run).toMatchObject({ status: 'completed', phase: 'done' });
+    expect((run?.verification as { status: string }).status).toBe('passed');
+  });
+
+  it('survives transient faults, including writes that fail half-way, with no duplicate', async () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const { sourceStore, destinationStore, options } = setup(
+      { products: 40, customers: 15, orders: 20 },
+      { transientReadRate: 0.2, random },
+      { transientWriteRate: 0.3, random },
+    );
+    const result = await executeMigration(options({ retry: { ...fast, attempts: 12 } }));
+    expect(result.status).toBe('completed');
+    for (const entity of entityTypes) {
+      expect(destinationStore.records[entity].size, entity).toBe(sourceStore.records[entity].size);
+    }
+    expect(result.verification?.status).toBe('passed');
+  });
+
+  it('fails single records with a reason and carries on with the others', async () => {
+    const { destinationStore, options } = setup(
+      { products: 12, customers: 5, orders: 5 },
+      { reject: (entity, r) => (entity === 'customers' && r.id === '2' ? 'no e-mail' : undefined) },
+      {
+        refuse: (entity, r) =>
+          entity === 'products' && r.id === '4' ? 'SKU already used by another product' : undefined,
+        crashOn: (r) => r.id === '9' && 'variants' in r,
+      },
+    );
+    const result = await executeMigration(options());
+    expect(result.status).toBe('completed');
+    expect(destinationStore.records.products.size).toBe(10);
+    expect(destinationStore.records.customers.size).toBe(4);
+    const lines = reportLines(await collect(reportCsv(repository, migrationId)));
+    const failed = lines.filter((l) => l[3] === 'failed');
+    expect(failed.map((l) => `${l[0]} ${l[1]}`).sort()).toEqual([
+      'customer 2',
+      'product 4',
+      'product 9',
+    ]);
+    expect(failed.find((l) => l[1] === '4')?.[4]).toBe('SKU already used by another product');
+    expect(failed.find((l) => l[0] === 'customer')?.[4]).toContain('no e-mail');
+    const migration = await migrations.findForUser(migrationId, 'u1');
+    expect(migration?.migrationStats.products).toEqual({ total: 12, migrated: 10, failed: 2 });
+    // Orders that point at the customer or products that failed arrive without that link.
+    expect(result.verification).toMatchObject({ status: 'mismatches', missing: 3 });
+    for (const example of result.verification?.examples.mismatched ?? []) {
+      expect(example.entity).toBe('orders');
+      expect(['customerId', 'lines']).toEqual(expect.arrayContaining(example.fields));
+    }
+  });
+
+  it('fails the migration with a clear message when the destination revokes access', async () => {
+    let revoked = false;
+    const { options } = setup(undefined, {}, { revoked: () => revoked });
+    let batches = 0;
+    const result = await executeMigration(
+      options({
+        onProgress: () => {
+          if (++batches === 4) revoked = true;
+        },
+      }),
+    );
+    expect(result).toMatchObject({ status: 'failed', code: 'store_config' });
+    expect(result.message).toMatch(/destination store refused access/);
+    const migration = await migrations.findForUser(migrationId, 'u1');
+    expect(migration?.status).toBe('failed');
+    const run = await repository.latestRun(migrationId);
+    expect(run).toMatchObject({ status: 'failed', errorCode: 'store_config' });
+
+    // Access restored: a new run finishes the job and keeps what was done.
+    revoked = false;
+    expect((await executeMigration(options())).status).toBe('completed');
+    expect((await migrations.findForUser(migrationId, 'u1'))?.status).toBe('completed');
+  });
+
+  it('fails with store_unavailable when transient errors outlast the retries', async () => {
+    const { options } = setup(undefined, {}, { transientWriteRate: 1 });
+    const result = await executeMigration(options());
+    expect(result).toMatchObject({ status: 'failed', code: 'store_unavailable' });
+    expect(result.message).toMatch(/kept failing/);
+  });
+
+  it('never writes more than was paid for', async () => {
+    const { destinationStore, options } = setup({ products: 10, customers: 5, orders: 5 });
+    const short = await executeMigration(options({ paidRecords: 19 }));
+    expect(short.status).toBe('payment_required');
+    expect(short.message).toMatch(/20 records but 19 were paid for/);
+    expect(destinationStore.writeCalls.products).toBe(0);
+    expect((await migrations.findForUser(migrationId, 'u1'))?.status).toBe('in-progress');
+
+    expect((await executeMigration(options({ paidRecords: 20 }))).status).toBe('completed');
+    expect(destinationStore.records.products.size).toBe(10);
+  });
+
+  it('stops before writing records beyond the payment when the source grows during the run', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 10,
+      customers: 5,
+      orders: 5,
+    });
+    const extra = sampleData({ products: 30, customers: 0, orders: 0 }).products.slice(10);
+    let grown = false;
+    const result = await executeMigration(
+      options({
+        paidRecords: 20,
+        onProgress: () => {
+          if (!grown) {
+            grown = true;
+            for (const p of extra) sourceStore.records.products.set(p.id, p);
+          }
+        },
+      }),
+    );
+    expect(result.status).toBe('payment_required');
+    const written =
+      destinationStore.records.products.size +
+      destinationStore.records.customers.size +
+      destinationStore.records.orders.size;
+    expect(written).toBeLessThanOrEqual(20);
+  });
+
+  it('refuses a plan the destination cannot carry', async () => {
+    const { options } = setup();
+    const base = options();
+    const result = await executeMigration({
+      ...base,
+      destination: {
+        ...base.destination,
+        capabilities: {
+          ...base.destination.capabilities,
+          write: ['categories', 'products', 'customers'] satisfies EntityType[],
+        },
+      },
+    });
+    expect(result).toMatchObject({ status: 'failed', code: 'unsupported' });
+    expect(result.message).toMatch(/cannot import orders/);
+  });
+});

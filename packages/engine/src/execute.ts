@@ -1,0 +1,219 @@
+import type { EntityType } from '@replatform/canonical/entities';
+import { statusTransitions } from '@replatform/contracts/lifecycle';
+import { migrationStatuses, type MigrationStatus } from '@replatform/contracts/migration';
+import type { EngineRepository, EngineRun, LeaseFence } from '@replatform/db/engine-repository';
+import { EngineError, fatalError } from './errors.ts';
+import { MigratePhase, type EngineProgress, type RunStats, type StoreSide } from './migrate.ts';
+import { planMigration } from './plan.ts';
+import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
+import { verifyMigration, type VerificationResult } from './verification.ts';
+
+export interface ExecuteOptions {
+  repository: EngineRepository;
+  migrationId: string;
+  /** Data types the owner selected (products, customers, orders). */
+  dataTypes: readonly string[];
+  source: StoreSide;
+  destination: StoreSide;
+  /** Products + customers + orders paid for; undefined = no limit (demo, sandbox, CLI). */
+  paidRecords?: number | undefined;
+  signal?: AbortSignal | undefined;
+  /** The job lease the run is done under; batches are not committed once it is lost. */
+  fence?: LeaseFence | undefined;
+  concurrency?: number | undefined;
+  retry?: RetryPolicy | undefined;
+  /** Run the verification pass after a completed run (default true). */
+  verify?: boolean | undefined;
+  onProgress?: ((progress: EngineProgress) => void) | undefined;
+  /** Called once the migrate phase has ended, before verification. */
+  onMigrated?: ((outcome: ExecuteResult) => void | Promise<void>) | undefined;
+  log?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
+  now?: () => Date;
+}
+
+export interface ExecuteResult {
+  runId: string;
+  status: 'completed' | 'failed' | 'payment_required' | 'interrupted';
+  code?: string;
+  message?: string;
+  stats: RunStats;
+  verification?: VerificationResult;
+}
+
+/** Statuses from which a migration may move to `to`, from the one transition table. */
+function statusesLeadingTo(to: MigrationStatus): MigrationStatus[] {
+  return migrationStatuses.filter((from) => from === to || statusTransitions[from].includes(to));
+}
+
+/**
+ * Records a run that could not even start (stores no longer connected, nothing to plan) as a
+ * failed run with its reason, and fails the migration, so the owner sees why.
+ */
+export async function recordRunFailure(
+  repository: EngineRepository,
+  migrationId: string,
+  code: string,
+  message: string,
+  now: () => Date = () => new Date(),
+): Promise<ExecuteResult> {
+  const run = await repository.createRun(migrationId, []);
+  await repository.updateRun(run.id, {
+    status: 'failed',
+    phase: 'done',
+    finishedAt: now().toISOString(),
+    errorCode: code,
+    errorMessage: message,
+  });
+  await repository.setLifecycle(migrationId, { status: 'failed' }, statusesLeadingTo('failed'));
+  return { runId: run.id, status: 'failed', code, message, stats: {} };
+}
+
+/**
+ * Runs a migration to its end or until interrupted: continues the run in progress (after a
+ * crash or restart) or starts a new one, moves the migration through its lifecycle (step 4 and
+ * in-progress while running; step 5 and completed, or failed, at the end), then verifies.
+ * Calling it again after an interruption carries on where it stopped.
+ */
+export async function executeMigration(options: ExecuteOptions): Promise<ExecuteResult> {
+  const { repository, migrationId } = options;
+  const now = options.now ?? (() => new Date());
+  const retry = options.retry ?? defaultRetryPolicy;
+
+  let run: EngineRun | undefined = await repository.latestRun(migrationId);
+  if (!run || run.phase === 'done') {
+    let streams: EntityType[];
+    try {
+      streams = planMigration(
+        options.dataTypes,
+        options.source.capabilities,
+        options.destination.capabilities,
+      ).streams;
+    } catch (error) {
+      const failure = fatalError(error, 'destination', 'planning');
+      return recordRunFailure(repository, migrationId, failure.code, failure.message, now);
+    }
+    run = await repository.createRun(migrationId, streams);
+  }
+  const streams = run.entities as EntityType[];
+
+  if (run.phase === 'migrate') {
+    await repository.setLifecycle(
+      migrationId,
+      { status: 'in-progress', currentStep: 4, completedAt: null },
+      statusesLeadingTo('in-progress'),
+    );
+    const phase = new MigratePhase({
+      repository,
+      migrationId,
+      runId: run.id,
+      streams,
+      source: options.source,
+      destination: options.destination,
+      paidRecords: options.paidRecords,
+      signal: options.signal,
+      fence: options.fence,
+      concurrency: options.concurrency,
+      retry,
+      onProgress: options.onProgress,
+      log: options.log,
+    });
+    const outcome = await phase.run();
+    const finishedAt = now().toISOString();
+    switch (outcome.status) {
+      case 'interrupted':
+        return { runId: run.id, status: 'interrupted', stats: outcome.stats };
+      case 'failed': {
+        await repository.updateRun(run.id, {
+          status: 'failed',
+          phase: 'done',
+          finishedAt,
+          errorCode: outcome.code,
+          errorMessage: outcome.message,
+        });
+        await repository.setLifecycle(
+          migrationId,
+          { status: 'failed' },
+          statusesLeadingTo('failed'),
+        );
+        const result: ExecuteResult = {
+          runId: run.id,
+          status: 'failed',
+          code: outcome.code,
+          message: outcome.message,
+          stats: outcome.stats,
+        };
+        await options.onMigrated?.(result);
+        return result;
+      }
+      case 'payment_required': {
+        // The migration stays in progress at step 4: it is paused, not failed, until a top-up.
+        await repository.updateRun(run.id, {
+          status: 'payment_required',
+          phase: 'done',
+          finishedAt,
+          errorCode: 'payment_required',
+          errorMessage: outcome.message,
+        });
+        const result: ExecuteResult = {
+          runId: run.id,
+          status: 'payment_required',
+          code: 'payment_required',
+          message: outcome.message,
+          stats: outcome.stats,
+        };
+        await options.onMigrated?.(result);
+        return result;
+      }
+      case 'completed': {
+        const verify = options.verify !== false;
+        await repository.updateRun(run.id, {
+          status: 'completed',
+          phase: verify ? 'verify' : 'done',
+          finishedAt,
+        });
+        await repository.setLifecycle(
+          migrationId,
+          { status: 'completed', currentStep: 5, completedAt: finishedAt },
+          statusesLeadingTo('completed'),
+        );
+        await options.onMigrated?.({ runId: run.id, status: 'completed', stats: outcome.stats });
+        run = { ...run, status: 'completed', phase: verify ? 'verify' : 'done' };
+        if (!verify) return { runId: run.id, status: 'completed', stats: outcome.stats };
+        break;
+      }
+    }
+  }
+
+  // Verification (also the place a run interrupted while verifying picks up again).
+  let verification: VerificationResult;
+  try {
+    verification = await verifyMigration({
+      repository,
+      migrationId,
+      streams,
+      source: options.source,
+      destination: options.destination,
+      retry,
+      signal: options.signal,
+      now,
+      onProgress: () =>
+        options.onProgress?.({ runId: run.id, phase: 'verify', entity: null, stats: {} }),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) return { runId: run.id, status: 'interrupted', stats: {} };
+    const failure =
+      error instanceof EngineError ? error : fatalError(error, 'destination', 'verifying');
+    verification = {
+      status: 'failed',
+      checkedAt: now().toISOString(),
+      message: failure.message,
+      matched: 0,
+      mismatched: 0,
+      missing: 0,
+      entities: {},
+      examples: { mismatched: [], missing: [] },
+    };
+  }
+  await repository.updateRun(run.id, { verification, phase: 'done' });
+  return { runId: run.id, status: 'completed', stats: {}, verification };
+}

@@ -1,0 +1,689 @@
+import type { Category } from '@replatform/canonical/category';
+import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import type {
+  Capabilities,
+  Checkpoint,
+  Connection,
+  IdMap,
+  WriteOutcome,
+} from '@replatform/connectors/kit/contract';
+import { ConnectorError } from '@replatform/connectors/kit/errors';
+import type {
+  EngineRepository,
+  IdMapEntry,
+  LeaseFence,
+  MigrationProgressColumns,
+  OutcomeRow,
+  RecordOutcome,
+} from '@replatform/db/engine-repository';
+import { LeaseLostError } from '@replatform/db/engine-repository';
+import { contentHash } from './content-hash.ts';
+import { fatalError, type EngineError } from './errors.ts';
+import { isPaidEntity, paidEntityTypes } from './plan.ts';
+import { readAhead, readPages } from './read-pages.ts';
+import { referencesByEntity } from './references.ts';
+import { withRetries, type RetryPolicy } from './retry.ts';
+
+export interface StoreSide {
+  connection: Connection;
+  capabilities: Capabilities;
+}
+
+export interface EntityStats {
+  /** Records the source holds (counted at the start, raised if more turn up). */
+  total: number;
+  migrated: number;
+  skipped: number;
+  failed: number;
+}
+
+export type RunStats = Partial<Record<EntityType, EntityStats>>;
+
+export interface EngineProgress {
+  runId: string;
+  phase: 'migrate' | 'verify';
+  /** The stream being worked on. */
+  entity: EntityType | null;
+  stats: RunStats;
+}
+
+export type MigratePhaseResult =
+  | { status: 'completed'; stats: RunStats }
+  | { status: 'interrupted'; stats: RunStats }
+  | { status: 'failed'; code: string; message: string; stats: RunStats }
+  | {
+      status: 'payment_required';
+      message: string;
+      stats: RunStats;
+      /** Records (products + customers + orders) the migration needs paid for. */
+      needed: number;
+      paid: number;
+    };
+
+export interface MigratePhaseOptions {
+  repository: EngineRepository;
+  migrationId: string;
+  runId: string;
+  /** Streams in dependency order (from planMigration). */
+  streams: readonly EntityType[];
+  source: StoreSide;
+  destination: StoreSide;
+  /** Products + customers + orders that may reach the destination; undefined = no limit. */
+  paidRecords?: number | undefined;
+  signal?: AbortSignal | undefined;
+  fence?: LeaseFence | undefined;
+  /** Batches written at once (commits stay in order). */
+  concurrency?: number | undefined;
+  retry: RetryPolicy;
+  onProgress?: ((progress: EngineProgress) => void) | undefined;
+  log?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
+}
+
+type AnyRecord = EntityRecord[EntityType];
+
+interface Batch {
+  records: AnyRecord[];
+  rejected: { sourceId: string; reason: string }[];
+  /** JSON checkpoint the stream may resume from once this batch is committed. */
+  checkpoint: string | undefined;
+}
+
+interface PreparedBatch {
+  batch: Batch;
+  existing: Map<string, IdMapEntry>;
+  hashes: Map<string, string>;
+  /** Outcomes decided without the destination: unchanged records and source rejections. */
+  decided: OutcomeRow[];
+  toWrite: AnyRecord[];
+  idMap: IdMap;
+}
+
+class StopRun extends Error {}
+
+/** One stream's writes in flight and its ordered commits. */
+interface Lane {
+  entity: EntityType;
+  inFlight: Set<Promise<void>>;
+  inFlightIds: Set<string>;
+  commitChain: Promise<void>;
+}
+
+/**
+ * What must be complete before a stream starts, so that its references resolve: a product's
+ * categories, an order's customer and products. Customers need nothing and run alongside the
+ * catalogue.
+ */
+const runsAfter: Record<EntityType, readonly EntityType[]> = {
+  categories: [],
+  products: ['categories'],
+  customers: [],
+  orders: ['categories', 'products', 'customers'],
+};
+
+const DEFAULT_BATCH = 25;
+const UNCHANGED = 'Unchanged since the last run; not sent again.';
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The migrate phase of one run: each stream in dependency order, read page by page (the next
+ * page is fetched while the previous batch is written), cut into batches of the destination's
+ * size, written with bounded retries, and committed in order together with the stream's
+ * checkpoint and the migration's progress.
+ */
+export class MigratePhase {
+  readonly #o: MigratePhaseOptions;
+  readonly #stats: RunStats = {};
+  readonly #concurrency: number;
+  #lastEntity: EntityType | null = null;
+  #budgetUsed = 0;
+  #stop: 'payment_required' | 'interrupted' | undefined;
+  #failure: EngineError | undefined;
+  #leaseLost = false;
+  #paymentNeeded = 0;
+
+  constructor(options: MigratePhaseOptions) {
+    this.#o = options;
+    this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 3));
+  }
+
+  async run(): Promise<MigratePhaseResult> {
+    const o = this.#o;
+    try {
+      await this.#loadStats();
+      const checkpoints = await o.repository.checkpoints(o.runId);
+      const paidCount = paidEntityTypes.reduce(
+        (sum, e) => sum + (o.streams.includes(e) ? (this.#stats[e]?.total ?? 0) : 0),
+        0,
+      );
+      if (o.paidRecords !== undefined && paidCount > o.paidRecords) {
+        return this.#paymentRequired(paidCount, o.paidRecords);
+      }
+      this.#budgetUsed = await o.repository.migratedCount(
+        o.migrationId,
+        paidEntityTypes.filter((e) => o.streams.includes(e)),
+      );
+      await this.#persistProgress(true);
+
+      const notes = await this.#destinationCall(
+        () => o.destination.connection.prepareImport?.() ?? Promise.resolve([]),
+        'preparing the import',
+      );
+      if (notes.length) o.log?.('destination prepared for import', { notes });
+      try {
+        await this.#runStreams(checkpoints);
+      } finally {
+        try {
+          await o.destination.connection.finishImport?.();
+        } catch (error) {
+          o.log?.('finishing the import failed', { error: errorText(error) });
+        }
+      }
+    } catch (error) {
+      if (error instanceof LeaseLostError) this.#leaseLost = true;
+      else if (!(error instanceof StopRun)) this.#fail(error, 'destination', 'migrating');
+    }
+    // A lost lease means another worker carries on; an abort means this one will resume later.
+    if (this.#leaseLost || o.signal?.aborted) return { status: 'interrupted', stats: this.#stats };
+    if (this.#failure) {
+      return {
+        status: 'failed',
+        code: this.#failure.code,
+        message: this.#failure.message,
+        stats: this.#stats,
+      };
+    }
+    if (this.#stop === 'payment_required') {
+      return this.#paymentRequired(this.#paymentNeeded, o.paidRecords ?? 0);
+    }
+    if (this.#stop === 'interrupted') return { status: 'interrupted', stats: this.#stats };
+    return { status: 'completed', stats: this.#stats };
+  }
+
+  #paymentRequired(needed: number, paid: number): MigratePhaseResult {
+    const more = Math.max(0, needed - paid);
+    return {
+      status: 'payment_required',
+      needed,
+      paid,
+      stats: this.#stats,
+      message: `This migration now covers ${needed} records but ${paid} were paid for. Top up for the ${more} additional records to continue; everything migrated so far is kept and will not be sent again.`,
+    };
+  }
+
+  async #loadStats(): Promise<void> {
+    const o = this.#o;
+    for (const entity of o.streams) {
+      const total = await this.#sourceCall(
+        () => o.source.connection.count(entity),
+        `counting ${entity}`,
+      );
+      this.#stats[entity] = { total, migrated: 0, skipped: 0, failed: 0 };
+    }
+    for (const row of await o.repository.runCounts(o.migrationId, o.runId)) {
+      const stats = this.#stats[row.entity as EntityType];
+      if (stats) stats[row.outcome] += row.count;
+    }
+  }
+
+  #progressColumns(withCounts: boolean): MigrationProgressColumns {
+    const migrationStats: MigrationProgressColumns['migrationStats'] = {};
+    let migratedEntities = 0;
+    let totalEntities = 0;
+    const entityCounts: Record<string, number> = { products: 0, customers: 0, orders: 0 };
+    for (const entity of this.#o.streams) {
+      const s = this.#stats[entity];
+      if (!s) continue;
+      const done = s.migrated + s.skipped;
+      const total = Math.max(s.total, done + s.failed);
+      migrationStats[entity] = { total, migrated: done, failed: s.failed };
+      if (isPaidEntity(entity)) {
+        migratedEntities += done;
+        totalEntities += total;
+        entityCounts[entity] = total;
+      }
+    }
+    return {
+      migrationStats,
+      migratedEntities,
+      totalEntities,
+      ...(withCounts ? { entityCounts } : {}),
+    };
+  }
+
+  async #persistProgress(withCounts = false): Promise<void> {
+    await this.#o.repository.writeProgress(this.#o.migrationId, this.#progressColumns(withCounts));
+    this.#report();
+  }
+
+  #report(): void {
+    this.#o.onProgress?.({
+      runId: this.#o.runId,
+      phase: 'migrate',
+      entity: this.#lastEntity,
+      stats: structuredClone(this.#stats),
+    });
+  }
+
+  #fail(error: unknown, side: 'source' | 'destination', what: string): void {
+    if (error instanceof LeaseLostError) throw error;
+    this.#failure ??= fatalError(error, side, what);
+  }
+
+  async #sourceCall<T>(task: () => Promise<T>, what: string): Promise<T> {
+    try {
+      return await withRetries(task, this.#o.retry, this.#o.signal);
+    } catch (error) {
+      this.#fail(error, 'source', what);
+      throw new StopRun();
+    }
+  }
+
+  async #destinationCall<T>(task: () => Promise<T>, what: string): Promise<T> {
+    try {
+      return await withRetries(task, this.#o.retry, this.#o.signal);
+    } catch (error) {
+      this.#fail(error, 'destination', what);
+      throw new StopRun();
+    }
+  }
+
+  #batchSize(entity: EntityType): number {
+    return Math.max(1, this.#o.destination.capabilities.batchSize[entity] ?? DEFAULT_BATCH);
+  }
+
+  #halted(): boolean {
+    if (this.#o.signal?.aborted) this.#stop ??= 'interrupted';
+    return Boolean(this.#stop || this.#failure || this.#leaseLost);
+  }
+
+  /**
+   * Runs the streams, each as soon as the streams it refers to are complete (customers alongside
+   * categories and products), until all are done or the run stops.
+   */
+  async #runStreams(checkpoints: Map<string, { checkpoint: string | null; done: boolean }>) {
+    const streams = this.#o.streams;
+    const done = new Set(streams.filter((e) => checkpoints.get(e)?.done));
+    const running = new Map<EntityType, Promise<void>>();
+    for (;;) {
+      if (!this.#halted()) {
+        for (const entity of streams) {
+          if (done.has(entity) || running.has(entity)) continue;
+          const waiting = runsAfter[entity].some((e) => streams.includes(e) && !done.has(e));
+          if (waiting) continue;
+          const saved = checkpoints.get(entity)?.checkpoint;
+          const from = saved ? (JSON.parse(saved) as Checkpoint) : null;
+          running.set(
+            entity,
+            this.#runStream(entity, from).then(() => {
+              running.delete(entity);
+              if (!this.#halted()) done.add(entity);
+            }),
+          );
+        }
+      }
+      if (running.size === 0) return;
+      await Promise.race(running.values());
+    }
+  }
+
+  async #runStream(entity: EntityType, from: Checkpoint | null): Promise<void> {
+    const lane: Lane = {
+      entity,
+      inFlight: new Set(),
+      inFlightIds: new Set(),
+      commitChain: Promise.resolve(),
+    };
+    try {
+      if (entity === 'categories') await this.#streamCategories(lane);
+      else await this.#streamPages(lane, from);
+    } catch (error) {
+      if (error instanceof LeaseLostError) this.#leaseLost = true;
+      else if (!(error instanceof StopRun)) this.#fail(error, 'source', `reading ${entity}`);
+    }
+    await this.#drain(lane);
+    if (this.#halted()) return;
+    try {
+      await this.#o.repository.saveCheckpoint(
+        this.#o.runId,
+        entity,
+        { checkpoint: null, done: true },
+        this.#o.fence,
+      );
+    } catch (error) {
+      if (error instanceof LeaseLostError) this.#leaseLost = true;
+      else this.#fail(error, 'destination', `recording ${entity}`);
+    }
+  }
+
+  async #streamPages(lane: Lane, from: Checkpoint | null): Promise<void> {
+    const { entity } = lane;
+    const size = this.#batchSize(entity);
+    let current: Batch = { records: [], rejected: [], checkpoint: undefined };
+    const pages = readAhead(
+      readPages(this.#o.source.connection, entity, from, this.#o.retry, this.#o.signal),
+    );
+    try {
+      for await (const page of pages) {
+        for (const record of page.records) {
+          current.records.push(record);
+          if (current.records.length >= size) {
+            await this.#dispatch(lane, current);
+            current = { records: [], rejected: [], checkpoint: undefined };
+            if (this.#halted()) return;
+          }
+        }
+        for (const rejected of page.rejected ?? []) current.rejected.push(rejected);
+        // Everything up to the end of this page is in `current` or an earlier batch, so the
+        // page's successor is a safe place to resume once `current` is committed.
+        if (page.next) current.checkpoint = JSON.stringify(page.next);
+        if (this.#halted()) return;
+      }
+    } catch (error) {
+      if (error instanceof StopRun || error instanceof LeaseLostError) throw error;
+      this.#fail(error, 'source', `reading ${entity}`);
+      return;
+    }
+    if (current.records.length || current.rejected.length || current.checkpoint !== undefined) {
+      await this.#dispatch(lane, current);
+    }
+  }
+
+  /**
+   * Categories are read whole (a catalogue has few) and written parents first, one tree level
+   * at a time, so a child's parent always has its destination id when the child is written.
+   * They keep no intermediate checkpoint: a resumed run reads them again and skips the ones
+   * already written.
+   */
+  async #streamCategories(lane: Lane): Promise<void> {
+    const all: Category[] = [];
+    const rejected: Batch['rejected'] = [];
+    try {
+      for await (const page of readPages(
+        this.#o.source.connection,
+        'categories',
+        null,
+        this.#o.retry,
+        this.#o.signal,
+      )) {
+        all.push(...page.records);
+        rejected.push(...(page.rejected ?? []));
+      }
+    } catch (error) {
+      this.#fail(error, 'source', 'reading categories');
+      return;
+    }
+    const byId = new Map(all.map((c) => [c.id, c]));
+    const depths = new Map<string, number>();
+    const depthOf = (category: Category, seen: Set<string>): number => {
+      const known = depths.get(category.id);
+      if (known !== undefined) return known;
+      const parent = category.parentId ? byId.get(category.parentId) : undefined;
+      const depth = parent && !seen.has(parent.id) ? depthOf(parent, seen.add(category.id)) + 1 : 0;
+      depths.set(category.id, depth);
+      return depth;
+    };
+    const levels: Category[][] = [];
+    for (const category of all) (levels[depthOf(category, new Set())] ??= []).push(category);
+    const size = this.#batchSize('categories');
+    if (rejected.length)
+      await this.#dispatch(lane, { records: [], rejected, checkpoint: undefined });
+    for (const level of levels) {
+      if (!level) continue;
+      for (let i = 0; i < level.length; i += size) {
+        await this.#dispatch(lane, {
+          records: level.slice(i, i + size),
+          rejected: [],
+          checkpoint: undefined,
+        });
+        if (this.#halted()) return;
+      }
+      await this.#drain(lane);
+      if (this.#halted()) return;
+    }
+  }
+
+  async #drain(lane: Lane): Promise<void> {
+    while (lane.inFlight.size) await Promise.all([...lane.inFlight]);
+    await lane.commitChain;
+  }
+
+  /** Starts a batch: waits for room, decides what to skip, checks the payment budget, writes. */
+  async #dispatch(lane: Lane, batch: Batch): Promise<void> {
+    if (this.#halted()) return;
+    const { entity } = lane;
+    const ids = batch.records.map((r) => r.id);
+    // A record twice in flight could be created twice before either write sees the other.
+    if (ids.some((id) => lane.inFlightIds.has(id))) await this.#drain(lane);
+    while (lane.inFlight.size >= this.#concurrency) await Promise.race(lane.inFlight);
+    if (this.#halted()) return;
+
+    const prepared = await this.#prepare(entity, batch);
+    if (!prepared) return;
+    // Nothing new (all done earlier in this run) and no checkpoint to move: no commit needed.
+    if (!prepared.toWrite.length && !prepared.decided.length && batch.checkpoint === undefined)
+      return;
+    for (const id of ids) lane.inFlightIds.add(id);
+    const written = this.#write(entity, prepared);
+    written.catch(() => {});
+    const committed = lane.commitChain.then(async () => {
+      if (this.#failure || this.#leaseLost) return;
+      let rows: OutcomeRow[];
+      try {
+        rows = await written;
+      } catch (error) {
+        this.#fail(error, 'destination', `writing ${entity}`);
+        return;
+      }
+      await this.#commit(entity, prepared, rows);
+    });
+    // The chain itself never rejects, so later batches still queue behind a failed one (and
+    // then do nothing).
+    lane.commitChain = committed.catch(() => {});
+    const tracked: Promise<void> = committed
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLostError) {
+          this.#leaseLost = true;
+          this.#stop ??= 'interrupted';
+        } else {
+          this.#fail(error, 'destination', `recording ${entity}`);
+        }
+      })
+      .finally(() => {
+        lane.inFlight.delete(tracked);
+        for (const id of ids) lane.inFlightIds.delete(id);
+      });
+    lane.inFlight.add(tracked);
+  }
+
+  async #prepare(entity: EntityType, batch: Batch): Promise<PreparedBatch | undefined> {
+    const o = this.#o;
+    // Later duplicates of a source id in one batch replace earlier ones.
+    const unique = new Map(batch.records.map((r) => [r.id, r]));
+    const records = [...unique.values()];
+    const existing = await o.repository.lookup(o.migrationId, entity, [
+      ...unique.keys(),
+      ...batch.rejected.map((r) => r.sourceId),
+    ]);
+    const hashes = new Map<string, string>();
+    const decided: OutcomeRow[] = batch.rejected.map((r) => ({
+      sourceId: r.sourceId,
+      destinationId: null,
+      contentHash: null,
+      outcome: 'failed',
+      reason: `Could not be read from the source: ${r.reason}`,
+    }));
+    const toWrite: AnyRecord[] = [];
+    for (const record of records) {
+      const hash = contentHash(record);
+      hashes.set(record.id, hash);
+      const known = existing.get(record.id);
+      if (known && known.outcome !== 'failed' && known.contentHash === hash) {
+        // Already handled earlier in this very run (before a restart): nothing to add.
+        if (known.runId === o.runId) continue;
+        if (known.destinationId) {
+          decided.push({
+            sourceId: record.id,
+            destinationId: known.destinationId,
+            contentHash: hash,
+            outcome: 'skipped',
+            reason: UNCHANGED,
+          });
+          continue;
+        }
+      }
+      toWrite.push(record);
+    }
+
+    if (isPaidEntity(entity) && o.paidRecords !== undefined) {
+      const fresh = toWrite.filter((r) => !existing.get(r.id)?.destinationId).length;
+      if (this.#budgetUsed + fresh > o.paidRecords) {
+        this.#paymentNeeded = Math.max(
+          this.#budgetUsed + fresh,
+          paidEntityTypes.reduce((sum, e) => sum + (this.#stats[e]?.total ?? 0), 0),
+        );
+        this.#stop ??= 'payment_required';
+        return undefined;
+      }
+      this.#budgetUsed += fresh;
+    }
+
+    const wanted = referencesByEntity(entity, toWrite);
+    const known = new Map<string, string>();
+    for (const [id, entry] of existing) {
+      if (entry.destinationId) known.set(`${entity}:${id}`, entry.destinationId);
+    }
+    for (const [refEntity, ids] of wanted) {
+      const found = await o.repository.lookup(o.migrationId, refEntity, [...ids]);
+      for (const [id, entry] of found) {
+        if (entry.destinationId) known.set(`${refEntity}:${id}`, entry.destinationId);
+      }
+    }
+    const idMap: IdMap = { get: (e, sourceId) => known.get(`${e}:${sourceId}`) };
+    return { batch, existing, hashes, decided, toWrite, idMap };
+  }
+
+  async #write(entity: EntityType, prepared: PreparedBatch): Promise<OutcomeRow[]> {
+    const rows = [...prepared.decided];
+    if (prepared.toWrite.length === 0) return rows;
+    const outcomes = await this.#writeIsolating(entity, prepared.toWrite, prepared.idMap);
+    const bySource = new Map(outcomes.map((o) => [o.sourceId, o]));
+    for (const record of prepared.toWrite) {
+      const outcome = bySource.get(record.id);
+      const hash = prepared.hashes.get(record.id) ?? null;
+      const previous = prepared.existing.get(record.id)?.destinationId ?? null;
+      if (!outcome) {
+        rows.push({
+          sourceId: record.id,
+          destinationId: null,
+          contentHash: null,
+          outcome: 'failed',
+          reason: 'The destination did not report on this record.',
+        });
+        continue;
+      }
+      const warnings = outcome.warnings?.length
+        ? `Not carried over: ${outcome.warnings.join('; ')}`
+        : null;
+      switch (outcome.outcome) {
+        case 'created':
+        case 'updated':
+          rows.push({
+            sourceId: record.id,
+            destinationId: outcome.destinationId ?? previous,
+            contentHash: hash,
+            outcome: 'migrated',
+            reason: warnings,
+          });
+          break;
+        case 'skipped':
+          rows.push({
+            sourceId: record.id,
+            destinationId: outcome.destinationId ?? previous,
+            contentHash: hash,
+            outcome: 'skipped',
+            reason: outcome.reason ?? 'Already at the destination.',
+          });
+          break;
+        default:
+          rows.push({
+            sourceId: record.id,
+            destinationId: null,
+            contentHash: null,
+            outcome: 'failed',
+            reason: outcome.reason ?? 'The destination refused the record.',
+          });
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Writes with retries. A batch that fails as a whole for a reason other than the store (an
+   * answer we do not understand, a bug) is split until the failing records are isolated, so one
+   * bad record never stops the others. Store-wide failures stop the run.
+   */
+  async #writeIsolating(
+    entity: EntityType,
+    records: AnyRecord[],
+    idMap: IdMap,
+  ): Promise<WriteOutcome[]> {
+    try {
+      return await withRetries(
+        () => this.#o.destination.connection.write(entity, records as never[], idMap),
+        this.#o.retry,
+        this.#o.signal,
+        (attempt, error) =>
+          this.#o.log?.('retrying a batch', { entity, attempt, error: errorText(error) }),
+      );
+    } catch (error) {
+      const storeWide =
+        error instanceof ConnectorError &&
+        (error.errorClass === 'config' || error.errorClass === 'transient');
+      if (storeWide || this.#o.signal?.aborted) throw error;
+      if (records.length === 1) {
+        const record = records[0] as AnyRecord;
+        return [{ sourceId: record.id, outcome: 'failed', reason: errorText(error) }];
+      }
+      const half = Math.ceil(records.length / 2);
+      const first = await this.#writeIsolating(entity, records.slice(0, half), idMap);
+      const second = await this.#writeIsolating(entity, records.slice(half), idMap);
+      return [...first, ...second];
+    }
+  }
+
+  async #commit(entity: EntityType, prepared: PreparedBatch, rows: OutcomeRow[]): Promise<void> {
+    const o = this.#o;
+    const stats = (this.#stats[entity] ??= { total: 0, migrated: 0, skipped: 0, failed: 0 });
+    const sent = new Set(prepared.toWrite.map((r) => r.id));
+    for (const row of rows) {
+      const before = prepared.existing.get(row.sourceId);
+      if (before && before.runId === o.runId) stats[before.outcome as RecordOutcome] -= 1;
+      stats[row.outcome] += 1;
+      // A new record that did not make it uses none of the paid budget.
+      if (
+        isPaidEntity(entity) &&
+        sent.has(row.sourceId) &&
+        !before?.destinationId &&
+        !row.destinationId
+      ) {
+        this.#budgetUsed = Math.max(0, this.#budgetUsed - 1);
+      }
+    }
+    await o.repository.commitBatch({
+      migrationId: o.migrationId,
+      runId: o.runId,
+      entity,
+      rows,
+      ...(prepared.batch.checkpoint === undefined
+        ? {}
+        : { checkpoint: { checkpoint: prepared.batch.checkpoint, done: false } }),
+      progress: this.#progressColumns(false),
+      ...(o.fence ? { fence: o.fence } : {}),
+    });
+    this.#lastEntity = entity;
+    this.#report();
+  }
+}

@@ -1,0 +1,387 @@
+import type { Category } from '@replatform/canonical/category';
+import type { Customer } from '@replatform/canonical/customer';
+import { entityTypes, type EntityRecord, type EntityType } from '@replatform/canonical/entities';
+import type { Order } from '@replatform/canonical/order';
+import type { Product } from '@replatform/canonical/product';
+import { z } from 'zod';
+import type {
+  Capabilities,
+  Connection,
+  Connector,
+  IdMap,
+  Page,
+  WriteOutcome,
+} from '@replatform/connectors/kit/contract';
+import { ConnectorError } from '@replatform/connectors/kit/errors';
+
+/**
+ * An in-memory store behind the connector contract, for the engine's own unit tests: paged
+ * reads with opaque checkpoints, writes that find earlier copies by id map or by a source-id
+ * marker, and switches for the failures the engine must survive. Not a platform emulator.
+ */
+export class MemoryStore {
+  readonly records: { [E in EntityType]: Map<string, EntityRecord[E]> } = {
+    categories: new Map(),
+    products: new Map(),
+    customers: new Map(),
+    orders: new Map(),
+  };
+  /** Source id -> our id, as a platform's metafield or meta_data marker would. */
+  readonly markers: Record<EntityType, Map<string, string>> = {
+    categories: new Map(),
+    products: new Map(),
+    customers: new Map(),
+    orders: new Map(),
+  };
+  /** Write calls and records created, per entity. */
+  readonly writeCalls: Record<EntityType, number> = {
+    categories: 0,
+    products: 0,
+    customers: 0,
+    orders: 0,
+  };
+  #next = 1;
+  readonly #prefix: string;
+
+  constructor(prefix = 'd') {
+    this.#prefix = prefix;
+  }
+
+  static seeded(data: Partial<{ [E in EntityType]: EntityRecord[E][] }>): MemoryStore {
+    const store = new MemoryStore('s');
+    for (const entity of entityTypes) {
+      for (const record of data[entity] ?? []) {
+        (store.records[entity] as Map<string, EntityRecord[EntityType]>).set(record.id, record);
+      }
+    }
+    return store;
+  }
+
+  newId(): string {
+    return `${this.#prefix}${this.#next++}`;
+  }
+}
+
+export interface MemoryConnectionOptions {
+  pageSize?: number;
+  batchSize?: number;
+  /** A reason to refuse a record on write (a per-record failure). */
+  refuse?: (entity: EntityType, record: EntityRecord[EntityType]) => string | undefined;
+  /** A reason the source cannot turn a record into a canonical one (page.rejected). */
+  reject?: (entity: EntityType, record: EntityRecord[EntityType]) => string | undefined;
+  /** Chance that a write call fails transiently after applying part of the batch. */
+  transientWriteRate?: number;
+  /** Chance that a page read fails transiently. */
+  transientReadRate?: number;
+  /** Every call fails as if the credentials were revoked. */
+  revoked?: () => boolean;
+  /** Throws a non-connector error for these records (a connector bug), to test isolation. */
+  crashOn?: (record: EntityRecord[EntityType]) => boolean;
+  random?: () => number;
+  delayMs?: number;
+  unsupportedFields?: Capabilities['unsupportedFields'];
+  rateLimit?: Capabilities['rateLimit'];
+}
+
+function mapRefs<E extends EntityType>(
+  entity: E,
+  record: EntityRecord[E],
+  idMap: IdMap,
+): EntityRecord[E] {
+  const copy = structuredClone(record) as EntityRecord[EntityType];
+  switch (entity) {
+    case 'categories': {
+      const c = copy as Category;
+      c.parentId = c.parentId ? (idMap.get('categories', c.parentId) ?? null) : null;
+      break;
+    }
+    case 'products': {
+      const p = copy as Product;
+      p.categoryIds = p.categoryIds
+        .map((id) => idMap.get('categories', id))
+        .filter((id): id is string => Boolean(id));
+      break;
+    }
+    case 'orders': {
+      const o = copy as Order;
+      o.customerId = o.customerId ? (idMap.get('customers', o.customerId) ?? null) : null;
+      for (const line of o.lines) {
+        line.productId = line.productId ? (idMap.get('products', line.productId) ?? null) : null;
+      }
+      break;
+    }
+  }
+  return copy as EntityRecord[E];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function memoryConnection(
+  store: MemoryStore,
+  options: MemoryConnectionOptions = {},
+): { connection: Connection; capabilities: Capabilities } {
+  const pageSize = options.pageSize ?? 10;
+  const random = options.random ?? Math.random;
+  const guard = async () => {
+    if (options.delayMs) await sleep(options.delayMs);
+    if (options.revoked?.()) {
+      throw new ConnectorError('config', 'auth_failed', 'The store answered 401 Unauthorized');
+    }
+  };
+  const capabilities: Capabilities = {
+    read: entityTypes,
+    write: entityTypes,
+    batchSize: {
+      categories: options.batchSize ?? 5,
+      products: options.batchSize ?? 5,
+      customers: options.batchSize ?? 5,
+      orders: options.batchSize ?? 5,
+    },
+    pageSize: { categories: pageSize, products: pageSize, customers: pageSize, orders: pageSize },
+    rateLimit: options.rateLimit ?? { description: 'unlimited' },
+    ...(options.unsupportedFields ? { unsupportedFields: options.unsupportedFields } : {}),
+  };
+
+  const connection: Connection = {
+    async check() {
+      await guard();
+      return { ok: true, storeName: 'Memory store' };
+    },
+    async count(entity) {
+      await guard();
+      return store.records[entity].size;
+    },
+    async *read<E extends EntityType>(entity: E, checkpoint: { cursor: string } | null) {
+      let offset = checkpoint ? Number(checkpoint.cursor) : 0;
+      let all: EntityRecord[E][] | undefined;
+      for (;;) {
+        await guard();
+        if (options.transientReadRate && random() < options.transientReadRate) {
+          throw new ConnectorError('transient', 'http_status', 'The store answered 503');
+        }
+        // Sorted once per read (a store changing during a read shows up on the next one).
+        all ??= ([...store.records[entity].values()] as EntityRecord[E][]).sort((a, b) =>
+          a.id.localeCompare(b.id, 'en', { numeric: true }),
+        );
+        const slice = all.slice(offset, offset + pageSize);
+        offset += slice.length;
+        const rejected = slice
+          .map((r) => ({ sourceId: r.id, reason: options.reject?.(entity, r) }))
+          .filter((r): r is { sourceId: string; reason: string } => Boolean(r.reason));
+        const page: Page<E> = {
+          records: slice.filter((r) => !rejected.some((x) => x.sourceId === r.id)),
+          next: offset < all.length ? { version: 1, cursor: String(offset) } : null,
+          ...(rejected.length ? { rejected } : {}),
+        };
+        yield page;
+        if (!page.next) return;
+      }
+    },
+    async write<E extends EntityType>(entity: E, records: EntityRecord[E][], idMap: IdMap) {
+      await guard();
+      store.writeCalls[entity] += 1;
+      const failAfter =
+        options.transientWriteRate && random() < options.transientWriteRate
+          ? Math.floor(random() * (records.length + 1))
+          : -1;
+      const outcomes: WriteOutcome[] = [];
+      const held = store.records[entity] as Map<string, EntityRecord[E]>;
+      for (const [index, record] of records.entries()) {
+        if (index === failAfter) {
+          throw new ConnectorError('transient', 'timeout', 'The store timed out');
+        }
+        if (options.crashOn?.(record)) throw new TypeError(`Cannot read properties of undefined`);
+        const refused = options.refuse?.(entity, record);
+        if (refused) {
+          outcomes.push({ sourceId: record.id, outcome: 'failed', reason: refused });
+          continue;
+        }
+        const mapped = idMap.get(entity, record.id);
+        const marked = store.markers[entity].get(record.id);
+        const existing = mapped ?? marked;
+        if (existing && held.has(existing)) {
+          held.set(existing, { ...mapRefs(entity, record, idMap), id: existing });
+          outcomes.push({
+            sourceId: record.id,
+            outcome: mapped ? 'updated' : 'skipped',
+            destinationId: existing,
+            ...(mapped ? {} : { reason: 'Found at the destination by its source-id marker.' }),
+          });
+          continue;
+        }
+        const id = store.newId();
+        held.set(id, { ...mapRefs(entity, record, idMap), id });
+        store.markers[entity].set(record.id, id);
+        outcomes.push({ sourceId: record.id, outcome: 'created', destinationId: id });
+      }
+      if (failAfter === records.length) {
+        throw new ConnectorError('transient', 'network_error', 'The connection was reset');
+      }
+      return outcomes;
+    },
+  };
+  return { connection, capabilities };
+}
+
+/**
+ * A connector (as the registry holds them) whose stores are memory stores picked by URL, with
+ * WooCommerce-shaped credentials, so server tests can verify and run migrations without HTTP.
+ */
+export function memoryConnector(
+  stores: Record<string, MemoryStore>,
+  options: MemoryConnectionOptions = {},
+): Connector<{ storeUrl: string; consumerKey: string; consumerSecret: string }> {
+  const credentialsSchema = z.strictObject({
+    storeUrl: z.string(),
+    consumerKey: z.string(),
+    consumerSecret: z.string(),
+  });
+  const { capabilities } = memoryConnection(new MemoryStore(), options);
+  return {
+    platform: 'woocommerce',
+    label: 'Memory',
+    credentialsSchema,
+    capabilities,
+    connect(credentials) {
+      const store = stores[credentials.storeUrl];
+      if (!store || credentials.consumerSecret !== 'secret') {
+        const refuse = async () => {
+          throw new ConnectorError('config', 'auth_failed', 'The store answered 401');
+        };
+        return {
+          check: refuse,
+          count: refuse,
+          read: () => ({ [Symbol.asyncIterator]: () => ({ next: refuse }) }),
+          write: refuse,
+        } as unknown as Connection;
+      }
+      return memoryConnection(store, options).connection;
+    },
+  };
+}
+
+const at = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString();
+
+/** A small canonical store: a category tree, products with variants, customers and orders. */
+export function sampleData(counts: {
+  categories?: number;
+  products: number;
+  customers: number;
+  orders: number;
+}): {
+  [E in EntityType]: EntityRecord[E][];
+} {
+  const categoryCount = counts.categories ?? 6;
+  const categories: Category[] = [];
+  for (let i = 1; i <= categoryCount; i++) {
+    // Children come before their parents in id order, so the engine must order the tree itself.
+    const parentId = i > 2 ? String(((i - 1) % 2) + 1) : null;
+    categories.push({
+      id: String(i + (parentId ? 0 : 100)),
+      parentId: parentId ? String(Number(parentId) + 100) : null,
+      name: `Category ${i}`,
+      slug: `category-${i}`,
+      description: '',
+      position: i,
+      imageUrl: null,
+      sourceUrlPath: null,
+    });
+  }
+  const products: Product[] = [];
+  for (let i = 1; i <= counts.products; i++) {
+    const variable = i % 3 === 0;
+    const price = { amount: 1000 + i, currency: 'USD' };
+    const variant = (id: string, sku: string, size?: string) => ({
+      id,
+      sku,
+      optionValues: size ? [{ name: 'Size', value: size }] : [],
+      price,
+      compareAtPrice: null,
+      weight: { value: 1, unit: 'kg' as const },
+      inventory: { tracked: true, quantity: i % 7 },
+      barcode: '',
+      imageUrl: null,
+    });
+    products.push({
+      id: String(i),
+      type: variable ? 'variable' : 'simple',
+      name: i === 7 ? '=HYPERLINK("http://evil")' : `Product ${i}`,
+      slug: `product-${i}`,
+      sku: `P${i}`,
+      descriptionHtml: `<p>Product, "number" ${i}</p>`,
+      shortDescriptionHtml: '',
+      status: 'active',
+      vendor: 'Acme',
+      options: variable ? [{ name: 'Size', values: ['S', 'M'] }] : [],
+      variants: variable
+        ? [variant(`${i}-s`, `P${i}-S`, 'S'), variant(`${i}-m`, `P${i}-M`, 'M')]
+        : [variant(`${i}-v`, `P${i}`)],
+      images: [{ url: `https://img.example.com/${i}.png`, alt: '', position: 0 }],
+      categoryIds: categories.length ? [categories[i % categories.length]!.id] : [],
+      tags: [],
+      seoTitle: '',
+      seoDescription: '',
+      dimensions: null,
+      attributes: {},
+      sourceUrlPath: `/products/product-${i}`,
+      createdAt: at(i),
+      updatedAt: null,
+    });
+  }
+  const customers: Customer[] = [];
+  for (let i = 1; i <= counts.customers; i++) {
+    customers.push({
+      id: String(i),
+      email: `customer${i}@example.com`,
+      firstName: 'Ada',
+      lastName: `Lovelace ${i}`,
+      phone: '',
+      acceptsMarketing: i % 2 === 0,
+      addresses: [],
+      note: '',
+      tags: [],
+      createdAt: at(i),
+    });
+  }
+  const orders: Order[] = [];
+  for (let i = 1; i <= counts.orders; i++) {
+    const usd = (amount: number) => ({ amount, currency: 'USD' });
+    const product = products[i % Math.max(1, products.length)];
+    orders.push({
+      id: String(i),
+      number: String(1000 + i),
+      createdAt: at(i),
+      updatedAt: null,
+      currency: 'USD',
+      customerId: customers.length ? customers[i % customers.length]!.id : null,
+      email: `buyer${i}@example.com`,
+      status: 'completed',
+      paymentStatus: 'paid',
+      fulfillmentStatus: 'fulfilled',
+      lines: [
+        {
+          id: `${i}-1`,
+          productId: product?.id ?? null,
+          variantId: null,
+          sku: product?.sku ?? 'X',
+          name: product?.name ?? 'Gone',
+          quantity: 1,
+          unitPrice: usd(1000),
+          tax: usd(0),
+          total: usd(1000),
+        },
+      ],
+      shippingLines: [],
+      discounts: [],
+      subtotal: usd(1000),
+      taxTotal: usd(0),
+      shippingTotal: usd(0),
+      discountTotal: usd(0),
+      grandTotal: usd(1000),
+      billingAddress: null,
+      shippingAddress: null,
+      note: '',
+    });
+  }
+  return { categories, products, customers, orders };
+}

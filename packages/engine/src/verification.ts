@@ -1,0 +1,215 @@
+import type { EntityType } from '@replatform/canonical/entities';
+import { comparable } from '@replatform/connectors/kit/conformance/compare';
+import type { EngineRepository } from '@replatform/db/engine-repository';
+import { fieldHashes } from './content-hash.ts';
+import type { StoreSide } from './migrate.ts';
+import { readPages } from './read-pages.ts';
+import { referencesByEntity } from './references.ts';
+import type { RetryPolicy } from './retry.ts';
+
+export interface EntityVerification {
+  /** Records read from the source. */
+  source: number;
+  /** Records read from the destination. */
+  destination: number;
+  matched: number;
+  mismatched: number;
+  /** Source records with no counterpart at the destination (never migrated, or gone since). */
+  missing: number;
+  /** Destination records this migration did not write (they were there before, or added since). */
+  unmapped: number;
+}
+
+export interface VerificationResult {
+  /** passed: every source record found and equal. mismatches: some were not. failed: could not run. */
+  status: 'passed' | 'mismatches' | 'failed';
+  checkedAt: string;
+  message?: string;
+  matched: number;
+  mismatched: number;
+  missing: number;
+  entities: Partial<Record<EntityType, EntityVerification>>;
+  examples: {
+    mismatched: { entity: EntityType; sourceId: string; destinationId: string; fields: string[] }[];
+    missing: { entity: EntityType; sourceId: string; reason: string }[];
+  };
+}
+
+export interface VerifyOptions {
+  repository: EngineRepository;
+  migrationId: string;
+  streams: readonly EntityType[];
+  source: StoreSide;
+  destination: StoreSide;
+  retry: RetryPolicy;
+  signal?: AbortSignal | undefined;
+  /** Examples kept per kind. */
+  exampleLimit?: number;
+  now?: () => Date;
+  onProgress?: ((checked: number) => void) | undefined;
+}
+
+/**
+ * Every platform downloads the images it is given and serves its own copies, so image URLs
+ * differ by design; the images themselves are still compared (count, order, alt text).
+ */
+const rehosted: Partial<Record<EntityType, string[]>> = {
+  categories: ['imageUrl'],
+  products: ['images.url', 'variants.imageUrl'],
+};
+
+/**
+ * Fields left out of the comparison: those the destination cannot hold, image URLs, and links
+ * to entities that were not part of the run.
+ */
+function ignoredFields(
+  entity: EntityType,
+  streams: readonly EntityType[],
+  side: StoreSide,
+): string[] {
+  const ignore = [
+    ...(side.capabilities.unsupportedFields?.[entity] ?? []),
+    ...(rehosted[entity] ?? []),
+  ];
+  if (entity === 'products' && !streams.includes('categories')) ignore.push('categoryIds');
+  if (entity === 'orders' && !streams.includes('customers')) ignore.push('customerId');
+  if (entity === 'orders' && !streams.includes('products')) ignore.push('lines.productId');
+  return ignore;
+}
+
+/**
+ * Compares source and destination record by record after a run, in bounded memory: the
+ * destination is read first and what each mapped record looks like is noted on its id-map row
+ * (a hash per field, in the comparable form where ids are mapped back to source ids); then the
+ * source is read and each record compared with the note of its counterpart.
+ */
+export async function verifyMigration(options: VerifyOptions): Promise<VerificationResult> {
+  const { repository, migrationId, streams, source, destination, retry, signal } = options;
+  const limit = options.exampleLimit ?? 10;
+  const result: VerificationResult = {
+    status: 'passed',
+    checkedAt: (options.now ?? (() => new Date()))().toISOString(),
+    matched: 0,
+    mismatched: 0,
+    missing: 0,
+    entities: {},
+    examples: { mismatched: [], missing: [] },
+  };
+  let checked = 0;
+  await repository.clearVerifyFields(migrationId);
+
+  for (const entity of streams) {
+    const counts: EntityVerification = {
+      source: 0,
+      destination: 0,
+      matched: 0,
+      mismatched: 0,
+      missing: 0,
+      unmapped: 0,
+    };
+    result.entities[entity] = counts;
+    const ignore = ignoredFields(entity, streams, destination);
+
+    for await (const page of readPages(destination.connection, entity, null, retry, signal)) {
+      if (signal?.aborted) throw new Error('Verification interrupted.');
+      const own = await repository.sourceIdsOf(
+        migrationId,
+        entity,
+        page.records.map((r) => r.id),
+      );
+      const refIds = referencesByEntity(entity, page.records);
+      const refs = new Map<EntityType, Map<string, string>>();
+      for (const [e, ids] of refIds) {
+        refs.set(e, await repository.sourceIdsOf(migrationId, e, [...ids]));
+      }
+      const rows: { sourceId: string; fields: string }[] = [];
+      for (const record of page.records) {
+        counts.destination += 1;
+        const sourceId = own.get(record.id);
+        if (!sourceId) {
+          counts.unmapped += 1;
+          continue;
+        }
+        const form = comparable(entity, record, {
+          toSourceId: (e, id) => refs.get(e)?.get(id),
+          ignore,
+        });
+        rows.push({ sourceId, fields: JSON.stringify(fieldHashes(form)) });
+      }
+      await repository.setVerifyFields(migrationId, entity, rows);
+      checked += page.records.length;
+      options.onProgress?.(checked);
+    }
+
+    for await (const page of readPages(source.connection, entity, null, retry, signal)) {
+      if (signal?.aborted) throw new Error('Verification interrupted.');
+      const entries = await repository.lookup(migrationId, entity, [
+        ...page.records.map((r) => r.id),
+        ...(page.rejected ?? []).map((r) => r.sourceId),
+      ]);
+      for (const rejected of page.rejected ?? []) {
+        counts.source += 1;
+        counts.missing += 1;
+        if (result.examples.missing.length < limit) {
+          result.examples.missing.push({
+            entity,
+            sourceId: rejected.sourceId,
+            reason: `Could not be read from the source: ${rejected.reason}`,
+          });
+        }
+      }
+      const notes = await repository.verifyNotes(
+        migrationId,
+        entity,
+        page.records.map((r) => r.id),
+      );
+      for (const record of page.records) {
+        counts.source += 1;
+        const entry = entries.get(record.id);
+        const note = notes.get(record.id);
+        if (!entry?.destinationId || !note) {
+          counts.missing += 1;
+          if (result.examples.missing.length < limit) {
+            const reason = !entry
+              ? 'Not migrated yet (added to the source after the run?).'
+              : entry.outcome === 'failed'
+                ? `Failed during the migration: ${entry.reason ?? 'no reason given'}`
+                : !entry.destinationId
+                  ? `Skipped: ${entry.reason ?? 'no reason given'}`
+                  : 'Not found at the destination.';
+            result.examples.missing.push({ entity, sourceId: record.id, reason });
+          }
+          continue;
+        }
+        const expected = fieldHashes(
+          comparable(entity, record, { toSourceId: (_e, id) => id, ignore }),
+        );
+        const actual = JSON.parse(note) as Record<string, string>;
+        const fields = [...new Set([...Object.keys(expected), ...Object.keys(actual)])]
+          .filter((k) => expected[k] !== actual[k])
+          .sort();
+        if (fields.length === 0) {
+          counts.matched += 1;
+        } else {
+          counts.mismatched += 1;
+          if (result.examples.mismatched.length < limit) {
+            result.examples.mismatched.push({
+              entity,
+              sourceId: record.id,
+              destinationId: entry.destinationId,
+              fields,
+            });
+          }
+        }
+      }
+      checked += page.records.length;
+      options.onProgress?.(checked);
+    }
+    result.matched += counts.matched;
+    result.mismatched += counts.mismatched;
+    result.missing += counts.missing;
+  }
+  await repository.clearVerifyFields(migrationId);
+  if (result.mismatched > 0 || result.missing > 0) result.status = 'mismatches';
+  return result;
+}
