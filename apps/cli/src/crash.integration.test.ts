@@ -20,7 +20,7 @@ import { Random } from '@replatform/emulators/framework/random';
  * 5xx, resets and time-outs all along; then it is left to finish. The destination must hold
  * exactly one copy of every source record and the report must account for every record.
  */
-const cli = fileURLToPath(new URL('./testing/cli-with-connectors.ts', import.meta.url));
+const cli = fileURLToPath(new URL('./main.ts', import.meta.url));
 const sample = { seed: 11, products: 300, customers: 150, orders: 100 };
 const KILLS = 20;
 

@@ -95,6 +95,8 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
     run = await repository.createRun(migrationId, streams);
   }
   const streams = run.entities as EntityType[];
+  // What the migrate phase did; a run resumed at verification reports only the verification.
+  let migratedStats: RunStats = {};
 
   if (run.phase === 'migrate') {
     await repository.setLifecycle(
@@ -178,6 +180,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
         );
         await options.onMigrated?.({ runId: run.id, status: 'completed', stats: outcome.stats });
         run = { ...run, status: 'completed', phase: verify ? 'verify' : 'done' };
+        migratedStats = outcome.stats;
         if (!verify) return { runId: run.id, status: 'completed', stats: outcome.stats };
         break;
       }
@@ -215,5 +218,5 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
     };
   }
   await repository.updateRun(run.id, { verification, phase: 'done' });
-  return { runId: run.id, status: 'completed', stats: {}, verification };
+  return { runId: run.id, status: 'completed', stats: migratedStats, verification };
 }

@@ -25,6 +25,116 @@ interface SandboxSide {
 
 const secret = (prefix: string) => `${prefix}${randomBytes(20).toString('hex')}`;
 
+export interface PlatformStore {
+  emulator: RunningEmulator;
+  /** Connection details in the verify routes' field names. */
+  fields: SandboxFields;
+  shopRoute?: { shop: string; origin: string };
+  bigCommerceRoute?: { storeHash: string; origin: string };
+  shopifyApp?: { shop: string; app: ShopifyApp };
+}
+
+/**
+ * Starts one emulated store of a platform, seeded or empty, with credentials made for it. Shopify
+ * and BigCommerce stores are reached at their platform's fixed API host, so their routes are
+ * returned for the caller's router.
+ */
+export async function startPlatformStore(
+  platform: Platform,
+  seed: SampleStoreOptions | 'empty',
+  label: string,
+): Promise<PlatformStore> {
+  switch (platform) {
+    case 'woocommerce': {
+      const woo = await startWooCommerceEmulator({
+        seed,
+        consumerKey: secret('ck_'),
+        consumerSecret: secret('cs_'),
+        siteTitle: `Sandbox ${label} (WooCommerce)`,
+      });
+      return {
+        emulator: woo,
+        fields: {
+          sourceStoreUrl: woo.url,
+          consumerKey: woo.consumerKey,
+          consumerSecret: woo.consumerSecret,
+        },
+      };
+    }
+    case 'magento2': {
+      const magento = await startMagentoEmulator({ seed });
+      return { emulator: magento, fields: { sourceStoreUrl: magento.url, ...magento.credentials } };
+    }
+    case 'bigcommerce': {
+      const storeHash = `sandbox${label.replace(/[^a-z0-9]/g, '')}${randomBytes(4).toString('hex')}`;
+      const bigCommerce = await startBigCommerceEmulator({
+        seed,
+        storeHash,
+        accessToken: secret(''),
+        plan: 'unlimited',
+      });
+      return {
+        emulator: bigCommerce,
+        fields: { storeHash, accessToken: bigCommerce.accessToken },
+        bigCommerceRoute: { storeHash, origin: bigCommerce.url },
+      };
+    }
+    case 'shopify': {
+      const shop = `replatform-sandbox-${label.replace(/[^a-z0-9-]/g, '')}.myshopify.com`;
+      // The Plus plan's restore rate keeps demo migrations brisk; the connector paces itself either way.
+      const shopify = await startShopifyEmulator({
+        seed,
+        shops: [shop],
+        accessToken: secret('shpat_'),
+        plan: 'plus',
+      });
+      return {
+        emulator: shopify,
+        fields: { sourceStoreUrl: shop, accessToken: shopify.accessToken },
+        shopRoute: { shop, origin: shopify.url },
+        shopifyApp: {
+          shop,
+          app: { apiKey: shopify.apiKey, apiSecret: shopify.apiSecret, browserOrigin: shopify.url },
+        },
+      };
+    }
+  }
+}
+
+/**
+ * Sends requests for emulated Shopify shops (by exact host) and BigCommerce stores (by exact store
+ * hash on api.bigcommerce.com) to their emulators, naming the shop as a reverse proxy would; every
+ * other request passes through unchanged (and so through the egress guard as usual). The routes
+ * come only from this server's own configuration.
+ */
+export function routeToEmulators(
+  http: ConnectorHttp,
+  shopRoutes: ReadonlyMap<string, string>,
+  bigCommerceRoutes: ReadonlyMap<string, string>,
+): ConnectorHttp {
+  return {
+    request: (request) => {
+      const url = new URL(request.url);
+      const shop = url.protocol === 'https:' ? shopRoutes.get(url.hostname) : undefined;
+      if (shop) {
+        return http.request({
+          ...request,
+          url: `${shop}${url.pathname}${url.search}`,
+          headers: { ...request.headers, 'x-forwarded-host': url.hostname },
+        });
+      }
+      const hash =
+        url.protocol === 'https:' && url.hostname === 'api.bigcommerce.com'
+          ? /^\/stores\/([a-z0-9]+)\//.exec(url.pathname)?.[1]
+          : undefined;
+      const bigCommerce = hash ? bigCommerceRoutes.get(hash) : undefined;
+      if (bigCommerce)
+        return http.request({ ...request, url: `${bigCommerce}${url.pathname}${url.search}` });
+      return http.request(request);
+    },
+  };
+}
+
 /**
  * Built-in emulators of the four platforms (decisions.md section 2): for each platform a seeded
  * source store (1,500 products, 750 customers, 250 orders by default) and an empty destination
@@ -61,58 +171,19 @@ export class SandboxStores {
     const shopifyApps = new Map<string, ShopifyApp>();
     try {
       for (const side of ['source', 'destination'] as const) {
-        const data = side === 'source' ? seed : 'empty';
-
-        const woo = await startWooCommerceEmulator({
-          seed: data,
-          consumerKey: secret('ck_'),
-          consumerSecret: secret('cs_'),
-          siteTitle: `Sandbox ${side} (WooCommerce)`,
-        });
-        emulators.push(woo);
-        sides.set(`woocommerce:${side}`, {
-          fields: {
-            sourceStoreUrl: woo.url,
-            consumerKey: woo.consumerKey,
-            consumerSecret: woo.consumerSecret,
-          },
-        });
-
-        const magento = await startMagentoEmulator({ seed: data });
-        emulators.push(magento);
-        sides.set(`magento2:${side}`, {
-          fields: { sourceStoreUrl: magento.url, ...magento.credentials },
-        });
-
-        const storeHash = `sandbox${side === 'source' ? 'src' : 'dst'}${randomBytes(4).toString('hex')}`;
-        const bigCommerce = await startBigCommerceEmulator({
-          seed: data,
-          storeHash,
-          accessToken: secret(''),
-          plan: 'unlimited',
-        });
-        emulators.push(bigCommerce);
-        bigCommerceRoutes.set(storeHash, bigCommerce.url);
-        sides.set(`bigcommerce:${side}`, {
-          fields: { storeHash, accessToken: bigCommerce.accessToken },
-        });
-
-        const shopDomain = `replatform-sandbox-${side}.myshopify.com`;
-        const shopify = await startShopifyEmulator({
-          seed: data,
-          shops: [shopDomain],
-          accessToken: secret('shpat_'),
-        });
-        emulators.push(shopify);
-        shopRoutes.set(shopDomain, shopify.url);
-        shopifyApps.set(shopDomain, {
-          apiKey: shopify.apiKey,
-          apiSecret: shopify.apiSecret,
-          browserOrigin: shopify.url,
-        });
-        sides.set(`shopify:${side}`, {
-          fields: { sourceStoreUrl: shopDomain, accessToken: shopify.accessToken },
-        });
+        for (const platform of ['woocommerce', 'magento2', 'bigcommerce', 'shopify'] as const) {
+          const store = await startPlatformStore(
+            platform,
+            side === 'source' ? seed : 'empty',
+            side,
+          );
+          emulators.push(store.emulator);
+          sides.set(`${platform}:${side}`, { fields: store.fields });
+          if (store.shopRoute) shopRoutes.set(store.shopRoute.shop, store.shopRoute.origin);
+          if (store.bigCommerceRoute)
+            bigCommerceRoutes.set(store.bigCommerceRoute.storeHash, store.bigCommerceRoute.origin);
+          if (store.shopifyApp) shopifyApps.set(store.shopifyApp.shop, store.shopifyApp.app);
+        }
       }
     } catch (error) {
       await Promise.all(emulators.map((e) => e.close()));
@@ -145,32 +216,9 @@ export class SandboxStores {
     return this.#sides.get(`${platform}:${side}`)?.fields;
   }
 
-  /**
-   * Sends requests for the sandbox shops and store hashes to their emulators; every other request
-   * passes through unchanged (and so through the egress guard as usual).
-   */
+  /** Sends requests for the sandbox shops and store hashes to their emulators. */
   route(http: ConnectorHttp): ConnectorHttp {
-    return {
-      request: (request) => {
-        const url = new URL(request.url);
-        const shop = url.protocol === 'https:' ? this.#shopRoutes.get(url.hostname) : undefined;
-        if (shop) {
-          return http.request({
-            ...request,
-            url: `${shop}${url.pathname}${url.search}`,
-            headers: { ...request.headers, 'x-forwarded-host': url.hostname },
-          });
-        }
-        const hash =
-          url.hostname === 'api.bigcommerce.com'
-            ? /^\/stores\/([a-z0-9]+)\//.exec(url.pathname)?.[1]
-            : undefined;
-        const bigCommerce = hash ? this.#bigCommerceRoutes.get(hash) : undefined;
-        if (bigCommerce)
-          return http.request({ ...request, url: `${bigCommerce}${url.pathname}${url.search}` });
-        return http.request(request);
-      },
-    };
+    return routeToEmulators(http, this.#shopRoutes, this.#bigCommerceRoutes);
   }
 
   async close(): Promise<void> {
