@@ -50,17 +50,18 @@ export interface VerifyOptions {
 }
 
 /**
- * Every platform downloads the images it is given and serves its own copies, so image URLs
- * differ by design; the images themselves are still compared (count, order, alt text).
+ * Fields each store decides for itself: every platform downloads the images it is given and
+ * serves its own copies, and a record's storefront path is the destination's own (the source's
+ * goes into the redirect map). The images themselves are still compared (count, order, alt text).
  */
-const rehosted: Partial<Record<EntityType, string[]>> = {
-  categories: ['imageUrl'],
-  products: ['images.url', 'variants.imageUrl'],
+const storeOwned: Partial<Record<EntityType, string[]>> = {
+  categories: ['imageUrl', 'sourceUrlPath'],
+  products: ['images.url', 'variants.imageUrl', 'sourceUrlPath'],
 };
 
 /**
- * Fields left out of the comparison: those the destination cannot hold, image URLs, and links
- * to entities that were not part of the run.
+ * Fields left out of the comparison: those the destination cannot hold, those each store
+ * decides for itself, and links to entities that were not part of the run.
  */
 function ignoredFields(
   entity: EntityType,
@@ -69,7 +70,7 @@ function ignoredFields(
 ): string[] {
   const ignore = [
     ...(side.capabilities.unsupportedFields?.[entity] ?? []),
-    ...(rehosted[entity] ?? []),
+    ...(storeOwned[entity] ?? []),
   ];
   if (entity === 'products' && !streams.includes('categories')) ignore.push('categoryIds');
   if (entity === 'orders' && !streams.includes('customers')) ignore.push('customerId');

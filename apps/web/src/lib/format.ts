@@ -15,3 +15,18 @@ export function formatDateTime(value: string | null | undefined): string {
 export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
+
+const brandNames: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+};
+
+/** A card network as people write it ('visa' from Stripe shows as 'Visa'). */
+export function formatCardBrand(brand: string): string {
+  return brandNames[brand.toLowerCase()] ?? brand;
+}

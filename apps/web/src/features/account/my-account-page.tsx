@@ -43,12 +43,12 @@ function Section({
   return (
     <section
       aria-labelledby={id}
-      className={`rounded-xl border bg-white p-6 shadow-sm ${danger ? 'border-red-200' : 'border-slate-200'}`}
+      className={`min-w-0 break-words rounded-xl border bg-white p-6 shadow-sm ${danger ? 'border-red-200' : 'border-slate-200'}`}
     >
       <h2 id={id} className={`text-lg font-semibold ${danger ? 'text-red-700' : 'text-slate-900'}`}>
         {title}
       </h2>
-      {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+      {description ? <p className="mt-1 text-sm break-all text-slate-600">{description}</p> : null}
       <div className="mt-4">{children}</div>
     </section>
   );

@@ -74,7 +74,7 @@ export function HistoryPage() {
                 <div className="flex flex-wrap items-center gap-4 p-4">
                   <Link
                     to={`/migration-history/${m.id}`}
-                    className="min-w-0 flex-1 hover:underline"
+                    className="min-w-0 flex-1 basis-full hover:underline sm:basis-auto"
                   >
                     <span className="block font-semibold">{m.storeName}</span>
                     <span className="block text-sm text-slate-600">{routeOf(m)}</span>
@@ -91,7 +91,11 @@ export function HistoryPage() {
                     </div>
                   ) : null}
                   <span className="text-sm text-slate-600">
-                    {m.completedAt ? formatDateTime(m.completedAt) : 'In Progress'}
+                    {m.completedAt
+                      ? formatDateTime(m.completedAt)
+                      : m.status === 'failed'
+                        ? `Stopped ${formatDateTime(m.lastUpdated)}`
+                        : 'In Progress'}
                   </span>
                   {m.status === 'in-progress' ? (
                     <button

@@ -6,7 +6,7 @@ import { dataTypeNames, platformLabels, type Migration } from '@replatform/contr
 import { formatUsd } from '@replatform/contracts/pricing';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { apiRequest, ApiRequestError } from '../../lib/api-client.ts';
-import { formatCount, formatDateTime } from '../../lib/format.ts';
+import { formatCardBrand, formatCount, formatDateTime } from '../../lib/format.ts';
 import { useMigration } from '../migrations/api/migrations-api.ts';
 import { routeOf } from '../migrations/components/migration-card.tsx';
 import { rememberSelectedMigration } from '../migrations/selected-migration.ts';
@@ -237,7 +237,7 @@ export function MigrationDetailPage() {
               <dt className="text-slate-600">Card</dt>
               <dd>
                 {m.paymentInfo.paymentMethod?.card
-                  ? `${m.paymentInfo.paymentMethod.card.brand} •••• ${m.paymentInfo.paymentMethod.card.last4}`
+                  ? `${formatCardBrand(m.paymentInfo.paymentMethod.card.brand)} •••• ${m.paymentInfo.paymentMethod.card.last4}`
                   : 'Card'}
               </dd>
             </dl>

@@ -1,7 +1,7 @@
 import { CreditCard } from 'lucide-react';
 import { formatUsd } from '@replatform/contracts/pricing';
 import type { Migration } from '@replatform/contracts/migration';
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatCardBrand, formatDateTime } from '../../../lib/format.ts';
 
 const SHOWN = 6;
 
@@ -41,7 +41,9 @@ export function BillingOverview({
             <div className="flex items-center gap-3 text-sm">
               <span className="inline-flex items-center gap-1 text-slate-600">
                 <CreditCard size={16} aria-hidden />
-                {m.paymentInfo?.paymentMethod?.card?.brand ?? 'Card'}
+                {m.paymentInfo?.paymentMethod?.card
+                  ? formatCardBrand(m.paymentInfo.paymentMethod.card.brand)
+                  : 'Card'}
                 {m.paymentInfo?.demo ? ' (demo)' : ''}
               </span>
               <span className="font-semibold">{formatUsd(m.paymentInfo?.amount ?? 0)}</span>
