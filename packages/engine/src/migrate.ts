@@ -128,10 +128,11 @@ function errorText(error: unknown): string {
 }
 
 /**
- * The migrate phase of one run: each stream in dependency order, read page by page (the next
- * page is fetched while the previous batch is written), cut into batches of the destination's
- * size, written with bounded retries, and committed in order together with the stream's
- * checkpoint and the migration's progress.
+ * The migrate phase of one run: each stream once those it refers to are complete (customers run
+ * alongside the catalogue), read page by page (the next page is fetched while the previous batch
+ * is written), cut into batches of the destination's size, written a few at a time with bounded
+ * retries, and committed in order together with the stream's checkpoint and the migration's
+ * progress.
  */
 export class MigratePhase {
   readonly #o: MigratePhaseOptions;
