@@ -125,3 +125,10 @@ export const viewports = {
   desktop: { width: 1280, height: 800 },
   phone: { width: 390, height: 844 },
 } as const;
+
+/** Signs in with the Demo button (a fresh demo account with sample migrations in every state). */
+export async function demoSignIn(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByRole('button', { name: 'Try the Demo' }).click();
+  await page.waitForURL(/\/migrations/);
+}

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  demoSignIn,
   launchBrowser,
   screenshot,
   startServer,
@@ -27,12 +28,6 @@ describe('migration journey in Chromium (e2e)', () => {
     await server?.stop();
   });
 
-  async function demoSignIn(page: Page) {
-    await page.goto(`${server.url}/login`);
-    await page.getByRole('button', { name: 'Try the Demo' }).click();
-    await page.waitForURL(/\/migrations/);
-  }
-
   async function createMigration(page: Page, name: string) {
     await page.getByRole('button', { name: 'New Migration' }).click();
     await page.getByLabel('Migration Name').fill(name);
@@ -42,7 +37,7 @@ describe('migration journey in Chromium (e2e)', () => {
 
   it('runs a migration from demo sign-in to the downloaded report', async () => {
     const page = await browser.newPage({ viewport: viewports.desktop, acceptDownloads: true });
-    await demoSignIn(page);
+    await demoSignIn(page, server.url);
     await screenshot(page, 'dashboard-desktop');
     await createMigration(page, 'Journey store');
 
@@ -131,7 +126,7 @@ describe('migration journey in Chromium (e2e)', () => {
 
   it('shows Connection Failed with the right text for wrong credentials', async () => {
     const page = await browser.newPage({ viewport: viewports.phone });
-    await demoSignIn(page);
+    await demoSignIn(page, server.url);
     await createMigration(page, 'Wrong keys');
     await page.getByLabel('Source platform').selectOption('woocommerce');
     const source = page.getByRole('form', { name: 'Source Store connection' });

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  demoSignIn,
   launchBrowser,
   screenshot,
   startServer,
@@ -54,9 +55,7 @@ describe('every screen at desktop and phone width (e2e)', () => {
         await visit(page, path, name, width);
       }
 
-      await page.goto(`${server.url}/login`);
-      await page.getByRole('button', { name: 'Try the Demo' }).click();
-      await page.waitForURL(/\/migrations/);
+      await demoSignIn(page, server.url);
       await visit(page, '/migrations', 'dashboard', width);
       const list = await page.evaluate(async () => (await fetch('/get-migrations')).json());
       const byStatus = (status: string) =>

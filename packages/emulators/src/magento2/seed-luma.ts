@@ -4,6 +4,7 @@ import { DEFAULT_CATEGORY_ID, type ProductRecord } from './catalog.ts';
 import { regionByCodeOrName } from './directory.ts';
 import { formatUrlKey, magentoTime, type Json } from './input.ts';
 import type { MagentoStore } from './store.ts';
+import { parseCsv } from '../framework/csv.ts';
 
 /**
  * Seeds a MagentoStore from Magento's own Luma sample data (magento/magento2-sample-data
@@ -13,42 +14,6 @@ import type { MagentoStore } from './store.ts';
  * customer Veronica Costello and her two orders (the second refunded). Images are not part of
  * the sample data; each gallery entry is served as a generated PNG under its Luma file name.
  */
-
-/** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks. */
-export function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  const [header, ...body] = rows.filter((r) => r.length > 1 || r[0] !== '');
-  if (!header) return [];
-  return body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
-}
 
 const visibilityOf: Record<string, number> = {
   'Not Visible Individually': 1,

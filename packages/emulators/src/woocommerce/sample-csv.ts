@@ -1,50 +1,13 @@
 import type { WooStore } from './shop.ts';
 import type { Json, Product } from './store.ts';
 import { findOrCreateTerm } from './seed.ts';
+import { parseCsv } from '../framework/csv.ts';
 
 /**
  * Seeds a store from WooCommerce's own sample products (sample-data/sample_products.csv, the
  * product CSV importer format): simple, variable with variations, grouped and external products,
  * nested categories, tags, attributes and images. Image URLs point at the emulator's /media/.
  */
-
-/** RFC 4180 CSV: quoted fields, doubled quotes, newlines inside quotes, optional BOM. */
-export function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const input = text.replace(/^\uFEFF/, '');
-  for (let i = 0; i < input.length; i++) {
-    const ch = input[i];
-    if (quoted) {
-      if (ch === '"' && input[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && input[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  const [header, ...body] = rows;
-  if (!header) return [];
-  return body
-    .filter((r) => r.some((cell) => cell !== ''))
-    .map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
-}
 
 const list = (cell: string | undefined) =>
   (cell ?? '')

@@ -2,8 +2,9 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
 import { createTestApp } from '../../testing/test-app.ts';
+import { signUp, testOrigin } from '../../testing/sign-up.ts';
 
-const origin = 'http://localhost:4001';
+const origin = testOrigin;
 
 /**
  * Store verification end to end against the sandbox stores the app starts itself: real
@@ -34,18 +35,7 @@ describe('store verification and sandbox stores (integration)', () => {
       'sqlite',
       { logStream: stream },
     ));
-    const signUp = await app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-up/email',
-      headers: { origin, 'content-type': 'application/json' },
-      payload: { email: 'owner@example.com', password: 'a long enough password', name: 'Owner' },
-    });
-    expect(signUp.statusCode).toBe(200);
-    cookie = [signUp.headers['set-cookie']]
-      .flat()
-      .filter((c): c is string => Boolean(c))
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    cookie = await signUp(app, 'owner@example.com', 'a long enough password');
   }, 120_000);
   afterAll(async () => {
     await close?.();
@@ -171,21 +161,7 @@ describe('store verification and sandbox stores (integration)', () => {
   });
 
   it("answers 404 for another user's migration", async () => {
-    const other = await app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-up/email',
-      headers: { origin, 'content-type': 'application/json' },
-      payload: {
-        email: 'intruder@example.com',
-        password: 'another long password',
-        name: 'Intruder',
-      },
-    });
-    const intruder = [other.headers['set-cookie']]
-      .flat()
-      .filter((c): c is string => Boolean(c))
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const intruder = await signUp(app, 'intruder@example.com', 'another long password');
     const id = await newMigration();
     const { fields } = (
       await call('GET', '/api/sandbox-stores?platform=magento2&side=source')

@@ -7,22 +7,11 @@ import { createPostgresSchema, testDialects } from '@replatform/db/test-database
 import { MemoryStore, memoryConnector, sampleData } from '@replatform/engine/testing/memory-store';
 import { buildApp, type App } from '../../app.ts';
 import { parseConfig } from '../../config.ts';
+import { signUp, testOrigin } from '../../testing/sign-up.ts';
 
-const origin = 'http://localhost:4001';
+const origin = testOrigin;
 const SOURCE = 'https://source.example.com';
 const DESTINATION = 'https://destination.example.com';
-
-async function signUp(app: App, email: string): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-up/email',
-    headers: { origin, 'content-type': 'application/json' },
-    payload: { email, password: 'correct horse battery staple', name: email.split('@')[0] },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const cookies = [res.headers['set-cookie']].flat().filter((c): c is string => Boolean(c));
-  return cookies.map((c) => c.split(';')[0]).join('; ');
-}
 
 describe.each(testDialects())('migration engine API on %s', (dialect) => {
   let app: App;

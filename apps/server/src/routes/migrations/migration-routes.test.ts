@@ -2,20 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@replatform/db/test-databases';
 import type { App } from '../../app.ts';
 import { createTestApp } from '../../testing/test-app.ts';
+import { signUp, testOrigin } from '../../testing/sign-up.ts';
 
-const origin = 'http://localhost:4001';
-
-async function signUp(app: App, email: string): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-up/email',
-    headers: { origin, 'content-type': 'application/json' },
-    payload: { email, password: 'correct horse battery staple', name: email.split('@')[0] },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const cookies = [res.headers['set-cookie']].flat().filter((c): c is string => Boolean(c));
-  return cookies.map((c) => c.split(';')[0]).join('; ');
-}
+const origin = testOrigin;
 
 describe.each(testDialects())('migration API on %s', (dialect) => {
   let app: App;

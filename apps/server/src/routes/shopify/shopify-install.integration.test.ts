@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../app.ts';
 import { createTestApp } from '../../testing/test-app.ts';
+import { cookieOf, signUp, testOrigin } from '../../testing/sign-up.ts';
 
-const origin = 'http://localhost:4001';
+const origin = testOrigin;
 const shop = 'replatform-sandbox-destination.myshopify.com';
 
 const badShops = [
@@ -60,28 +61,11 @@ const badShops = [
   'shop;.myshopify.com',
 ];
 
-function cookieOf(setCookie: string | string[] | undefined): string {
-  return [setCookie]
-    .flat()
-    .filter((c): c is string => Boolean(c))
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
-
 /** Shopify app install against the sandbox shop's emulator (real HMAC signing and code exchange). */
 describe('Shopify app install (integration)', () => {
   let app: App;
   let close: () => Promise<void>;
 
-  const signUp = async (email: string) => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-up/email',
-      headers: { origin, 'content-type': 'application/json' },
-      payload: { email, password: 'a long enough password', name: email },
-    });
-    return cookieOf(res.headers['set-cookie']);
-  };
   const newMigration = async (cookie: string) =>
     (
       await app.inject({
@@ -117,7 +101,7 @@ describe('Shopify app install (integration)', () => {
   });
 
   it('installs the app, stores the token sealed and returns to the migration with that side connected', async () => {
-    const cookie = await signUp('installer@example.com');
+    const cookie = await signUp(app, 'installer@example.com');
     const id = await newMigration(cookie);
     const { query, stateCookie } = await begin(cookie, id);
     const done = await app.inject({
@@ -144,8 +128,8 @@ describe('Shopify app install (integration)', () => {
   });
 
   it('refuses a forged HMAC, a missing or altered state, and a state from another session, storing no token', async () => {
-    const alice = await signUp('alice-shop@example.com');
-    const mallory = await signUp('mallory-shop@example.com');
+    const alice = await signUp(app, 'alice-shop@example.com');
+    const mallory = await signUp(app, 'mallory-shop@example.com');
     const id = await newMigration(alice);
     const { query, stateCookie } = await begin(alice, id);
     const params = new URLSearchParams(query);
@@ -185,7 +169,7 @@ describe('Shopify app install (integration)', () => {
 
   it(`refuses ${badShops.length} bad shop domains before any redirect`, async () => {
     expect(badShops.length).toBeGreaterThanOrEqual(50);
-    const cookie = await signUp('domains@example.com');
+    const cookie = await signUp(app, 'domains@example.com');
     const id = await newMigration(cookie);
     for (const bad of badShops) {
       const res = await app.inject({

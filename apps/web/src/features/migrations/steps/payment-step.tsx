@@ -12,6 +12,7 @@ import {
   receiptResponseSchema,
 } from '@replatform/contracts/payments';
 import { formatUsd, PER_RECORD_CENTS, TAX_RATE_LABEL } from '@replatform/contracts/pricing';
+import { TextField } from '../../../components/form-fields.tsx';
 import { apiRequest, ApiRequestError } from '../../../lib/api-client.ts';
 import { formatCount } from '../../../lib/format.ts';
 import { migrationKeys } from '../api/migrations-api.ts';
@@ -23,25 +24,6 @@ const included = [
   'Data integrity guarantee',
   '30-day money-back guarantee',
 ];
-
-function Field({
-  id,
-  label,
-  ...input
-}: { id: string; label: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <input
-        id={id}
-        {...input}
-        className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
-      />
-    </div>
-  );
-}
 
 function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: () => void }) {
   const [method, setMethod] = useState<'card' | 'paypal'>('card');
@@ -103,8 +85,7 @@ function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: ()
       {method === 'card' ? (
         <div className="grid gap-3 sm:grid-cols-2">
           <div className="sm:col-span-2">
-            <Field
-              id="card-number"
+            <TextField
               label="Card number"
               inputMode="numeric"
               autoComplete="cc-number"
@@ -113,8 +94,7 @@ function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: ()
               required
             />
           </div>
-          <Field
-            id="card-expiry"
+          <TextField
             label="Expiry (MM/YY)"
             placeholder="MM/YY"
             pattern="\d{2}/\d{2}"
@@ -123,8 +103,7 @@ function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: ()
             onChange={set('expiry')}
             required
           />
-          <Field
-            id="card-cvc"
+          <TextField
             label="CVC"
             inputMode="numeric"
             pattern="\d{3,4}"
@@ -133,16 +112,14 @@ function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: ()
             onChange={set('cvc')}
             required
           />
-          <Field
-            id="card-name"
+          <TextField
             label="Cardholder name"
             autoComplete="cc-name"
             value={form.cardholderName}
             onChange={set('cardholderName')}
             required
           />
-          <Field
-            id="card-email"
+          <TextField
             label="Email"
             type="email"
             autoComplete="email"
@@ -151,8 +128,7 @@ function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: ()
             required
           />
           <div className="sm:col-span-2">
-            <Field
-              id="card-address"
+            <TextField
               label="Address"
               autoComplete="street-address"
               value={form.address}
@@ -160,16 +136,14 @@ function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: ()
               required
             />
           </div>
-          <Field
-            id="card-city"
+          <TextField
             label="City"
             autoComplete="address-level2"
             value={form.city}
             onChange={set('city')}
             required
           />
-          <Field
-            id="card-zip"
+          <TextField
             label="ZIP"
             autoComplete="postal-code"
             value={form.zip}
@@ -197,8 +171,7 @@ function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: ()
       ) : (
         <div className="space-y-3">
           <p className="text-sm text-slate-600">You will confirm a simulated PayPal payment.</p>
-          <Field
-            id="paypal-email"
+          <TextField
             label="PayPal email"
             type="email"
             autoComplete="email"
