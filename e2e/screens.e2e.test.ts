@@ -82,6 +82,13 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await page.getByRole('button', { name: /^Notifications/ }).click();
       await page.getByRole('dialog', { name: 'Notifications' }).waitFor();
       await screenshot(page, `notifications-${width}`);
+      // Outside the app paths a signed-in user sees the header with the store selector.
+      await visit(page, '/blog/1', 'signed-in-header', width);
+      await page.getByRole('button', { name: 'Stores' }).click();
+      await page.getByRole('list', { name: 'Your stores' }).waitFor();
+      await screenshot(page, `store-selector-${width}`);
+      await page.getByRole('button', { name: 'Add New Store' }).click();
+      await page.getByRole('heading', { name: 'Name Your Migration' }).waitFor();
       expect(errors).toEqual([]);
       await page.close();
     }, 180_000);

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { signOut } from '../features/session/api/sign-out.ts';
 import { Brand } from './brand.tsx';
+import { StoreSelector } from './store-selector.tsx';
 
 /** Header shown to signed-in users outside the app paths (spec.md section 2, Layout). */
 export function SiteHeader() {
@@ -23,6 +24,7 @@ export function SiteHeader() {
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-4 px-4 py-3">
         <Brand />
+        <StoreSelector />
         <nav aria-label="Site" className="flex flex-wrap gap-3 text-sm">
           {links.map((l) => (
             <Link key={l.to} to={l.to} className="text-slate-600 hover:text-slate-900">

@@ -1,6 +1,6 @@
 import { ArrowLeft, List, Plus } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import type { Migration } from '@replatform/contracts/migration';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDateTime } from '../../lib/format.ts';
@@ -51,7 +51,12 @@ function AllMigrations({ migrations, onBack }: { migrations: Migration[]; onBack
 export function MigrationsPage() {
   const migrations = useMigrations();
   const navigate = useNavigate();
-  const [view, setView] = useState<View>('dashboard');
+  // The header's Add New Store and the Switch Migration link open a view directly.
+  const requested = (useLocation().state as { view?: View } | null)?.view;
+  const [view, setView] = useState<View>(requested ?? 'dashboard');
+  useEffect(() => {
+    if (requested) setView(requested);
+  }, [requested]);
 
   // A migration chosen on the history pages opens here once.
   useEffect(() => {
