@@ -16,7 +16,7 @@ export function chromiumPath(): string {
   return found;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -38,11 +38,14 @@ export interface RunningServer {
  * Starts the real server (apps/server/src/main.ts, serving the built web app) as its own process
  * on a private data directory and waits for /healthz.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { port?: number } = {},
+): Promise<RunningServer> {
   if (!existsSync(join(repoRoot, 'apps/web/dist/index.html'))) {
     throw new Error('apps/web/dist is missing: run `npm run build` first (npm test does).');
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'replatform-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   let log = '';

@@ -1,0 +1,123 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startStripeEmulator,
+  type RunningStripeEmulator,
+} from '@replatform/emulators/stripe/stripe-emulator';
+import {
+  demoSignIn,
+  freePort,
+  launchBrowser,
+  screenshot,
+  startServer,
+  viewports,
+  type RunningServer,
+} from './harness.ts';
+
+const webhookSecret = 'whsec_browser_journey';
+
+/**
+ * Paying through Stripe Checkout in real Chromium: the server talks to the Stripe emulator with the
+ * official SDK, the browser goes to the emulator's hosted checkout page, pays, and returns to
+ * 'Payment Successful!'; the signed webhook and the return call fulfil the payment once, and
+ * Download Receipt and Start Migration work.
+ */
+describe('Stripe Checkout journey in Chromium (e2e)', () => {
+  let stripe: RunningStripeEmulator;
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stripe = await startStripeEmulator({
+      apiKey: 'sk_test_browser_journey',
+      webhooks: [{ url: `http://127.0.0.1:${port}/api/stripe/webhook`, secret: webhookSecret }],
+    });
+    server = await startServer(
+      {
+        SANDBOX_STORES: 'true',
+        SANDBOX_COUNTS: '8,4,3',
+        STRIPE_SECRET_KEY: 'sk_test_browser_journey',
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+        STRIPE_API_BASE: stripe.url,
+      },
+      { port },
+    );
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await stripe?.close();
+  });
+
+  it('pays on the hosted checkout page and returns to a paid migration', async () => {
+    const page = await browser.newPage({ viewport: viewports.desktop });
+    await demoSignIn(page, server.url);
+    await page.getByRole('button', { name: 'New Migration' }).click();
+    await page.getByLabel('Migration Name').fill('Paid through Stripe');
+    await page.getByRole('button', { name: 'Create Migration' }).click();
+    await page.waitForURL(/\/migrations\/[A-Za-z0-9]{20}/);
+
+    for (const side of ['Source', 'Destination'] as const) {
+      await page.getByLabel(`${side} platform`).selectOption('woocommerce');
+      const form = page.getByRole('form', { name: `${side} Store connection` });
+      await expect
+        .poll(() => form.getByLabel('Consumer Key', { exact: true }).inputValue())
+        .toMatch(/^ck_/);
+      await form.getByRole('button', { name: 'Verify Connection' }).click();
+      await page.getByRole('button', { name: 'Awesome!' }).click();
+    }
+    await page.getByRole('button', { name: 'Continue to Data Selection' }).click();
+    await page.getByRole('switch', { name: /Products/ }).click();
+    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+
+    await page.getByRole('button', { name: 'Checkout with Stripe' }).click();
+    await page.waitForURL((url) => url.origin === stripe.url);
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM / YY)').fill('12 / 30');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByLabel('Name on card').fill('Demo Owner');
+    await page.getByLabel('ZIP').fill('78701');
+    await screenshot(page, 'stripe-hosted-checkout-desktop');
+    await page.getByRole('button', { name: /^Pay / }).click();
+
+    await page.waitForURL(
+      /\/migrations\/[A-Za-z0-9]{20}\?payment=success|\/migrations\/[A-Za-z0-9]{20}$/,
+    );
+    await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'stripe-payment-success-desktop');
+
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Download Receipt' }).click();
+    const receipt = await popup;
+    await receipt.waitForLoadState();
+    expect(receipt.url().startsWith(stripe.url)).toBe(true);
+    await receipt.close();
+
+    await page.getByRole('button', { name: 'Start Migration' }).click();
+    await page
+      .getByRole('heading', { name: /Migration in Progress|Migration Complete!/ })
+      .waitFor();
+
+    const id = /\/migrations\/([A-Za-z0-9]{20})/.exec(page.url())?.[1];
+    const migration = await page.evaluate(
+      async (mid) => (await fetch(`/migration/${mid}`)).json(),
+      id,
+    );
+    expect(migration.paymentInfo).toMatchObject({
+      paymentStatus: 'paid',
+      amount: 9900 + 8,
+      currency: 'usd',
+    });
+    expect(migration.paymentInfo.demo).toBeUndefined();
+    const notifications = await page.evaluate(async () =>
+      (await fetch('/api/notifications')).json(),
+    );
+    const received = notifications.notifications.filter(
+      (n: { title: string }) => n.title === 'Payment received',
+    );
+    expect(received).toHaveLength(1);
+    await page.close();
+  }, 240_000);
+});
