@@ -9,10 +9,8 @@ import {
   type Order,
 } from '@replatform/canonical/order';
 import { productSchema as canonicalProduct, type Product } from '@replatform/canonical/product';
-import {
-  BigCommerceSpec,
-  platformSpecsDir,
-} from '@replatform/emulators/bigcommerce/openapi-validator';
+import { BigCommerceSpec } from '@replatform/emulators/bigcommerce/openapi-validator';
+import { platformSpecsDir } from '@replatform/emulators/framework/platform-specs';
 import {
   categoryToBc,
   categoryToCanonical,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { JSON_SCHEMA, load } from 'js-yaml';
+import { platformSpecsDir } from '../framework/platform-specs.ts';
 
 /**
  * Checks HTTP traffic against BigCommerce's own OpenAPI 3 descriptions
@@ -60,14 +61,6 @@ const specFiles = [
   'products_catalog.v3.yml',
   'store_information.v2.yml',
 ];
-
-/**
- * Where the platform descriptions live. They are shared reference data outside the repository;
- * REPLATFORM_PLATFORM_SPECS points elsewhere when they are kept in another place.
- */
-export function platformSpecsDir(): string {
-  return process.env.REPLATFORM_PLATFORM_SPECS ?? '/work/shared/platform-specs';
-}
 
 /** OpenAPI 3.0 schema dialect -> JSON Schema that Ajv understands, applied to the whole document. */
 function toJsonSchema(node: unknown): unknown {

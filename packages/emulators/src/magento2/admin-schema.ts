@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { JSON_SCHEMA, load } from 'js-yaml';
+import { platformSpecsDir } from '../framework/platform-specs.ts';
 
 /**
  * Checks HTTP traffic against Magento's own admin REST description, admin-schema-2.4.9.yaml
@@ -60,8 +61,7 @@ const extraRoutes: Record<string, string> = {
 };
 
 export const defaultAdminSchemaPath = resolve(
-  process.env.PLATFORM_SPECS_DIR ??
-    resolve(import.meta.dirname, '../../../../../shared/platform-specs'),
+  platformSpecsDir(),
   'magento2/admin-schema-2.4.9.yaml',
 );
 

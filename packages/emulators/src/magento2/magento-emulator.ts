@@ -28,6 +28,7 @@ import {
 import { seedFromLuma } from './seed-luma.ts';
 import { seedFromSample } from './seed-sample.ts';
 import { MagentoStore, type StoreSettings } from './store.ts';
+import { platformSpecsDir } from '../framework/platform-specs.ts';
 
 /**
  * A stateful Magento 2.4 admin REST API (admin-schema-2.4.9.yaml) on 127.0.0.1: the store,
@@ -84,10 +85,7 @@ interface Route {
   handler: (ctx: Context) => unknown;
 }
 
-const defaultLumaDirectory = resolve(
-  import.meta.dirname,
-  '../../../../../shared/platform-specs/samples/magento2',
-);
+const defaultLumaDirectory = resolve(platformSpecsDir(), 'samples/magento2');
 
 const unauthorized = (resource: string) =>
   new MagentoError(401, "The consumer isn't authorized to access %resources.", {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { JSON_SCHEMA, load } from 'js-yaml';
 import { paramName } from './form-encoding.ts';
+import { platformSpecsDir } from '../framework/platform-specs.ts';
 
 /**
  * Stripe's own OpenAPI description (stripe/openapi spec3.yaml at API version 2023-08-16, in
@@ -12,7 +13,7 @@ import { paramName } from './form-encoding.ts';
 export const stripeApiVersion = '2023-08-16';
 
 export function stripeSpecPath(): string {
-  const dir = process.env.REPLATFORM_PLATFORM_SPECS ?? '/work/shared/platform-specs';
+  const dir = platformSpecsDir();
   return join(dir, 'stripe', `spec3.${stripeApiVersion}.yaml`);
 }
 

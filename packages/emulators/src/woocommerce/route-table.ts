@@ -3,7 +3,7 @@ import table from './wc-v3-routes.json' with { type: 'json' };
 /**
  * The wc/v3 routes this emulator serves, with their arguments exactly as WooCommerce 11.0.1
  * describes them (`GET /wp-json/wc/v3?context=help`, descriptions left out). The JSON file is
- * generated from /work/shared/platform-specs/woocommerce/wc-v3-index.woocommerce-11.0.1.json and a
+ * generated from shared/platform-specs/woocommerce/wc-v3-index.woocommerce-11.0.1.json and a
  * test keeps the two equal, so routing and argument checks follow the platform's own description.
  */
 

@@ -5,6 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ArgSchema, RouteEntry } from '../route-table.ts';
 import { compileRoutePattern } from '../route-table.ts';
 import { parsePhpQuery, validateArgs } from '../wp-rest.ts';
+import { platformSpecsDir } from '../../framework/platform-specs.ts';
 
 /**
  * Test support: WooCommerce's own description of wc/v3 (the 11.0.1 `?context=help` index in
@@ -13,9 +14,7 @@ import { parsePhpQuery, validateArgs } from '../wp-rest.ts';
  * resource JSON Schemas of the same file.
  */
 
-const repoRoot = resolve(import.meta.dirname, '../../../../..');
-export const specsDir =
-  process.env.PLATFORM_SPECS_DIR ?? resolve(repoRoot, '../shared/platform-specs');
+export const specsDir = platformSpecsDir();
 export const wcIndexPath = resolve(specsDir, 'woocommerce/wc-v3-index.woocommerce-11.0.1.json');
 export const wcSamplesDir = resolve(specsDir, 'samples/woocommerce');
 
