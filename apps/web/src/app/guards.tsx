@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../features/session/api/get-session.ts';
 import { forgetReturnTo, rememberReturnTo, returnTo } from '../features/session/return-to.ts';
@@ -47,11 +47,17 @@ export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
   const location = useLocation();
   const resetLink =
     location.pathname === '/login' && new URLSearchParams(location.search).has('token');
+  const from = (location.state as { from?: unknown } | null)?.from;
+  const target =
+    session.data && !resetLink
+      ? (returnTo(from) ?? withQuery('/migrations', location.search))
+      : null;
+  // The remembered page is used once: forget it before <Navigate> changes the URL (layout effects
+  // run before its passive effect), so a later visit to the auth screen goes to /migrations.
+  useLayoutEffect(() => {
+    if (target) forgetReturnTo();
+  }, [target]);
   if (session.isPending) return <Loading />;
-  if (session.data && !resetLink) {
-    const from = (location.state as { from?: unknown } | null)?.from;
-    const target = returnTo(from) ?? withQuery('/migrations', location.search);
-    return <Navigate to={target} replace />;
-  }
+  if (target) return <Navigate to={target} replace />;
   return children;
 }
