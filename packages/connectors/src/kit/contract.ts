@@ -103,6 +103,21 @@ export interface ConnectorHttp {
   request(request: ConnectorHttpRequest): Promise<ConnectorHttpResponse>;
 }
 
+/**
+ * How much of the store's rate limit a connection has used so far, for run reports and benchmarks.
+ * Measured over the time the connection was busy, not counting a full bucket it started with.
+ */
+export interface RateUsage {
+  /** What the platform limits: plain requests, or query-cost points (Shopify). */
+  unit: 'requests' | 'points';
+  /** Units spent per second while the connection was working. */
+  usedPerSecond: number;
+  /** Units the store allows per second on its plan. */
+  availablePerSecond: number;
+  /** Requests the store refused for exceeding its limit (429, THROTTLED). */
+  throttled: number;
+}
+
 /** A live connection to one store with verified credentials. */
 export interface Connection {
   check(): Promise<CheckResult>;
@@ -123,6 +138,8 @@ export interface Connection {
   prepareImport?(): Promise<string[]>;
   /** Undoes prepareImport; always called, also after a failure. */
   finishImport?(): Promise<string[]>;
+  /** Rate-limit use so far, when the platform publishes a limit the connection paces itself to. */
+  rateUsage?(): RateUsage;
   close?(): Promise<void>;
 }
 
