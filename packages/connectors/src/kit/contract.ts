@@ -34,6 +34,12 @@ export interface WriteOutcome {
   reason?: string;
   /** Fields the destination could not hold, reported but not failing the record. */
   warnings?: string[];
+  /**
+   * True when part of the record was left out for a reason that may pass (an image the destination
+   * could not download, a rate-limited sub-request): the record counts as migrated with its
+   * warnings, but the engine writes it again on the next run instead of skipping it as unchanged.
+   */
+  incomplete?: boolean;
 }
 
 /**
