@@ -42,8 +42,10 @@ export async function startServer(
   env: Record<string, string> = {},
   options: { port?: number } = {},
 ): Promise<RunningServer> {
-  if (!existsSync(join(repoRoot, 'apps/web/dist/index.html'))) {
-    throw new Error('apps/web/dist is missing: run `npm run build` first (npm test does).');
+  // WEB_DIST_DIR (as the server reads it) lets a run test a build kept elsewhere.
+  const webDist = resolve(repoRoot, process.env.WEB_DIST_DIR ?? 'apps/web/dist');
+  if (!existsSync(join(webDist, 'index.html'))) {
+    throw new Error(`${webDist} has no build: run \`npm run build\` first (npm test does).`);
   }
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'replatform-e2e-'));
