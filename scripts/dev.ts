@@ -11,7 +11,7 @@ const children = [
       env: {
         ...process.env,
         NODE_ENV: 'development',
-        PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:5173',
+        PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://127.0.0.1:5173',
       },
     },
   ),

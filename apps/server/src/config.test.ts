@@ -35,4 +35,29 @@ describe('configuration', () => {
       'https://migrate.example.com',
     );
   });
+
+  it('requires PUBLIC_URL and the webhook secret before taking real payments in production', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        parseConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    const key = { STRIPE_SECRET_KEY: 'sk_live_abc123' };
+    const missing = problems({ NODE_ENV: 'production', ...key }).join('\n');
+    expect(missing).toMatch(/PUBLIC_URL: is required with STRIPE_SECRET_KEY/);
+    expect(missing).toMatch(/STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY/);
+    expect(
+      problems({
+        NODE_ENV: 'production',
+        ...key,
+        PUBLIC_URL: 'https://migrate.example.com',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      }),
+    ).toEqual([]);
+    // Tests and local runs may take test payments on the return path alone.
+    expect(problems({ NODE_ENV: 'test', STRIPE_SECRET_KEY: 'sk_test_abc' })).toEqual([]);
+  });
 });

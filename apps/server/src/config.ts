@@ -71,6 +71,7 @@ export const configSchema = z
       .regex(/^whsec_\S+$/, 'must be a Stripe webhook signing secret (whsec_…)')
       .optional(),
     STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+    OPERATOR_EMAIL: z.email().optional(),
   })
   .superRefine((env, ctx) => {
     // The Stripe emulator must never stand in for Stripe where real money is taken.
@@ -80,6 +81,24 @@ export const configSchema = z
         path: ['STRIPE_API_BASE'],
         message: 'is for tests and local runs only (NODE_ENV development or test)',
       });
+    }
+    // Real payments: Checkout's return addresses come from PUBLIC_URL, and the signed webhook is
+    // the primary way a payment is recorded (decisions.md section 3).
+    if (env.STRIPE_SECRET_KEY && env.NODE_ENV === 'production') {
+      if (!env.PUBLIC_URL) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_URL'],
+          message: 'is required with STRIPE_SECRET_KEY: Checkout returns the payer there',
+        });
+      }
+      if (!env.STRIPE_WEBHOOK_SECRET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['STRIPE_WEBHOOK_SECRET'],
+          message: 'is required with STRIPE_SECRET_KEY: payments are recorded from signed webhooks',
+        });
+      }
     }
   })
   .transform((env) => {
@@ -122,6 +141,8 @@ export const configSchema = z
           .map((s) => s.trim())
           .filter(Boolean),
       },
+      /** Receives contact messages and enterprise quote requests by e-mail, when set. */
+      operatorEmail: env.OPERATOR_EMAIL,
       encryptionKey: env.ENCRYPTION_KEY,
       // Kept beside, never inside, the database file (decisions.md section 3).
       credentialKeyFile: resolve(dataDir, 'keys', 'credentials.key'),

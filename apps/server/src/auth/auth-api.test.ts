@@ -445,11 +445,96 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect((await call(app, { url: '/api/whoami-for-test', cookie })).statusCode).toBe(401);
   });
 
+  it('closes the better-auth endpoints the product does not use', async () => {
+    const cookie = await signUp(app, 'closed@example.com');
+    for (const [method, url] of [
+      ['POST', '/api/auth/verify-password'],
+      ['GET', '/api/auth/list-accounts'],
+      ['POST', '/api/auth/link-social'],
+      ['POST', '/api/auth/unlink-account'],
+      ['POST', '/api/auth/update-session'],
+      ['POST', '/api/auth/refresh-token'],
+      ['GET', '/api/auth/reset-password/some-token'],
+      ['GET', '/api/auth/sign-out'],
+      ['POST', '/api/auth/get-session'],
+    ] as const) {
+      const res = await call(app, {
+        method,
+        url,
+        cookie,
+        ...(method === 'POST' ? { body: { password: 'correct horse 1' } } : {}),
+      });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    }
+  });
+
+  it('limits password checks per account, from any address', async () => {
+    const cookie = await signUp(app, 'guessed@example.com');
+    let refused = 0;
+    for (let i = 0; i < authLimits.reauthPerAccount.max + 2; i++) {
+      const res = await call(app, {
+        url: '/api/auth/change-password',
+        body: { currentPassword: `guess number ${i}`, newPassword: 'another secret 1' },
+        cookie,
+        // A new address every time: only the per-account limit can stop this.
+        ip: nextIp(),
+      });
+      if (res.statusCode === 429) {
+        refused++;
+        expect(res.headers['retry-after']).toBeDefined();
+        expect(res.json().error.message).toMatch(
+          /Too many attempts\. Please try again in \d+ minutes?\./,
+        );
+      } else {
+        expect(res.statusCode).toBe(400);
+      }
+    }
+    expect(refused).toBe(2);
+    // Another account on the same addresses is not affected.
+    const other = await signUp(app, 'unguessed@example.com');
+    const fine = await call(app, {
+      url: '/api/auth/change-password',
+      body: { currentPassword: 'correct horse 1', newPassword: 'another secret 1' },
+      cookie: other,
+    });
+    expect(fine.statusCode).toBe(200);
+  });
+
   it('says which sign-in providers exist', async () => {
     const res = await call(app, { url: '/api/auth-config' });
     expect(res.json()).toEqual({
       providers: { google: false, demo: true },
       passwordMinLength: 8,
     });
+  });
+});
+
+describe('accounts behind https', () => {
+  let app: App;
+  let close: () => Promise<void>;
+  const publicUrl = 'https://migrate.example.com';
+
+  beforeAll(async () => {
+    ({ app, close } = await createTestApp({ PUBLIC_URL: publicUrl }));
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it('sets a Secure, __Secure- prefixed session cookie and HSTS', async () => {
+    const res = await call(app, {
+      url: '/api/auth/sign-up/email',
+      body: { name: 'Secure Sam', email: 'secure@example.com', password: 'correct horse 1' },
+      ip: nextIp(),
+      headers: { origin: publicUrl },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const setCookie = [res.headers['set-cookie']].flat().join('\n');
+    expect(setCookie).toMatch(/__Secure-replatform\.session_token=[^;]+;/);
+    expect(setCookie).toMatch(/; Secure/i);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
   });
 });

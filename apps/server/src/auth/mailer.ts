@@ -39,8 +39,8 @@ export function smtpMailer(options: { url: string; from: string }): Mailer {
 
 /**
  * With no SMTP server configured, mail is kept in the database so password reset works with no
- * set-up: the operator reads it with `SELECT * FROM mail_outbox` (or GET /api/dev/outbox outside
- * production). Only the fact that a mail was stored is logged, never its body: reset links are
+ * set-up: the operator reads it with `npm run outbox` (or GET /api/dev/outbox outside production,
+ * on a loopback interface). Only the fact that a mail was stored is logged, never its body: reset links are
  * secrets.
  */
 export function outboxMailer(db: Db, log: FastifyBaseLogger): Mailer {
@@ -59,7 +59,10 @@ export function outboxMailer(db: Db, log: FastifyBaseLogger): Mailer {
           created_at: new Date().toISOString(),
         })
         .execute();
-      log.info({ mailId: id, subject: mail.subject }, 'mail stored in the outbox (no SMTP_URL)');
+      log.info(
+        { mailId: id, subject: mail.subject },
+        'mail stored in the outbox (no SMTP_URL): read it with `npm run outbox`',
+      );
     },
     close: () => {},
   };

@@ -66,6 +66,8 @@ export const authLimits = {
   perIp: { max: 60, windowMs: minutes(10) },
   /** Password checks of signed-in users (e-mail and password changes, deletion). */
   reauthPerIp: { max: 30, windowMs: minutes(10) },
+  /** The same checks for one account, from any address. */
+  reauthPerAccount: { max: 10, windowMs: minutes(10) },
   /** Failed sign-ins for one account from one address. */
   signInFailuresPerAccountAndIp: { max: 5, windowMs: minutes(15) },
   /**
@@ -103,6 +105,8 @@ export class AuthRateLimiter {
         : [`ip:${ip}`, authLimits.perIp],
     ];
     if (account) {
+      if (action === 'reauth')
+        checks.push([`reauth-account:${account}`, authLimits.reauthPerAccount]);
       if (action === 'sign-up') checks.push([`sign-up:${account}`, authLimits.signUpsPerAccount]);
       if (action === 'reset-request')
         checks.push([`reset:${account}`, authLimits.resetMailsPerAccount]);

@@ -17,6 +17,9 @@ import type { CurrentUser } from './require-user.ts';
 import { loadAuthSecret } from './secret.ts';
 
 const sweepEveryMs = 15 * 60 * 1000;
+
+const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 const firstSweepAfterMs = 10 * 1000;
 
 function headersOf(request: FastifyRequest): Headers {
@@ -162,6 +165,30 @@ const signInPaths = new Set([
   '/api/auth/sign-in/email',
   '/api/auth/sign-up/email',
   '/api/auth/demo/sign-in',
+  '/api/auth/callback/google',
+]);
+
+/**
+ * The better-auth endpoints the product uses, with their methods. better-auth offers more (a bare
+ * password check, account linking, token refresh...); anything not listed here answers 404, so no
+ * unused endpoint becomes a way around our limits or checks.
+ */
+const openEndpoints: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['/api/auth/get-session', new Set(['GET'])],
+  ['/api/auth/sign-in/email', new Set(['POST'])],
+  ['/api/auth/sign-up/email', new Set(['POST'])],
+  ['/api/auth/sign-out', new Set(['POST'])],
+  ['/api/auth/request-password-reset', new Set(['POST'])],
+  ['/api/auth/reset-password', new Set(['POST'])],
+  ['/api/auth/demo/sign-in', new Set(['POST'])],
+  ['/api/auth/sign-in/social', new Set(['POST'])],
+  // The OpenID provider returns the browser here (GET), or posts the answer (form_post).
+  ['/api/auth/callback/google', new Set(['GET', 'POST'])],
+  ['/api/auth/update-user', new Set(['POST'])],
+  ['/api/auth/account/change-email', new Set(['POST'])],
+  ['/api/auth/change-password', new Set(['POST'])],
+  ['/api/auth/revoke-other-sessions', new Set(['POST'])],
+  ['/api/auth/delete-user', new Set(['POST'])],
 ]);
 
 /**
@@ -178,10 +205,15 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
     url: '/api/auth/*',
     handler: async (request, reply) => {
       const path = request.url.split('?')[0] ?? '';
-      // better-auth's link-style reset callback would put the token in a path (and so in request
-      // logs); our mails link to the auth screen instead, so that route is closed.
-      if (path.startsWith('/api/auth/reset-password/')) return sendNotFound(reply);
+      // Closed too: better-auth's link-style reset callback, which would put the token in a path
+      // (and so in request logs); our mails link to the auth screen instead.
+      if (!openEndpoints.get(path)?.has(request.method)) return sendNotFound(reply);
       const limited = request.method === 'POST' ? classify(path, request.body) : null;
+      if (limited?.action === 'reauth') {
+        // Password checks of a signed-in user also count against the account, wherever they
+        // come from, so a stolen session cannot be used to guess the password at leisure.
+        limited.account = (await auth.currentUser(request))?.id;
+      }
       if (limited) {
         const decision = auth.limiter.attempt(limited.action, request.ip, limited.account);
         if (!decision.allowed) {
@@ -208,7 +240,12 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
         if (response.status === 401) auth.limiter.signInFailed(request.ip, limited.account);
         if (response.ok) auth.limiter.signInSucceeded(request.ip, limited.account);
       }
-      if (previous && response.ok) {
+      // Google's callback answers with a redirect; it signed somebody in when it set a session.
+      const signedIn =
+        response.ok ||
+        (response.status === 302 &&
+          response.headers.getSetCookie().some((c) => /session_token=[^;]/.test(c)));
+      if (previous && signedIn) {
         const context = await auth.betterAuth.$context;
         await context.internalAdapter.deleteSession(previous.session.token);
       }
@@ -217,7 +254,11 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
   });
 
   await app.register(authConfigRoutes);
-  if (config.env !== 'production') await app.register(devOutboxRoutes);
+  // Reset links in the outbox are secrets: served only outside production and on a loopback
+  // interface, so nobody on the network can read them.
+  if (config.env !== 'production' && isLoopbackHost(config.host)) {
+    await app.register(devOutboxRoutes);
+  }
 
   app.addHook('onReady', async () => {
     auth.start();
