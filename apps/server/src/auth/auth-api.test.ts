@@ -316,6 +316,14 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
 
   it('changes the name, the e-mail (with the current password) and the password', async () => {
     const cookie = await signUp(app, 'changer@example.com');
+    const elsewhere = cookieFrom(
+      await call(app, {
+        url: '/api/auth/sign-in/email',
+        body: { email: 'changer@example.com', password: 'correct horse 1' },
+        ip: nextIp(),
+      }),
+    );
+    expect(await sessionOf(app, elsewhere)).not.toBeNull();
     const name = await call(app, {
       url: '/api/auth/update-user',
       body: { name: 'Ada L.' },
@@ -339,6 +347,8 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     });
     expect(email.statusCode, email.body).toBe(200);
     expect((await sessionOf(app, cookie))?.user.email).toBe('changed@example.com');
+    // The session opened elsewhere under the old address is signed out.
+    expect(await sessionOf(app, elsewhere)).toBeNull();
     expect((await latestMail(app, 'changer@example.com'))?.subject).toMatch(/e-mail address/);
 
     const taken = await signUp(app, 'taken@example.com');

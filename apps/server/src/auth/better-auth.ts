@@ -127,6 +127,11 @@ function replatformEndpoints(deps: BetterAuthDeps) {
             .set({ email: newEmail })
             .where('user_id', '=', user.id)
             .execute();
+          // Sessions elsewhere were opened under the old address: only this one stays signed in.
+          const others = (await ctx.context.internalAdapter.listSessions(user.id))
+            .map((s) => s.token)
+            .filter((token) => token !== ctx.context.session.session.token);
+          if (others.length) await ctx.context.internalAdapter.deleteSessions(others);
           // The old address hears about it, in case the change was not the owner's.
           sendInBackground(deps, emailChangedMail({ to: user.email, newEmail }));
           return ctx.json({
