@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Platform } from '@replatform/contracts/migration';
 import type { ConnectorHttp } from '@replatform/connectors/kit/contract';
+import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
 import { startBigCommerceEmulator } from '@replatform/emulators/bigcommerce/bigcommerce-emulator';
 import type { RunningEmulator } from '@replatform/emulators/framework/server';
 import type { SampleStoreOptions } from '@replatform/emulators/framework/sample-store';
@@ -80,7 +81,8 @@ export async function startPlatformStore(
       };
     }
     case 'shopify': {
-      const shop = `replatform-sandbox-${label.replace(/[^a-z0-9-]/g, '')}.myshopify.com`;
+      // A name nobody can predict, so no real shop's domain is ever routed to an emulator.
+      const shop = `replatform-sandbox-${label.replace(/[^a-z0-9-]/g, '')}-${randomBytes(5).toString('hex')}.myshopify.com`;
       // The Plus plan's restore rate keeps demo migrations brisk; the connector paces itself either way.
       const shopify = await startShopifyEmulator({
         seed,
@@ -135,6 +137,16 @@ export function routeToEmulators(
   };
 }
 
+/** A destination store of its own for one migration, and the only client that may reach it. */
+interface DedicatedStore {
+  store: PlatformStore;
+  client: HttpClient;
+  lastUsed: number;
+}
+
+/** How many per-migration destination stores live at once; the least recently used go first. */
+const maxDedicatedStores = 32;
+
 /**
  * Built-in emulators of the four platforms (decisions.md section 2): for each platform a seeded
  * source store (1,500 products, 750 customers, 250 orders by default) and an empty destination
@@ -148,6 +160,14 @@ export class SandboxStores {
   readonly #shopRoutes: Map<string, string>;
   readonly #bigCommerceRoutes: Map<string, string>;
   readonly #shopifyApps: Map<string, ShopifyApp>;
+  /** Per-migration destinations, by `${migrationId}:${platform}`. */
+  readonly #dedicated = new Map<string, DedicatedStore>();
+  readonly #starting = new Map<string, Promise<DedicatedStore>>();
+  /** The dedicated store behind each of their origins, shop domains and store hashes. */
+  readonly #dedicatedByOrigin = new Map<string, DedicatedStore>();
+  readonly #dedicatedByShop = new Map<string, DedicatedStore>();
+  readonly #dedicatedByHash = new Map<string, DedicatedStore>();
+  #closed = false;
 
   private constructor(
     emulators: RunningEmulator[],
@@ -194,16 +214,85 @@ export class SandboxStores {
 
   /** Whether a stored store address is one of the sandbox stores (no real store, no real money). */
   isSandboxAddress(platform: string, address: string): boolean {
-    return [...this.#sides.entries()].some(
-      ([key, side]) =>
-        key.startsWith(`${platform}:`) &&
-        (side.fields.sourceStoreUrl ?? side.fields.storeHash) === address,
+    const addressOf = (fields: SandboxFields) => fields.sourceStoreUrl ?? fields.storeHash;
+    return (
+      [...this.#sides.entries()].some(
+        ([key, side]) => key.startsWith(`${platform}:`) && addressOf(side.fields) === address,
+      ) ||
+      [...this.#dedicated.entries()].some(
+        ([key, dedicated]) =>
+          key.endsWith(`:${platform}`) && addressOf(dedicated.store.fields) === address,
+      )
     );
   }
 
   /** The sandbox app of a sandbox shop, or undefined for any other shop. */
   shopifyApp(shop: string): ShopifyApp | undefined {
-    return this.#shopifyApps.get(shop);
+    return this.#shopifyApps.get(shop) ?? this.#dedicatedByShop.get(shop)?.store.shopifyApp?.app;
+  }
+
+  /**
+   * An empty destination store of the platform for this migration alone, started on first use.
+   * Demo visitors each migrate into their own store, so nobody's run finds another's records
+   * already there. The least recently used of them are closed past a limit.
+   */
+  async destinationFor(migrationId: string, platform: Platform): Promise<SandboxFields> {
+    if (this.#closed) throw new Error('sandbox stores are closed');
+    const key = `${migrationId}:${platform}`;
+    const existing = this.#dedicated.get(key);
+    if (existing) {
+      existing.lastUsed = Date.now();
+      return existing.store.fields;
+    }
+    let pending = this.#starting.get(key);
+    if (!pending) {
+      pending = this.#startDedicated(key, platform);
+      this.#starting.set(key, pending);
+      pending.finally(() => this.#starting.delete(key)).catch(() => {});
+    }
+    return (await pending).store.fields;
+  }
+
+  async #startDedicated(key: string, platform: Platform): Promise<DedicatedStore> {
+    const store = await startPlatformStore(platform, 'empty', 'destination');
+    // Only this client may reach the new store: the shared egress guard's allow-list stays as
+    // the server's configuration made it.
+    const client = createHttpClient({ allowlist: [store.emulator.url], timeoutMs: 30_000 });
+    const dedicated: DedicatedStore = { store, client, lastUsed: Date.now() };
+    if (this.#closed) {
+      await Promise.all([client.close(), store.emulator.close()]);
+      throw new Error('sandbox stores are closed');
+    }
+    this.#dedicated.set(key, dedicated);
+    this.#dedicatedByOrigin.set(new URL(store.emulator.url).origin, dedicated);
+    if (store.shopRoute) this.#dedicatedByShop.set(store.shopRoute.shop, dedicated);
+    if (store.bigCommerceRoute)
+      this.#dedicatedByHash.set(store.bigCommerceRoute.storeHash, dedicated);
+    await this.#evict();
+    return dedicated;
+  }
+
+  async #evict(): Promise<void> {
+    const byAge = [...this.#dedicated.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    const excess = byAge.slice(0, Math.max(0, byAge.length - maxDedicatedStores));
+    await Promise.all(excess.map(([key]) => this.#closeDedicated(key)));
+  }
+
+  async #closeDedicated(key: string): Promise<void> {
+    const dedicated = this.#dedicated.get(key);
+    if (!dedicated) return;
+    this.#dedicated.delete(key);
+    this.#dedicatedByOrigin.delete(new URL(dedicated.store.emulator.url).origin);
+    if (dedicated.store.shopRoute) this.#dedicatedByShop.delete(dedicated.store.shopRoute.shop);
+    if (dedicated.store.bigCommerceRoute)
+      this.#dedicatedByHash.delete(dedicated.store.bigCommerceRoute.storeHash);
+    await Promise.all([dedicated.client.close(), dedicated.store.emulator.close()]);
+  }
+
+  /** Closes the destinations made for a migration (when it is deleted). */
+  async forgetMigration(migrationId: string): Promise<void> {
+    const keys = [...this.#dedicated.keys()].filter((k) => k.startsWith(`${migrationId}:`));
+    await Promise.all(keys.map((key) => this.#closeDedicated(key)));
   }
 
   /** Exact origins to admit through the egress guard. */
@@ -216,12 +305,47 @@ export class SandboxStores {
     return this.#sides.get(`${platform}:${side}`)?.fields;
   }
 
-  /** Sends requests for the sandbox shops and store hashes to their emulators. */
+  /**
+   * Sends requests for the sandbox shops and store hashes to their emulators, and requests for a
+   * per-migration destination through the client made for it alone.
+   */
   route(http: ConnectorHttp): ConnectorHttp {
-    return routeToEmulators(http, this.#shopRoutes, this.#bigCommerceRoutes);
+    const shared = routeToEmulators(http, this.#shopRoutes, this.#bigCommerceRoutes);
+    return {
+      request: (request) => {
+        const url = new URL(request.url);
+        const byOrigin = this.#dedicatedByOrigin.get(url.origin);
+        if (byOrigin) {
+          byOrigin.lastUsed = Date.now();
+          return byOrigin.client.request(request);
+        }
+        const byShop =
+          url.protocol === 'https:' ? this.#dedicatedByShop.get(url.hostname) : undefined;
+        const hash =
+          url.protocol === 'https:' && url.hostname === 'api.bigcommerce.com'
+            ? /^\/stores\/([a-z0-9]+)\//.exec(url.pathname)?.[1]
+            : undefined;
+        const byHash = hash ? this.#dedicatedByHash.get(hash) : undefined;
+        const dedicated = byShop ?? byHash;
+        if (!dedicated) return shared.request(request);
+        dedicated.lastUsed = Date.now();
+        return routeToEmulators(
+          dedicated.client,
+          new Map(byShop?.store.shopRoute ? [[url.hostname, byShop.store.shopRoute.origin]] : []),
+          new Map(
+            byHash?.store.bigCommerceRoute && hash
+              ? [[hash, byHash.store.bigCommerceRoute.origin]]
+              : [],
+          ),
+        ).request(request);
+      },
+    };
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([...this.#starting.values()]);
+    await Promise.all([...this.#dedicated.keys()].map((key) => this.#closeDedicated(key)));
     await Promise.all(this.#emulators.map((e) => e.close()));
   }
 }

@@ -6,16 +6,31 @@ import { ApiError } from '../../http/errors.ts';
 import { sideSchema } from '../../migrations/store-credentials.ts';
 
 /**
- * GET /api/sandbox-stores?platform=&side=: the connection details of a sandbox store, to prefill
- * the Connect step in mock mode or for a demo account. They only reach this server's own
- * emulators, so they carry no risk for anyone's real store.
+ * GET /api/sandbox-stores?platform=&side=[&migrationId=]: the connection details of a sandbox
+ * store, to prefill the Connect step in mock mode or for a demo account. They only reach this
+ * server's own emulators, so they carry no risk for anyone's real store. With a migration (the
+ * owner's), the destination is an empty store made for that migration alone.
  */
 export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { sandbox } = app.services;
+  if (sandbox) {
+    // A deleted account's migrations no longer need their destination stores.
+    app.services.auth.onUserDeleted(async (userId) => {
+      for (const migration of await app.services.migrations.listForUser(userId)) {
+        await sandbox.forgetMigration(migration.id);
+      }
+    });
+  }
+
   app.get(
     '/api/sandbox-stores',
     {
       schema: {
-        querystring: z.object({ platform: platformSchema, side: sideSchema }),
+        querystring: z.object({
+          platform: platformSchema,
+          side: sideSchema,
+          migrationId: z.string().min(1).max(64).optional(),
+        }),
         response: {
           200: z.object({
             platform: platformSchema,
@@ -26,16 +41,23 @@ export const sandboxRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await requireUser(request);
-      const { sandbox } = app.services;
-      const fields = sandbox?.fields(request.query.platform, request.query.side);
-      if (!fields)
+      const user = await requireUser(request);
+      const { platform, side, migrationId } = request.query;
+      if (!sandbox)
         throw new ApiError(
           404,
           'sandbox_unavailable',
           'Sandbox stores are switched off on this server.',
         );
-      return { platform: request.query.platform, side: request.query.side, fields };
+      if (migrationId && !(await app.services.migrations.findForUser(migrationId, user.id)))
+        throw new ApiError(404, 'not_found', 'Migration not found.');
+      const fields =
+        migrationId && side === 'destination'
+          ? await sandbox.destinationFor(migrationId, platform)
+          : sandbox.fields(platform, side);
+      if (!fields)
+        throw new ApiError(404, 'sandbox_unavailable', `No ${platform} sandbox store for ${side}.`);
+      return { platform, side, fields };
     },
   );
 };
