@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Platform } from '@replatform/contracts/migration';
+import { bigCommerceStoreHash } from '@replatform/connectors/bigcommerce/store-hash';
 import type { Connection, Connector, ConnectorHttp } from '@replatform/connectors/kit/contract';
 import { ConnectorError } from '@replatform/connectors/kit/errors';
 import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
@@ -151,11 +152,15 @@ export function connectorCredentials(
         accessToken: fields.accessToken,
         accessTokenSecret: fields.accessTokenSecret,
       });
-    case 'bigcommerce':
+    case 'bigcommerce': {
+      // Owners paste the API path or the control panel address as often as the bare hash; what
+      // holds no hash is passed on unchanged for the credentials schema to refuse.
+      const given = fields.storeHash || fields.sourceStoreUrl;
       return defined({
-        storeHash: fields.storeHash ?? fields.sourceStoreUrl,
+        storeHash: given === undefined ? undefined : (bigCommerceStoreHash(given) ?? given),
         accessToken: fields.accessToken,
       });
+    }
     case 'shopify':
       return defined({
         shopDomain: fields.shopDomain ?? fields.sourceStoreUrl,

@@ -226,6 +226,57 @@ describe('BigCommerce batch limits', () => {
     expect(specProblems(http.requests)).toEqual([]);
   });
 
+  it('keeps the 3-concurrent limit per store when the engine runs several write() calls at once', async () => {
+    const destination = await store({ seed: 'empty', plan: 'unlimited', customerWriteMs: 25 });
+    const inner = recordingHttp();
+    // Creates in flight at once, per endpoint, as the store sees them.
+    const inFlight = new Map<string, number>();
+    const most = new Map<string, number>();
+    const http: ConnectorHttp & { requests: ConnectorHttpRequest[] } = {
+      requests: inner.requests,
+      async request(request) {
+        const path = new URL(request.url).pathname.replace(/^\/stores\/[^/]+/, '');
+        const counted = request.method === 'POST' && !path.includes('metafields');
+        if (counted) {
+          inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
+          most.set(path, Math.max(most.get(path) ?? 0, inFlight.get(path) ?? 0));
+          // Creates take a while at a real store; make overlaps visible.
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        try {
+          return await inner.request(request);
+        } finally {
+          if (counted) inFlight.set(path, (inFlight.get(path) ?? 1) - 1);
+        }
+      },
+    };
+    const reader = connect(source, loopbackHttp());
+    const target = connect(destination, http);
+    const idMap = new MemoryIdMap();
+    const inThree = async <E extends EntityType>(entity: E) => {
+      const records = await readAll(reader, entity);
+      const third = Math.ceil(records.length / 3);
+      const results = await Promise.all(
+        [0, 1, 2].map((i) =>
+          target.write(entity, records.slice(i * third, (i + 1) * third), idMap),
+        ),
+      );
+      for (const r of results) idMap.record(entity, r);
+      return results.flat();
+    };
+    await inThree('categories');
+    for (const entity of ['customers', 'products', 'orders'] as const) {
+      expect(kinds(await inThree(entity)), entity).toEqual(['created']);
+    }
+    expect(destination.customerConcurrency.limited).toBe(0);
+    expect(destination.customerConcurrency.max).toBeLessThanOrEqual(3);
+    expect(target.stats().throttled).toBe(0);
+    expect(most.get('/v3/customers')).toBe(3);
+    expect(most.get('/v3/catalog/products')).toBeLessThanOrEqual(3);
+    expect(most.get('/v2/orders')).toBeLessThanOrEqual(3);
+    expect(specProblems(http.requests)).toEqual([]);
+  });
+
   it('creates products one per request and orders through v2 as historical imports', async () => {
     const destination = await store({ seed: 'empty', plan: 'unlimited' });
     const http = recordingHttp();

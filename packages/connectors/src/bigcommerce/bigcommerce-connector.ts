@@ -9,6 +9,7 @@ import {
   type ConnectorContext,
   type IdMap,
   type Page,
+  type RateUsage,
   type WriteOutcome,
 } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
@@ -59,6 +60,7 @@ export interface BigCommerceConnectorOptions {
 export interface BigCommerceConnection extends Connection {
   /** Requests, retries, 429s, quota waits and quota utilisation of this connection. */
   stats(): ClientStats;
+  rateUsage(): RateUsage;
 }
 
 export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'connect'> & {
@@ -107,6 +109,18 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
 
   stats(): ClientStats {
     return this.#session.client.stats();
+  }
+
+  rateUsage(): RateUsage {
+    const { client } = this.#session;
+    const usage = client.usage();
+    return {
+      unit: 'requests',
+      usedPerSecond: usage.usedPerSecond,
+      availablePerSecond:
+        usage.availablePerSecond ?? bigCommerceCapabilities.rateLimit.requestsPerSecond ?? 5,
+      throttled: client.stats().throttled,
+    };
   }
 
   async check() {

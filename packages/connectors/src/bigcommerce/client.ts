@@ -4,7 +4,13 @@ import type {
   ConnectorHttpResponse,
 } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
-import { quotaHeaders, RatePacer, type PacerOptions, type PacerStats } from './rate-pacer.ts';
+import {
+  quotaHeaders,
+  RatePacer,
+  type PacerOptions,
+  type PacerStats,
+  type PacerUsage,
+} from './rate-pacer.ts';
 
 /**
  * The one place that talks HTTP to a BigCommerce store: it builds
@@ -77,6 +83,10 @@ export class BigCommerceClient {
     this.#pacer = new RatePacer(options.pacing);
   }
 
+  usage(): PacerUsage {
+    return this.#pacer.usage();
+  }
+
   stats(): ClientStats {
     return {
       ...this.#pacer.stats(),
@@ -132,7 +142,10 @@ export class BigCommerceClient {
             'Content-Type': 'application/json',
           },
           body,
-          retryable: idempotent,
+          // Every attempt goes through the pacer (each one counts against the store's quota), so
+          // this client does the retrying and the transport never repeats a request on its own.
+          retryable: false,
+          ...(this.#options.signal ? { signal: this.#options.signal } : {}),
         });
       } catch (error) {
         this.#pacer.release();
@@ -147,8 +160,9 @@ export class BigCommerceClient {
         await this.backoff(attempt);
         continue;
       }
-      this.#pacer.release(response.headers);
       const status = response.status;
+      // A 429 for a spent quota is not counted against it (the window was already full).
+      this.#pacer.release(response.headers, status !== 429);
 
       if (status === 429) {
         this.#throttled += 1;

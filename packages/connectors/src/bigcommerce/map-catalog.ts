@@ -142,7 +142,7 @@ export function categoryToBc(
   const warnings: string[] = [];
   let name = category.name;
   if (name.length > 50) {
-    warnings.push('name shortened to the 50 characters BigCommerce allows');
+    warnings.push('name shortened to the 50 characters BigCommerce allows (name)');
     name = name.slice(0, 50);
   }
   const body: CategoryCreate = {
@@ -290,7 +290,7 @@ type Json = Record<string, unknown>;
 function priceFields(variant: Variant, units: StoreUnits, warnings: Set<string>) {
   if (variant.price.currency !== units.currency) {
     warnings.add(
-      `prices are in ${variant.price.currency}; the store sells in ${units.currency} (not converted)`,
+      `prices are in ${variant.price.currency}; the store sells in ${units.currency} (not converted) (variants.price)`,
     );
   }
   const amount = (m: Money) => Number(fromMinor(m.amount, m.currency));
@@ -302,7 +302,9 @@ function priceFields(variant: Variant, units: StoreUnits, warnings: Set<string>)
 function barcode(value: string, warnings: Set<string>): string | undefined {
   if (!value) return undefined;
   if (value.length > 14) {
-    warnings.add('barcodes longer than 14 characters were left out (BigCommerce UPC/GTIN limit)');
+    warnings.add(
+      'barcodes longer than 14 characters were left out (BigCommerce UPC/GTIN limit) (variants.barcode)',
+    );
     return undefined;
   }
   return value;
@@ -321,8 +323,18 @@ export function productToBc(
   const weightOf = (v: Variant) => (v.weight ? weightToStore(v.weight, units) : 0);
   let name = product.name;
   if (name.length > 250) {
-    warnings.add('name shortened to 250 characters');
+    warnings.add('name shortened to 250 characters (name)');
     name = name.slice(0, 250);
+  }
+  if (product.shortDescriptionHtml.trim()) {
+    warnings.add(
+      'short description not kept: BigCommerce products have one description (shortDescriptionHtml)',
+    );
+  }
+  if (product.createdAt || product.updatedAt) {
+    warnings.add(
+      'creation and modification dates not kept: BigCommerce sets its own (createdAt, updatedAt)',
+    );
   }
   const body: Json = {
     name,
@@ -350,13 +362,14 @@ export function productToBc(
   }
   const fields = Object.entries(product.attributes).filter(([key, value]) => {
     const fits = key.length > 0 && key.length <= 250 && value.length > 0 && value.length <= 250;
-    if (!fits) warnings.add('attributes longer than 250 characters (or empty) were left out');
+    if (!fits)
+      warnings.add('attributes longer than 250 characters (or empty) were left out (attributes)');
     return fits;
   });
   if (fields.length) body.custom_fields = fields.map(([name, value]) => ({ name, value }));
   const images = product.images.filter((image) => {
     const usable = validUrl(image.url) !== null;
-    if (!usable) warnings.add('images without an http(s) URL were left out');
+    if (!usable) warnings.add('images without an http(s) URL were left out (images)');
     return usable;
   });
   if (images.length) {
@@ -376,7 +389,9 @@ export function productToBc(
     const code = barcode(first.barcode, warnings);
     if (code) body.upc = code;
     if (first.imageUrl)
-      warnings.add('the variant image of a simple product is kept as a product image only');
+      warnings.add(
+        'the variant image of a simple product is kept as a product image only (variants.imageUrl)',
+      );
     return { body, warnings: [...warnings] };
   }
   if (product.sku) body.sku = product.sku;
@@ -386,7 +401,9 @@ export function productToBc(
     let sku = v.sku;
     if (!sku) {
       sku = `${product.sku || product.slug || `P${product.id}`}-${index + 1}`;
-      warnings.add('variants without a SKU got one (BigCommerce requires a SKU per variant)');
+      warnings.add(
+        'variants without a SKU got one (BigCommerce requires a SKU per variant) (variants.sku)',
+      );
     }
     const variant: Json = {
       sku,

@@ -10,7 +10,7 @@ import type { BcCustomer } from './payloads.ts';
  *   preferences (essential/functional/analytics/targeting), which is not e-mail consent and has
  *   no canonical field, so it is not read or written.
  * - BigCommerce addresses have no default flags: the first address is read as the default billing
- *   and shipping address, and written addresses keep their order (defaults first).
+ *   and shipping address; written addresses keep their source order.
  * - Tags and the creation date cannot be written (no such fields on create).
  */
 
@@ -54,21 +54,28 @@ export function customerToBc(customer: Customer): {
   warnings: string[];
 } {
   const warnings: string[] = [];
-  const name = (value: string, fallback: string, field: string) => {
+  const name = (value: string, fallback: string, field: string, key: string) => {
     const trimmed = value.trim().slice(0, 100);
     if (trimmed) return trimmed;
-    warnings.push(`${field} was empty; BigCommerce requires one, '${fallback}' was used`);
+    warnings.push(`${field} was empty; BigCommerce requires one, '${fallback}' was used (${key})`);
     return fallback;
   };
-  // Defaults first, so that the first address BigCommerce shows is the customer's main one.
-  const ordered = [...customer.addresses].sort(
-    (a, b) =>
-      Number(b.isDefaultBilling || b.isDefaultShipping) -
-      Number(a.isDefaultBilling || a.isDefaultShipping),
-  );
-  const addresses = ordered.flatMap((a) => {
+  // BigCommerce keeps the addresses in the order they are given and has no default flags (the
+  // storefront has no default address either), so the order is kept as it was and the flags are
+  // lost; the reader takes the first address as the default.
+  const [first] = customer.addresses;
+  if (
+    first &&
+    customer.addresses.some((a) => a.isDefaultBilling || a.isDefaultShipping) &&
+    !(first.isDefaultBilling && first.isDefaultShipping)
+  ) {
+    warnings.push(
+      'which address is the default is not kept: BigCommerce addresses have no default flag (addresses.isDefaultBilling, addresses.isDefaultShipping)',
+    );
+  }
+  const addresses = customer.addresses.flatMap((a) => {
     if (!a.address1 || !a.city || !a.countryCode) {
-      warnings.push('an address without street, city or country was left out');
+      warnings.push('an address without street, city or country was left out (addresses)');
       return [];
     }
     return [
@@ -88,14 +95,15 @@ export function customerToBc(customer: Customer): {
     ];
   });
   if (addresses.length > 10)
-    warnings.push('only the first 10 addresses were kept (BigCommerce limit)');
+    warnings.push('only the first 10 addresses were kept (BigCommerce limit) (addresses)');
   if (customer.tags.length)
-    warnings.push('customer tags have no place in BigCommerce and were left out');
+    warnings.push('customer tags have no place in BigCommerce and were left out (tags)');
+  warnings.push('account creation date not kept: BigCommerce sets its own (createdAt)');
   return {
     body: {
       email: customer.email,
-      first_name: name(customer.firstName, '-', 'first name'),
-      last_name: name(customer.lastName, '-', 'last name'),
+      first_name: name(customer.firstName, '-', 'first name', 'firstName'),
+      last_name: name(customer.lastName, '-', 'last name', 'lastName'),
       phone: customer.phone.slice(0, 50),
       notes: customer.note,
       accepts_product_review_abandoned_cart_emails: customer.acceptsMarketing,

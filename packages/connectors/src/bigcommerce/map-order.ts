@@ -241,7 +241,9 @@ export function orderToBc(
   const shippingTax = order.shippingLines.reduce((s, l) => s + l.tax.amount, 0);
   const billing = order.billingAddress ?? order.shippingAddress;
   if (!order.billingAddress)
-    warnings.push('no billing address at the source; the shipping address was used');
+    warnings.push(
+      'no billing address at the source; the shipping address was used (billingAddress)',
+    );
   const products = order.lines.map((line, index) => {
     const target = refs.lines[index];
     const unit = Number(decimal(line.unitPrice.amount));
@@ -263,23 +265,27 @@ export function orderToBc(
     }
     if (line.productId)
       warnings.push(
-        `line '${line.name}' was imported as a custom item (its product is not at the destination)`,
+        `line '${line.name}' was imported as a custom item (its product is not at the destination) (lines.productId)`,
       );
     return { ...common, ...(line.sku ? { sku: line.sku } : {}) };
   });
   if (order.lines.some((l) => l.unitPrice.currency !== c || l.tax.currency !== c)) {
-    warnings.push('some line amounts are in another currency than the order (not converted)');
+    warnings.push(
+      'some line amounts are in another currency than the order (not converted) (lines.unitPrice)',
+    );
   }
   const itemsTotal = order.lines.reduce((s, l) => s + l.quantity, 0);
-  const itemsShipped =
-    order.fulfillmentStatus === 'fulfilled'
-      ? itemsTotal
-      : order.fulfillmentStatus === 'partial'
-        ? Math.max(1, Math.min(itemsTotal - 1, Math.floor(itemsTotal / 2)))
-        : 0;
+  // The canonical order says that some items were shipped, not which or how many: no number is
+  // made up for them.
+  const itemsShipped = order.fulfillmentStatus === 'fulfilled' ? itemsTotal : 0;
+  if (order.fulfillmentStatus === 'partial') {
+    warnings.push(
+      'partially shipped at the source, without shipped quantities per line: no items were marked shipped (fulfillmentStatus)',
+    );
+  }
   if (order.shippingLines.length > 1) {
     warnings.push(
-      'several shipping lines were combined into one (BigCommerce keeps one per address)',
+      'several shipping lines were combined into one (BigCommerce keeps one per address) (shippingLines)',
     );
   }
   const method = order.shippingLines
@@ -287,6 +293,24 @@ export function orderToBc(
     .filter(Boolean)
     .join(' + ');
   const shippingAddress = order.shippingAddress ?? (order.shippingLines.length ? billing : null);
+  const totals = orderTotals(order, warnings);
+  // What BigCommerce decides for itself on an imported order (capabilities.unsupportedFields).
+  warnings.push(
+    `BigCommerce numbers orders itself: the source number ${order.number} is kept in the staff notes (number)`,
+    'payment status not kept: BigCommerce sets it from its own payment processing (paymentStatus)',
+  );
+  if (order.updatedAt)
+    warnings.push('modification date not kept: BigCommerce sets its own (updatedAt)');
+  if (order.shippingLines.some((l) => l.code)) {
+    warnings.push(
+      'shipping method codes not kept: BigCommerce keeps the method name (shippingLines.code)',
+    );
+  }
+  if (order.discounts.some((d) => d.code)) {
+    warnings.push(
+      'discount codes not kept: an imported order carries one discount amount (discounts.code)',
+    );
+  }
   const body: Record<string, unknown> = {
     customer_id: refs.customerId,
     status_id: toStatusId[order.status],
@@ -299,8 +323,8 @@ export function orderToBc(
     shipping_cost_ex_tax: decimal(order.shippingTotal.amount),
     shipping_cost_inc_tax: decimal(order.shippingTotal.amount + shippingTax),
     discount_amount: decimal(order.discountTotal.amount),
-    total_ex_tax: decimal(order.grandTotal.amount - order.taxTotal.amount),
-    total_inc_tax: decimal(order.grandTotal.amount),
+    total_ex_tax: decimal(totals.exTax),
+    total_inc_tax: decimal(totals.incTax),
     items_shipped: itemsShipped,
     customer_message: order.note,
     staff_notes: `Imported by Replatform from order #${order.number} (source id ${order.id}).`,
@@ -314,6 +338,31 @@ export function orderToBc(
     ];
   }
   return { body, warnings };
+}
+
+/**
+ * Order totals as BigCommerce takes them: it refuses a negative total_ex_tax or total_inc_tax
+ * (422 "can't be negative"). A source order whose discounts exceed what was charged before tax
+ * (tax computed before the discount, or a coupon larger than the basket) keeps what the
+ * customer paid and writes the total before tax as 0, with a warning.
+ */
+export function orderTotals(order: Order, warnings: string[]): { exTax: number; incTax: number } {
+  const c = order.currency;
+  const grand = order.grandTotal.amount;
+  const exTax = grand - order.taxTotal.amount;
+  if (grand >= 0 && exTax >= 0) return { exTax, incTax: grand };
+  const incTax = Math.max(0, grand);
+  if (grand < 0) {
+    warnings.push(
+      `the order total was negative (${fromMinor(grand, c)} ${c}); written as 0 (BigCommerce totals cannot be negative) (grandTotal)`,
+    );
+  }
+  if (exTax < 0) {
+    warnings.push(
+      `discounts exceed the order's total before tax (${fromMinor(exTax, c)} ${c}); the total excluding tax was written as 0 (taxTotal)`,
+    );
+  }
+  return { exTax: Math.max(0, Math.min(incTax, exTax)), incTax };
 }
 
 function emptyAddress(): Address {

@@ -374,7 +374,7 @@ describe('customer mapping', () => {
     });
   });
 
-  it('writes a customer the spec accepts, defaults first, without notification or password', () => {
+  it('writes a customer the spec accepts, addresses in order, without notification or password', () => {
     const address = {
       firstName: 'Ada',
       lastName: 'Lovelace',
@@ -413,8 +413,16 @@ describe('customer mapping', () => {
       trigger_account_created_notification: false,
       authentication: { force_password_reset: true },
     });
-    expect((body.addresses as { city: string }[]).map((a) => a.city)).toEqual(['Austin', 'Dallas']);
-    expect(warnings).toHaveLength(3);
+    expect((body.addresses as { city: string }[]).map((a) => a.city)).toEqual(['Dallas', 'Austin']);
+    expect(warnings).toHaveLength(5);
+    expect(warnings.join('\n')).toContain('addresses.isDefaultBilling');
+    // A default that is already first loses nothing.
+    const defaultFirst = customerToBc({
+      ...customer,
+      tags: [],
+      addresses: [customer.addresses[1], customer.addresses[0]].flatMap((a) => (a ? [a] : [])),
+    });
+    expect(defaultFirst.warnings.join('\n')).not.toContain('default');
   });
 });
 
@@ -535,5 +543,75 @@ describe('order mapping', () => {
       expect.arrayContaining([expect.stringContaining('custom item')]),
     );
     expect(custom.body.customer_id).toBe(0);
+  });
+
+  // Two orders of a 5,000-order BigCommerce -> BigCommerce run: a 16.00 coupon on a 13.99 basket
+  // with free shipping, tax 1.12 charged before the discount, so 'what was paid' is -0.89 and the
+  // total before tax -2.01, which BigCommerce refuses with 422 "total_ex_tax can't be negative".
+  it('never writes a negative total when discounts exceed what was charged', () => {
+    const usd = (amount: number) => ({ amount, currency: 'USD' });
+    const canonical: Order = {
+      ...orderToCanonical(order, { products, shippingAddresses: [], coupons: [] }),
+      lines: [
+        {
+          id: '1',
+          productId: null,
+          variantId: null,
+          sku: 'S-1',
+          name: 'Mug',
+          quantity: 1,
+          unitPrice: usd(1399),
+          tax: usd(112),
+          total: usd(1399),
+        },
+      ],
+      shippingLines: [{ title: 'Free shipping', code: '', price: usd(0), tax: usd(0) }],
+      discounts: [{ code: 'SPRING15', amount: usd(1600) }],
+      subtotal: usd(1399),
+      shippingTotal: usd(0),
+      taxTotal: usd(112),
+      discountTotal: usd(1600),
+      grandTotal: usd(-89),
+    };
+    const { body, warnings } = orderToBc(canonical, { customerId: 0, lines: [undefined] });
+    expect(body).toMatchObject({ total_ex_tax: '0.00', total_inc_tax: '0.00' });
+    expect(specProblems('POST', '/v2/orders', body)).toEqual([]);
+    expect(warnings.join('\n')).toContain('total excluding tax was written as 0');
+
+    // Paid 0.50 with 1.12 tax: the tax stays what was paid, the total before tax 0.
+    const paid = orderToBc(
+      { ...canonical, grandTotal: usd(50) },
+      { customerId: 0, lines: [undefined] },
+    );
+    expect(paid.body).toMatchObject({ total_ex_tax: '0.00', total_inc_tax: '0.50' });
+    // An ordinary order is written as it was, without a warning about totals.
+    const plain = orderToBc(
+      { ...canonical, discounts: [], discountTotal: usd(0), grandTotal: usd(1511) },
+      { customerId: 0, lines: [undefined] },
+    );
+    expect(plain.body).toMatchObject({ total_ex_tax: '13.99', total_inc_tax: '15.11' });
+    expect(plain.warnings.join('\n')).not.toContain('total');
+  });
+
+  it('marks items shipped only when the source says how many', () => {
+    const canonical = orderToCanonical(order, { products, shippingAddresses: [], coupons: [] });
+    const lines = canonical.lines.map(() => undefined);
+    const fulfilled = orderToBc(
+      { ...canonical, fulfillmentStatus: 'fulfilled' },
+      { customerId: 0, lines },
+    );
+    expect(fulfilled.body.items_shipped).toBe(canonical.lines.reduce((n, l) => n + l.quantity, 0));
+    const partial = orderToBc(
+      { ...canonical, fulfillmentStatus: 'partial' },
+      { customerId: 0, lines },
+    );
+    expect(partial.body.items_shipped).toBe(0);
+    expect(partial.warnings.join('\n')).toContain('partially shipped');
+    const none = orderToBc(
+      { ...canonical, fulfillmentStatus: 'unfulfilled' },
+      { customerId: 0, lines },
+    );
+    expect(none.body.items_shipped).toBe(0);
+    expect(none.warnings.join('\n')).not.toContain('shipped');
   });
 });

@@ -77,6 +77,56 @@ describe('RatePacer', () => {
     expect(sleeps).toHaveLength(1);
   });
 
+  it('paces by the window the store announces, not by the documented 30 s', async () => {
+    const { pacer, sleeps } = fakePacer();
+    const short = (left: number, resetMs: number) => ({
+      'X-Rate-Limit-Requests-Quota': '20',
+      'X-Rate-Limit-Requests-Left': String(left),
+      'X-Rate-Limit-Time-Reset-Ms': String(resetMs),
+      'X-Rate-Limit-Time-Window-Ms': '2000',
+    });
+    await pacer.acquire();
+    pacer.release(short(1, 1500));
+    // Reserve 1 of 20 reached: wait for the announced reset of the 2 s window.
+    await pacer.acquire();
+    expect(sleeps).toEqual([1525]);
+    pacer.release(short(19, 2000));
+    expect(pacer.usage().availablePerSecond).toBe(10);
+    // Without a window header the longest reset seen bounds the window.
+    expect(
+      quotaHeaders({
+        'X-Rate-Limit-Requests-Quota': '150',
+        'X-Rate-Limit-Requests-Left': '100',
+        'X-Rate-Limit-Time-Reset-Ms': '45000',
+      })?.windowMs,
+    ).toBe(45_000);
+  });
+
+  it('measures its own requests per second of the windows it worked in', async () => {
+    const { pacer, headers, advance } = fakePacer();
+    // A burst of 10 into a fresh 30 s window is charged the whole window: 10 / 30 s.
+    for (let i = 0; i < 10; i++) {
+      await pacer.acquire();
+      pacer.release(headers(149 - i, 30_000 - i));
+    }
+    expect(pacer.usage().usedPerSecond).toBeCloseTo(10 / 30, 5);
+    expect(pacer.usage().availablePerSecond).toBe(5);
+    // The window closes; 142 requests of this connection in it, plus the next window's first.
+    advance(1_000);
+    for (let i = 0; i < 132; i++) {
+      await pacer.acquire();
+      pacer.release(headers(139 - i, 29_000));
+    }
+    advance(29_100);
+    await pacer.acquire();
+    pacer.release(headers(149, 30_000));
+    expect(pacer.stats().windows).toBe(2);
+    // A 429 answer is not counted.
+    await pacer.acquire();
+    pacer.release(headers(0, 29_000), false);
+    expect(pacer.usage().usedPerSecond).toBeCloseTo(142 / 30, 5);
+  });
+
   it('reports the share of the quota used in closed windows', async () => {
     const { pacer, headers, advance } = fakePacer();
     await pacer.acquire();

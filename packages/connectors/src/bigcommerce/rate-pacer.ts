@@ -22,6 +22,13 @@ export interface QuotaHeaders {
   windowMs: number;
 }
 
+export interface PacerUsage {
+  /** Requests of this connection the store counted, per second of the windows it worked in. */
+  usedPerSecond: number;
+  /** The store's quota per second (quota / window), undefined before a first answer. */
+  availablePerSecond: number | undefined;
+}
+
 export interface PacerStats {
   /** Times a request waited for the window to reset. */
   waits: number;
@@ -52,13 +59,20 @@ export function quotaHeaders(headers: Record<string, string>): QuotaHeaders | un
   const resetMs = header(headers, 'X-Rate-Limit-Time-Reset-Ms');
   const windowMs = header(headers, 'X-Rate-Limit-Time-Window-Ms');
   if (quota === undefined || left === undefined || resetMs === undefined) return undefined;
-  return { quota, left, resetMs, windowMs: windowMs ?? 30_000 };
+  // Without the window header the reset time is the best bound there is (a window is at least as
+  // long as any reset announced in it); 30 s is only the documented default.
+  return { quota, left, resetMs, windowMs: windowMs ?? Math.max(resetMs, 30_000) };
 }
 
 interface WindowRecord {
   endsAt: number;
   quota: number;
+  windowMs: number;
   minLeft: number;
+  /** When the first request of this connection answered in this window was sent. */
+  firstSentAt: number;
+  /** Requests of this connection the store counted in this window. */
+  sent: number;
 }
 
 export class RatePacer {
@@ -72,6 +86,8 @@ export class RatePacer {
   #budget: number | undefined;
   #resetAt: number | undefined;
   #inflight = 0;
+  /** Send times of the requests in flight, oldest first. */
+  readonly #sentAt: number[] = [];
   #waits = 0;
   #waitedMs = 0;
   readonly #windows: WindowRecord[] = [];
@@ -106,13 +122,23 @@ export class RatePacer {
     }
     if (this.#budget !== undefined) this.#budget -= 1;
     this.#inflight += 1;
+    this.#sentAt.push(this.#now());
   }
 
-  /** Records the answer of a request started with acquire() (headers absent on network errors). */
-  release(headers?: Record<string, string>): void {
+  /**
+   * Records the answer of a request started with acquire() (headers absent on network errors).
+   * `counted` is false for an answer the quota did not count (a 429 for a spent quota).
+   */
+  release(headers?: Record<string, string>, counted = true): void {
     this.#inflight = Math.max(0, this.#inflight - 1);
+    const sentAt = this.#sentAt.shift() ?? this.#now();
     const reported = headers ? quotaHeaders(headers) : undefined;
-    if (reported) this.#observe(reported);
+    if (!reported) return;
+    const window = this.#observe(reported);
+    if (counted) {
+      window.sent += 1;
+      window.firstSentAt = Math.min(window.firstSentAt, sentAt);
+    }
   }
 
   /** A 429 with quota headers: nothing is left until the reset. */
@@ -123,15 +149,23 @@ export class RatePacer {
     this.#budget = 0;
   }
 
-  #observe(reported: QuotaHeaders): void {
+  #observe(reported: QuotaHeaders): WindowRecord {
     const now = this.#now();
     this.#quota = reported.quota;
     this.#windowMs = reported.windowMs;
     const endsAt = now + reported.resetMs;
-    const current = this.#windows.at(-1);
+    let current = this.#windows.at(-1);
     // Within a window the announced end stays put; a new window moves it by a whole window.
     if (!current || endsAt > current.endsAt + reported.windowMs / 2) {
-      this.#windows.push({ endsAt, quota: reported.quota, minLeft: reported.left });
+      current = {
+        endsAt,
+        quota: reported.quota,
+        windowMs: reported.windowMs,
+        minLeft: reported.left,
+        firstSentAt: now,
+        sent: 0,
+      };
+      this.#windows.push(current);
     } else {
       current.minLeft = Math.min(current.minLeft, reported.left);
       // The latest report is the most precise about when this window ends.
@@ -140,6 +174,30 @@ export class RatePacer {
     // Requests still in flight were sent after this answer was counted, or will be counted soon.
     this.#budget = reported.left - this.#inflight;
     this.#resetAt = endsAt;
+    return current;
+  }
+
+  /**
+   * Quota use of this connection: its counted requests over the windows it worked in, each
+   * window charged from this connection's first request in it to the window's end. Windows that
+   * are over are the measure; before one is over, the running window is charged whole, because
+   * its quota was available from its start (a burst into a fresh window is not a rate).
+   */
+  usage(): PacerUsage {
+    const now = this.#now();
+    const charged = (w: WindowRecord) =>
+      Math.max(1, w.endsAt - Math.max(w.endsAt - w.windowMs, w.firstSentAt));
+    const closed = this.#windows.filter((w) => w.endsAt <= now);
+    const measured = closed.length ? closed : this.#windows.slice(-1);
+    const sent = measured.reduce((sum, w) => sum + w.sent, 0);
+    const ms = closed.length
+      ? measured.reduce((sum, w) => sum + charged(w), 0)
+      : measured.reduce((sum, w) => sum + w.windowMs, 0);
+    return {
+      usedPerSecond: ms > 0 ? (sent * 1000) / ms : 0,
+      availablePerSecond:
+        this.#quota === undefined ? undefined : (this.#quota * 1000) / this.#windowMs,
+    };
   }
 
   stats(): PacerStats {

@@ -175,6 +175,44 @@ export class MarkerIndex {
   }
 }
 
+/**
+ * At most `limit` tasks at a time, shared by everything that holds it. The engine keeps several
+ * write() calls in flight per stream, so a limit per call would multiply; one per connection
+ * does not.
+ */
+export class Slots {
+  readonly #limit: number;
+  #active = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#active >= this.#limit) {
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    } else {
+      this.#active += 1;
+    }
+    try {
+      return await task();
+    } finally {
+      // The slot passes straight to the next waiter, so the count stays as it is.
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#active -= 1;
+    }
+  }
+}
+
+/**
+ * Creates in flight at once per store, per endpoint. customers.v3.yml allows 3 concurrent
+ * customer writes; products and orders have no published limit, and 3 keeps the quota's pace
+ * without piling requests up behind the pacer.
+ */
+export const writeConcurrency = 3;
+
 export interface Brand {
   id: number;
   name: string;
@@ -183,6 +221,12 @@ export interface Brand {
 export class BcSession {
   readonly client: BigCommerceClient;
   readonly markers: { categories: MarkerIndex; products: MarkerIndex; customers: MarkerIndex };
+  /** Shared by every write() of this connection. */
+  readonly writeSlots = {
+    customers: new Slots(writeConcurrency),
+    products: new Slots(writeConcurrency),
+    orders: new Slots(writeConcurrency),
+  };
   #store: Promise<BcStoreInfo & { units: StoreUnits }> | undefined;
   #tree: Promise<number> | undefined;
   #brands: Promise<Map<number, Brand>> | undefined;

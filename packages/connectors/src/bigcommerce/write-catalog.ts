@@ -387,7 +387,9 @@ async function createProduct(
   const sent = await createOnce<{ answer?: BcAnswer; recoveredId?: number }>(
     client,
     async () => ({
-      answer: await client.request('POST', '/v3/catalog/products', { body, idempotent: false }),
+      answer: await session.writeSlots.products.run(() =>
+        client.request('POST', '/v3/catalog/products', { body, idempotent: false }),
+      ),
     }),
     async () => {
       // The create may have gone through before the answer was lost: a product of this name is ours.

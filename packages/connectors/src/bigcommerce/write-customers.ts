@@ -9,9 +9,11 @@ import { mapLimit, skipped } from './write-catalog.ts';
 
 /**
  * Customers go in batches of at most 10 per POST /v3/customers, with at most 3 such requests at a
- * time (customers.v3.yml createCustomers: "Limit of 10 customers per call", "3 concurrent
- * requests"). E-mail addresses are unique on BigCommerce: each batch first looks its e-mails up
- * (email:in), so a customer already there is linked rather than created twice.
+ * time in the whole connection (customers.v3.yml createCustomers: "Limit of 10 customers per
+ * call", "3 concurrent requests"; the limit is the store's, so it is held in the session and
+ * shared by concurrent write() calls). E-mail addresses are unique on BigCommerce: each batch
+ * first looks its e-mails up (email:in), so a customer already there is linked rather than
+ * created twice.
  */
 
 export const customersPerCall = 10;
@@ -80,10 +82,12 @@ export async function writeCustomers(
     const sent = await createOnce<{ answer?: BcAnswer; recovered?: Map<string, number> }>(
       client,
       async () => ({
-        answer: await client.request('POST', '/v3/customers', {
-          body: mapped.map((m) => m.body),
-          idempotent: false,
-        }),
+        answer: await session.writeSlots.customers.run(() =>
+          client.request('POST', '/v3/customers', {
+            body: mapped.map((m) => m.body),
+            idempotent: false,
+          }),
+        ),
       }),
       async () => {
         // The batch is created whole or not at all: if the e-mails are there now, it went through.

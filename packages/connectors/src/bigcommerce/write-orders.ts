@@ -144,7 +144,9 @@ export async function writeOrders(
     const sent = await createOnce<{ answer?: BcAnswer; recoveredId?: number }>(
       client,
       async () => ({
-        answer: await client.request('POST', '/v2/orders', { body, idempotent: false }),
+        answer: await session.writeSlots.orders.run(() =>
+          client.request('POST', '/v2/orders', { body, idempotent: false }),
+        ),
       }),
       async () => {
         const id = await markers.lookup(order.id);

@@ -157,7 +157,7 @@ describe('Magento client: errors and retries', () => {
 
   it('backs off exponentially on 5xx, resets and cut-off bodies, within a bound', async () => {
     const sleeps: number[] = [];
-    const { http } = scripted([
+    const { http, requests } = scripted([
       { status: 503, body: new TextEncoder().encode('<html>down</html>') },
       { error: new Error('socket hang up') },
       {
@@ -172,12 +172,46 @@ describe('Magento client: errors and retries', () => {
     });
     expect(sleeps).toHaveLength(3);
     expect(sleeps[2]).toBeGreaterThan(sleeps[0] ?? 0);
+    // Every attempt is signed afresh (Magento refuses a nonce twice) and is never left to the
+    // transport to repeat.
+    const nonces = requests.map(
+      (r) => /oauth_nonce="([^"]+)"/.exec(r.headers?.authorization ?? '')?.[1],
+    );
+    expect(new Set(nonces).size).toBe(4);
+    expect(requests.every((r) => r.retryable === false && r.signal instanceof AbortSignal)).toBe(
+      true,
+    );
     const always = scripted(Array.from({ length: 20 }, () => ({ status: 502 })));
     const failure = await client(always.http)
       .get('/V1/orders', z.unknown())
       .catch((e: unknown) => e);
     expect((failure as ConnectorError).errorClass).toBe('transient');
     expect(always.requests).toHaveLength(10);
+  });
+
+  it('abandons an attempt that gets no answer in time, so the transport stops too', async () => {
+    const seen: AbortSignal[] = [];
+    let calls = 0;
+    const hanging: ConnectorHttp = {
+      request(request) {
+        calls += 1;
+        if (request.signal) seen.push(request.signal);
+        if (calls > 1) {
+          return Promise.resolve({
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            body: new TextEncoder().encode('{"ok":true}'),
+          });
+        }
+        return new Promise((_resolve, reject) => {
+          request.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+        });
+      },
+    };
+    const quick = new MagentoClient(credentials, hanging, { timeoutMs: 30, sleep: async () => {} });
+    await expect(quick.get('/V1/orders', z.unknown())).resolves.toEqual({ ok: true });
+    expect(seen[0]?.aborted).toBe(true);
+    expect(seen[1]?.aborted).toBe(false);
   });
 
   it('does not repeat a create on an ambiguous failure, only on 429', async () => {

@@ -96,6 +96,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** The connection's signal: aborting it abandons the request in flight. */
+  signal?: AbortSignal;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -109,6 +111,7 @@ export class MagentoClient {
   readonly #timeoutMs: number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #log: ClientOptions['log'];
+  readonly #signal: AbortSignal | undefined;
   readonly storeCode: string;
   readonly baseUrl: string;
 
@@ -121,6 +124,7 @@ export class MagentoClient {
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#sleep = options.sleep ?? defaultSleep;
     this.#log = options.log;
+    this.#signal = options.signal;
     this.storeCode = credentials.storeCode ?? 'default';
     this.baseUrl = credentials.storeUrl.replace(/\/+$/, '');
   }
@@ -159,7 +163,7 @@ export class MagentoClient {
     for (let attempt = 1; ; attempt++) {
       let failure: ConnectorError;
       try {
-        const response = await this.#send(method, url, body, retry === 'always');
+        const response = await this.#send(method, url, body);
         return this.#decode(response, schema, context);
       } catch (error) {
         if (!(error instanceof ConnectorError)) throw error;
@@ -179,8 +183,9 @@ export class MagentoClient {
     method: string,
     url: string,
     body: string | undefined,
-    retryable: boolean,
   ): Promise<ConnectorHttpResponse> {
+    // Signed afresh for every attempt: Magento refuses a nonce it has seen, so the transport must
+    // never send this request again itself (retryable: false); this client retries instead.
     const oauth = signRequest({
       method,
       url,
@@ -197,37 +202,35 @@ export class MagentoClient {
       accept: 'application/json',
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new ConnectorError(
+      'transient',
+      'timeout',
+      `No answer from Magento within ${this.#timeoutMs} ms`,
+    );
+    // Aborting (not just no longer waiting) stops the transport and closes the connection.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(timedOut), this.#timeoutMs);
+    const signal = this.#signal
+      ? AbortSignal.any([this.#signal, deadline.signal])
+      : deadline.signal;
     try {
-      return await Promise.race([
-        this.#http.request({
-          method: method as 'GET' | 'POST' | 'PUT' | 'DELETE',
-          url,
-          headers,
-          ...(body === undefined ? {} : { body }),
-          retryable,
-        }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () =>
-              reject(
-                new ConnectorError(
-                  'transient',
-                  'timeout',
-                  `No answer from Magento within ${this.#timeoutMs} ms`,
-                ),
-              ),
-            this.#timeoutMs,
-          );
-        }),
-      ]);
+      return await this.#http.request({
+        method: method as 'GET' | 'POST' | 'PUT' | 'DELETE',
+        url,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        retryable: false,
+        signal,
+      });
     } catch (error) {
+      if (deadline.signal.aborted) throw timedOut;
+      if (this.#signal?.aborted) throw error;
       if (error instanceof ConnectorError) throw error;
       throw new ConnectorError('transient', 'network_error', 'Magento could not be reached', {
         cause: error,
       });
     } finally {
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
     }
   }
 

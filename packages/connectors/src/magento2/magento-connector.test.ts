@@ -146,6 +146,29 @@ describe('Magento connector (integration with the emulator)', () => {
       expect(products.every((p) => p.vendor && p.attributes.material)).toBe(true);
     });
 
+    it('also reads a child that is visible on its own as a product of its own', async () => {
+      const children = [...emulator.store.childIds()];
+      const shown = emulator.store.catalog.products.get(children[0] ?? -1);
+      if (!shown) throw new Error('the sample store has configurable products');
+      const before = await source.count('products');
+      shown.visibility = 4;
+      try {
+        expect(await source.count('products')).toBe(before + 1);
+        const products = (await readAll(source, 'products')).records;
+        expect(products).toHaveLength(before + 1);
+        const own = products.find((p) => p.id === String(shown.id));
+        expect(own).toMatchObject({ type: 'simple', sku: shown.sku });
+        // ... and stays a variant of its parent.
+        expect(
+          products.some((p) =>
+            p.variants.some((v) => v.id === String(shown.id) && p.id !== own?.id),
+          ),
+        ).toBe(true);
+      } finally {
+        shown.visibility = 1;
+      }
+    });
+
     it('reads categories below the store root, parents first', async () => {
       const { records } = await readAll(source, 'categories');
       expect(records.filter((c) => c.parentId === null).map((c) => c.name)).toEqual([
@@ -256,7 +279,9 @@ describe('Magento connector (integration with the emulator)', () => {
     it('writes a configurable product: attributes, options, children, links', async () => {
       const [outcome] = await destination.write('products', [variable], new MemoryIdMap());
       expect(outcome).toMatchObject({ sourceId: 'src-1', outcome: 'created' });
-      expect(outcome?.warnings).toEqual(['tags not migrated (Magento products have no tags)']);
+      expect(outcome?.warnings).toEqual([
+        'tags not migrated (Magento products have no tags) (tags)',
+      ]);
       const { catalog } = emulator.store;
       const parent = catalog.productBySku('TR-1');
       expect(parent.type_id).toBe('configurable');
@@ -430,7 +455,7 @@ describe('Magento connector (integration with the emulator)', () => {
         'Magento refused it: Invalid value of "ZZ" provided for the countryId field.',
       );
       expect(outcomes[0]?.warnings).toEqual([
-        'newsletter consent not written: subscribing in Magento e-mails the customer',
+        'newsletter consent not written: subscribing in Magento e-mails the customer (acceptsMarketing)',
       ]);
       const bulkRequests = recorded.flat().filter((r) => r.url.includes('/async/bulk/'));
       expect(bulkRequests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
@@ -536,6 +561,160 @@ describe('Magento connector (integration with the emulator)', () => {
       const [other] = await destination.write('orders', [{ ...order, id: 'o-78' }], idMap);
       expect(other?.warnings?.[0]).toContain('saved as 1077-M');
       expect(emulator.store.sales.orders.size).toBe(2);
+
+      // A partly shipped order says nothing of which items went out: none is marked shipped.
+      const [partial] = await destination.write(
+        'orders',
+        [
+          {
+            ...order,
+            id: 'o-79',
+            number: '1079',
+            status: 'processing',
+            fulfillmentStatus: 'partial',
+          },
+        ],
+        idMap,
+      );
+      expect(partial?.warnings?.join('\n')).toContain('(fulfillmentStatus)');
+      const partialItems = emulator.store.sales.orders.get(Number(partial?.destinationId))
+        ?.items as Record<string, unknown>[];
+      expect(partialItems.map((i) => i.qty_shipped)).toEqual([0]);
+    });
+
+    it("links the merchant's own records by their natural keys and leaves them unchanged", async () => {
+      const { catalog, customers } = emulator.store;
+      // What the store held before the migration: created without this service's markers.
+      const shoes = [...catalog.categories.values()].find((c) => c.name === 'Shoes');
+      if (!shoes) throw new Error('the category test above creates Shoes');
+      catalog.saveCategory({
+        category: {
+          parent_id: shoes.parent_id,
+          name: 'Sale',
+          is_active: true,
+          position: 7,
+          custom_attributes: [
+            { attribute_code: 'url_key', value: 'sale' },
+            { attribute_code: 'description', value: 'Merchant text' },
+          ],
+        },
+      });
+      const { product: mug } = catalog.saveProduct({
+        product: {
+          sku: 'MUG-1',
+          name: 'Merchant Mug',
+          price: 5,
+          attribute_set_id: 4,
+          type_id: 'simple',
+        },
+      });
+      const merchant = customers.save({
+        customer: {
+          email: 'owner@example.com',
+          firstname: 'Shop',
+          lastname: 'Owner',
+          addresses: [],
+        },
+      });
+      const sale = [...catalog.categories.values()].find((c) => c.name === 'Sale');
+
+      const category = {
+        id: 'k9',
+        parentId: null,
+        name: 'Sale (source)',
+        slug: 'sale',
+        description: 'Source text',
+        position: 0,
+        imageUrl: null,
+        sourceUrlPath: null,
+      };
+      const [linkedCategory] = await destination.write('categories', [category], new MemoryIdMap());
+      expect(linkedCategory).toMatchObject({
+        outcome: 'skipped',
+        destinationId: String(sale?.id),
+        reason: 'already at destination, left unchanged',
+      });
+      expect(sale).toMatchObject({ name: 'Sale', position: 7 });
+      expect(sale?.custom.description).toBe('Merchant text');
+
+      const product: Product = {
+        ...variable,
+        id: 'src-9',
+        type: 'simple',
+        sku: 'MUG-1',
+        name: 'Source Mug',
+        options: [],
+        attributes: {},
+        tags: [],
+        variants: [
+          {
+            ...(variable.variants[0] as Product['variants'][number]),
+            sku: 'MUG-1',
+            optionValues: [],
+          },
+        ],
+      };
+      const [linkedProduct] = await destination.write('products', [product], new MemoryIdMap());
+      expect(linkedProduct).toMatchObject({
+        outcome: 'skipped',
+        destinationId: String(mug.id),
+        reason: 'already at destination, left unchanged',
+      });
+      expect(catalog.productBySku('MUG-1')).toMatchObject({ name: 'Merchant Mug', price: 5 });
+
+      // A configurable whose variant SKU is the merchant's is not half-written.
+      const products = catalog.products.size;
+      const [blocked] = await destination.write(
+        'products',
+        [
+          {
+            ...variable,
+            id: 'src-10',
+            sku: 'TR-2',
+            slug: 'trail-runner-2',
+            variants: variable.variants.map((v, i) => ({
+              ...v,
+              sku: i === 0 ? 'MUG-1' : `TR-2-${i}`,
+            })),
+          },
+        ],
+        new MemoryIdMap(),
+      );
+      expect(blocked?.outcome).toBe('failed');
+      expect(blocked?.reason).toContain('variant SKU MUG-1');
+      expect(catalog.products.size).toBe(products);
+
+      const customer: Customer = {
+        id: 'c9',
+        email: 'OWNER@example.com',
+        firstName: 'Source',
+        lastName: 'Name',
+        phone: '',
+        acceptsMarketing: false,
+        addresses: [],
+        note: '',
+        tags: [],
+        createdAt: '2020-01-01T00:00:00.000Z',
+      };
+      const [linkedCustomer] = await destination.write('customers', [customer], new MemoryIdMap());
+      expect(linkedCustomer).toMatchObject({
+        outcome: 'skipped',
+        destinationId: String(merchant.id),
+        reason: 'already at destination, left unchanged',
+      });
+      expect(customers.get(merchant.id)).toMatchObject({ firstname: 'Shop', lastname: 'Owner' });
+
+      // The records this service created carry its markers.
+      expect(catalog.productBySku('TR-1').custom.replatform_source_id).toBe('src-1');
+      expect(catalog.productBySku('TR-1-42-MOSS').custom.replatform_source_id).toBe(
+        'src-1:v-42-Moss',
+      );
+      expect(customers.byEmail('first@example.com')?.created_in).toBe(
+        'Replatform import (source id c1)',
+      );
+      // ... which a read does not turn into a product attribute.
+      const back = (await readAll(destination, 'products')).records.find((p) => p.sku === 'TR-1');
+      expect(Object.keys(back?.attributes ?? {})).not.toContain('replatform_source_id');
     });
   });
 

@@ -94,11 +94,10 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
     },
   },
   connect(credentials: MagentoCredentials, context: ConnectorContext): Connection {
-    const client = new MagentoClient(
-      credentials,
-      context.http,
-      context.log ? { log: context.log } : {},
-    );
+    const client = new MagentoClient(credentials, context.http, {
+      ...(context.log ? { log: context.log } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
     const session = new MagentoSession(client, context);
     return {
       async check() {

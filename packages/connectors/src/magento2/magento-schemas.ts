@@ -190,6 +190,7 @@ export const customerSchema = z.looseObject({
   firstname: text,
   lastname: text,
   created_at: z.string().nullish(),
+  created_in: z.string().nullish(),
   default_billing: z.union([z.string(), z.number()]).nullish(),
   default_shipping: z.union([z.string(), z.number()]).nullish(),
   addresses: z.array(customerAddressSchema).optional(),

@@ -71,6 +71,8 @@ const mappedAttributes = new Set([
   'gift_message_available',
   'msrp_display_actual_price_type',
   'quantity_and_stock_status',
+  // This service's own marker on the products it created (write-catalog.ts).
+  'replatform_source_id',
 ]);
 
 function cursorOf(checkpoint: Checkpoint | null): number {
@@ -182,7 +184,14 @@ function categoryToCanonical(c: MagentoCategory, roots: Set<string>, mediaUrl: s
 
 const productList = searchResults(productSchema);
 
-/** Ids of simple products that belong to a configurable parent: read as its variants only. */
+/** Magento's "Not Visible Individually": a product shown only through its parent. */
+const notVisibleIndividually = 1;
+
+/**
+ * Ids of simple products that belong to a configurable parent. Those that are not visible on
+ * their own are read as the parent's variants only; a child that is also sold on its own
+ * (visibility catalog, search or both) is read as a product of its own as well.
+ */
 async function childIds(session: MagentoSession): Promise<Set<number>> {
   const ids = new Set<number>();
   for (let after = 0; ;) {
@@ -204,12 +213,36 @@ async function childIds(session: MagentoSession): Promise<Set<number>> {
   }
 }
 
+/** Children of configurable products that are not visible on their own. */
+async function hiddenChildIds(session: MagentoSession): Promise<Set<number>> {
+  const children = await childIds(session);
+  const hidden = new Set<number>();
+  if (children.size === 0) return hidden;
+  for (let after = 0; ;) {
+    const result = await session.client.get(
+      '/V1/products',
+      productList,
+      criteria({
+        filters: [[['visibility', notVisibleIndividually]], [['entity_id', after, 'gt']]],
+        sort: [['entity_id', 'ASC']],
+        pageSize: 100,
+        currentPage: 1,
+      }),
+    );
+    for (const p of result.items) {
+      if (children.has(p.id)) hidden.add(p.id);
+      after = Math.max(after, p.id);
+    }
+    if (result.total_count <= result.items.length || !result.items.length) return hidden;
+  }
+}
+
 export async function countProducts(session: MagentoSession): Promise<number> {
-  const [all, children] = await Promise.all([
+  const [all, hidden] = await Promise.all([
     session.client.get('/V1/products', productList, criteria({ pageSize: 1, currentPage: 1 })),
-    childIds(session),
+    hiddenChildIds(session),
   ]);
-  return all.total_count - children.size;
+  return all.total_count - hidden.size;
 }
 
 export async function* readProducts(
@@ -232,7 +265,11 @@ export async function* readProducts(
     const mapped: { sourceId: string; record?: Product; reason?: string }[] = [];
     for (const item of result.items) {
       after = Math.max(after, item.id);
-      if (children.has(item.id)) continue;
+      if (
+        children.has(item.id) &&
+        (item.visibility ?? notVisibleIndividually) === notVisibleIndividually
+      )
+        continue;
       mapped.push(await productToCanonical(session, item));
     }
     const more = result.items.length > 0 && result.total_count > result.items.length;

@@ -3,7 +3,7 @@ import { fromMinor } from '@replatform/canonical/money';
 import type { Product, Variant } from '@replatform/canonical/product';
 import { z } from 'zod';
 import type { IdMap, WriteOutcome } from '../kit/contract.ts';
-import { ConnectorError } from '../kit/errors.ts';
+import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { isMagentoStatus, MagentoApiError } from './client.ts';
 import {
   anyJson,
@@ -20,6 +20,7 @@ import {
   type MagentoProduct,
   type MediaEntry,
 } from './magento-schemas.ts';
+import { customValue } from './mapping.ts';
 import { attributeCodeFor, criteria, type MagentoSession } from './session.ts';
 import { createOnce, downloadImage, imageMarker, isStoreWide, reasonOf } from './write-support.ts';
 
@@ -27,11 +28,28 @@ import { createOnce, downloadImage, imageMarker, isStoreWide, reasonOf } from '.
  * Catalogue writers. Everything is saved in the 'all' store scope (/rest/all/V1/...), so values
  * land on the global level instead of becoming store-view overrides.
  *
- * Markers (how a resumed run finds what an interrupted one wrote):
- * - categories: the URL key under the resolved parent (url keys are unique among siblings);
- * - products: the SKU (unique in Magento; children of a configurable product by their own SKU);
+ * Markers (how a resumed run finds what an interrupted one wrote, and tells it from what the
+ * merchant already had):
+ * - products: the SKU finds the product (unique in Magento); the product attribute
+ *   `replatform_source_id` (a text attribute this service adds to the Default attribute set) says
+ *   whose it is: the source id for a product, '<source id>:<variant id>' for a configurable's
+ *   child. A product with the SKU but without the marker is the merchant's: it is linked and left
+ *   unchanged, never overwritten.
+ * - categories: Magento's REST API cannot add category attributes, so categories carry no marker;
+ *   a category is created once and never changed afterwards. One with the same URL key under the
+ *   same parent is linked and left unchanged, as is one the id map already names.
  * - images: the file name, derived from a hash of the source URL.
  */
+
+/** Product attribute holding the source id of the products this service created. */
+export const markerAttribute = 'replatform_source_id';
+
+export const leftUnchanged = 'already at destination, left unchanged';
+
+const markerOf = (product: MagentoProduct): string | undefined =>
+  customValue(product.custom_attributes, markerAttribute) || undefined;
+
+const variantMarker = (productId: string, variantId: string) => `${productId}:${variantId}`;
 
 function slugify(text: string): string {
   return text
@@ -120,10 +138,20 @@ async function writeCategory(
     }
     parentId = Number(mapped);
   }
+  const mapped = idMap.get('categories', record.id);
+  if (mapped) {
+    written.set(record.id, mapped);
+    return {
+      sourceId: record.id,
+      outcome: 'skipped',
+      destinationId: mapped,
+      reason: 'already migrated (categories are written once: they carry no migration marker)',
+    };
+  }
   const urlKey = slugify(record.slug || record.name);
   const warnings = record.imageUrl
     ? [
-        'category image not migrated (Magento category images need a file upload the REST API does not offer)',
+        'category image not migrated (Magento category images need a file upload the REST API does not offer) (imageUrl)',
       ]
     : [];
   const payload = {
@@ -141,17 +169,14 @@ async function writeCategory(
   };
   const existing = await findCategory(session, parentId, urlKey);
   if (existing) {
-    // PUT /V1/categories/{id} (admin-schema-2.4.9.yaml PutV1CategoriesId)
-    await session.client.request('PUT', `/V1/categories/${existing.id}`, categorySchema, {
-      body: { category: { id: existing.id, ...payload.category } },
-      scope: 'all',
-    });
+    // The merchant's own category, or one an interrupted run created from this same record:
+    // either way it is linked, not rewritten.
     written.set(record.id, String(existing.id));
     return {
       sourceId: record.id,
-      outcome: 'updated',
+      outcome: 'skipped',
       destinationId: String(existing.id),
-      ...(warnings.length ? { warnings } : {}),
+      reason: leftUnchanged,
     };
   }
   // POST /V1/categories (admin-schema-2.4.9.yaml PostV1Categories)
@@ -471,6 +496,7 @@ async function syncImages(
   images: { url: string; alt: string; position: number }[],
   warnings: string[],
   isNew: boolean,
+  result: { incomplete: boolean },
 ): Promise<void> {
   if (!images.length) return;
   const path = `/V1/products/${encodeURIComponent(sku)}/media`;
@@ -486,7 +512,9 @@ async function syncImages(
     try {
       content = await downloadImage(session.context.http, image.url);
     } catch (error) {
-      warnings.push(`image ${image.url} not migrated: ${reasonOf(error)}`);
+      // A download that kept failing may work on the next run; a file that is not an image won't.
+      if (isTransient(error)) result.incomplete = true;
+      warnings.push(`image ${image.url} not migrated: ${reasonOf(error)} (images)`);
       continue;
     }
     // POST /V1/products/{sku}/media (admin-schema-2.4.9.yaml PostV1ProductsSkuMedia)
@@ -543,17 +571,103 @@ function productSku(record: Product): string {
   return sku.trim();
 }
 
+/** Existing products by SKU (lower case), looked up in a few list requests. */
+async function findProducts(
+  session: MagentoSession,
+  skus: string[],
+): Promise<Map<string, MagentoProduct>> {
+  const found = new Map<string, MagentoProduct>();
+  // A SKU with a comma cannot be part of an 'in' filter.
+  const listed = skus.filter((sku) => !sku.includes(','));
+  for (let i = 0; i < listed.length; i += 50) {
+    const chunk = listed.slice(i, i + 50);
+    const result = await session.client.get(
+      '/V1/products',
+      searchResults(productSchema),
+      criteria({
+        filters: [[['sku', chunk.join(','), 'in']]],
+        pageSize: chunk.length,
+        currentPage: 1,
+      }),
+    );
+    for (const p of result.items) found.set(p.sku.toLowerCase(), p);
+  }
+  for (const sku of skus.filter((s) => s.includes(','))) {
+    const product = await findProduct(session, sku);
+    if (product) found.set(sku.toLowerCase(), product);
+  }
+  return found;
+}
+
+/**
+ * The marker attribute, created on first use: a global text attribute in the Default attribute
+ * set, neither shown nor searchable on the storefront.
+ */
+const markerReady = new WeakMap<MagentoSession, Promise<void>>();
+
+function ensureMarkerAttribute(session: MagentoSession): Promise<void> {
+  let ready = markerReady.get(session);
+  if (!ready) {
+    ready = (async () => {
+      if (!(await session.attribute(markerAttribute))) {
+        // POST /V1/products/attributes (admin-schema-2.4.9.yaml PostV1ProductsAttributes)
+        await createOnce(
+          () =>
+            session.client.request('POST', '/V1/products/attributes', attributeSchema, {
+              body: {
+                attribute: {
+                  attribute_code: markerAttribute,
+                  frontend_input: 'text',
+                  entity_type_id: '4',
+                  is_required: false,
+                  frontend_labels: [{ store_id: 0, label: 'Migration source id' }],
+                  default_frontend_label: 'Migration source id',
+                  note: 'Set by Replatform on the products it created; do not edit.',
+                  scope: 'global',
+                  is_user_defined: true,
+                  is_visible: true,
+                  is_visible_on_front: 'false',
+                  used_in_product_listing: 'false',
+                  is_searchable: 'false',
+                  is_comparable: 'false',
+                  is_filterable: false,
+                  is_unique: 'false',
+                  options: [],
+                },
+              },
+              scope: 'all',
+            }),
+          async () => (await session.attribute(markerAttribute, true)) ?? undefined,
+        );
+      }
+      await session.ensureInSet(markerAttribute);
+    })().catch((error: unknown) => {
+      markerReady.delete(session);
+      throw error;
+    });
+    markerReady.set(session, ready);
+  }
+  return ready;
+}
+
+type Ownership =
+  | { kind: 'absent' }
+  | { kind: 'ours'; product: MagentoProduct }
+  | { kind: 'theirs'; product: MagentoProduct; owner: string | undefined };
+
+/** Whose product a SKU names at the destination. */
+function ownership(product: MagentoProduct | undefined, marker: string): Ownership {
+  if (!product) return { kind: 'absent' };
+  const owner = markerOf(product);
+  return owner === marker ? { kind: 'ours', product } : { kind: 'theirs', product, owner };
+}
+
 async function writeProduct(
   session: MagentoSession,
   record: Product,
   idMap: IdMap,
 ): Promise<WriteOutcome> {
   const warnings: string[] = [];
-  if (record.tags.length) warnings.push('tags not migrated (Magento products have no tags)');
-  if (record.dimensions)
-    warnings.push('dimensions not migrated (Magento has no product dimensions by default)');
-  if (record.variants.some((v) => v.barcode))
-    warnings.push('barcodes not migrated (Magento has no barcode field by default)');
   const sku = productSku(record);
   if (sku.length > 64) {
     return {
@@ -562,13 +676,112 @@ async function writeProduct(
       reason: `SKU '${sku}' is longer than Magento's 64 characters`,
     };
   }
+  const before = ownership(await findProduct(session, sku), record.id);
+  if (before.kind === 'theirs') {
+    if (before.owner === undefined) {
+      return {
+        sourceId: record.id,
+        outcome: 'skipped',
+        destinationId: String(before.product.id),
+        reason: leftUnchanged,
+      };
+    }
+    return {
+      sourceId: record.id,
+      outcome: 'failed',
+      reason: `SKU ${sku} belongs to another migrated product (source id ${before.owner})`,
+    };
+  }
+  const existing = before.kind === 'ours' ? before.product : undefined;
+  if (record.sku !== sku) {
+    warnings.push(
+      record.sku
+        ? `SKU saved as '${sku}' (sku)`
+        : `the product had no SKU of its own; Magento needs one, so it was saved as '${sku}' (sku)`,
+    );
+  }
+  if (record.tags.length) warnings.push('tags not migrated (Magento products have no tags) (tags)');
+  if (record.dimensions)
+    warnings.push(
+      'dimensions not migrated (Magento has no product dimensions by default) (dimensions)',
+    );
+  if (record.variants.some((v) => v.barcode))
+    warnings.push(
+      'barcodes not migrated (Magento has no barcode field by default) (variants.barcode)',
+    );
+  if (record.createdAt || record.updatedAt) {
+    warnings.push(
+      'creation and modification dates not kept: Magento sets its own on save (createdAt, updatedAt)',
+    );
+  }
+
+  // Configurable: the children are planned (and checked against the store) before anything is
+  // written, so that a product whose variant SKUs belong to the merchant is not half-written.
+  const configurable = record.type !== 'simple' && record.options.length > 0;
+  const childPlans: { variant: Variant; sku: string; values: { name: string; value: string }[] }[] =
+    [];
+  let childrenBefore = new Map<string, MagentoProduct>();
+  if (configurable) {
+    const skus = new Set<string>();
+    for (const variant of record.variants) {
+      const values: { name: string; value: string }[] = [];
+      for (const option of record.options) {
+        const value = variant.optionValues.find((v) => v.name === option.name)?.value;
+        if (!value) {
+          return {
+            sourceId: record.id,
+            outcome: 'failed',
+            reason: `variant ${variant.sku || variant.id} has no value for option '${option.name}'`,
+          };
+        }
+        values.push({ name: option.name, value });
+      }
+      const suffix = values.map((v) => slugify(v.value)).join('-');
+      const childSku = (variant.sku || `${sku}-${suffix}`).trim();
+      if (skus.has(childSku.toLowerCase())) {
+        return {
+          sourceId: record.id,
+          outcome: 'failed',
+          reason: `two variants share the SKU ${childSku}`,
+        };
+      }
+      skus.add(childSku.toLowerCase());
+      childPlans.push({ variant, sku: childSku, values });
+    }
+    childrenBefore = await findProducts(
+      session,
+      childPlans.map((c) => c.sku),
+    );
+    for (const plan of childPlans) {
+      const child = ownership(
+        childrenBefore.get(plan.sku.toLowerCase()),
+        variantMarker(record.id, plan.variant.id),
+      );
+      if (child.kind === 'theirs') {
+        return {
+          sourceId: record.id,
+          outcome: 'failed',
+          reason:
+            child.owner === undefined
+              ? `variant SKU ${plan.sku} is already used by a product at the destination that this migration did not create; the product was left out`
+              : `variant SKU ${plan.sku} belongs to another migrated product (source id ${child.owner})`,
+        };
+      }
+    }
+  }
+
+  await ensureMarkerAttribute(session);
   const categoryLinks: { category_id: string; position: number }[] = [];
   for (const [position, id] of record.categoryIds.entries()) {
     const mapped = idMap.get('categories', id);
     if (mapped) categoryLinks.push({ category_id: mapped, position });
-    else warnings.push(`category ${id} was not migrated; the product is not linked to it`);
+    else
+      warnings.push(
+        `category ${id} was not migrated; the product is not linked to it (categoryIds)`,
+      );
   }
   const custom: { attribute_code: string; value: string }[] = [
+    { attribute_code: markerAttribute, value: record.id },
     { attribute_code: 'description', value: record.descriptionHtml },
     { attribute_code: 'short_description', value: record.shortDescriptionHtml },
     { attribute_code: 'meta_title', value: record.seoTitle },
@@ -582,20 +795,22 @@ async function writeProduct(
       const map = await ensureOptions(session, 'manufacturer', [record.vendor]);
       custom.push({ attribute_code: 'manufacturer', value: map.get(record.vendor) ?? '' });
     } else {
-      warnings.push('vendor not migrated: the store has no manufacturer attribute');
+      warnings.push('vendor not migrated: the store has no manufacturer attribute (vendor)');
     }
   }
   custom.push(...(await attributeValues(session, record.attributes, warnings)));
   const status = record.status === 'active' ? 1 : 2;
   if (record.status === 'archived')
-    warnings.push("status 'archived' written as disabled (Magento has enabled/disabled only)");
-  const before = await findProduct(session, sku);
+    warnings.push(
+      "status 'archived' written as disabled (Magento has enabled/disabled only) (status)",
+    );
+  const images = { incomplete: false };
 
-  if (record.type === 'simple' || record.options.length === 0) {
+  if (!configurable) {
     const variant = record.variants[0];
     if (!variant)
       return { sourceId: record.id, outcome: 'failed', reason: 'product without a variant' };
-    if (before && before.type_id === 'configurable') {
+    if (existing && existing.type_id === 'configurable') {
       return {
         sourceId: record.id,
         outcome: 'failed',
@@ -616,11 +831,11 @@ async function writeProduct(
       },
       warnings,
     );
-    await syncImages(session, sku, record.images, warnings, !before);
-    return done(record, before, saved, warnings);
+    await syncImages(session, sku, record.images, warnings, !existing, images);
+    return done(record, existing, saved, warnings, images.incomplete);
   }
 
-  // Configurable: one global select attribute per option, one simple child per variant.
+  // One global select attribute per option, one simple child per variant.
   const optionAttributes: {
     name: string;
     code: string;
@@ -637,11 +852,11 @@ async function writeProduct(
       values,
     });
   }
-  if (before && before.type_id !== 'configurable') {
+  if (existing && existing.type_id !== 'configurable') {
     return {
       sourceId: record.id,
       outcome: 'failed',
-      reason: `SKU ${sku} is a ${before.type_id} product at the destination`,
+      reason: `SKU ${sku} is a ${existing.type_id} product at the destination`,
     };
   }
   const parent = await saveProductKeyed(
@@ -659,61 +874,40 @@ async function writeProduct(
     warnings,
   );
   const children: { id: number; sku: string }[] = [];
-  const childSkus = new Set<string>();
-  for (const variant of record.variants) {
-    const values = optionAttributes.map((o) => {
-      const value = variant.optionValues.find((v) => v.name === o.name)?.value;
-      return { option: o, value };
-    });
-    const missing = values.find((v) => !v.value);
-    if (missing) {
-      return {
-        sourceId: record.id,
-        outcome: 'failed',
-        reason: `variant ${variant.sku || variant.id} has no value for option '${missing.option.name}'`,
-      };
-    }
-    const suffix = values.map((v) => slugify(v.value ?? '')).join('-');
-    const childSku = (variant.sku || `${sku}-${suffix}`).trim();
-    if (childSkus.has(childSku)) {
-      return {
-        sourceId: record.id,
-        outcome: 'failed',
-        reason: `two variants share the SKU ${childSku}`,
-      };
-    }
-    childSkus.add(childSku);
-    const childExisted = variant.imageUrl ? await findProduct(session, childSku) : undefined;
+  for (const plan of childPlans) {
+    const suffix = plan.values.map((v) => slugify(v.value)).join('-');
     const child = await saveProduct(session, {
-      sku: childSku,
-      name: `${record.name}-${values.map((v) => v.value).join('-')}`,
+      sku: plan.sku,
+      name: `${record.name}-${plan.values.map((v) => v.value).join('-')}`,
       typeId: 'simple',
       visibility: 1,
-      variant,
+      variant: plan.variant,
       custom: [
+        { attribute_code: markerAttribute, value: variantMarker(record.id, plan.variant.id) },
         { attribute_code: 'url_key', value: `${slugify(record.slug || record.name)}-${suffix}` },
-        ...values.map((v) => ({
-          attribute_code: v.option.code,
-          value: v.option.values.get(v.value ?? '') ?? '',
+        ...optionAttributes.map((o, i) => ({
+          attribute_code: o.code,
+          value: o.values.get(plan.values[i]?.value ?? '') ?? '',
         })),
       ],
       categoryLinks,
       status,
     });
-    children.push({ id: child.id, sku: childSku });
-    if (variant.imageUrl) {
+    children.push({ id: child.id, sku: plan.sku });
+    if (plan.variant.imageUrl) {
       await syncImages(
         session,
-        childSku,
-        [{ url: variant.imageUrl, alt: record.name, position: 0 }],
+        plan.sku,
+        [{ url: plan.variant.imageUrl, alt: record.name, position: 0 }],
         warnings,
-        childExisted === undefined,
+        !childrenBefore.has(plan.sku.toLowerCase()),
+        images,
       );
     }
   }
   await linkConfigurable(session, sku, optionAttributes, record, children);
-  await syncImages(session, sku, record.images, warnings, !before);
-  return done(record, before, parent, warnings);
+  await syncImages(session, sku, record.images, warnings, !existing, images);
+  return done(record, existing, parent, warnings, images.incomplete);
 }
 
 /** Configurable options and child links the parent lacks (admin-schema-2.4.9.yaml configurable-products). */
@@ -782,11 +976,13 @@ function done(
   before: MagentoProduct | undefined,
   saved: MagentoProduct,
   warnings: string[],
+  incomplete: boolean,
 ): WriteOutcome {
   return {
     sourceId: record.id,
     outcome: before ? 'updated' : 'created',
     destinationId: String(saved.id),
     ...(warnings.length ? { warnings } : {}),
+    ...(incomplete ? { incomplete: true } : {}),
   };
 }

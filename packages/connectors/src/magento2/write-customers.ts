@@ -10,6 +10,7 @@ import {
   type MagentoCustomer,
 } from './magento-schemas.ts';
 import { criteria, type MagentoSession } from './session.ts';
+import { leftUnchanged } from './write-catalog.ts';
 import { isStoreWide, reasonOf } from './write-support.ts';
 
 /**
@@ -23,9 +24,25 @@ import { isStoreWide, reasonOf } from './write-support.ts';
  *   bulk request to that route (/async/bulk/V1/customers/), whose per-item results come from
  *   GET /V1/bulk/{uuid}/detailed-status;
  * - existing accounts are updated with PUT /V1/customers/{customerId} (the same repository save).
- * Marker: the e-mail address, unique per website in Magento. Accounts have no password after the
- * migration; customers set one with "Forgot your password?".
+ * Marker: the e-mail address finds the account (unique per website in Magento); `created_in`
+ * ("Account Created in" in the admin, a free text Magento's repository save stores as given) says
+ * whether this service created it: 'Replatform import (source id <id>)'. An account with the
+ * e-mail that this service did not create is the merchant's: it is linked and left unchanged.
+ * Accounts have no password after the migration; customers set one with "Forgot your password?".
  */
+
+const createdInPrefix = 'Replatform import (source id ';
+
+/** The `created_in` value of the accounts this service creates. */
+export function customerMarker(sourceId: string): string {
+  return `${createdInPrefix}${sourceId})`;
+}
+
+/** The source id in an account's `created_in`, when this service created it. */
+export function customerMarkerSource(createdIn: string | null | undefined): string | undefined {
+  if (!createdIn?.startsWith(createdInPrefix) || !createdIn.endsWith(')')) return undefined;
+  return createdIn.slice(createdInPrefix.length, -1);
+}
 
 const customerList = searchResults(customerSchema);
 const BULK_POLL_LIMIT_MS = 120_000;
@@ -66,6 +83,7 @@ async function customerPayload(
       firstname: record.firstName || '-',
       lastname: record.lastName || '-',
       created_at: magentoFromIso(record.createdAt),
+      created_in: customerMarker(record.id),
       website_id: 1,
       store_id: 1,
       group_id: 1,
@@ -74,15 +92,29 @@ async function customerPayload(
   };
 }
 
+const digits = (phone: string) => phone.replace(/\D/g, '');
+
 function warningsFor(record: Customer): string[] {
   const warnings: string[] = [];
-  if (record.note) warnings.push('note not migrated (Magento customers have no note field)');
-  if (record.tags.length) warnings.push('tags not migrated (Magento customers have no tags)');
+  if (record.note) warnings.push('note not migrated (Magento customers have no note field) (note)');
+  if (record.tags.length)
+    warnings.push('tags not migrated (Magento customers have no tags) (tags)');
   if (record.acceptsMarketing) {
-    warnings.push('newsletter consent not written: subscribing in Magento e-mails the customer');
+    warnings.push(
+      'newsletter consent not written: subscribing in Magento e-mails the customer (acceptsMarketing)',
+    );
   }
-  if (record.phone && !record.addresses.some((a) => a.phone === record.phone)) {
-    warnings.push('phone not migrated: Magento keeps phone numbers on addresses only');
+  if (!record.firstName.trim())
+    warnings.push("first name was empty; Magento requires one, '-' was used (firstName)");
+  if (!record.lastName.trim())
+    warnings.push("last name was empty; Magento requires one, '-' was used (lastName)");
+  // Magento keeps phone numbers on addresses; the account's phone reads back as the default
+  // billing address's (the first address's when none is the default).
+  const billing = record.addresses.find((a) => a.isDefaultBilling) ?? record.addresses[0];
+  if (record.phone && digits(billing?.phone ?? '') !== digits(record.phone)) {
+    warnings.push(
+      'phone not kept: Magento keeps phone numbers on addresses only, and the default billing address has another (phone)',
+    );
   }
   return warnings;
 }
@@ -127,6 +159,24 @@ export async function writeCustomers(
       toCreate.push(record);
       continue;
     }
+    const owner = customerMarkerSource(found.created_in);
+    if (owner === undefined) {
+      outcomes.set(record.id, {
+        sourceId: record.id,
+        outcome: 'skipped',
+        destinationId: String(found.id),
+        reason: leftUnchanged,
+      });
+      continue;
+    }
+    if (owner !== record.id) {
+      outcomes.set(record.id, {
+        sourceId: record.id,
+        outcome: 'failed',
+        reason: `another migrated customer (source id ${owner}) has the e-mail ${email}`,
+      });
+      continue;
+    }
     try {
       // PUT /V1/customers/{customerId} (admin-schema-2.4.9.yaml PutV1CustomersCustomerId)
       const payload = payloads.get(record.id)?.customer ?? {};
@@ -152,16 +202,23 @@ export async function writeCustomers(
       const result = results.get(record.id);
       outcomes.set(
         record.id,
-        result?.id
-          ? withWarnings(
-              { sourceId: record.id, outcome: 'created', destinationId: result.id },
-              warningsFor(record),
-            )
-          : {
+        result?.id && result.theirs
+          ? {
               sourceId: record.id,
-              outcome: 'failed',
-              reason: result?.reason ?? 'Magento did not create the customer',
-            },
+              outcome: 'skipped',
+              destinationId: result.id,
+              reason: leftUnchanged,
+            }
+          : result?.id
+            ? withWarnings(
+                { sourceId: record.id, outcome: 'created', destinationId: result.id },
+                warningsFor(record),
+              )
+            : {
+                sourceId: record.id,
+                outcome: 'failed',
+                reason: result?.reason ?? 'Magento did not create the customer',
+              },
       );
     }
   }
@@ -180,8 +237,8 @@ async function createInBulk(
   records: Customer[],
   payloads: Map<string, { customer: Record<string, unknown> }>,
   sleep: (ms: number) => Promise<void>,
-): Promise<Map<string, { id?: string; reason?: string }>> {
-  const results = new Map<string, { id?: string; reason?: string }>();
+): Promise<Map<string, { id?: string; theirs?: boolean; reason?: string }>> {
+  const results = new Map<string, { id?: string; theirs?: boolean; reason?: string }>();
   let remaining = records;
   for (let attempt = 1; remaining.length && attempt <= 6; attempt++) {
     const reasons = new Map<string, string>();
@@ -215,7 +272,12 @@ async function createInBulk(
     const next: Customer[] = [];
     for (const record of remaining) {
       const customer = found.get(record.email.toLowerCase());
-      if (customer) results.set(record.id, { id: String(customer.id) });
+      // An account with the e-mail that is not this record's appeared meanwhile (the merchant's).
+      if (customer)
+        results.set(record.id, {
+          id: String(customer.id),
+          theirs: customerMarkerSource(customer.created_in) !== record.id,
+        });
       else if (reasons.has(record.id))
         results.set(record.id, { reason: `Magento refused it: ${reasons.get(record.id)}` });
       else next.push(record);

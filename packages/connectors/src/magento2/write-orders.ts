@@ -136,12 +136,8 @@ async function writeOrder(
     const unit = amount(line.unitPrice);
     const rowTotal = Math.round(unit * line.quantity * 100) / 100;
     const discount = Math.max(0, Math.round((rowTotal - amount(line.total)) * 100) / 100);
-    const shipped =
-      record.fulfillmentStatus === 'fulfilled'
-        ? line.quantity
-        : record.fulfillmentStatus === 'partial'
-          ? Math.floor(line.quantity / 2)
-          : 0;
+    // The canonical order says that some items were shipped, not which: none is made up.
+    const shipped = record.fulfillmentStatus === 'fulfilled' ? line.quantity : 0;
     items.push({
       sku: line.sku || line.name,
       name: line.name,
@@ -163,13 +159,13 @@ async function writeOrder(
       is_virtual: 0,
     });
   }
-  if (
-    record.fulfillmentStatus === 'partial' &&
-    items.every((i) => i.qty_shipped === 0) &&
-    items[0]
-  ) {
-    items[0].qty_shipped = 1;
+  if (record.fulfillmentStatus === 'partial') {
+    warnings.push(
+      'partially shipped at the source, without shipped quantities per line: no items were marked shipped (fulfillmentStatus)',
+    );
   }
+  if (record.updatedAt)
+    warnings.push('modification date not kept: Magento sets its own on save (updatedAt)');
 
   const currency = record.currency;
   const grand = record.grandTotal.amount;

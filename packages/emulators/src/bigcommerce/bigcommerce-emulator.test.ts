@@ -383,6 +383,30 @@ describe('BigCommerce emulator limits', () => {
     }
   });
 
+  it('announces the Standard (150) and Pro (450) quotas of 30 s windows in its headers', async () => {
+    for (const [plan, quota] of [
+      ['standard', 150],
+      ['pro', 450],
+    ] as const) {
+      const store = await startBigCommerceEmulator({ seed: 'empty', plan });
+      try {
+        const call = client(store);
+        const first = await call('GET', '/v2/store', undefined, { validate: false });
+        expect(first.headers.get('x-rate-limit-requests-quota'), plan).toBe(String(quota));
+        expect(first.headers.get('x-rate-limit-time-window-ms'), plan).toBe('30000');
+        expect(first.headers.get('x-rate-limit-requests-left'), plan).toBe(String(quota - 1));
+        const reset = Number(first.headers.get('x-rate-limit-time-reset-ms'));
+        expect(reset).toBeGreaterThan(29_000);
+        expect(reset).toBeLessThanOrEqual(30_000);
+        const second = await call('GET', '/v3/catalog/trees', undefined, { validate: false });
+        expect(second.headers.get('x-rate-limit-requests-left'), plan).toBe(String(quota - 2));
+        expect(store.quotaStats()).toMatchObject({ quota, windowMs: 30_000, limited: 0 });
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
   it('takes at most 10 customers per call and 3 concurrent customer writes', async () => {
     const store = await startBigCommerceEmulator({
       seed: 'empty',

@@ -21,6 +21,12 @@ import { platformSpecsDir } from '../framework/platform-specs.ts';
  * (limits.json magento2.async_bulk), so `/async/bulk/V1/products/bySku` matches
  * `/V1/products/{sku}` with an array body whose items are the synchronous body plus `sku`.
  *
+ * Request bodies are checked closed: Magento's ServiceInputProcessor looks for a getter for every
+ * property it is sent and refuses the request when a data interface has none ("Property ... does
+ * not have accessor method ..."), so an object in a request may carry only the properties its
+ * definition lists (an extension interface without properties accepts none). Answers are checked
+ * open, since Magento adds fields of installed modules.
+ *
  * Swagger 2.0 cannot say "nullable" and Magento leaves empty fields out or sends null, so nulls
  * in answers are dropped before validation.
  */
@@ -84,6 +90,39 @@ const conditionTypes = new Set([
   'moreq',
 ]);
 
+/**
+ * Definitions the spec itself leaves open, where any property is accepted: a generic data
+ * container (framework-extensible-data-interface) and untyped arrays Magento passes through as
+ * they come (unstructured-array).
+ */
+const openDefinitions = new Set(['framework-extensible-data-interface', 'unstructured-array']);
+
+/**
+ * A copy of a schema in which every object refuses properties it does not declare, except the
+ * open definitions above. References stay references (the definitions are closed the same way).
+ */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (!schema || typeof schema !== 'object') return schema;
+  const node = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, closed(v)]),
+      );
+    } else if (key === 'items' || key === 'additionalProperties') {
+      out[key] = closed(value);
+    } else {
+      out[key] = value;
+    }
+  }
+  if (node.type === 'object' && node.additionalProperties === undefined) {
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value && typeof value === 'object') {
@@ -100,6 +139,7 @@ export class AdminSchema {
   readonly #templates: Template[];
   readonly #ajv: Ajv;
   readonly #compiled = new Map<object, ValidateFunction>();
+  readonly #compiledRequests = new Map<object, ValidateFunction>();
 
   constructor(file = defaultAdminSchemaPath) {
     const doc = load(readFileSync(file, 'utf8'), { schema: JSON_SCHEMA }) as {
@@ -112,6 +152,13 @@ export class AdminSchema {
     this.#ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
     ajvFormats.default(this.#ajv);
     this.#ajv.addSchema({ definitions: doc.definitions }, 'magento');
+    const strict = Object.fromEntries(
+      Object.entries(doc.definitions).map(([name, definition]) => [
+        name,
+        openDefinitions.has(name) ? definition : closed(definition),
+      ]),
+    );
+    this.#ajv.addSchema({ definitions: strict }, 'magento-request');
     this.#templates = Object.entries(doc.paths).map(([path, operations]) => {
       const params: string[] = [];
       const source = path
@@ -137,23 +184,30 @@ export class AdminSchema {
     });
   }
 
-  #validator(schema: Record<string, unknown>): ValidateFunction {
-    let compiled = this.#compiled.get(schema);
+  #validator(schema: Record<string, unknown>, kind: 'request' | 'response'): ValidateFunction {
+    const cache = kind === 'request' ? this.#compiledRequests : this.#compiled;
+    let compiled = cache.get(schema);
     if (!compiled) {
+      const id = kind === 'request' ? 'magento-request' : 'magento';
       const rewritten = JSON.parse(
-        JSON.stringify(schema).replace(/"#\/definitions\//g, '"magento#/definitions/'),
+        JSON.stringify(kind === 'request' ? closed(schema) : schema).replace(
+          /"#\/definitions\//g,
+          `"${id}#/definitions/`,
+        ),
       ) as Record<string, unknown>;
       compiled = this.#ajv.compile(rewritten);
-      this.#compiled.set(schema, compiled);
+      cache.set(schema, compiled);
     }
     return compiled;
   }
 
   #errors(validate: ValidateFunction, value: unknown, where: string): string[] {
     if (validate(value)) return [];
-    return (validate.errors ?? [])
-      .slice(0, 10)
-      .map((e) => `${where}${e.instancePath} ${e.message ?? 'invalid'}`);
+    return (validate.errors ?? []).slice(0, 10).map((e) => {
+      const extra = (e.params as { additionalProperty?: unknown }).additionalProperty;
+      const detail = typeof extra === 'string' ? ` ('${extra}')` : '';
+      return `${where}${e.instancePath} ${e.message ?? 'invalid'}${detail}`;
+    });
   }
 
   /** The spec template and operation a V1 path (without /rest prefix) reaches. */
@@ -275,12 +329,18 @@ export class AdminSchema {
               delete rest[p];
             }
             problems.push(
-              ...this.#errors(this.#validator(bodyParam.schema ?? {}), rest, `${where} body[${i}]`),
+              ...this.#errors(
+                this.#validator(bodyParam.schema ?? {}, 'request'),
+                rest,
+                `${where} body[${i}]`,
+              ),
             );
           });
         }
       } else {
-        problems.push(...this.#errors(this.#validator(bodyParam.schema), body, `${where} body`));
+        problems.push(
+          ...this.#errors(this.#validator(bodyParam.schema, 'request'), body, `${where} body`),
+        );
       }
     } else if (
       bodyParam?.schema &&
@@ -312,7 +372,7 @@ export class AdminSchema {
       found.operation.responses?.default?.schema;
     if (!schema) return [`${method} ${pathname}: no schema for status ${status}`];
     return this.#errors(
-      this.#validator(schema),
+      this.#validator(schema, 'response'),
       withoutNulls(body),
       `${method} ${found.template.path} ${status}`,
     );

@@ -164,6 +164,8 @@ export class Customers {
       );
     }
     const customer = this.#save(input, undefined);
+    // AccountManagement::createAccountWithPasswordHash sets created_in to the store's name.
+    customer.created_in = 'Default Store View';
     customer.hasPassword = password !== undefined;
     this.#send('customer_new_account', customer.email);
     return customer;
@@ -226,7 +228,8 @@ export class Customers {
       default_shipping: existing?.default_shipping,
       created_at: created ? magentoTime(created) : (existing?.created_at ?? now),
       updated_at: now,
-      created_in: existing?.created_in ?? 'Default Store View',
+      // A static column the repository save stores as given (left as it was when not sent).
+      created_in: optionalString(input.created_in) ?? existing?.created_in ?? 'Default Store View',
       email,
       firstname,
       lastname,
@@ -388,6 +391,7 @@ export class Customers {
       case 'dob':
       case 'gender':
       case 'taxvat':
+      case 'created_in':
         return c[field];
       default:
         if (field in c.custom) return c.custom[field];

@@ -66,6 +66,93 @@ describe('OAuth 1.0a signing', () => {
     );
   });
 
+  // RFC 5849 section 3.4.1.1: a POST whose query string and form body both take part.
+  const rfcRequest = {
+    url: 'http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b',
+    // The form body is 'c2&a3=2+q'; form decoding reads '+' as a space and 'c2' as an empty value.
+    form: [...new URLSearchParams('c2&a3=2+q')] as [string, string][],
+    oauth: {
+      oauth_consumer_key: '9djdj82h48djs9d2',
+      oauth_token: 'kkk9d7dh3k39sjv7',
+      oauth_signature_method: 'HMAC-SHA1',
+      oauth_timestamp: '137131201',
+      oauth_nonce: '7d8f3e4a',
+    },
+  };
+
+  it('builds the RFC 5849 section 3.4.1.1 signature base string (POST with a form body)', () => {
+    const url = new URL(rfcRequest.url);
+    expect(rfcRequest.form).toEqual([
+      ['c2', ''],
+      ['a3', '2 q'],
+    ]);
+    const base = signatureBaseString('POST', url, [
+      ...url.searchParams,
+      ...rfcRequest.form,
+      ...Object.entries(rfcRequest.oauth),
+    ]);
+    expect(base).toBe(
+      'POST&http%3A%2F%2Fexample.com%2Frequest&a2%3Dr%2520b%26a3%3D2%2520q%26a3%3Da%26b5%3D%253D%25253D%26c%2540%3D%26c2%3D%26oauth_consumer_key%3D9djdj82h48djs9d2%26oauth_nonce%3D7d8f3e4a%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D137131201%26oauth_token%3Dkkk9d7dh3k39sjv7',
+    );
+  });
+
+  it('signs with HMAC-SHA256 to values computed independently of this code', () => {
+    // Expected values: `printf '%s' "<base string>" | openssl dgst -sha256 -hmac
+    // 'kd94hf93k423kf44&pfkkdhi9sl3r4s00' -binary | base64`, the base strings written out by hand.
+    const credentials = {
+      consumerKey: '9djdj82h48djs9d2',
+      consumerSecret: 'kd94hf93k423kf44',
+      token: 'kkk9d7dh3k39sjv7',
+      tokenSecret: 'pfkkdhi9sl3r4s00',
+    };
+    const form = signRequest({
+      method: 'POST',
+      url: rfcRequest.url,
+      credentials,
+      signatureMethod: 'HMAC-SHA256',
+      formParameters: rfcRequest.form,
+      timestamp: 137131201,
+      nonce: '7d8f3e4a',
+    });
+    // Base string: the section 3.4.1.1 one with HMAC-SHA256 and oauth_version=1.0.
+    expect(form.oauth_signature).toBe('lR/gIZdpaZgGqrQvKiHxEUWEofVT8kpuF4phYcG7mgY=');
+    expect(
+      verifySignature({
+        method: 'POST',
+        url: rfcRequest.url,
+        oauth: form,
+        formParameters: rfcRequest.form,
+        consumerSecret: credentials.consumerSecret,
+        tokenSecret: credentials.tokenSecret,
+      }),
+    ).toBe(true);
+    // Without the form parameters the signature no longer holds: the body is covered.
+    expect(
+      verifySignature({
+        method: 'POST',
+        url: rfcRequest.url,
+        oauth: form,
+        consumerSecret: credentials.consumerSecret,
+        tokenSecret: credentials.tokenSecret,
+      }),
+    ).toBe(false);
+
+    const photos = signRequest({
+      method: 'GET',
+      url: 'http://photos.example.net/photos?file=vacation.jpg&size=original',
+      credentials: {
+        consumerKey: 'dpf43f3p2l4k3l03',
+        consumerSecret: 'kd94hf93k423kf44',
+        token: 'nnch734d00sl2jdk',
+        tokenSecret: 'pfkkdhi9sl3r4s00',
+      },
+      signatureMethod: 'HMAC-SHA256',
+      timestamp: 1191242096,
+      nonce: 'kllo9940pd9333jh',
+    });
+    expect(photos.oauth_signature).toBe('WVPzl1j6ZsnkIjWr7e3OZ3jkenL57KwaLFhYsroX1hg=');
+  });
+
   it('verifies its own HMAC-SHA256 signatures and refuses a wrong secret or altered URL', () => {
     const credentials = {
       consumerKey: 'ck_1',
