@@ -30,6 +30,9 @@ import { engineRoutes } from './routes/engine/engine-routes.ts';
 import { NotificationsService } from './notifications/notifications.ts';
 import { notificationRoutes } from './routes/notifications/notification-routes.ts';
 import { paymentRoutes } from './routes/payments/payment-routes.ts';
+import { contactRoutes } from './routes/contact/contact-routes.ts';
+import { enterpriseRoutes } from './routes/enterprise/post-enterprise-quote.ts';
+import { preferencesRoutes } from './routes/preferences/preferences-routes.ts';
 
 export interface AppServices {
   config: Config;
@@ -137,6 +140,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(engineRoutes);
   await app.register(notificationRoutes);
   await app.register(paymentRoutes);
+  await app.register(contactRoutes);
+  await app.register(enterpriseRoutes);
+  await app.register(preferencesRoutes);
 
   const indexHtml = join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

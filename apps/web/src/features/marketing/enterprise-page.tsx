@@ -1,5 +1,310 @@
-import { Page } from '../../components/page.tsx';
+import {
+  Building2,
+  CheckCircle2,
+  GitCompareArrows,
+  Layers,
+  RefreshCw,
+  Server,
+  ShieldCheck,
+} from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import {
+  enterpriseQuoteRequestSchema,
+  storeSizeLabels,
+  storeSizes,
+  type EnterpriseQuoteRequest,
+} from '@replatform/contracts/forms';
+import { support } from '@replatform/contracts/support';
+import { BusyButton, TextField } from '../../components/form-fields.tsx';
+import { SiteFooter } from '../../components/site-footer.tsx';
+import { ApiRequestError } from '../../lib/api-client.ts';
+import { requestEnterpriseQuote } from './api/enterprise-api.ts';
+import { SelectField, TextAreaField } from './fields.tsx';
+import { MarketingHeader } from './marketing-header.tsx';
 
+const benefits = [
+  {
+    icon: Layers,
+    title: 'Built for large catalogues',
+    text: 'Batched, rate-aware reads and writes that stay inside each platform’s API limits, with several workers on PostgreSQL when one machine is not enough.',
+  },
+  {
+    icon: RefreshCw,
+    title: 'Cut over on your schedule',
+    text: 'Migrate weeks ahead while you keep selling, then run again just before the switch to bring over new orders. Nothing is duplicated.',
+  },
+  {
+    icon: GitCompareArrows,
+    title: 'Verified record by record',
+    text: 'Source and destination are compared after every run, and every record’s outcome is in a downloadable report.',
+  },
+  {
+    icon: ShieldCheck,
+    title: 'Credentials kept safe',
+    text: 'Store keys are encrypted at rest and never shown again in full. Self-host the service if your data must stay on your servers.',
+  },
+  {
+    icon: Server,
+    title: 'Scripted runs',
+    text: 'The same engine runs from a command line on a self-hosted installation, for repeated or scheduled migrations.',
+  },
+  {
+    icon: Building2,
+    title: 'A plan from a specialist',
+    text: 'A solutions architect reviews your stores and prepares the quote and the migration plan with you.',
+  },
+];
+
+interface Draft {
+  name: string;
+  email: string;
+  storeName: string;
+  storeSize: string;
+  comments: string;
+  website: string;
+}
+const emptyDraft: Draft = {
+  name: '',
+  email: '',
+  storeName: '',
+  storeSize: '',
+  comments: '',
+  website: '',
+};
+type Errors = Partial<Record<keyof Draft, string>>;
+
+function QuoteForm() {
+  const [draft, setDraft] = useState<Draft>(emptyDraft);
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const thanks = useRef<HTMLHeadingElement>(null);
+  const trapId = useId();
+
+  useEffect(() => {
+    if (sentTo) thanks.current?.focus();
+  }, [sentTo]);
+
+  const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    setDraft((d) => ({ ...d, [key]: value }));
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const result = enterpriseQuoteRequestSchema.safeParse(draft as EnterpriseQuoteRequest);
+    if (!result.success) {
+      const found: Errors = {};
+      for (const issue of result.error.issues) {
+        const key = issue.path[0] as keyof Draft | undefined;
+        if (key && !found[key]) found[key] = issue.message;
+      }
+      setErrors(found);
+      const first = Object.keys(found)[0];
+      document.querySelector<HTMLElement>(`#quote-form [name="${first}"]`)?.focus();
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await requestEnterpriseQuote(result.data);
+      setSentTo(result.data.email);
+    } catch (error) {
+      setFailure(
+        error instanceof ApiRequestError && error.status < 500 && error.code !== 'http_error'
+          ? error.message
+          : `We could not send your request. Please try again, or e-mail ${support.salesEmail}.`,
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (sentTo) {
+    return (
+      <div className="py-6 text-center">
+        <CheckCircle2 size={48} aria-hidden className="mx-auto text-emerald-600" />
+        <h2
+          ref={thanks}
+          tabIndex={-1}
+          className="mt-4 text-2xl font-semibold text-slate-900 focus:outline-none"
+        >
+          Thank you!
+        </h2>
+        <p className="mt-2 text-slate-600">
+          Your quote request has been received. A solutions architect will reply to{' '}
+          <strong className="break-words text-slate-900">{sentTo}</strong> {support.responseTime}{' '}
+          during support hours.
+        </p>
+        <Link
+          to="/"
+          className="mt-6 inline-flex rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+        >
+          Back to the home page
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <form id="quote-form" noValidate onSubmit={submit} className="space-y-4">
+      <h2 className="text-xl font-semibold text-slate-900">Request a custom quote</h2>
+      <div role="alert" aria-live="assertive">
+        {failure ? (
+          <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+            {failure}
+          </p>
+        ) : null}
+      </div>
+      <TextField
+        label="Name"
+        name="name"
+        autoComplete="name"
+        required
+        value={draft.name}
+        onChange={set('name')}
+        error={errors.name}
+        disabled={busy}
+      />
+      <TextField
+        label="Work email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        value={draft.email}
+        onChange={set('email')}
+        error={errors.email}
+        disabled={busy}
+      />
+      <TextField
+        label="Store name"
+        name="storeName"
+        autoComplete="organization"
+        required
+        value={draft.storeName}
+        onChange={set('storeName')}
+        error={errors.storeName}
+        disabled={busy}
+      />
+      <SelectField
+        label="Store size (products + customers + orders)"
+        name="storeSize"
+        required
+        value={draft.storeSize}
+        onChange={set('storeSize')}
+        error={errors.storeSize}
+        disabled={busy}
+        options={[
+          ['', 'Choose a size'],
+          ...storeSizes.map((s): [string, string] => [s, storeSizeLabels[s]]),
+        ]}
+      />
+      <TextAreaField
+        label="Comments (optional)"
+        name="comments"
+        value={draft.comments}
+        onChange={set('comments')}
+        error={errors.comments}
+        hint="Platforms, number of stores, deadlines: anything that shapes the plan."
+        disabled={busy}
+        maxLength={5000}
+      />
+      {/* Left empty by people, who never see it; automated submitters fill it in. */}
+      <div aria-hidden className="absolute -left-[9999px] h-px w-px overflow-hidden">
+        <label htmlFor={trapId}>Website</label>
+        <input
+          id={trapId}
+          name="website"
+          tabIndex={-1}
+          autoComplete="off"
+          value={draft.website}
+          onChange={set('website')}
+        />
+      </div>
+      <BusyButton busy={busy} disabled={busy}>
+        {busy ? 'Sending...' : 'Request a Quote'}
+      </BusyButton>
+      <p className="text-center text-xs text-slate-500">
+        We use these details only to answer your request.
+      </p>
+    </form>
+  );
+}
+
+/** /enterprise (spec.md section 2): custom quote request for large stores. */
 export function EnterprisePage() {
-  return <Page title="Enterprise" />;
+  return (
+    <div className="flex min-h-screen flex-col">
+      <MarketingHeader />
+      <main className="flex-1">
+        <section className="relative overflow-hidden bg-gradient-to-br from-slate-900 via-indigo-950 to-indigo-800 text-white">
+          <div className="mx-auto grid max-w-7xl gap-10 px-4 py-14 sm:py-20 lg:grid-cols-[minmax(0,1fr)_28rem]">
+            <div>
+              <p className="text-sm font-semibold tracking-wide text-indigo-300 uppercase">
+                Enterprise
+              </p>
+              <h1 className="mt-3 text-3xl font-bold tracking-tight sm:text-5xl">
+                Migrations for large and multi-store businesses
+              </h1>
+              <p className="mt-4 max-w-xl text-lg text-indigo-100">
+                Tens of thousands of products, years of orders, several storefronts: tell us about
+                your stores and we prepare a quote and a migration plan with you.
+              </p>
+              <ul className="mt-8 grid gap-3 text-indigo-50 sm:grid-cols-2">
+                {[
+                  'Magento 2, Shopify, WooCommerce and BigCommerce',
+                  'Your stores keep selling throughout',
+                  '30-day money-back guarantee',
+                  `Answers ${support.responseTime}`,
+                ].map((item) => (
+                  <li key={item} className="flex items-start gap-2">
+                    <CheckCircle2
+                      size={18}
+                      aria-hidden
+                      className="mt-0.5 shrink-0 text-emerald-400"
+                    />
+                    {item}
+                  </li>
+                ))}
+              </ul>
+            </div>
+            <div className="relative rounded-2xl bg-white p-6 text-slate-900 shadow-2xl sm:p-8">
+              <QuoteForm />
+            </div>
+          </div>
+        </section>
+        <section aria-labelledby="why-title" className="mx-auto max-w-7xl px-4 py-16">
+          <h2 id="why-title" className="text-2xl font-semibold text-slate-900 sm:text-3xl">
+            What large migrations get
+          </h2>
+          <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {benefits.map(({ icon: Icon, title, text }) => (
+              <li key={title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+                <Icon aria-hidden className="text-indigo-600" />
+                <h3 className="mt-3 font-semibold text-slate-900">{title}</h3>
+                <p className="mt-1 text-slate-600">{text}</p>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-10 text-slate-600">
+            Smaller store? Our standard price is shown up front:{' '}
+            <Link to="/#pricing" className="font-semibold text-indigo-700 hover:underline">
+              see pricing
+            </Link>{' '}
+            or{' '}
+            <Link to="/signup" className="font-semibold text-indigo-700 hover:underline">
+              start a migration
+            </Link>
+            .
+          </p>
+        </section>
+      </main>
+      <SiteFooter />
+    </div>
+  );
 }

@@ -1,11 +1,39 @@
-import { Bell, Database, Lock, SlidersHorizontal, UserRound } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  Bell,
+  Database,
+  Download,
+  Lock,
+  LogOut,
+  SlidersHorizontal,
+  Trash2,
+  UserRound,
+} from 'lucide-react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { Link } from 'react-router';
+import {
+  dateFormats,
+  languages,
+  themes,
+  timezones,
+  type NotificationPreferences,
+  type UserPreferences,
+} from '@replatform/contracts/forms';
 import { BusyButton, PasswordField, TextField } from '../../components/form-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useRefreshSession, useSession } from '../session/api/get-session.ts';
+import { signOut } from '../session/api/sign-out.ts';
 import { changePassword, signOutOtherDevices, updateName } from './api/account-settings.ts';
+import { downloadMyData } from './api/export-data.ts';
+import { usePreferences, useSavePreferences } from './api/preferences-api.ts';
 
 const tabs = [
   { id: 'account', label: 'Account', icon: UserRound },
@@ -28,9 +56,6 @@ function reasonOf(error: unknown): string | undefined {
   }
   return undefined;
 }
-
-/** spec.md section 4: saves of notifications and preferences take a simulated second. */
-const simulatedSave = () => new Promise((resolve) => setTimeout(resolve, 1000));
 
 function StatusLine({ status }: { status: Status | null }) {
   return (
@@ -171,26 +196,68 @@ const notificationOptions = [
   { key: 'marketingEmails', label: 'Marketing emails', text: 'Product news and offers.' },
 ] as const;
 
-function NotificationsTab() {
-  const [prefs, setPrefs] = useState({
-    emailNotifications: true,
-    pushNotifications: true,
-    migrationUpdates: true,
-    securityAlerts: true,
-    marketingEmails: false,
-  });
+/** Loading and failure states of the saved preferences, shared by both tabs that use them. */
+function PreferencesGate({
+  children,
+}: {
+  children: (data: {
+    notifications: NotificationPreferences;
+    preferences: UserPreferences;
+  }) => ReactNode;
+}) {
+  const query = usePreferences();
+  if (query.isPending) {
+    return (
+      <p role="status" className="text-slate-500">
+        Loading your preferences...
+      </p>
+    );
+  }
+  if (query.isError) {
+    return (
+      <div role="alert" className="space-y-3">
+        <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          Your saved preferences could not be loaded.
+          {reasonOf(query.error) ? ` ${reasonOf(query.error)}` : ''}
+        </p>
+        <BusyButton
+          type="button"
+          variant="secondary"
+          busy={query.isFetching}
+          disabled={query.isFetching}
+          fullWidth={false}
+          onClick={() => void query.refetch()}
+        >
+          Try again
+        </BusyButton>
+      </div>
+    );
+  }
+  return <>{children(query.data)}</>;
+}
+
+function NotificationsForm({ saved }: { saved: NotificationPreferences }) {
+  const [prefs, setPrefs] = useState(saved);
   const [status, setStatus] = useState<Status | null>(null);
-  const [busy, setBusy] = useState(false);
-  const save = async (event: FormEvent) => {
+  const save = useSavePreferences();
+  const busy = save.isPending;
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
     setStatus(null);
-    await simulatedSave();
-    setBusy(false);
-    setStatus({ tone: 'success', text: 'Notification preferences updated successfully' });
+    try {
+      const answer = await save.mutateAsync({ notifications: prefs });
+      setPrefs(answer.notifications);
+      setStatus({ tone: 'success', text: 'Notification preferences updated successfully' });
+    } catch (error) {
+      setStatus({
+        tone: 'error',
+        text: 'Failed to update notification preferences',
+        detail: reasonOf(error),
+      });
+    }
   };
   return (
-    <form onSubmit={save} className="space-y-5">
+    <form onSubmit={submit} className="space-y-5">
       <StatusLine status={status} />
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
         {notificationOptions.map((option) => (
@@ -203,6 +270,7 @@ function NotificationsTab() {
               <input
                 type="checkbox"
                 role="switch"
+                name={option.key}
                 checked={prefs[option.key]}
                 onChange={(e) => setPrefs((p) => ({ ...p, [option.key]: e.target.checked }))}
                 disabled={busy}
@@ -219,14 +287,22 @@ function NotificationsTab() {
   );
 }
 
+function NotificationsTab() {
+  return (
+    <PreferencesGate>{(data) => <NotificationsForm saved={data.notifications} />}</PreferencesGate>
+  );
+}
+
 function Select({
   label,
+  name,
   value,
   options,
   onChange,
   disabled,
 }: {
   label: string;
+  name: string;
   value: string;
   options: Array<[string, string]>;
   onChange: (value: string) => void;
@@ -240,6 +316,7 @@ function Select({
       </label>
       <select
         id={id}
+        name={name}
         value={value}
         onChange={(e) => onChange(e.target.value)}
         disabled={disabled}
@@ -255,79 +332,84 @@ function Select({
   );
 }
 
-function PreferencesTab() {
-  const [prefs, setPrefs] = useState({
-    theme: 'light',
-    language: 'en',
-    timezone: 'UTC',
-    dateFormat: 'MM/DD/YYYY',
-  });
+const themeLabels: Record<(typeof themes)[number], string> = {
+  light: 'Light',
+  dark: 'Dark',
+  auto: 'Auto (follow the system)',
+};
+const languageLabels: Record<(typeof languages)[number], string> = {
+  en: 'English',
+  es: 'Español',
+  fr: 'Français',
+  de: 'Deutsch',
+};
+const timezoneLabels: Record<(typeof timezones)[number], string> = {
+  UTC: 'UTC',
+  'America/New_York': 'Eastern Time (New York)',
+  'America/Chicago': 'Central Time (Chicago)',
+  'America/Denver': 'Mountain Time (Denver)',
+  'America/Los_Angeles': 'Pacific Time (Los Angeles)',
+};
+const optionsOf = <K extends string>(keys: readonly K[], labels: Record<K, string>) =>
+  keys.map((k): [string, string] => [k, labels[k]]);
+
+function PreferencesForm({ saved }: { saved: UserPreferences }) {
+  const [prefs, setPrefs] = useState(saved);
   const [status, setStatus] = useState<Status | null>(null);
-  const [busy, setBusy] = useState(false);
-  const set = (key: keyof typeof prefs) => (value: string) =>
+  const save = useSavePreferences();
+  const busy = save.isPending;
+  const set = (key: 'theme' | 'language' | 'timezone' | 'dateFormat') => (value: string) =>
     setPrefs((p) => ({ ...p, [key]: value }));
-  const save = async (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
     setStatus(null);
-    await simulatedSave();
-    setBusy(false);
-    setStatus({ tone: 'success', text: 'Preferences updated successfully' });
+    try {
+      const answer = await save.mutateAsync({ preferences: prefs });
+      setPrefs(answer.preferences);
+      setStatus({ tone: 'success', text: 'Preferences updated successfully' });
+    } catch (error) {
+      setStatus({ tone: 'error', text: 'Failed to update preferences', detail: reasonOf(error) });
+    }
   };
   return (
-    <form onSubmit={save} className="space-y-5">
+    <form onSubmit={submit} className="space-y-5">
       <StatusLine status={status} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Select
           label="Theme"
+          name="theme"
           value={prefs.theme}
           onChange={set('theme')}
           disabled={busy}
-          options={[
-            ['light', 'Light'],
-            ['dark', 'Dark'],
-            ['auto', 'Auto'],
-          ]}
+          options={optionsOf(themes, themeLabels)}
         />
         <Select
           label="Language"
+          name="language"
           value={prefs.language}
           onChange={set('language')}
           disabled={busy}
-          options={[
-            ['en', 'English'],
-            ['es', 'Español'],
-            ['fr', 'Français'],
-            ['de', 'Deutsch'],
-          ]}
+          options={optionsOf(languages, languageLabels)}
         />
         <Select
           label="Timezone"
+          name="timezone"
           value={prefs.timezone}
           onChange={set('timezone')}
           disabled={busy}
-          options={[
-            ['UTC', 'UTC'],
-            ['America/New_York', 'Eastern Time (New York)'],
-            ['America/Chicago', 'Central Time (Chicago)'],
-            ['America/Denver', 'Mountain Time (Denver)'],
-            ['America/Los_Angeles', 'Pacific Time (Los Angeles)'],
-          ]}
+          options={optionsOf(timezones, timezoneLabels)}
         />
         <Select
           label="Date format"
+          name="dateFormat"
           value={prefs.dateFormat}
           onChange={set('dateFormat')}
           disabled={busy}
-          options={[
-            ['MM/DD/YYYY', 'MM/DD/YYYY'],
-            ['DD/MM/YYYY', 'DD/MM/YYYY'],
-            ['YYYY-MM-DD', 'YYYY-MM-DD'],
-          ]}
+          options={dateFormats.map((f): [string, string] => [f, f])}
         />
       </div>
       <p className="text-sm text-slate-600">
-        Currency: <strong>USD</strong>
+        Currency: <strong>{prefs.currency}</strong>
       </p>
       <BusyButton busy={busy} disabled={busy} fullWidth={false}>
         Save Preferences
@@ -336,11 +418,18 @@ function PreferencesTab() {
   );
 }
 
+function PreferencesTab() {
+  return (
+    <PreferencesGate>{(data) => <PreferencesForm saved={data.preferences} />}</PreferencesGate>
+  );
+}
+
 function SecurityTab() {
+  const session = useSession();
   const [status, setStatus] = useState<Status | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<null | 'others' | 'all'>(null);
   const signOutOthers = async () => {
-    setBusy(true);
+    setBusy('others');
     setStatus(null);
     try {
       await signOutOtherDevices();
@@ -352,45 +441,138 @@ function SecurityTab() {
         detail: reasonOf(error),
       });
     } finally {
-      setBusy(false);
+      setBusy(null);
+    }
+  };
+  const signOutAll = async () => {
+    setBusy('all');
+    setStatus(null);
+    try {
+      // Every other session first; then this one, which also loads the sign-in page afresh.
+      await signOutOtherDevices();
+      await signOut();
+    } catch (error) {
+      setStatus({ tone: 'error', text: 'Failed to sign out everywhere', detail: reasonOf(error) });
+      setBusy(null);
     }
   };
   return (
-    <div className="space-y-5">
+    <div className="space-y-6">
       <StatusLine status={status} />
       <p className="text-slate-700">
-        Sessions last up to 7 days and end when you log out, change your password or reset it.
-        Repeated failed sign-ins are slowed down.
+        You are signed in as{' '}
+        <strong className="break-all text-slate-900">{session.data?.user.email}</strong>. Sessions
+        last up to 7 days and end when you log out, change your password or reset it. Repeated
+        failed sign-ins are slowed down.
       </p>
-      <BusyButton
-        type="button"
-        variant="secondary"
-        busy={busy}
-        disabled={busy}
-        fullWidth={false}
-        onClick={signOutOthers}
-      >
-        Sign Out Other Devices
-      </BusyButton>
+      <div className="rounded-lg border border-slate-200 p-4">
+        <h3 className="font-medium text-slate-900">Other devices</h3>
+        <p className="mt-1 text-sm text-slate-600">
+          Ends every session except this one, for example on a shared or lost computer.
+        </p>
+        <div className="mt-3">
+          <BusyButton
+            type="button"
+            variant="secondary"
+            busy={busy === 'others'}
+            disabled={busy !== null}
+            fullWidth={false}
+            onClick={signOutOthers}
+          >
+            Sign Out Other Devices
+          </BusyButton>
+        </div>
+      </div>
+      <div className="rounded-lg border border-slate-200 p-4">
+        <h3 className="font-medium text-slate-900">Everywhere</h3>
+        <p className="mt-1 text-sm text-slate-600">
+          Ends every session of your account, this one included. You will need to sign in again.
+        </p>
+        <div className="mt-3">
+          <BusyButton
+            type="button"
+            variant="secondary"
+            busy={busy === 'all'}
+            disabled={busy !== null}
+            fullWidth={false}
+            onClick={signOutAll}
+            icon={<LogOut size={16} aria-hidden />}
+          >
+            Sign Out Everywhere
+          </BusyButton>
+        </div>
+      </div>
+      <p className="text-sm text-slate-600">
+        To change your password, use the Account tab; to change your e-mail address, use{' '}
+        <Link to="/my-account" className="font-semibold text-indigo-700 hover:underline">
+          My Account
+        </Link>
+        .
+      </p>
     </div>
   );
 }
 
 function DataTab() {
+  const [status, setStatus] = useState<Status | null>(null);
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    setStatus(null);
+    try {
+      const counts = await downloadMyData();
+      setStatus({
+        tone: 'success',
+        text: 'Your data is downloading',
+        detail: `${counts.migrations} migration${counts.migrations === 1 ? '' : 's'}, ${counts.messages} message${counts.messages === 1 ? '' : 's'} and your settings, as JSON.`,
+      });
+    } catch (error) {
+      setStatus({ tone: 'error', text: 'Failed to prepare your data', detail: reasonOf(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <div className="space-y-4 text-slate-700">
+    <div className="space-y-6 text-slate-700">
+      <StatusLine status={status} />
       <p>
-        We keep your account, your migrations and their reports. Store credentials are encrypted and
-        never shown in full; payments are handled by the card payment provider.
+        We keep your account, your migrations with their reports, your messages to us and your
+        settings. Store credentials are encrypted and never shown in full; card payments are handled
+        by Stripe, and we never see your card number.
       </p>
-      <p>
-        Deleting your account removes all of it, including saved store credentials, and signs you
-        out everywhere.{' '}
-        <Link to="/my-account" className="font-semibold text-indigo-700 hover:underline">
-          Delete your account on My Account
+      <div className="rounded-lg border border-slate-200 p-4">
+        <h3 className="font-medium text-slate-900">Download my data</h3>
+        <p className="mt-1 text-sm text-slate-600">
+          A JSON file with your account details, migrations (without store keys or tokens),
+          notifications, messages and preferences.
+        </p>
+        <div className="mt-3">
+          <BusyButton
+            type="button"
+            variant="secondary"
+            busy={busy}
+            disabled={busy}
+            fullWidth={false}
+            onClick={download}
+            icon={<Download size={16} aria-hidden />}
+          >
+            Download My Data
+          </BusyButton>
+        </div>
+      </div>
+      <div className="rounded-lg border border-red-200 p-4">
+        <h3 className="font-medium text-red-700">Delete my account</h3>
+        <p className="mt-1 text-sm text-slate-600">
+          Deleting your account removes all of it, including saved store credentials, messages and
+          settings, and signs you out everywhere. It cannot be undone.
+        </p>
+        <Link
+          to="/my-account"
+          className="mt-3 inline-flex items-center gap-2 rounded-lg border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50"
+        >
+          <Trash2 size={16} aria-hidden /> Delete your account on My Account
         </Link>
-        .
-      </p>
+      </div>
     </div>
   );
 }
