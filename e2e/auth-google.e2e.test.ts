@@ -117,7 +117,21 @@ describe('Google sign-in through OpenID Connect against a local provider (e2e)',
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/login`);
-    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    // While the request is in flight the Google button spins and every other one waits.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/auth/sign-in/social', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const google = page.getByRole('button', { name: 'Continue with Google' });
+    await google.click();
+    await expect.poll(() => google.isDisabled()).toBe(true);
+    expect(await google.locator('svg.animate-spin').count()).toBe(1);
+    for (const name of ['Sign In', 'Try the Demo']) {
+      expect(await page.getByRole('button', { name, exact: true }).isDisabled(), name).toBe(true);
+    }
+    release();
     await page.waitForURL((url) => url.href.startsWith(oidc.issuer));
     // Abort at the provider (the dev login page links to its abort endpoint).
     const abort = new URL(page.url());

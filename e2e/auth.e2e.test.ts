@@ -105,6 +105,53 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     }
   });
 
+  /** Holds the browser's calls to `path` until `release` is called (a slow network). */
+  async function holdRequests(page: Page, path: string) {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**${path}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  }
+
+  it('disables every submit and provider button and shows a spinner while a request is in flight', async () => {
+    const page = await newPage(viewports.phone);
+    await page.goto(`${server.url}/login`);
+    const signInButton = page.getByRole('button', { name: 'Sign In', exact: true });
+    const demoButton = page.getByRole('button', { name: 'Try the Demo' });
+    const spinnerIn = (button: typeof signInButton) => button.locator('svg.animate-spin').count();
+
+    const releaseSignIn = await holdRequests(page, '/api/auth/sign-in/email');
+    await page.getByLabel('Email', { exact: true }).fill('slow@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('a slow network 1');
+    await signInButton.click();
+    await expect.poll(() => signInButton.isDisabled()).toBe(true);
+    expect(await demoButton.isDisabled()).toBe(true);
+    expect(await signInButton.getAttribute('aria-busy')).toBe('true');
+    expect(await spinnerIn(signInButton)).toBe(1);
+    expect(await page.getByRole('form', { name: 'Welcome Back' }).getAttribute('aria-busy')).toBe(
+      'true',
+    );
+    await screenshot(page, 'auth-in-flight-phone');
+    releaseSignIn();
+    await page.getByRole('alert').getByText('Invalid email or password.').waitFor();
+    expect(await signInButton.isDisabled()).toBe(false);
+    expect(await demoButton.isDisabled()).toBe(false);
+    expect(await spinnerIn(signInButton)).toBe(0);
+
+    // The Demo button spins instead, and Sign In waits with it.
+    const releaseDemo = await holdRequests(page, '/api/auth/demo/sign-in');
+    await demoButton.click();
+    await expect.poll(() => demoButton.isDisabled()).toBe(true);
+    expect(await spinnerIn(demoButton)).toBe(1);
+    expect(await signInButton.isDisabled()).toBe(true);
+    expect(await spinnerIn(signInButton)).toBe(0);
+    releaseDemo();
+    await page.waitForURL(/\/migrations\/[A-Za-z0-9]{20}/);
+  });
+
   it('signs up, lands on /migrations, logs out, and returns to the page first asked for', async () => {
     const page = await newPage();
     await signUp(page, 'Ada Lovelace', 'ada@example.com', 'analytical engine 1');
@@ -276,9 +323,25 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     await dialog
       .getByText('Are you sure you want to delete your account? This action cannot be undone.')
       .waitFor();
-    // The dialog takes focus (on the safe choice).
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    // The dialog takes focus (on the safe choice), keeps Tab inside, and Escape closes it with
+    // focus back on the button that opened it.
+    const focusedText = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.getAttribute('aria-label') || el?.textContent;
+      });
+    expect(await focusedText()).toBe('Cancel');
+    await page.keyboard.press('Tab');
+    expect(await focusedText()).toBe('Yes, Delete My Account');
+    await page.keyboard.press('Tab');
+    expect(await focusedText()).toBe('Close dialog');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedText()).toBe('Yes, Delete My Account');
     await screenshot(page, 'my-account-delete-phone');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await focusedText()).toBe('Delete Account');
+    await page.getByRole('button', { name: 'Delete Account' }).click();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await dialog.count()).toBe(0);
     await page.getByRole('button', { name: 'Delete Account' }).click();
@@ -294,7 +357,12 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     const page = await newPage();
     await page.goto(`${server.url}/login`);
     await page.getByRole('button', { name: 'Try the Demo' }).click();
-    await page.waitForURL(/\/migrations\?mock=true$/);
+    // Mock mode is on, and the migration in progress opens first (spec.md section 2).
+    await page.waitForURL(/\/migrations\/[A-Za-z0-9]{20}$/);
+    await page.getByRole('heading', { name: 'Outdoor Gear Shop', level: 1 }).waitFor();
+    expect(await page.getByRole('switch', { name: /Mock mode/ }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
     await page.getByRole('link', { name: 'My Account (Demo User)' }).waitFor();
     const res = await page.request.get(`${server.url}/get-migrations`);
     expect(res.status()).toBe(200);

@@ -1,7 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  startStripeEmulator,
+  type RunningStripeEmulator,
+} from '@replatform/emulators/stripe/stripe-emulator';
+import {
   demoSignIn,
+  freePort,
   launchBrowser,
   screenshot,
   startServer,
@@ -9,28 +14,79 @@ import {
   type RunningServer,
 } from './harness.ts';
 
+const stripeKey = 'sk_test_screen_tour';
+const webhookSecret = 'whsec_screen_tour';
+
 /**
  * Screenshots of every screen at desktop and phone width (test-results/screenshots, not
- * committed), signed in as a demo account, whose sample migrations cover every state. Each
- * screen must render its heading without a script error and without horizontal scrolling.
+ * committed), signed in as a demo account, whose sample migrations and notifications cover every
+ * state, and walking a new migration through the steps up to Stripe's hosted checkout. Each
+ * screen must render without a script error and without horizontal scrolling.
  */
 describe('every screen at desktop and phone width (e2e)', () => {
+  let stripe: RunningStripeEmulator;
   let server: RunningServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer({ SANDBOX_STORES: 'true', SANDBOX_COUNTS: '12,6,5' });
+    const port = await freePort();
+    stripe = await startStripeEmulator({
+      apiKey: stripeKey,
+      webhooks: [{ url: `http://127.0.0.1:${port}/api/stripe/webhook`, secret: webhookSecret }],
+    });
+    server = await startServer(
+      {
+        SANDBOX_STORES: 'true',
+        SANDBOX_COUNTS: '12,6,5',
+        STRIPE_SECRET_KEY: stripeKey,
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+        STRIPE_API_BASE: stripe.url,
+      },
+      { port },
+    );
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await stripe?.close();
   });
 
-  async function visit(page: Page, path: string, name: string, width: string) {
-    await page.goto(`${server.url}${path}`);
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
-    await page.waitForLoadState('networkidle');
+  /** Requests in flight per page, so a screen is captured once its data has arrived. */
+  const inFlight = new WeakMap<Page, number>();
+
+  async function newPage(width: keyof typeof viewports) {
+    const context = await browser.newContext({ viewport: viewports[width] });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    inFlight.set(page, 0);
+    const done = () => inFlight.set(page, Math.max(0, (inFlight.get(page) ?? 1) - 1));
+    page.on('request', () => inFlight.set(page, (inFlight.get(page) ?? 0) + 1));
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    return { page, errors, close: () => context.close() };
+  }
+
+  /** Quicker than Playwright's networkidle (500 ms of silence): no request for 150 ms. */
+  async function settle(page: Page) {
+    let quiet = 0;
+    while (quiet < 3) {
+      await page.waitForTimeout(50);
+      quiet = inFlight.get(page) ? 0 : quiet + 1;
+    }
+  }
+
+  /** In-app navigation (as a link does), without reloading the app for every screen. */
+  async function go(page: Page, path: string) {
+    await page.evaluate((target) => {
+      window.history.pushState({}, '', target);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, path);
+  }
+
+  /** The screen as it is now: no sideways scrolling, then a screenshot. */
+  async function capture(page: Page, name: string, width: string) {
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
@@ -38,12 +94,55 @@ describe('every screen at desktop and phone width (e2e)', () => {
     await screenshot(page, `${name}-${width}`);
   }
 
-  for (const [width, viewport] of Object.entries(viewports)) {
-    it(`renders every screen at ${width} width`, async () => {
-      const page = await browser.newPage({ viewport });
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
+  async function visit(page: Page, path: string, name: string, width: string) {
+    if (page.url().startsWith(server.url)) await go(page, path);
+    else await page.goto(`${server.url}${path}`);
+    await page.waitForURL(`${server.url}${path}`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.waitForFunction(
+      () =>
+        !Array.from(document.querySelectorAll('[role="status"]')).some((e) =>
+          /^Loading/.test(e.textContent?.trim() ?? ''),
+        ),
+    );
+    await settle(page);
+    await capture(page, name, width);
+  }
 
+  /** The element that has focus, by its visible text (or its label). */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return (el?.getAttribute('aria-label') || el?.textContent || el?.tagName || '').trim();
+    });
+
+  /**
+   * A dialog is labelled by its title, starts on `first`, keeps Tab and Shift+Tab inside, and
+   * closes on Escape, giving focus back to something on the page (never the bare body).
+   */
+  async function checkDialog(page: Page, title: string, first: string) {
+    const dialog = page.getByRole('dialog', { name: title });
+    await dialog.waitFor();
+    expect(await focused(page)).toBe(first);
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+  }
+
+  async function closeWithEscape(page: Page, title: string) {
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog', { name: title }).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+  }
+
+  for (const width of Object.keys(viewports) as (keyof typeof viewports)[]) {
+    it(`renders the public screens at ${width} width`, async () => {
+      const { page, errors, close } = await newPage(width);
       for (const [path, name] of [
         ['/', 'landing'],
         ['/login', 'login'],
@@ -55,22 +154,65 @@ describe('every screen at desktop and phone width (e2e)', () => {
         await visit(page, path, name, width);
       }
 
+      // A new account has no migrations: the empty dashboard.
+      await page.goto(`${server.url}/signup`);
+      await page.getByLabel('Full Name', { exact: true }).fill('Empty Emma');
+      await page.getByLabel('Email', { exact: true }).fill(`emma-${width}@example.com`);
+      await page.getByLabel('Password', { exact: true }).fill('empty dashboard 1');
+      await page.getByRole('button', { name: 'Create Account' }).click();
+      await page.getByRole('heading', { name: 'No migrations yet' }).waitFor();
+      await settle(page);
+      await capture(page, 'dashboard-empty', width);
+      await page.getByRole('button', { name: 'Start Your First Migration' }).click();
+      await page.getByRole('heading', { name: 'Name Your Migration' }).waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    }, 120_000);
+
+    it(`renders the signed-in screens at ${width} width`, async () => {
+      const { page, errors, close } = await newPage(width);
       await demoSignIn(page, server.url);
-      await visit(page, '/migrations', 'dashboard', width);
+      await settle(page);
+      await capture(page, 'dashboard', width);
+      // Billing Overview: newest payment first.
+      const billing = page.getByRole('region', { name: 'Billing Overview' });
+      expect(
+        await billing.locator('li p.font-medium').allTextContents(),
+        'Billing Overview order',
+      ).toEqual(['Outdoor Gear Shop', 'Vintage Books Store', 'Home & Garden Market']);
+
+      await page.getByRole('button', { name: /^View All/ }).click();
+      await page.getByRole('heading', { name: 'All Store Migrations' }).waitFor();
+      await capture(page, 'all-store-migrations', width);
+      await page.getByRole('button', { name: 'Back to Dashboard' }).click();
+      await page.getByRole('button', { name: 'New Migration' }).click();
+      await page.getByRole('heading', { name: 'Name Your Migration' }).waitFor();
+      await capture(page, 'new-migration-form', width);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+
       const list = await page.evaluate(async () => (await fetch('/get-migrations')).json());
       const byStatus = (status: string) =>
         (list as { id: string; status: string }[]).find((m) => m.status === status)?.id;
       for (const [status, name] of [
         ['pending', 'migration-connect'],
         ['in-progress', 'migration-migrate'],
+        ['failed', 'migration-failed'],
         ['completed', 'migration-complete'],
       ] as const) {
         await visit(page, `/migrations/${byStatus(status)}`, name, width);
       }
+      await page.getByRole('button', { name: 'Re-migrate' }).waitFor();
       await visit(page, '/migration-history', 'history', width);
       for (const status of ['completed', 'failed', 'in-progress'] as const) {
         await visit(page, `/migration-history/${byStatus(status)}`, `detail-${status}`, width);
       }
+      expect(
+        await page
+          .getByText('Status', { exact: true })
+          .first()
+          .locator('xpath=following-sibling::dd[1]')
+          .textContent(),
+      ).toBe('In Progress');
       for (const [path, name] of [
         ['/my-account', 'my-account'],
         ['/settings', 'settings'],
@@ -79,18 +221,149 @@ describe('every screen at desktop and phone width (e2e)', () => {
       ] as const) {
         await visit(page, path, name, width);
       }
-      await page.getByRole('button', { name: /^Notifications/ }).click();
-      await page.getByRole('dialog', { name: 'Notifications' }).waitFor();
-      await screenshot(page, `notifications-${width}`);
-      // Outside the app paths a signed-in user sees the header with the store selector.
+
+      // The bell, with the demo account's notifications: 3 of 6 unread.
+      const bell = page.getByRole('button', { name: /^Notifications/ });
+      await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications, 3 unread');
+      await bell.click();
+      const panel = page.getByRole('dialog', { name: 'Notifications' });
+      await panel.waitFor();
+      const recent = panel.getByRole('list', { name: 'Recent notifications' });
+      expect(await recent.getByRole('listitem').count()).toBe(5);
+      await capture(page, 'notifications', width);
+      await panel.getByRole('button', { name: /^Migration failed \(unread\)/ }).click();
+      await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications, 2 unread');
+      expect(
+        await panel.getByRole('button', { name: /^Migration failed \(unread\)/ }).count(),
+      ).toBe(0);
+      await panel.getByRole('button', { name: 'View All Notifications' }).click();
+      const all = panel.getByRole('list', { name: 'All notifications' });
+      expect(await all.getByRole('listitem').count()).toBe(6);
+      await panel.getByRole('heading', { name: 'All Notifications (6)' }).waitFor();
+      await capture(page, 'notifications-all', width);
+      // A click outside closes it; so does the close button.
+      await page.locator('main').click({ position: { x: 2, y: 2 } });
+      await expect.poll(() => panel.count()).toBe(0);
+      await bell.click();
+      await panel.waitFor();
+      await panel.getByRole('button', { name: 'Close notifications' }).click();
+      await expect.poll(() => panel.count()).toBe(0);
+      await bell.click();
+      await panel.getByRole('button', { name: 'Mark all as read' }).click();
+      await expect.poll(() => bell.getAttribute('aria-label')).toBe('Notifications');
+      // A notification about a migration leads to it.
+      await panel.getByRole('link', { name: 'View migration' }).first().click();
+      await page.waitForURL(/\/migration-history\/[A-Za-z0-9]{20}$/);
+      await expect.poll(() => panel.count()).toBe(0);
+
+      // Outside the app paths a signed-in user sees the header with the store selector; the
+      // migration opened last (the completed one) is the current store.
       await visit(page, '/blog/1', 'signed-in-header', width);
-      await page.getByRole('button', { name: 'Stores' }).click();
+      const selector = page.getByRole('button', { name: 'Home & Garden Market' });
+      await selector.click();
       await page.getByRole('list', { name: 'Your stores' }).waitFor();
-      await screenshot(page, `store-selector-${width}`);
+      await capture(page, 'store-selector', width);
+      await page.getByRole('link', { name: 'Outdoor Gear Shop' }).click();
+      await page.waitForURL(new RegExp(`/migrations/${byStatus('in-progress')}$`));
+      await page.goto(`${server.url}/blog/1`);
+      await page.getByRole('button', { name: 'Outdoor Gear Shop' }).click();
       await page.getByRole('button', { name: 'Add New Store' }).click();
       await page.getByRole('heading', { name: 'Name Your Migration' }).waitFor();
+      await page.goto(`${server.url}/blog/1`);
+      await page.getByRole('button', { name: 'New Store' }).waitFor();
       expect(errors).toEqual([]);
-      await page.close();
-    }, 180_000);
+      await close();
+    }, 120_000);
+
+    it(`renders the steps of a new migration at ${width} width`, async () => {
+      const { page, errors, close } = await newPage(width);
+      await demoSignIn(page, server.url);
+      await page.getByRole('button', { name: 'New Migration' }).click();
+      await page.getByLabel('Migration Name').fill(`Tour ${width}`);
+      await page.getByRole('button', { name: 'Create Migration' }).click();
+      await page.waitForURL(/\/migrations\/[A-Za-z0-9]{20}$/);
+      if (width === 'phone') {
+        // The steps fold into one line on a phone, so the step itself starts on the first screen.
+        await page.getByRole('button', { name: 'Show steps' }).waitFor();
+        const top = await page.getByRole('heading', { name: 'Connect Stores' }).boundingBox();
+        expect(top?.y ?? Infinity).toBeLessThan(viewports.phone.height);
+      }
+
+      // The Magento tutorial dialog.
+      await page.getByLabel('Source platform').selectOption('magento2');
+      await page.getByRole('button', { name: 'Tutorial' }).click();
+      await checkDialog(page, 'Connect Magento 2', 'Close dialog');
+      await capture(page, 'tutorial-modal', width);
+      await closeWithEscape(page, 'Connect Magento 2');
+      expect(await focused(page)).toBe('Tutorial');
+
+      // Sandbox WooCommerce stores on both sides, and the Success dialog.
+      for (const side of ['Source', 'Destination'] as const) {
+        await page.getByLabel(`${side} platform`).selectOption('woocommerce');
+        const form = page.getByRole('form', { name: `${side} Store connection` });
+        await expect
+          .poll(() => form.getByLabel('Consumer Key', { exact: true }).inputValue(), {
+            timeout: 10_000,
+          })
+          .toMatch(/^ck_/);
+        await form.getByRole('button', { name: 'Verify Connection' }).click();
+        if (side === 'Source') {
+          await checkDialog(page, 'Success', 'Awesome!');
+          await capture(page, 'success-modal', width);
+        }
+        await page.getByRole('button', { name: 'Awesome!' }).click();
+        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+        // The form that opened the dialog is gone: focus is on that store's panel.
+        expect(await focused(page)).toBe(`${side} Store`);
+      }
+      await page.getByRole('button', { name: 'Continue to Data Selection' }).click();
+      await page.getByRole('heading', { name: 'Select Data' }).waitFor();
+      await page.getByRole('switch', { name: /Products/ }).click();
+      await page.getByRole('switch', { name: /Orders/ }).click();
+      await capture(page, 'select-data', width);
+      await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+
+      // The Payment step: a demo account gets the simulated card form next to Stripe Checkout.
+      await page.getByRole('button', { name: 'Checkout with Stripe' }).waitFor();
+      await page
+        .getByText(/this is a demo account or a migration between sandbox stores/)
+        .waitFor();
+      await capture(page, 'payment', width);
+      await page.getByRole('button', { name: 'Checkout with Stripe' }).click();
+      await page.waitForURL((url) => url.origin === stripe.url);
+      await page.getByLabel('Card number').waitFor();
+      await capture(page, 'stripe-hosted-checkout', width);
+      await page.getByRole('button', { name: /^Cancel and return/ }).click();
+      await page.getByText('Payment cancelled. You have not been charged').waitFor();
+      expect(page.url()).not.toContain('payment=cancelled');
+      await capture(page, 'payment-cancelled', width);
+
+      if (width === 'phone') {
+        await page.getByLabel('PayPal', { exact: true }).check();
+        await page.getByLabel('PayPal email').fill('owner@example.com');
+      } else {
+        await page.getByLabel('Cardholder name').fill('Demo Owner');
+        await page.getByLabel('Email').fill('owner@example.com');
+        await page.getByLabel('Address').fill('1 Main St');
+        await page.getByLabel('City').fill('Austin');
+        await page.getByLabel('ZIP').fill('78701');
+      }
+      await page.getByRole('button', { name: 'Pay now (demo)' }).click();
+      await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 15_000 });
+      await capture(page, 'payment-success', width);
+
+      // The detail page names the payment method (PayPal is not a card).
+      const id = /\/migrations\/([A-Za-z0-9]{20})/.exec(page.url())?.[1];
+      await go(page, `/migration-history/${id}`);
+      await page.getByRole('heading', { name: 'Billing Information' }).waitFor();
+      expect(
+        await page
+          .getByText('Payment method', { exact: true })
+          .locator('xpath=following-sibling::dd[1]')
+          .textContent(),
+      ).toBe(width === 'phone' ? 'PayPal' : 'Visa •••• 4242');
+      expect(errors).toEqual([]);
+      await close();
+    }, 120_000);
   }
 });

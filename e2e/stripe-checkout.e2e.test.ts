@@ -72,6 +72,26 @@ describe('Stripe Checkout journey in Chromium (e2e)', () => {
     await page.getByRole('switch', { name: /Products/ }).click();
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
 
+    // A refusal shows spec.md's text and the server's reason (here: a payment still settling).
+    await page.route('**/api/stripe/create-checkout-session', (route) =>
+      route.fulfill({
+        status: 409,
+        json: {
+          error: {
+            code: 'payment_processing',
+            message: 'Your payment is still being processed. Please try again shortly.',
+          },
+        },
+      }),
+    );
+    await page.getByRole('button', { name: 'Checkout with Stripe' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.getByText('Failed to initiate payment. Please try again.').waitFor();
+    await refusal
+      .getByText('Your payment is still being processed. Please try again shortly.')
+      .waitFor();
+    await page.unroute('**/api/stripe/create-checkout-session');
+
     await page.getByRole('button', { name: 'Checkout with Stripe' }).click();
     await page.waitForURL((url) => url.origin === stripe.url);
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -90,9 +110,9 @@ describe('Stripe Checkout journey in Chromium (e2e)', () => {
 
     const popup = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Download Receipt' }).click();
+    // The tab opens at the click (so no popup blocker stops it) and then goes to the receipt.
     const receipt = await popup;
-    await receipt.waitForLoadState();
-    expect(receipt.url().startsWith(stripe.url)).toBe(true);
+    await receipt.waitForURL((url) => url.href.startsWith(stripe.url));
     await receipt.close();
 
     await page.getByRole('button', { name: 'Start Migration' }).click();
@@ -115,7 +135,8 @@ describe('Stripe Checkout journey in Chromium (e2e)', () => {
       (await fetch('/api/notifications')).json(),
     );
     const received = notifications.notifications.filter(
-      (n: { title: string }) => n.title === 'Payment received',
+      (n: { title: string; migrationId: string }) =>
+        n.title === 'Payment received' && n.migrationId === id,
     );
     expect(received).toHaveLength(1);
     await page.close();

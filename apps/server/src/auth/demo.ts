@@ -1,5 +1,7 @@
 import type { Db } from '@replatform/db/database';
 import type { MigrationsRepository } from '@replatform/db/migrations-repository';
+import { NotificationsRepository } from '@replatform/db/notifications-repository';
+import { formatUsd } from '@replatform/contracts/pricing';
 
 const counts = { products: 1500, customers: 750, orders: 250 };
 const allTypes = { products: true, customers: true, orders: true };
@@ -8,17 +10,28 @@ const total = counts.products + counts.customers + counts.orders;
 const hoursAgo = (now: Date, hours: number) =>
   new Date(now.getTime() - hours * 60 * 60 * 1000).toISOString();
 
+/** $124.00: base $99 + 2,500 records. */
+const demoAmountCents = 12400;
+
 /** A simulated card payment of $124.00 (base $99 + 2,500 records), never a real charge. */
 function demoPayment(email: string, paidAt: string) {
   return {
     paymentStatus: 'paid',
-    amount: 12400,
+    amount: demoAmountCents,
     currency: 'usd',
     paymentDate: paidAt,
     paymentMethod: { type: 'card', card: { brand: 'visa', last4: '4242' } },
     customerEmail: email,
     demo: true,
   };
+}
+
+/** The sample migrations of a demo account, by the state they are in. */
+export interface DemoMigrations {
+  pending: { id: string; storeName: string };
+  failed: { id: string; storeName: string };
+  completed: { id: string; storeName: string };
+  running: { id: string; storeName: string };
 }
 
 /**
@@ -29,11 +42,11 @@ export async function seedDemoMigrations(
   repo: MigrationsRepository,
   user: { id: string; email: string },
   now: Date = new Date(),
-): Promise<void> {
+): Promise<DemoMigrations> {
   const create = (storeName: string) =>
     repo.create({ userId: user.id, email: user.email, storeName });
 
-  await create('My New Store');
+  const pending = await create('My New Store');
 
   const failed = await create('Vintage Books Store');
   await repo.update(failed.id, user.id, {
@@ -101,6 +114,94 @@ export async function seedDemoMigrations(
     },
     paymentInfo: demoPayment(user.email, hoursAgo(now, 1)),
   });
+
+  const named = (m: { id: string; storeName: string }) => ({ id: m.id, storeName: m.storeName });
+  return {
+    pending: named(pending),
+    failed: named(failed),
+    completed: named(completed),
+    running: named(running),
+  };
+}
+
+/**
+ * The bell's history for the sample migrations, worded as the real events word it (payments,
+ * runs started, completed and failed), at the times the samples say they happened. The older
+ * ones are read; the failure and the latest run's notices are unread.
+ */
+export async function seedDemoNotifications(
+  db: Db,
+  user: { id: string },
+  samples: DemoMigrations,
+  now: Date = new Date(),
+): Promise<void> {
+  const { failed, completed, running } = samples;
+  const paidNotice = (storeName: string) =>
+    `Demo payment of ${formatUsd(demoAmountCents)} for "${storeName}" recorded. No money was charged.`;
+  const notices = [
+    {
+      hours: 74,
+      read: true,
+      type: 'success',
+      title: 'Payment received',
+      message: paidNotice(completed.storeName),
+      migration: completed,
+    },
+    {
+      hours: 72,
+      read: true,
+      type: 'success',
+      title: 'Migration completed',
+      message: `${completed.storeName}: ${total} records migrated.`,
+      migration: completed,
+    },
+    {
+      hours: 30,
+      read: true,
+      type: 'success',
+      title: 'Payment received',
+      message: paidNotice(failed.storeName),
+      migration: failed,
+    },
+    {
+      hours: 29,
+      read: false,
+      type: 'error',
+      title: 'Migration failed',
+      message: `${failed.storeName}: the source store stopped answering while products were being copied. Records already moved are kept; restart to continue where it stopped.`,
+      migration: failed,
+    },
+    {
+      hours: 1,
+      read: false,
+      type: 'success',
+      title: 'Payment received',
+      message: paidNotice(running.storeName),
+      migration: running,
+    },
+    {
+      hours: 0.9,
+      read: false,
+      type: 'info',
+      title: 'Migration started',
+      message: `${running.storeName}: moving your data now. You can leave this page; we will let you know when it is done.`,
+      migration: running,
+    },
+  ] as const;
+  // The repository stamps rows with its clock: set it to each notice's time in turn.
+  let at = now;
+  const repo = new NotificationsRepository(db, () => at);
+  for (const notice of notices) {
+    at = new Date(now.getTime() - notice.hours * 60 * 60 * 1000);
+    const created = await repo.create({
+      userId: user.id,
+      type: notice.type,
+      title: notice.title,
+      message: notice.message,
+      migrationId: notice.migration.id,
+    });
+    if (notice.read) await repo.markRead(created.id, user.id);
+  }
 }
 
 /**

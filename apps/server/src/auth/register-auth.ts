@@ -9,7 +9,7 @@ import { devOutboxRoutes } from '../routes/auth/get-dev-outbox.ts';
 import type { AuthService } from './auth-service.ts';
 import { createBetterAuth } from './better-auth.ts';
 import { sendWebResponse, toWebRequest } from './bridge.ts';
-import { seedDemoMigrations, sweepExpired } from './demo.ts';
+import { seedDemoMigrations, seedDemoNotifications, sweepExpired } from './demo.ts';
 import { outboxMailer, smtpMailer } from './mailer.ts';
 import { registerCrossSiteCheck } from './origin-check.ts';
 import { AuthRateLimiter, limitMessage, type AuthAction } from './rate-limit.ts';
@@ -61,7 +61,10 @@ export async function createAuthService(deps: {
     mailer,
     log,
     deleteUserData,
-    seedDemoAccount: (user) => seedDemoMigrations(migrations, user),
+    seedDemoAccount: async (user) => {
+      const samples = await seedDemoMigrations(migrations, user);
+      await seedDemoNotifications(db, user, samples);
+    },
   });
 
   const resolved = new WeakMap<FastifyRequest, Promise<CurrentUser | null>>();

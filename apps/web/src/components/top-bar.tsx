@@ -15,7 +15,11 @@ const links = [
   { to: '/contact', label: 'Contact' },
 ];
 
-/** The signed-in app's top bar (spec.md section 2, Layout). */
+/**
+ * The signed-in app's top bar (spec.md section 2, Layout). On a phone it is two rows (brand and
+ * icon buttons, then the links) that scroll away with the page; from the small breakpoint on one
+ * sticky row.
+ */
 export function TopBar() {
   const session = useSession();
   const displayName = displayNameOf(session.data?.user);
@@ -26,12 +30,12 @@ export function TopBar() {
     await signOut();
   };
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+    <header className="relative z-30 border-b border-slate-200 bg-white/95 backdrop-blur sm:sticky sm:top-0">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 sm:gap-x-6 sm:py-3">
         <Brand to="/migrations" />
         <nav
           aria-label="Main"
-          className="order-3 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto"
+          className="order-3 -mx-1 flex w-full gap-1 overflow-x-auto sm:order-none sm:mx-0 sm:w-auto"
         >
           {links.map((link) => (
             <NavLink
@@ -45,7 +49,7 @@ export function TopBar() {
             </NavLink>
           ))}
         </nav>
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex items-center gap-0.5 sm:gap-2">
           <MockModeToggle />
           <NotificationsBell />
           <NavLink
@@ -63,7 +67,7 @@ export function TopBar() {
             }
           >
             <UserRound size={18} aria-hidden />
-            <span className="max-w-[10rem] truncate">{displayName}</span>
+            <span className="hidden max-w-[10rem] truncate sm:inline">{displayName}</span>
           </NavLink>
           <button
             type="button"
@@ -72,7 +76,7 @@ export function TopBar() {
             className="flex items-center gap-1 rounded-md px-2 py-2 text-sm text-slate-600 hover:bg-slate-100"
           >
             <LogOut size={18} aria-hidden />
-            <span>Logout</span>
+            <span className="sr-only sm:not-sr-only">Logout</span>
           </button>
         </div>
       </div>

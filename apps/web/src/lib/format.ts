@@ -30,3 +30,38 @@ const brandNames: Record<string, string> = {
 export function formatCardBrand(brand: string): string {
   return brandNames[brand.toLowerCase()] ?? brand;
 }
+
+/**
+ * How a payment was made, as the owner recognises it: the card's network (with its last four
+ * digits when `withLast4`), PayPal, or 'Card' when the provider told us nothing more.
+ */
+export function formatPaymentMethod(
+  method: { type: string; card?: { brand: string; last4: string } | undefined } | undefined,
+  { withLast4 = false }: { withLast4?: boolean } = {},
+): string {
+  if (method?.type === 'paypal') return 'PayPal';
+  const card = method?.card;
+  if (!card) return 'Card';
+  const brand = formatCardBrand(card.brand);
+  return withLast4 && card.last4 ? `${brand} •••• ${card.last4}` : brand;
+}
+
+const statusLabels: Record<string, string> = {
+  pending: 'Pending',
+  'in-progress': 'In Progress',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+/** A migration status for display ('in-progress' shows as 'In Progress'). */
+export function formatStatus(status: string): string {
+  if (!status) return '';
+  return (
+    statusLabels[status] ??
+    status
+      .split(/[-_\s]+/)
+      .filter(Boolean)
+      .map((word) => word[0]?.toUpperCase() + word.slice(1))
+      .join(' ')
+  );
+}

@@ -6,7 +6,13 @@ import { dataTypeNames, platformLabels, type Migration } from '@replatform/contr
 import { formatUsd } from '@replatform/contracts/pricing';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { apiRequest, ApiRequestError } from '../../lib/api-client.ts';
-import { formatCardBrand, formatCount, formatDateTime } from '../../lib/format.ts';
+import {
+  formatCount,
+  formatDateTime,
+  formatPaymentMethod,
+  formatStatus,
+} from '../../lib/format.ts';
+import { openInNewTab } from '../../lib/open-in-new-tab.ts';
 import { useMigration } from '../migrations/api/migrations-api.ts';
 import { routeOf } from '../migrations/components/migration-card.tsx';
 import { rememberSelectedMigration } from '../migrations/selected-migration.ts';
@@ -56,12 +62,14 @@ function ReceiptButton({ migrationId }: { migrationId: string }) {
   const download = async () => {
     setState('loading');
     try {
-      const { receiptUrl } = await apiRequest(
-        `/api/stripe/receipt/${encodeURIComponent(migrationId)}`,
-        receiptSchema,
-      );
-      if (!receiptUrl) throw new ApiRequestError(404, 'not_found', 'Receipt not available');
-      window.open(receiptUrl, '_blank', 'noopener');
+      await openInNewTab(async () => {
+        const { receiptUrl } = await apiRequest(
+          `/api/stripe/receipt/${encodeURIComponent(migrationId)}`,
+          receiptSchema,
+        );
+        if (!receiptUrl) throw new ApiRequestError(404, 'not_found', 'Receipt not available');
+        return receiptUrl;
+      });
       setState('idle');
     } catch (error) {
       setState({
@@ -190,7 +198,7 @@ export function MigrationDetailPage() {
             <dt className="text-slate-600">Migration date</dt>
             <dd>{formatDateTime(m.completedAt ?? m.lastUpdated) || 'Not specified'}</dd>
             <dt className="text-slate-600">Status</dt>
-            <dd>{m.status || 'Not specified'}</dd>
+            <dd>{formatStatus(m.status) || 'Not specified'}</dd>
           </dl>
           <h3 className="mt-5 font-semibold">Data Breakdown</h3>
           {Object.keys(m.migrationStats).length === 0 ? (
@@ -228,18 +236,14 @@ export function MigrationDetailPage() {
               <dt className="text-slate-600">Amount</dt>
               <dd>{formatUsd(m.paymentInfo.amount)}</dd>
               <dt className="text-slate-600">Status</dt>
-              <dd className="capitalize">
-                {m.paymentInfo.paymentStatus}
+              <dd>
+                {formatStatus(m.paymentInfo.paymentStatus)}
                 {m.paymentInfo.demo ? ' (demo)' : ''}
               </dd>
               <dt className="text-slate-600">Date</dt>
               <dd>{formatDateTime(m.paymentInfo.paymentDate) || 'Payment date unavailable'}</dd>
-              <dt className="text-slate-600">Card</dt>
-              <dd>
-                {m.paymentInfo.paymentMethod?.card
-                  ? `${formatCardBrand(m.paymentInfo.paymentMethod.card.brand)} •••• ${m.paymentInfo.paymentMethod.card.last4}`
-                  : 'Card'}
-              </dd>
+              <dt className="text-slate-600">Payment method</dt>
+              <dd>{formatPaymentMethod(m.paymentInfo.paymentMethod, { withLast4: true })}</dd>
             </dl>
             <div className="mt-4">
               <ReceiptButton migrationId={m.id} />

@@ -1,58 +1,115 @@
 import { ArrowLeft, ArrowLeftRight } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { stepProgressPercent, type Migration } from '@replatform/contracts/migration';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import {
+  dataTypeNames,
+  stepProgressPercent,
+  type Migration,
+} from '@replatform/contracts/migration';
 import { Confetti } from '../../components/confetti.tsx';
 import { ProgressBar } from '../../components/progress-bar.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { useMigration, useMigrations, useUpdateMigration } from './api/migrations-api.ts';
 import { StepsSidebar } from './components/steps-sidebar.tsx';
+import { chooseStore } from './current-store.ts';
+import { settleAutoOpen } from './selected-migration.ts';
 import { CompleteStep } from './steps/complete-step.tsx';
 import { ConnectStep } from './steps/connect-step.tsx';
-import { MigrateStep } from './steps/migrate-step.tsx';
+import { MigrateStep, type OpenStep } from './steps/migrate-step.tsx';
 import { PaymentStep } from './steps/payment-step.tsx';
-import { SelectDataStep } from './steps/select-data-step.tsx';
+import { SelectDataStep, type DataSelection } from './steps/select-data-step.tsx';
 
-function StepContent({ migration, step }: { migration: Migration; step: number }) {
+function StepContent({
+  migration,
+  step,
+  reason,
+  onOpenStep,
+  onSelectionChange,
+}: {
+  migration: Migration;
+  step: number;
+  reason: string | undefined;
+  onOpenStep: OpenStep;
+  onSelectionChange: (selection: DataSelection) => void;
+}) {
   const paid = migration.paymentInfo?.paymentStatus === 'paid';
   switch (step) {
     case 1:
       return <ConnectStep migration={migration} />;
     case 2:
-      return <SelectDataStep migration={migration} readOnly={paid} />;
+      return (
+        <SelectDataStep
+          migration={migration}
+          readOnly={paid}
+          onSelectionChange={onSelectionChange}
+        />
+      );
     case 3:
-      return <PaymentStep migration={migration} />;
+      return (
+        <PaymentStep
+          migration={migration}
+          onStarted={() => onOpenStep(4)}
+          {...(reason ? { reason } : {})}
+        />
+      );
     case 4:
-      return <MigrateStep migration={migration} />;
+      return <MigrateStep migration={migration} onOpenStep={onOpenStep} />;
     default:
-      return <CompleteStep migration={migration} />;
+      return <CompleteStep migration={migration} onOpenStep={onOpenStep} />;
   }
 }
 
-/** The selected-migration view of spec.md section 2. */
+const storesReady = (m: Migration) =>
+  Boolean(m.sourceStore && m.destinationStore && m.sourceVerified && m.destinationVerified);
+
+/** The selected-migration view of spec.md section 2; its state starts afresh per migration. */
 export function MigrationPage() {
   const { id } = useParams();
+  return <MigrationView key={id} id={id} />;
+}
+
+function MigrationView({ id }: { id: string | undefined }) {
+  const [params] = useSearchParams();
   const migration = useMigration(id);
   const list = useMigrations();
   const update = useUpdateMigration(id ?? '');
-  const [viewedStep, setViewedStep] = useState<number | null>(null);
+  // Back from Stripe Checkout (paid or cancelled) the Payment step handles the return, whatever
+  // step the migration is at (a top-up is paid while it stands at step 4).
+  const [viewed, setViewed] = useState<{ step: number; reason?: string } | null>(() =>
+    params.get('payment') ? { step: 3 } : null,
+  );
+  const [selection, setSelection] = useState<DataSelection | null>(null);
   const [celebrate, setCelebrate] = useState(false);
-  const previousStep = useRef<number | null>(null);
+  const previous = useRef<{ step: number; status: string } | null>(null);
+
+  useEffect(() => {
+    settleAutoOpen();
+    // Opening a migration makes its store the current one (the header's store selector).
+    if (id) chooseStore(id);
+  }, [id]);
 
   const current = migration.data?.currentStep;
+  const status = migration.data?.status;
   useEffect(() => {
-    if (current === undefined) return;
+    if (current === undefined || status === undefined) return;
+    const before = previous.current;
+    previous.current = { step: current, status };
+    if (!before || (before.step === current && before.status === status)) return;
+    // The migration moved on (or was restarted): show where it stands now.
+    setViewed(null);
     // Confetti only when the migration reaches step 5 while the owner watches.
-    if (previousStep.current !== null && previousStep.current < 5 && current === 5) {
-      setCelebrate(true);
-      const timer = setTimeout(() => setCelebrate(false), 5000);
-      previousStep.current = current;
-      return () => clearTimeout(timer);
-    }
-    previousStep.current = current;
-    setViewedStep(null);
-    return undefined;
-  }, [current]);
+    if (before.step < 5 && current === 5) setCelebrate(true);
+  }, [current, status]);
+  useEffect(() => {
+    if (!celebrate) return;
+    const timer = setTimeout(() => setCelebrate(false), 5000);
+    return () => clearTimeout(timer);
+  }, [celebrate]);
+
+  const openStep = useCallback<OpenStep>(
+    (step, reason) => setViewed(reason ? { step, reason } : { step }),
+    [],
+  );
 
   if (migration.isPending) {
     return (
@@ -66,7 +123,11 @@ export function MigrationPage() {
       <main className="mx-auto max-w-7xl px-4 py-8">
         <h1 className="text-2xl font-semibold">Migration Not Found</h1>
         <p className="mt-2 text-slate-600">The requested migration could not be found.</p>
-        <Link to="/migrations" className="mt-4 inline-block text-indigo-700 underline">
+        <Link
+          to="/migrations"
+          state={{ view: 'dashboard' }}
+          className="mt-4 inline-block text-indigo-700 underline"
+        >
           Back to dashboard
         </Link>
       </main>
@@ -74,19 +135,40 @@ export function MigrationPage() {
   }
 
   const m = migration.data;
-  const step = viewedStep ?? m.currentStep;
+  const step = Math.min(viewed?.step ?? m.currentStep, m.currentStep);
   const percent = stepProgressPercent(m.currentStep);
   const activeCount = (list.data ?? []).filter(
     (x) => x.status === 'in-progress' || x.status === 'pending',
   ).length;
   const finished = m.currentStep >= 5 || m.status === 'completed';
+  const onCurrentStep = step === m.currentStep;
+  const chosen = selection ?? {
+    products: Boolean(m.dataTypes.products),
+    customers: Boolean(m.dataTypes.customers),
+    orders: Boolean(m.dataTypes.orders),
+  };
+  // Next Step does what the step's own button does: on step 1 only once both stores are
+  // connected, on step 2 it saves the selection on screen together with the step change.
+  const nextBlocked =
+    m.currentStep === 1
+      ? !storesReady(m)
+      : m.currentStep === 2
+        ? !dataTypeNames.some((t) => chosen[t])
+        : false;
+  const next = () =>
+    update.mutate(
+      m.currentStep === 2
+        ? { dataTypes: chosen, currentStep: m.currentStep + 1 }
+        : { currentStep: m.currentStep + 1 },
+    );
 
   return (
-    <main className="mx-auto w-full max-w-7xl px-4 py-8">
+    <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:py-8">
       {celebrate ? <Confetti /> : null}
-      <div className="flex flex-wrap items-center gap-3 text-sm">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
         <Link
           to="/migrations"
+          state={{ view: 'dashboard' }}
           className="inline-flex items-center gap-1 font-medium text-indigo-700"
         >
           <ArrowLeft size={16} aria-hidden /> Back to dashboard
@@ -101,10 +183,10 @@ export function MigrationPage() {
           </Link>
         ) : null}
       </div>
-      <header className="mt-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <header className="mt-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
         <div className="flex flex-wrap items-start justify-between gap-3">
-          <div>
-            <h1 className="text-2xl font-semibold tracking-tight">{m.storeName}</h1>
+          <div className="min-w-0">
+            <h1 className="break-words text-2xl font-semibold tracking-tight">{m.storeName}</h1>
             <p className="mt-1 text-sm text-slate-600">Step {m.currentStep} of 5</p>
           </div>
           <StatusBadge status={m.status} />
@@ -114,16 +196,22 @@ export function MigrationPage() {
         </div>
       </header>
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-[18rem_1fr]">
+      <div className="mt-4 grid gap-4 sm:mt-6 lg:grid-cols-[18rem_1fr] lg:gap-6">
         <aside>
           <StepsSidebar
             currentStep={m.currentStep}
             viewedStep={step}
-            onSelect={(s) => setViewedStep(s === m.currentStep ? null : s)}
+            onSelect={(s) => setViewed(s === m.currentStep ? null : { step: s })}
           />
         </aside>
         <div className="min-w-0">
-          <StepContent migration={m} step={step} />
+          <StepContent
+            migration={m}
+            step={step}
+            reason={viewed?.reason}
+            onOpenStep={openStep}
+            onSelectionChange={setSelection}
+          />
           {update.isError ? (
             <p role="alert" className="mt-4 text-red-700">
               {update.error.message}
@@ -134,12 +222,19 @@ export function MigrationPage() {
               <span className="rounded-md bg-emerald-50 px-4 py-2 font-medium text-emerald-700">
                 Migration Complete
               </span>
-            ) : m.currentStep < 3 ? (
+            ) : m.currentStep < 3 && onCurrentStep ? (
               <button
                 type="button"
-                disabled={update.isPending}
-                onClick={() => update.mutate({ currentStep: m.currentStep + 1 })}
-                className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-50 disabled:opacity-50"
+                disabled={update.isPending || nextBlocked}
+                title={
+                  nextBlocked
+                    ? m.currentStep === 1
+                      ? 'Connect both stores first'
+                      : 'Select at least one data type'
+                    : undefined
+                }
+                onClick={next}
+                className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50"
               >
                 Next Step
               </button>

@@ -8,7 +8,14 @@ import { useMigrations } from './api/migrations-api.ts';
 import { BillingOverview } from './components/billing-overview.tsx';
 import { MigrationCard, routeOf } from './components/migration-card.tsx';
 import { NewMigrationForm } from './components/new-migration-form.tsx';
-import { takeSelectedMigration } from './selected-migration.ts';
+import { cancelNewStore, startNewStore } from './current-store.ts';
+import {
+  claimAutoOpen,
+  firstInProgress,
+  forgetSelectedMigration,
+  peekSelectedMigration,
+  settleAutoOpen,
+} from './selected-migration.ts';
 
 type View = 'dashboard' | 'all' | 'new';
 
@@ -51,19 +58,40 @@ function AllMigrations({ migrations, onBack }: { migrations: Migration[]; onBack
 export function MigrationsPage() {
   const migrations = useMigrations();
   const navigate = useNavigate();
-  // The header's Add New Store and the Switch Migration link open a view directly.
+  // The header's Add New Store, Switch Migration and Back to dashboard ask for a view directly.
   const requested = (useLocation().state as { view?: View } | null)?.view;
   const [view, setView] = useState<View>(requested ?? 'dashboard');
   useEffect(() => {
     if (requested) setView(requested);
   }, [requested]);
 
-  // A migration chosen on the history pages opens here once.
+  // A migration chosen on the history pages opens here once (spec.md section 2).
+  const [saved] = useState(peekSelectedMigration);
   useEffect(() => {
-    const saved = takeSelectedMigration();
-    if (saved) navigate(`/migrations/${saved}`, { replace: true });
-  }, [navigate]);
+    if (!saved) return;
+    forgetSelectedMigration();
+    settleAutoOpen();
+    navigate(`/migrations/${saved}`, { replace: true });
+  }, [saved, navigate]);
 
+  // Without one, the first in-progress migration opens on load (once per page load, see
+  // claimAutoOpen); a view asked for explicitly always wins.
+  const loaded = migrations.data;
+  useEffect(() => {
+    if (saved || !loaded) return;
+    if (requested) {
+      settleAutoOpen();
+      return;
+    }
+    if (!claimAutoOpen()) return;
+    const first = firstInProgress(loaded);
+    if (first) navigate(`/migrations/${first.id}`, { replace: true });
+  }, [saved, loaded, requested, navigate]);
+
+  const openNew = () => {
+    startNewStore();
+    setView('new');
+  };
   const list = migrations.data ?? [];
   const active = list.filter((m) => m.status === 'in-progress' || m.status === 'pending');
   const completed = list.filter((m) => m.status === 'completed').length;
@@ -89,7 +117,7 @@ export function MigrationsPage() {
           </button>
           <button
             type="button"
-            onClick={() => setView('new')}
+            onClick={openNew}
             className="inline-flex items-center gap-1 rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-700"
           >
             <Plus size={16} aria-hidden /> New Migration
@@ -105,7 +133,12 @@ export function MigrationsPage() {
             Your migrations could not be loaded. Please refresh the page.
           </p>
         ) : view === 'new' ? (
-          <NewMigrationForm onCancel={() => setView('dashboard')} />
+          <NewMigrationForm
+            onCancel={() => {
+              cancelNewStore();
+              setView('dashboard');
+            }}
+          />
         ) : view === 'all' ? (
           <AllMigrations migrations={list} onBack={() => setView('dashboard')} />
         ) : list.length === 0 ? (
@@ -116,7 +149,7 @@ export function MigrationsPage() {
             </p>
             <button
               type="button"
-              onClick={() => setView('new')}
+              onClick={openNew}
               className="mt-4 rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700"
             >
               Start Your First Migration

@@ -7,11 +7,13 @@ import {
 } from '@replatform/contracts/migration';
 import { migrationListSchema } from '@replatform/contracts/migrations-api';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { notificationsQueryKey } from '../../../lib/query-keys.ts';
 
 export const migrationKeys = {
   all: ['migrations'] as const,
   one: (id: string) => ['migrations', id] as const,
   counts: (id: string) => ['migrations', id, 'counts'] as const,
+  progress: (id: string) => ['migrations', id, 'progress'] as const,
 };
 
 export function useMigrations() {
@@ -69,6 +71,28 @@ export function useUpdateMigration(id: string) {
         body: changes,
       }),
     onSuccess: store,
+  });
+}
+
+/**
+ * POST /api/migrations/{id}/start: the first run after payment, a restart of a failed run (it
+ * continues where it stopped), or a re-migration of a completed one (new or changed records
+ * only). The server answers 402 when something must be paid first.
+ */
+export function useStartMigration(id: string) {
+  const queryClient = useQueryClient();
+  const store = useStoreMigration();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest(`/api/migrations/${encodeURIComponent(id)}/start`, migrationSchema, {
+        method: 'POST',
+      }),
+    onSuccess: (migration) => {
+      store(migration);
+      void queryClient.invalidateQueries({ queryKey: migrationKeys.progress(id) });
+    },
+    // Starting raises a notification on the server; show it now rather than at the next poll.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsQueryKey }),
   });
 }
 

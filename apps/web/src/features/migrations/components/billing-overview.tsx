@@ -1,11 +1,16 @@
 import { CreditCard } from 'lucide-react';
 import { formatUsd } from '@replatform/contracts/pricing';
 import type { Migration } from '@replatform/contracts/migration';
-import { formatCardBrand, formatDateTime } from '../../../lib/format.ts';
+import { formatDateTime, formatPaymentMethod } from '../../../lib/format.ts';
 
 const SHOWN = 6;
 
-/** Billing Overview of the dashboard: total spent and up to six paid migrations. */
+const paidAt = (m: Migration) => {
+  const time = Date.parse(m.paymentInfo?.paymentDate ?? '');
+  return Number.isNaN(time) ? -Infinity : time;
+};
+
+/** Billing Overview of the dashboard: total spent and up to six paid migrations, newest first. */
 export function BillingOverview({
   migrations,
   onViewAll,
@@ -13,7 +18,9 @@ export function BillingOverview({
   migrations: Migration[];
   onViewAll: () => void;
 }) {
-  const paid = migrations.filter((m) => m.paymentInfo?.paymentStatus === 'paid');
+  const paid = migrations
+    .filter((m) => m.paymentInfo?.paymentStatus === 'paid')
+    .sort((a, b) => paidAt(b) - paidAt(a));
   if (paid.length === 0) return null;
   const total = paid.reduce((sum, m) => sum + (m.paymentInfo?.amount ?? 0), 0);
   return (
@@ -41,9 +48,7 @@ export function BillingOverview({
             <div className="flex items-center gap-3 text-sm">
               <span className="inline-flex items-center gap-1 text-slate-600">
                 <CreditCard size={16} aria-hidden />
-                {m.paymentInfo?.paymentMethod?.card
-                  ? formatCardBrand(m.paymentInfo.paymentMethod.card.brand)
-                  : 'Card'}
+                {formatPaymentMethod(m.paymentInfo?.paymentMethod)}
                 {m.paymentInfo?.demo ? ' (demo)' : ''}
               </span>
               <span className="font-semibold">{formatUsd(m.paymentInfo?.amount ?? 0)}</span>

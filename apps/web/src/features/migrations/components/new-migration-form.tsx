@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useCreateMigration } from '../api/migrations-api.ts';
+import { chooseStore } from '../current-store.ts';
 
 /** 'Name Your Migration': a required, trimmed name; then the new migration opens at step 1. */
 export function NewMigrationForm({ onCancel }: { onCancel?: () => void }) {
@@ -11,7 +12,13 @@ export function NewMigrationForm({ onCancel }: { onCancel?: () => void }) {
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) return;
-    create.mutate(trimmed, { onSuccess: (m) => navigate(`/migrations/${m.id}`) });
+    create.mutate(trimmed, {
+      onSuccess: (m) => {
+        // The new store is the current one now (the header stops reading New Store).
+        chooseStore(m.id);
+        navigate(`/migrations/${m.id}`);
+      },
+    });
   };
   return (
     <form

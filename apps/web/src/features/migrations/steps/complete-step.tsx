@@ -1,9 +1,70 @@
-import { CheckCircle2 } from 'lucide-react';
+import { CheckCircle2, RefreshCw } from 'lucide-react';
 import { Link } from 'react-router';
 import { dataTypeNames, platformLabels, type Migration } from '@replatform/contracts/migration';
+import { ApiRequestError } from '../../../lib/api-client.ts';
+import { useSession } from '../../session/api/get-session.ts';
+import { useStartMigration } from '../api/migrations-api.ts';
+import type { OpenStep } from './migrate-step.tsx';
 
-/** Step 5: summary and a link to the migration's history page. */
-export function CompleteStep({ migration }: { migration: Migration }) {
+/**
+ * Re-migration of a completed migration: the same run again, writing only what is new or changed
+ * in the source since the last one. The first is free; later ones are paid at step 3 first (the
+ * server answers 402 until then).
+ */
+function ReMigrate({ migration, onOpenStep }: { migration: Migration; onOpenStep: OpenStep }) {
+  const start = useStartMigration(migration.id);
+  const demo = Boolean(useSession().data?.user.isDemo);
+  const needsPayment = start.error instanceof ApiRequestError && start.error.status === 402;
+  return (
+    <section
+      aria-labelledby="remigrate-title"
+      className="mt-6 rounded-lg border border-emerald-200 bg-white p-5"
+    >
+      <h3 id="remigrate-title" className="font-semibold text-slate-900">
+        Sync recent data
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">
+        Re-migrate copies the records that are new or changed in your source store since this
+        migration ran. Records already at the destination are updated, never duplicated.
+      </p>
+      <p className="mt-1 text-sm text-slate-700">
+        {demo
+          ? 'Re-migrations are free on demo accounts.'
+          : 'Your first re-migration is free. After that, each re-migration is paid for at the Payment step before it starts, and you see the price first. Migrations between sandbox stores are always free.'}
+      </p>
+      {start.isError && !needsPayment ? (
+        <p role="alert" className="mt-2 text-sm font-medium text-red-700">
+          {start.error.message}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        onClick={() =>
+          start.mutate(undefined, {
+            onError: (error) => {
+              if (error instanceof ApiRequestError && error.status === 402)
+                onOpenStep(3, error.message);
+            },
+          })
+        }
+        disabled={start.isPending}
+        className="mt-4 inline-flex items-center gap-2 rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+      >
+        <RefreshCw size={16} aria-hidden className={start.isPending ? 'animate-spin' : undefined} />
+        {start.isPending ? 'Starting...' : 'Re-migrate'}
+      </button>
+    </section>
+  );
+}
+
+/** Step 5: summary, a link to the migration's history page, and re-migration. */
+export function CompleteStep({
+  migration,
+  onOpenStep,
+}: {
+  migration: Migration;
+  onOpenStep: OpenStep;
+}) {
   const types = dataTypeNames.filter((t) => migration.dataTypes[t]);
   const label = (p: Migration['sourceStore']) => (p ? platformLabels[p] : 'Not specified');
   return (
@@ -35,6 +96,9 @@ export function CompleteStep({ migration }: { migration: Migration }) {
       >
         View migration details
       </Link>
+      {migration.status === 'completed' ? (
+        <ReMigrate migration={migration} onOpenStep={onOpenStep} />
+      ) : null}
     </section>
   );
 }

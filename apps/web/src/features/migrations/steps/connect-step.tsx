@@ -1,5 +1,5 @@
 import { CheckCircle2, Eye, EyeOff, PlayCircle } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   platformLabels,
   platforms,
@@ -84,6 +84,11 @@ function StorePanel({ migration, side }: { migration: Migration; side: Side }) {
   const [values, setValues] = useState<VerifyFields>({});
   const [result, setResult] = useState<Result | null>(null);
   const [tutorial, setTutorial] = useState(false);
+  // After a successful verify the form (and the button that opened the dialog) is replaced by the
+  // verified summary, so closing the dialog puts focus on this panel's heading instead.
+  const heading = useRef<HTMLHeadingElement>(null);
+  // After a failed verify the form stays: focus returns to its Verify button to try again.
+  const verifyButton = useRef<HTMLButtonElement>(null);
   const update = useUpdateMigration(migration.id);
   const verify = useVerifyConnection(migration.id);
   const title = side === 'source' ? 'Source Store' : 'Destination Store';
@@ -134,7 +139,12 @@ function StorePanel({ migration, side }: { migration: Migration; side: Side }) {
       aria-labelledby={`${selectId}-title`}
       className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
     >
-      <h3 id={`${selectId}-title`} className="font-semibold">
+      <h3
+        id={`${selectId}-title`}
+        ref={heading}
+        tabIndex={-1}
+        className="font-semibold outline-none"
+      >
         {title}
       </h3>
       <label htmlFor={selectId} className="mt-3 block text-sm font-medium text-slate-700">
@@ -222,6 +232,7 @@ function StorePanel({ migration, side }: { migration: Migration; side: Side }) {
                     disabled={verify.isPending}
                   />
                   <button
+                    ref={verifyButton}
                     type="submit"
                     disabled={!canVerify(platform, values) || verify.isPending}
                     className="w-full rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
@@ -244,6 +255,7 @@ function StorePanel({ migration, side }: { migration: Migration; side: Side }) {
               ))}
               <div className="flex flex-wrap gap-2">
                 <button
+                  ref={verifyButton}
                   type="submit"
                   disabled={!canVerify(platform, values) || verify.isPending}
                   className="flex-1 rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
@@ -274,6 +286,7 @@ function StorePanel({ migration, side }: { migration: Migration; side: Side }) {
           title={result.tone === 'success' ? 'Success' : 'Connection Failed'}
           tone={result.tone}
           onClose={() => setResult(null)}
+          returnFocusTo={result.tone === 'success' ? heading : verifyButton}
         >
           <p>{result.message}</p>
           {result.tone === 'error' && result.reason ? (
@@ -290,7 +303,7 @@ function StorePanel({ migration, side }: { migration: Migration; side: Side }) {
         </Modal>
       ) : null}
       {tutorial ? (
-        <Modal title="Connect Magento 2" onClose={() => setTutorial(false)}>
+        <Modal title="Connect Magento 2" onClose={() => setTutorial(false)} returnFocusTo={heading}>
           <div className="flex aspect-video items-center justify-center rounded-lg bg-slate-900 text-slate-300">
             <PlayCircle size={48} aria-hidden />
             <span className="sr-only">Video tutorial</span>

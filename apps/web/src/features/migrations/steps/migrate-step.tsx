@@ -1,19 +1,68 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CreditCard, RotateCcw, TriangleAlert } from 'lucide-react';
 import { useEffect } from 'react';
 import type { Migration } from '@replatform/contracts/migration';
-import { migrateStatusText, migrationProgressSchema } from '@replatform/contracts/progress';
+import {
+  migrateStatusText,
+  migrationProgressSchema,
+  type MigrationProgress,
+} from '@replatform/contracts/progress';
 import { ProgressBar } from '../../../components/progress-bar.tsx';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRequest, ApiRequestError } from '../../../lib/api-client.ts';
 import { formatCount } from '../../../lib/format.ts';
-import { migrationKeys } from '../api/migrations-api.ts';
+import { notificationsQueryKey } from '../../../lib/query-keys.ts';
+import { migrationKeys, useStartMigration } from '../api/migrations-api.ts';
 
 const POLL_MS = 5000;
 
-/** Step 4: three bars (done/total) and the status line, refreshed every 5 s. */
-export function MigrateStep({ migration }: { migration: Migration }) {
+/** Opens another step of this migration, with the reason it is needed (shown there). */
+export type OpenStep = (step: number, reason?: string) => void;
+
+type Bar = { key: string; label: string; done: number; total: number };
+
+function barsOf(migration: Migration, p: MigrationProgress | undefined): Bar[] {
+  // Before the first answer the counts taken at payment stand in for the totals.
+  const counted = migration.entityCounts;
+  return [
+    {
+      key: 'products',
+      label: 'Products',
+      on: migration.dataTypes.products,
+      done: p?.productsCompleted ?? 0,
+      total: p?.productsTotal || counted.products || 0,
+    },
+    {
+      key: 'customers',
+      label: 'Customers',
+      on: migration.dataTypes.customers,
+      done: p?.customersCompleted ?? 0,
+      total: p?.customersTotal || counted.customers || 0,
+    },
+    {
+      key: 'orders',
+      label: 'Orders',
+      on: migration.dataTypes.orders,
+      done: p?.ordersCompleted ?? 0,
+      total: p?.ordersTotal || counted.orders || 0,
+    },
+  ].filter((b) => b.on);
+}
+
+/**
+ * Step 4: three bars (done/total) and the status line, refreshed every 5 s. A run stopped by a
+ * failure offers Restart; a run parked because the source grew beyond what was paid asks for the
+ * difference.
+ */
+export function MigrateStep({
+  migration,
+  onOpenStep,
+}: {
+  migration: Migration;
+  onOpenStep: OpenStep;
+}) {
   const queryClient = useQueryClient();
   const progress = useQuery({
-    queryKey: ['migrations', migration.id, 'progress'],
+    queryKey: migrationKeys.progress(migration.id),
     queryFn: () =>
       apiRequest('/migration-progress', migrationProgressSchema, {
         query: { migrationId: migration.id },
@@ -22,8 +71,12 @@ export function MigrateStep({ migration }: { migration: Migration }) {
     // A failed poll is only logged; polling goes on (spec.md section 7).
     retry: false,
   });
+  const restart = useStartMigration(migration.id);
   const p = progress.data;
+  const state = p?.state;
   const complete = (p?.overallProgress ?? 0) >= 100;
+  const needsTopUp = state === 'payment_required';
+  const failed = !needsTopUp && (migration.status === 'failed' || state === 'failed');
 
   // At 100% the run completes on the server; fetch the migration again after 1 s to show step 5.
   useEffect(() => {
@@ -35,29 +88,28 @@ export function MigrateStep({ migration }: { migration: Migration }) {
     return () => clearTimeout(timer);
   }, [complete, migration.id, queryClient]);
 
-  const bars = [
-    {
-      key: 'products',
-      label: 'Products',
-      on: migration.dataTypes.products,
-      done: p?.productsCompleted ?? 0,
-      total: p?.productsTotal ?? 0,
-    },
-    {
-      key: 'customers',
-      label: 'Customers',
-      on: migration.dataTypes.customers,
-      done: p?.customersCompleted ?? 0,
-      total: p?.customersTotal ?? 0,
-    },
-    {
-      key: 'orders',
-      label: 'Orders',
-      on: migration.dataTypes.orders,
-      done: p?.ordersCompleted ?? 0,
-      total: p?.ordersTotal ?? 0,
-    },
-  ].filter((b) => b.on);
+  // The run's notifications (started, failed, top-up needed) are raised as its state changes:
+  // refresh the bell then rather than at its own 30 s poll. A run that stopped also changed the
+  // migration (status, figures).
+  const stopped = state === 'failed' || state === 'payment_required';
+  useEffect(() => {
+    if (!state) return;
+    void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
+  }, [state, queryClient]);
+  useEffect(() => {
+    if (!stopped) return;
+    void queryClient.invalidateQueries({ queryKey: migrationKeys.one(migration.id) });
+  }, [stopped, migration.id, queryClient]);
+
+  const startRestart = () =>
+    restart.mutate(undefined, {
+      onError: (error) => {
+        if (error instanceof ApiRequestError && error.status === 402) onOpenStep(3, error.message);
+      },
+    });
+
+  const bars = barsOf(migration, p);
+  const counting = !p && progress.isPending;
 
   return (
     <section
@@ -65,16 +117,57 @@ export function MigrateStep({ migration }: { migration: Migration }) {
       className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm"
     >
       <h2 id="migrate-title" className="text-xl font-semibold">
-        {migration.status === 'failed' ? 'Migration Failed' : 'Migration in Progress'}
+        {needsTopUp ? 'Top-up Needed' : failed ? 'Migration Failed' : 'Migration in Progress'}
       </h2>
-      <p className="mt-1 text-slate-600" aria-live="polite">
-        {migration.status === 'failed'
-          ? 'The migration stopped. Records already moved are kept; restart to continue where it stopped.'
-          : p
-            ? migrateStatusText(p, migration.dataTypes)
-            : 'Initializing migration...'}
-      </p>
-      <div className="mt-6 space-y-5">
+      {needsTopUp ? (
+        <div className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-4 text-amber-900">
+          <p className="flex items-start gap-2 font-medium">
+            <TriangleAlert size={18} className="mt-0.5 shrink-0" aria-hidden />
+            The migration is paused: your source store now holds more records than were paid for.
+          </p>
+          {p?.message ? <p className="mt-2 text-sm">{p.message}</p> : null}
+          <p className="mt-2 text-sm">
+            Records already moved are kept. Pay only for the additional records, then start again to
+            continue where it stopped.
+          </p>
+          <button
+            type="button"
+            onClick={() => onOpenStep(3, p?.message)}
+            className="mt-4 inline-flex items-center gap-2 rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700"
+          >
+            <CreditCard size={16} aria-hidden /> Pay the difference
+          </button>
+        </div>
+      ) : failed ? (
+        <div className="mt-3 rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
+          <p className="font-medium">The migration stopped.</p>
+          {p?.message ? <p className="mt-2 text-sm">{p.message}</p> : null}
+          <p className="mt-2 text-sm">
+            Records already moved are kept; restart to continue where it stopped. Nothing is written
+            twice, and restarting a paid migration costs nothing more.
+          </p>
+          {restart.isError &&
+          !(restart.error instanceof ApiRequestError && restart.error.status === 402) ? (
+            <p role="alert" className="mt-2 text-sm font-medium text-red-700">
+              {restart.error.message}
+            </p>
+          ) : null}
+          <button
+            type="button"
+            onClick={startRestart}
+            disabled={restart.isPending}
+            className="mt-4 inline-flex items-center gap-2 rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+          >
+            <RotateCcw size={16} aria-hidden />
+            {restart.isPending ? 'Restarting...' : 'Restart Migration'}
+          </button>
+        </div>
+      ) : (
+        <p className="mt-1 text-slate-600" aria-live="polite">
+          {p ? migrateStatusText(p, migration.dataTypes) : 'Initializing migration...'}
+        </p>
+      )}
+      <div className="mt-6 space-y-5" aria-busy={counting || undefined}>
         {bars.map((b) => {
           const percent = b.total > 0 ? (b.done / b.total) * 100 : complete ? 100 : 0;
           return (
@@ -82,13 +175,17 @@ export function MigrateStep({ migration }: { migration: Migration }) {
               <div className="mb-1 flex justify-between text-sm">
                 <span className="font-medium">{b.label}</span>
                 <span className="tabular-nums text-slate-600">
-                  {formatCount(b.done)}/{formatCount(b.total)}
+                  {b.total > 0
+                    ? `${formatCount(b.done)}/${formatCount(b.total)}`
+                    : counting || state === 'queued' || state === 'idle'
+                      ? 'Counting records...'
+                      : `${formatCount(b.done)}/${formatCount(b.total)}`}
                 </span>
               </div>
               <ProgressBar
                 value={percent}
                 label={`${b.label} migrated`}
-                tone={percent >= 100 ? 'emerald' : 'indigo'}
+                tone={percent >= 100 ? 'emerald' : failed ? 'red' : 'indigo'}
               />
             </div>
           );

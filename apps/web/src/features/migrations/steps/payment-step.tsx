@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CheckCircle2, CreditCard, Download, Loader2 } from 'lucide-react';
+import { CheckCircle2, CreditCard, Download, Info, Loader2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { migrationSchema, type Migration } from '@replatform/contracts/migration';
+import type { Migration } from '@replatform/contracts/migration';
 import {
   checkoutSessionResponseSchema,
   demoCountries,
@@ -10,12 +10,15 @@ import {
   paymentSummarySchema,
   paymentsConfigSchema,
   receiptResponseSchema,
+  type PaymentsConfig,
 } from '@replatform/contracts/payments';
 import { formatUsd, PER_RECORD_CENTS, TAX_RATE_LABEL } from '@replatform/contracts/pricing';
 import { TextField } from '../../../components/form-fields.tsx';
 import { apiRequest, ApiRequestError } from '../../../lib/api-client.ts';
 import { formatCount } from '../../../lib/format.ts';
-import { migrationKeys } from '../api/migrations-api.ts';
+import { openInNewTab } from '../../../lib/open-in-new-tab.ts';
+import { notificationsQueryKey } from '../../../lib/query-keys.ts';
+import { migrationKeys, useStartMigration } from '../api/migrations-api.ts';
 
 const included = [
   'Complete data migration',
@@ -25,7 +28,22 @@ const included = [
   '30-day money-back guarantee',
 ];
 
-function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: () => void }) {
+/** Why payments here are simulated: no Stripe on this server, or a demo account / sandbox stores. */
+function demoNotice(mode: PaymentsConfig['mode']): string {
+  return mode === 'demo'
+    ? 'Demo mode: Stripe is not configured on this server, so payments are simulated and no card is charged. Use any test details.'
+    : 'Demo mode: this is a demo account or a migration between sandbox stores, so this payment is simulated and no card is charged. Use any test details.';
+}
+
+function DemoCardForm({
+  migrationId,
+  mode,
+  onPaid,
+}: {
+  migrationId: string;
+  mode: PaymentsConfig['mode'];
+  onPaid: () => void;
+}) {
   const [method, setMethod] = useState<'card' | 'paypal'>('card');
   const [form, setForm] = useState({
     cardNumber: '4242 4242 4242 4242',
@@ -58,9 +76,7 @@ function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: ()
   };
   return (
     <form onSubmit={submit} className="mt-6 space-y-4" aria-label="Demo payment">
-      <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">
-        Demo mode: no real card is charged. Use any test details.
-      </p>
+      <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{demoNotice(mode)}</p>
       <fieldset className="flex gap-4 text-sm">
         <legend className="sr-only">Payment method</legend>
         <label className="flex items-center gap-2">
@@ -204,8 +220,42 @@ function DemoCardForm({ migrationId, onPaid }: { migrationId: string; onPaid: ()
   );
 }
 
-/** Step 3: order summary from real counts, price from the shared rule, Stripe Checkout or demo payment. */
-export function PaymentStep({ migration }: { migration: Migration }) {
+const INITIATE_FAILED = 'Failed to initiate payment. Please try again.';
+const RECORD_FAILED = 'Failed to record payment status. Please contact support.';
+
+/**
+ * The server's own reason, when it tells the owner something the fixed text does not (already
+ * paid, still processing, Stripe not configured); never for unexpected server errors.
+ */
+function serverReason(error: unknown, shown: string): string | undefined {
+  if (!(error instanceof ApiRequestError) || error.code === 'http_error') return undefined;
+  if (error.status >= 500 && error.status !== 503) return undefined;
+  return error.message && error.message !== shown ? error.message : undefined;
+}
+
+function Problem({ text, reason }: { text: string; reason?: string | undefined }) {
+  return (
+    <div role="alert" className="mb-3 text-red-700">
+      <p className="font-medium">{text}</p>
+      {reason ? <p className="mt-1 text-sm">{reason}</p> : null}
+    </div>
+  );
+}
+
+/**
+ * Step 3: order summary from real counts, price from the shared rule, Stripe Checkout or demo
+ * payment. `reason` says why the owner was sent here (a top-up, a paid re-migration).
+ */
+export function PaymentStep({
+  migration,
+  reason,
+  onStarted,
+}: {
+  migration: Migration;
+  reason?: string;
+  /** The run started: the page shows the Migrate step. */
+  onStarted?: () => void;
+}) {
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const paid = migration.paymentInfo?.paymentStatus === 'paid';
@@ -223,12 +273,12 @@ export function PaymentStep({ migration }: { migration: Migration }) {
         query: { migrationId: migration.id },
       }),
   });
-  const store = (m: Migration) => queryClient.setQueryData(migrationKeys.one(m.id), m);
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: migrationKeys.one(migration.id) });
     void queryClient.invalidateQueries({ queryKey: ['payments', 'summary', migration.id] });
+    // The payment raised a notification on the server: show it in the bell now.
+    void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
   };
-  const due = summary.data?.kind ?? 'initial';
 
   const checkout = useMutation({
     mutationFn: () =>
@@ -237,6 +287,10 @@ export function PaymentStep({ migration }: { migration: Migration }) {
         body: { migrationId: migration.id },
       }),
     onSuccess: (answer) => window.location.assign(answer.url),
+    onError: (error) => {
+      // Paid meanwhile (another tab, or the webhook was faster): show the paid state.
+      if (error instanceof ApiRequestError && error.code === 'already_paid') refresh();
+    },
   });
   const recordReturn = useMutation({
     mutationFn: (sessionId: string) =>
@@ -247,17 +301,18 @@ export function PaymentStep({ migration }: { migration: Migration }) {
     onSuccess: refresh,
     onSettled: () => setParams({}, { replace: true }),
   });
-  const start = useMutation({
-    mutationFn: () =>
-      apiRequest(`/api/migrations/${encodeURIComponent(migration.id)}/start`, migrationSchema, {
-        method: 'POST',
-      }),
-    onSuccess: store,
-  });
+  const start = useStartMigration(migration.id);
   const receipt = useMutation({
     mutationFn: () =>
-      apiRequest(`/api/stripe/receipt/${encodeURIComponent(migration.id)}`, receiptResponseSchema),
-    onSuccess: ({ receiptUrl }) => window.open(receiptUrl, '_blank', 'noopener'),
+      openInNewTab(
+        async () =>
+          (
+            await apiRequest(
+              `/api/stripe/receipt/${encodeURIComponent(migration.id)}`,
+              receiptResponseSchema,
+            )
+          ).receiptUrl,
+      ),
   });
 
   // Back from Stripe Checkout with ?payment=success&session_id=…: record it once.
@@ -269,19 +324,42 @@ export function PaymentStep({ migration }: { migration: Migration }) {
     recordReturn.mutate(sessionId);
   }, [params, sessionId, recordReturn]);
 
-  if (paid && due !== 'top_up') {
+  // Back from Stripe Checkout with ?payment=cancelled: say so once, and keep the address clean.
+  const [cancelled, setCancelled] = useState(false);
+  useEffect(() => {
+    if (params.get('payment') !== 'cancelled') return;
+    setCancelled(true);
+    setParams({}, { replace: true });
+  }, [params, setParams]);
+
+  // Something is still to be paid (a top-up, a paid re-migration) once the server says so; until
+  // it answers, a paid migration shows as paid unless the owner was sent here to pay.
+  const owing = summary.data ? summary.data.kind !== 'none' : false;
+  const showPaid = paid && !owing && !(reason && summary.isPending);
+
+  const reasonNote = reason ? (
+    <p className="mb-4 flex items-start gap-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+      <Info size={16} className="mt-0.5 shrink-0" aria-hidden /> {reason}
+    </p>
+  ) : null;
+
+  if (showPaid) {
     return (
       <section
         aria-labelledby="paid-title"
         className="rounded-xl border border-emerald-200 bg-emerald-50 p-6"
       >
+        {reasonNote}
         <CheckCircle2 className="text-emerald-600" size={40} aria-hidden />
         <h2 id="paid-title" className="mt-3 text-2xl font-semibold text-emerald-900">
           Payment Successful!
         </h2>
         <p className="mt-1 text-emerald-900">
           {formatUsd(migration.paymentInfo?.amount ?? 0)} paid
-          {migration.paymentInfo?.demo ? ' (demo payment)' : ''}. Your migration is ready to start.
+          {migration.paymentInfo?.demo ? ' (demo payment)' : ''}.{' '}
+          {migration.status === 'completed'
+            ? 'This migration has completed; starting it again copies only new or changed records.'
+            : 'Your migration is ready to start.'}
         </p>
         {start.isError || receipt.isError ? (
           <p role="alert" className="mt-3 text-red-700">
@@ -293,7 +371,14 @@ export function PaymentStep({ migration }: { migration: Migration }) {
         <div className="mt-5 flex flex-wrap gap-3">
           <button
             type="button"
-            onClick={() => start.mutate()}
+            onClick={() =>
+              start.mutate(undefined, {
+                onSuccess: () => onStarted?.(),
+                onError: (error) => {
+                  if (error instanceof ApiRequestError && error.status === 402) refresh();
+                },
+              })
+            }
             disabled={start.isPending}
             className="rounded-md bg-emerald-600 px-5 py-2.5 font-medium text-white hover:bg-emerald-700 disabled:opacity-50"
           >
@@ -321,13 +406,13 @@ export function PaymentStep({ migration }: { migration: Migration }) {
     );
   }
   if (summary.isError || config.isError || recordReturn.isError) {
+    const error = recordReturn.error ?? summary.error ?? config.error;
+    const title = recordReturn.isError ? RECORD_FAILED : 'Payment details could not be loaded.';
+    const why = serverReason(error, title);
     return (
       <section role="alert" className="rounded-xl border border-red-200 bg-red-50 p-6 text-red-800">
-        <h2 className="font-semibold">
-          {recordReturn.isError
-            ? 'Failed to record payment status. Please contact support.'
-            : 'Payment details could not be loaded.'}
-        </h2>
+        <h2 className="font-semibold">{title}</h2>
+        {why ? <p className="mt-1">{why}</p> : null}
         <p className="mt-1">Please try refreshing the page or contact support.</p>
       </section>
     );
@@ -335,11 +420,21 @@ export function PaymentStep({ migration }: { migration: Migration }) {
 
   const sum = summary.data;
   const c = sum.counts;
+  const due = sum.kind;
   return (
     <section
       aria-labelledby="payment-title"
       className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm"
     >
+      {reasonNote}
+      {cancelled ? (
+        <p
+          role="status"
+          className="mb-4 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700"
+        >
+          Payment cancelled. You have not been charged; you can pay whenever you are ready.
+        </p>
+      ) : null}
       <h2 id="payment-title" className="text-xl font-semibold">
         Payment
       </h2>
@@ -358,21 +453,21 @@ export function PaymentStep({ migration }: { migration: Migration }) {
           </dl>
           <h3 className="mt-5 font-medium">Pricing breakdown</h3>
           <dl className="mt-2 space-y-1 text-sm">
-            <div className="flex justify-between">
+            <div className="flex justify-between gap-2">
               <dt className="text-slate-600">Base fee</dt>
               <dd>{formatUsd(sum.baseCents)}</dd>
             </div>
-            <div className="flex justify-between">
+            <div className="flex justify-between gap-2">
               <dt className="text-slate-600">
                 {formatCount(sum.recordsDue)} records × {formatUsd(PER_RECORD_CENTS)}
               </dt>
               <dd>{formatUsd(sum.volumeCents)}</dd>
             </div>
-            <div className="flex justify-between">
+            <div className="flex justify-between gap-2">
               <dt className="text-slate-600">Tax ({TAX_RATE_LABEL})</dt>
               <dd>{formatUsd(sum.taxCents)}</dd>
             </div>
-            <div className="flex justify-between border-t border-slate-200 pt-2 text-base font-semibold">
+            <div className="flex justify-between gap-2 border-t border-slate-200 pt-2 text-base font-semibold">
               <dt>Total</dt>
               <dd>{formatUsd(sum.amountDueCents)}</dd>
             </div>
@@ -392,18 +487,25 @@ export function PaymentStep({ migration }: { migration: Migration }) {
       {due === 'top_up' ? (
         <p className="mt-6 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
           Your source store has grown since you paid: {formatCount(sum.records - sum.paidRecords)}{' '}
-          more records need to be paid for before they can be migrated.
+          more records need to be paid for before they can be migrated. You pay only the difference.
+        </p>
+      ) : null}
+      {paid && due !== 'top_up' ? (
+        <p className="mt-6 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
+          This migration's free re-migration has been used, so running it again is paid for here
+          first. Records already at the destination are updated, never duplicated.
         </p>
       ) : null}
       {config.data.demoPaymentsAllowed ? (
-        <DemoCardForm migrationId={migration.id} onPaid={refresh} />
+        <DemoCardForm migrationId={migration.id} mode={config.data.mode} onPaid={refresh} />
       ) : null}
       {config.data.mode === 'demo' ? null : (
         <div className="mt-6">
           {checkout.isError ? (
-            <p role="alert" className="mb-3 text-red-700">
-              Failed to initiate payment. Please try again.
-            </p>
+            <Problem
+              text={INITIATE_FAILED}
+              reason={serverReason(checkout.error, INITIATE_FAILED)}
+            />
           ) : null}
           <button
             type="button"

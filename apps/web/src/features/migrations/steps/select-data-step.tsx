@@ -1,5 +1,5 @@
 import { Package, ShoppingCart, Users } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { dataTypeNames, type DataTypeName, type Migration } from '@replatform/contracts/migration';
 import { useUpdateMigration } from '../api/migrations-api.ts';
 
@@ -9,19 +9,27 @@ const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Pa
   orders: { title: 'Orders', text: 'History, transactions, fulfilment', Icon: ShoppingCart },
 };
 
-/** Step 2: toggle cards; 'Proceed to Payment' needs at least one type. */
+export type DataSelection = Record<DataTypeName, boolean>;
+
+/**
+ * Step 2: toggle cards; 'Proceed to Payment' needs at least one type. The page's Next Step saves
+ * the same selection, so it is reported up as it changes.
+ */
 export function SelectDataStep({
   migration,
   readOnly,
+  onSelectionChange,
 }: {
   migration: Migration;
   readOnly: boolean;
+  onSelectionChange?: (selection: DataSelection) => void;
 }) {
-  const [selected, setSelected] = useState<Record<DataTypeName, boolean>>({
+  const [selected, setSelected] = useState<DataSelection>({
     products: Boolean(migration.dataTypes.products),
     customers: Boolean(migration.dataTypes.customers),
     orders: Boolean(migration.dataTypes.orders),
   });
+  useEffect(() => onSelectionChange?.(selected), [selected, onSelectionChange]);
   const update = useUpdateMigration(migration.id);
   const any = dataTypeNames.some((t) => selected[t]);
   return (

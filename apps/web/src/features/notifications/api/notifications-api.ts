@@ -4,8 +4,7 @@ import {
   notificationReadResponseSchema,
 } from '@replatform/contracts/notifications';
 import { apiRequest } from '../../../lib/api-client.ts';
-
-const key = ['notifications'] as const;
+import { notificationsQueryKey as key } from '../../../lib/query-keys.ts';
 
 export function useNotifications() {
   return useQuery({

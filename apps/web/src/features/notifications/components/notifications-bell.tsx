@@ -1,5 +1,6 @@
 import { Bell, CheckCircle2, Info, TriangleAlert, X, XCircle } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import type { NotificationType } from '@replatform/contracts/notifications';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useMarkRead, useNotifications } from '../api/notifications-api.ts';
@@ -11,9 +12,14 @@ const icons: Record<NotificationType, { Icon: typeof Info; className: string }> 
   error: { Icon: XCircle, className: 'text-red-600' },
 };
 
+/** The dropdown first shows the newest few; View All Notifications lists every one kept. */
 const FIRST = 5;
 
-/** The top bar's bell: unread count and a dropdown that closes on an outside click or its close button. */
+/**
+ * The top bar's bell: unread count and a dropdown that closes on an outside click, Escape or its
+ * close button. A notification is marked read when clicked (or all at once); one about a
+ * migration links to that migration's history page.
+ */
 export function NotificationsBell() {
   const [open, setOpen] = useState(false);
   const [all, setAll] = useState(false);
@@ -23,14 +29,25 @@ export function NotificationsBell() {
   const markRead = useMarkRead();
   const unread = notifications.data?.unreadCount ?? 0;
   const items = notifications.data?.notifications ?? [];
+  const shown = all ? items : items.slice(0, FIRST);
+  const close = () => {
+    setOpen(false);
+    setAll(false);
+  };
 
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: MouseEvent) => {
-      if (!container.current?.contains(event.target as Node)) setOpen(false);
+      if (!container.current?.contains(event.target as Node)) {
+        setOpen(false);
+        setAll(false);
+      }
     };
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
+      if (event.key === 'Escape') {
+        setOpen(false);
+        setAll(false);
+      }
     };
     document.addEventListener('mousedown', onPointer);
     document.addEventListener('keydown', onKey);
@@ -47,12 +64,13 @@ export function NotificationsBell() {
         aria-expanded={open}
         aria-controls={panelId}
         aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}
-        onClick={() => setOpen(!open)}
+        onClick={() => (open ? close() : setOpen(true))}
         className="relative rounded-md p-2 text-slate-600 hover:bg-slate-100"
       >
         <Bell size={18} aria-hidden />
         {unread > 0 ? (
           <span
+            data-testid="unread-count"
             className="absolute -right-0.5 -top-0.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-red-600 px-1 text-[10px] font-semibold text-white"
             aria-hidden
           >
@@ -65,15 +83,18 @@ export function NotificationsBell() {
           id={panelId}
           role="dialog"
           aria-label="Notifications"
-          className="absolute right-0 z-40 mt-2 w-[min(22rem,calc(100vw-2rem))] rounded-xl border border-slate-200 bg-white shadow-lg"
+          className="fixed inset-x-2 top-16 z-40 rounded-xl border border-slate-200 bg-white shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-auto sm:mt-2 sm:w-[24rem]"
         >
-          <div className="flex items-center justify-between border-b border-slate-100 px-4 py-3">
-            <h2 className="font-semibold">Notifications</h2>
+          <div className="flex items-center justify-between gap-2 border-b border-slate-100 px-4 py-3">
+            <h2 className="font-semibold">
+              {all ? `All Notifications (${items.length})` : 'Notifications'}
+            </h2>
             <div className="flex items-center gap-2">
               {unread > 0 ? (
                 <button
                   type="button"
                   onClick={() => markRead.mutate('all')}
+                  disabled={markRead.isPending}
                   className="text-xs font-medium text-indigo-700 hover:underline"
                 >
                   Mark all as read
@@ -81,7 +102,7 @@ export function NotificationsBell() {
               ) : null}
               <button
                 type="button"
-                onClick={() => setOpen(false)}
+                onClick={close}
                 aria-label="Close notifications"
                 className="rounded p-1 text-slate-500 hover:bg-slate-100"
               >
@@ -89,47 +110,76 @@ export function NotificationsBell() {
               </button>
             </div>
           </div>
-          {items.length === 0 ? (
+          {notifications.isPending ? (
+            <p role="status" className="px-4 py-6 text-center text-sm text-slate-600">
+              Loading notifications...
+            </p>
+          ) : items.length === 0 ? (
             <p className="px-4 py-6 text-center text-sm text-slate-600">No notifications yet.</p>
           ) : (
-            <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto">
-              {(all ? items : items.slice(0, FIRST)).map((n) => {
+            <ul
+              aria-label={all ? 'All notifications' : 'Recent notifications'}
+              className={`divide-y divide-slate-100 overflow-y-auto ${all ? 'max-h-[min(32rem,70vh)]' : 'max-h-96'}`}
+            >
+              {shown.map((n) => {
                 const { Icon, className } = icons[n.type];
                 return (
-                  <li key={n.id} className={n.read ? '' : 'bg-indigo-50/50'}>
+                  <li key={n.id} className={n.read ? '' : 'bg-indigo-50/60'}>
                     <button
                       type="button"
                       onClick={() => !n.read && markRead.mutate(n.id)}
-                      className="flex w-full gap-3 px-4 py-3 text-left"
+                      title={n.read ? undefined : 'Mark as read'}
+                      className="flex w-full gap-3 px-4 pt-3 text-left"
                     >
                       <Icon size={18} className={`mt-0.5 shrink-0 ${className}`} aria-hidden />
                       <span className="min-w-0">
-                        <span className="block text-sm font-medium">
+                        <span className="flex items-center gap-2 text-sm font-medium">
                           {n.title}
-                          {n.read ? null : <span className="sr-only"> (unread)</span>}
+                          {n.read ? null : (
+                            <>
+                              <span className="sr-only"> (unread)</span>
+                              <span
+                                aria-hidden
+                                className="h-2 w-2 shrink-0 rounded-full bg-indigo-600"
+                              />
+                            </>
+                          )}
                         </span>
-                        <span className="block text-sm text-slate-600">{n.message}</span>
-                        <span className="block text-xs text-slate-400">
-                          {formatDateTime(n.createdAt)}
+                        <span className="block break-words text-sm text-slate-600">
+                          {n.message}
                         </span>
                       </span>
                     </button>
+                    <div className="flex items-center justify-between gap-2 px-4 pb-3 pl-11">
+                      <span className="text-xs text-slate-500">{formatDateTime(n.createdAt)}</span>
+                      {n.migrationId ? (
+                        <Link
+                          to={`/migration-history/${n.migrationId}`}
+                          onClick={() => {
+                            if (!n.read) markRead.mutate(n.id);
+                            close();
+                          }}
+                          className="text-xs font-medium text-indigo-700 hover:underline"
+                        >
+                          View migration
+                        </Link>
+                      ) : null}
+                    </div>
                   </li>
                 );
               })}
             </ul>
           )}
-          {items.length > FIRST && !all ? (
-            <div className="border-t border-slate-100 p-2">
-              <button
-                type="button"
-                onClick={() => setAll(true)}
-                className="w-full rounded-md px-3 py-2 text-sm font-medium text-indigo-700 hover:bg-indigo-50"
-              >
-                View All Notifications
-              </button>
-            </div>
-          ) : null}
+          <div className="border-t border-slate-100 p-2">
+            <button
+              type="button"
+              onClick={() => setAll(!all)}
+              aria-expanded={all}
+              className="w-full rounded-md px-3 py-2 text-sm font-medium text-indigo-700 hover:bg-indigo-50"
+            >
+              {all ? 'Show Recent Only' : 'View All Notifications'}
+            </button>
+          </div>
         </div>
       ) : null}
     </div>
