@@ -1,3 +1,5 @@
+import type { RateUsage } from '../kit/contract.ts';
+
 /**
  * A local model of Shopify's leaky bucket for one (app, shop)
  * (shopify.dev/docs/apps/build/apis/graphql-admin/rate-limits): every response carries
@@ -5,6 +7,11 @@
  * responses the bucket refills at restoreRate points per second. Before a call whose requested
  * cost exceeds what is available, the client waits exactly the deficit divided by the restore rate,
  * so a steady run is never throttled.
+ *
+ * Use is measured only while the connection is busy (a request in flight or waiting for the
+ * bucket), and the points drawn from what the bucket held when it got busy are left out: a full
+ * bucket lets a short run spend far more than the restore rate, which says nothing about the
+ * rate the shop sustains.
  */
 
 export interface ThrottleStatus {
@@ -15,27 +22,38 @@ export interface ThrottleStatus {
 
 export interface CostStats {
   requests: number;
-  /** Requests Shopify refused with THROTTLED (0 in a run that paces itself correctly). */
+  /** Requests Shopify refused with THROTTLED or HTTP 429 (0 in a run that paces itself correctly). */
   throttled: number;
   pointsRequested: number;
   /** Points actually charged (actualQueryCost). */
   pointsUsed: number;
+  /** Points charged beyond what the bucket held when the connection got busy. */
+  pointsRestored: number;
   /** Time spent waiting for the bucket, in milliseconds. */
   waitedMs: number;
-  /** Milliseconds since the first request. */
-  elapsedMs: number;
-  /** Points used per second of elapsed time. */
+  /** Milliseconds the connection was busy. */
+  busyMs: number;
+  /** pointsRestored per second of busy time: at most the restore rate. */
   pointsPerSecond: number;
   /** Points per second the shop makes available (its restore rate), when known. */
   availablePerSecond: number | null;
   bucketSize: number | null;
 }
 
+interface BusySpell {
+  since: number;
+  /** Points the bucket held when the spell began; undefined until Shopify first answered. */
+  level: number | undefined;
+  used: number;
+}
+
 export class CostBucket {
   readonly #now: () => number;
   #status: ThrottleStatus | undefined;
   #at = 0;
-  #firstRequestAt: number | undefined;
+  #spell: BusySpell | undefined;
+  #busyMs = 0;
+  #restored = 0;
   readonly #stats = { requests: 0, throttled: 0, pointsRequested: 0, pointsUsed: 0, waitedMs: 0 };
 
   constructor(now: () => number) {
@@ -61,8 +79,16 @@ export class CostBucket {
     return Math.ceil(((needed - available) / this.#status.restoreRate) * 1000);
   }
 
-  /** Records the status of a response taken when it arrived. */
-  observe(status: ThrottleStatus): void {
+  /**
+   * Records the status of a response taken when it arrived; `charged` is what that response cost
+   * (0 for a refused one), so the level before the first request can be told.
+   */
+  observe(status: ThrottleStatus, charged = 0): void {
+    if (this.#spell && this.#spell.level === undefined)
+      this.#spell.level = Math.min(
+        status.maximumAvailable,
+        status.currentlyAvailable + charged + this.#spell.used,
+      );
     this.#status = { ...status };
     this.#at = this.#now();
   }
@@ -72,15 +98,32 @@ export class CostBucket {
     return this.#status;
   }
 
+  /** The connection starts working (first of possibly several overlapping requests). */
+  beginBusy(): void {
+    this.#spell = { since: this.#now(), level: this.available(), used: 0 };
+  }
+
+  /** The connection has nothing in flight any more. */
+  endBusy(): void {
+    const spell = this.#spell;
+    if (!spell) return;
+    this.#spell = undefined;
+    this.#busyMs += Math.max(0, this.#now() - spell.since);
+    const end = this.available();
+    // Only a bucket that ended lower than it began lent points; one that refilled lent none.
+    const drawn =
+      spell.level === undefined || end === undefined ? 0 : Math.max(0, spell.level - end);
+    this.#restored += Math.max(0, spell.used - drawn);
+  }
+
   recordRequest(requested: number, used: number): void {
-    this.#firstRequestAt ??= this.#now();
     this.#stats.requests += 1;
     this.#stats.pointsRequested += requested;
     this.#stats.pointsUsed += used;
+    if (this.#spell) this.#spell.used += used;
   }
 
   recordThrottled(): void {
-    this.#firstRequestAt ??= this.#now();
     this.#stats.requests += 1;
     this.#stats.throttled += 1;
   }
@@ -90,13 +133,26 @@ export class CostBucket {
   }
 
   stats(): CostStats {
-    const elapsedMs = this.#firstRequestAt === undefined ? 0 : this.#now() - this.#firstRequestAt;
+    const busyMs = this.#busyMs + (this.#spell ? Math.max(0, this.#now() - this.#spell.since) : 0);
+    const restored = this.#restored;
     return {
       ...this.#stats,
-      elapsedMs,
-      pointsPerSecond: elapsedMs > 0 ? (this.#stats.pointsUsed * 1000) / elapsedMs : 0,
+      pointsRestored: restored,
+      busyMs,
+      pointsPerSecond: busyMs > 0 ? (restored * 1000) / busyMs : 0,
       availablePerSecond: this.#status?.restoreRate ?? null,
       bucketSize: this.#status?.maximumAvailable ?? null,
+    };
+  }
+
+  /** The contract's figure; `plannedRate` stands in until Shopify told the shop's restore rate. */
+  rateUsage(plannedRate: number): RateUsage {
+    const stats = this.stats();
+    return {
+      unit: 'points',
+      usedPerSecond: stats.pointsPerSecond,
+      availablePerSecond: stats.availablePerSecond ?? plannedRate,
+      throttled: stats.throttled,
     };
   }
 }

@@ -612,6 +612,106 @@ export const productCollectionsPage = op(
   1 + 2 + 100,
 );
 
+/** Where Shopify stands with a product's media: processing, ready, or failed and why. */
+export const productMediaState = op(
+  'ProductMediaState',
+  /* GraphQL */ `
+    query ProductMediaState($id: ID!, $first: Int!) {
+      product(id: $id) {
+        media(first: $first) {
+          nodes {
+            id
+            status
+            mediaErrors {
+              code
+              message
+            }
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    product: z
+      .object({
+        media: z.object({
+          nodes: z.array(
+            z.object({
+              id: z.string(),
+              status: z.enum(['UPLOADED', 'PROCESSING', 'READY', 'FAILED']),
+              mediaErrors: z.array(z.object({ code: z.string(), message: z.string() })),
+            }),
+          ),
+        }),
+      })
+      .nullable(),
+  }),
+  (v) => 1 + 2 + firstOf(v, 250) * 2,
+);
+
+/** The option combinations (and images) of a product's variants, to tell which are missing. */
+export const productVariantCombos = op(
+  'ProductVariantCombos',
+  /* GraphQL */ `
+    query ProductVariantCombos($id: ID!, $after: String) {
+      product(id: $id) {
+        variants(first: 100, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            id
+            selectedOptions {
+              name
+              value
+            }
+            media(first: 1) {
+              nodes {
+                id
+              }
+            }
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    product: z
+      .object({
+        variants: connectionOf(
+          z.object({
+            id: z.string(),
+            selectedOptions: z.array(z.object({ name: z.string(), value: z.string() })),
+            media: z.object({ nodes: z.array(z.object({ id: z.string() })) }),
+          }),
+        ),
+      })
+      .nullable(),
+  }),
+  1 + 2 + 100 * (1 + 1 + (2 + 1)),
+);
+
+export const collectionImage = op(
+  'CollectionImage',
+  /* GraphQL */ `
+    query CollectionImage($id: ID!) {
+      collection(id: $id) {
+        id
+        image {
+          url
+        }
+      }
+    }
+  `,
+  z.object({
+    collection: z
+      .object({ id: z.string(), image: z.object({ url: z.string() }).nullable() })
+      .nullable(),
+  }),
+  2,
+);
+
 export const collectionsPage = op(
   'CollectionsPage',
   /* GraphQL */ `
@@ -722,6 +822,55 @@ export const orderLinesPage = op(
   `,
   z.object({ order: z.object({ lineItems: connectionOf(lineSchema) }).nullable() }),
   1 + 2 + 50 * LINE_COST,
+);
+
+/** The rest of an order's shipping lines, beyond the ORDER_NESTED.shippingLines of the page query. */
+export const orderShippingLinesPage = op(
+  'OrderShippingLinesPage',
+  /* GraphQL */ `
+    query OrderShippingLinesPage($id: ID!, $after: String) {
+      order(id: $id) {
+        shippingLines(first: 50, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            ...ShippingFields
+          }
+        }
+      }
+    }
+    ${MONEY_FIELDS}
+    ${SHIPPING_FIELDS}
+  `,
+  z.object({ order: z.object({ shippingLines: connectionOf(shippingLineSchema) }).nullable() }),
+  1 + 2 + 50 * SHIPPING_COST,
+);
+
+/** The rest of an order's discount applications. */
+export const orderDiscountApplicationsPage = op(
+  'OrderDiscountApplicationsPage',
+  /* GraphQL */ `
+    query OrderDiscountApplicationsPage($id: ID!, $after: String) {
+      order(id: $id) {
+        discountApplications(first: 100, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            ...DiscountFields
+          }
+        }
+      }
+    }
+    ${DISCOUNT_FIELDS}
+  `,
+  z.object({
+    order: z.object({ discountApplications: connectionOf(discountApplicationSchema) }).nullable(),
+  }),
+  1 + 2 + 100,
 );
 
 export const primaryLocation = op(
@@ -1011,6 +1160,9 @@ export const collectionCreate = op(
         collection {
           id
           handle
+          image {
+            url
+          }
         }
         userErrors {
           field
@@ -1022,12 +1174,149 @@ export const collectionCreate = op(
   z.object({
     collectionCreate: z
       .object({
-        collection: z.object({ id: z.string(), handle: z.string() }).nullable(),
+        collection: z
+          .object({
+            id: z.string(),
+            handle: z.string(),
+            image: z.object({ url: z.string() }).nullable(),
+          })
+          .nullable(),
         userErrors: z.array(userError),
       })
       .nullable(),
   }),
   10,
+);
+
+export const collectionUpdate = op(
+  'CollectionUpdate',
+  /* GraphQL */ `
+    mutation CollectionUpdate($collection: CollectionUpdateInput!) {
+      collectionUpdate(collection: $collection) {
+        collection {
+          id
+          image {
+            url
+          }
+        }
+        userErrors {
+          field
+          message
+        }
+      }
+    }
+  `,
+  z.object({
+    collectionUpdate: z
+      .object({
+        collection: z
+          .object({ id: z.string(), image: z.object({ url: z.string() }).nullable() })
+          .nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+/**
+ * productVariantsBulkCreate's dynamic cost (changelog "Dynamic complexity for
+ * productVariantsBulkCreate and productVariantsBulkUpdate mutations"): 10 + 0.2/variant +
+ * 0.6/variant media + 0.4/variant metafield + 1.9/product media.
+ */
+export function variantsBulkCost(variables: Record<string, unknown>): number {
+  const variants = (variables.variants ?? []) as {
+    mediaId?: unknown;
+    mediaSrc?: unknown[];
+    metafields?: unknown[];
+  }[];
+  const cost =
+    10 +
+    variants.length * 0.2 +
+    variants.filter((v) => v.mediaId || v.mediaSrc?.length).length * 0.6 +
+    variants.reduce((n, v) => n + (v.metafields?.length ?? 0), 0) * 0.4 +
+    ((variables.media as unknown[] | undefined)?.length ?? 0) * 1.9;
+  return Math.ceil(cost - 1e-9);
+}
+
+const variantsPayload = z
+  .object({
+    productVariants: z.array(z.object({ id: z.string() })).nullable(),
+    userErrors: z.array(userError),
+  })
+  .nullable();
+
+export const productVariantsBulkCreate = op(
+  'ProductVariantsBulkCreate',
+  /* GraphQL */ `
+    mutation ProductVariantsBulkCreate(
+      $productId: ID!
+      $variants: [ProductVariantsBulkInput!]!
+      $strategy: ProductVariantsBulkCreateStrategy
+    ) {
+      productVariantsBulkCreate(productId: $productId, variants: $variants, strategy: $strategy) {
+        productVariants {
+          id
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({ productVariantsBulkCreate: variantsPayload }),
+  variantsBulkCost,
+);
+
+export const productVariantsBulkUpdate = op(
+  'ProductVariantsBulkUpdate',
+  /* GraphQL */ `
+    mutation ProductVariantsBulkUpdate($productId: ID!, $variants: [ProductVariantsBulkInput!]!) {
+      productVariantsBulkUpdate(productId: $productId, variants: $variants) {
+        productVariants {
+          id
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({ productVariantsBulkUpdate: variantsPayload }),
+  variantsBulkCost,
+);
+
+export const metafieldsSet = op(
+  'MetafieldsSet',
+  /* GraphQL */ `
+    mutation MetafieldsSet($metafields: [MetafieldsSetInput!]!) {
+      metafieldsSet(metafields: $metafields) {
+        metafields {
+          id
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    metafieldsSet: z
+      .object({
+        metafields: z.array(z.object({ id: z.string() })).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  // 10, and 4 for the product all of them belong to (changelog "Dynamic complexity cost for
+  // metafieldsSet mutation").
+  14,
 );
 
 export const customerCreate = op(
@@ -1314,11 +1603,16 @@ export const allOperations: Operation<unknown>[] = [
   productMediaPage,
   productMetafieldsPage,
   productCollectionsPage,
+  productMediaState,
+  productVariantCombos,
+  collectionImage,
   collectionsPage,
   customersPage,
   customerAddressesPage,
   ordersPage,
   orderLinesPage,
+  orderShippingLinesPage,
+  orderDiscountApplicationsPage,
   primaryLocation,
   markerDefinitions,
   productByIdentifier,
@@ -1333,6 +1627,10 @@ export const allOperations: Operation<unknown>[] = [
   markerDefinitionCreate,
   productSet,
   collectionCreate,
+  collectionUpdate,
+  productVariantsBulkCreate,
+  productVariantsBulkUpdate,
+  metafieldsSet,
   customerCreate,
   customerUpdateDefaultAddress,
   orderCreate,

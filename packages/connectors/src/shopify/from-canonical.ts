@@ -4,7 +4,7 @@ import type { Customer } from '@replatform/canonical/customer';
 import { fromMinor } from '@replatform/canonical/money';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
-import { MARKER_KEY, MARKER_NAMESPACE } from './documents.ts';
+import { MARKER_KEY, MARKER_NAMESPACE, variantsBulkCost } from './documents.ts';
 
 /**
  * Canonical -> Shopify inputs (ProductSetInput, CollectionCreateInput, CustomerInput,
@@ -127,6 +127,10 @@ export function productSetInput(p: Product, ctx: ProductContext): Built<Record<s
     warnings.push(
       `Shopify has no product-level SKU; '${p.sku}' was not migrated (variant SKUs were).`,
     );
+  if (p.createdAt)
+    warnings.push(
+      `Shopify sets a product's creation date itself; the source date ${p.createdAt} was not kept.`,
+    );
 
   const currency = p.variants[0]?.price.currency ?? 'USD';
   const images = [...p.images].sort((a, b) => a.position - b.position);
@@ -229,9 +233,161 @@ export function productSetInput(p: Product, ctx: ProductContext): Built<Record<s
   return { input, warnings };
 }
 
+/** Shopify's single-query maximum cost (limits.json shopify.rate_limit.single_query_max_cost). */
+export const MAX_QUERY_COST = 1000;
+/** Input arrays hold at most 250 items (shopify.dev/docs/api/usage/limits), bar productSet variants. */
+export const MAX_INPUT_ARRAY = 250;
+/** A product holds at most 250 media (PRODUCT_MEDIA_LIMIT_EXCEEDED), and one productSet as many files. */
+export const MAX_PRODUCT_MEDIA = 250;
+/** metafieldsSet takes at most 25 metafields a call (limits.json shopify.other). */
+export const METAFIELDS_SET_MAX = 25;
+
+type Input = Record<string, unknown>;
+
+export interface ProductWritePlan {
+  /** The productSet input: all files and as much of the rest as one call may carry. */
+  input: Input;
+  /** The files of `input`, in order: the product's media come back in this order. */
+  files: { originalSource: string; alt: string }[];
+  /** Variants left to productVariantsBulkCreate, as productSet variant inputs. */
+  laterVariants: Input[];
+  /** Product metafields left to metafieldsSet. */
+  laterMetafields: Input[];
+  warnings: string[];
+}
+
+const fileSourceOf = (variant: Input): string | undefined =>
+  (variant.file as { originalSource?: string } | undefined)?.originalSource;
+
+/**
+ * Splits a productSet input that Shopify would refuse whole: more than 250 files (kept: the first
+ * 250, the rest reported), more than 250 metafields (the rest set afterwards with metafieldsSet),
+ * or a cost over the 1,000-point single-query maximum (variants beyond what fits are created
+ * afterwards with productVariantsBulkCreate, whose own cost stays under it too).
+ */
+export function planProductWrite(input: Input): ProductWritePlan {
+  const warnings: string[] = [];
+  let files = (input.files as { originalSource: string; alt: string }[] | undefined) ?? [];
+  let variants = (input.variants as Input[] | undefined) ?? [];
+  const metafields = (input.metafields as Input[] | undefined) ?? [];
+  if (files.length > MAX_PRODUCT_MEDIA) {
+    const dropped = files.slice(MAX_PRODUCT_MEDIA);
+    files = files.slice(0, MAX_PRODUCT_MEDIA);
+    const kept = new Set(files.map((f) => f.originalSource));
+    const unlinked = variants.filter((v) => {
+      const source = fileSourceOf(v);
+      return source !== undefined && !kept.has(source);
+    }).length;
+    variants = variants.map((v) => {
+      const source = fileSourceOf(v);
+      if (source === undefined || kept.has(source)) return v;
+      const { file: _file, ...rest } = v;
+      return rest;
+    });
+    warnings.push(
+      `The product has ${files.length + dropped.length} images; Shopify keeps at most ${MAX_PRODUCT_MEDIA} per product, so the last ${dropped.length} were not migrated${unlinked === 1 ? ' (1 variant lost its image)' : unlinked ? ` (${unlinked} variants lost their image)` : ''}.`,
+    );
+  }
+  const firstMetafields = metafields.slice(0, MAX_INPUT_ARRAY);
+  const laterMetafields = metafields.slice(MAX_INPUT_ARRAY);
+  const base: Input = { ...input, files, metafields: firstMetafields };
+  // As many variants as keep the call within the maximum cost; the rest follow in bulk.
+  // productSet's dynamic cost, as productSetCost() counts it, one variant at a time.
+  const fixed = 10 + firstMetafields.length * 0.4 + files.length * 1.9;
+  let count = 0;
+  let withFile = 0;
+  for (const v of variants) {
+    const file = fileSourceOf(v) === undefined ? 0 : 1;
+    const cost = Math.ceil(fixed + (count + 1) * 0.2 + (withFile + file) * 0.6 - 1e-9);
+    if (count > 0 && cost > MAX_QUERY_COST) break;
+    count += 1;
+    withFile += file;
+  }
+  const first = variants.slice(0, count);
+  const laterVariants = variants.slice(count);
+  const options =
+    (input.productOptions as { name: string; values: { name: string }[] }[] | undefined) ?? [];
+  const used = (option: string, value: string) =>
+    first.some((v) =>
+      ((v.optionValues as { optionName: string; name: string }[] | undefined) ?? []).some(
+        (o) => o.optionName === option && o.name === value,
+      ),
+    );
+  return {
+    input: {
+      ...base,
+      variants: first,
+      // Values of variants still to come are added by productVariantsBulkCreate.
+      productOptions: laterVariants.length
+        ? options.map((o) => ({ ...o, values: o.values.filter((v) => used(o.name, v.name)) }))
+        : options,
+    },
+    files,
+    laterVariants,
+    laterMetafields,
+    warnings,
+  };
+}
+
+/** A productSet variant input as productVariantsBulkCreate takes it, its image given by media id. */
+export function bulkVariantInput(variant: Input, mediaId: string | undefined): Input {
+  const {
+    sku,
+    file: _file,
+    inventoryQuantities,
+    inventoryItem,
+    ...rest
+  } = variant as Input & {
+    inventoryQuantities?: { locationId: string; quantity: number }[];
+    inventoryItem?: Input;
+  };
+  return {
+    ...rest,
+    inventoryItem: { ...(inventoryItem ?? {}), ...(sku ? { sku } : {}) },
+    ...(inventoryQuantities
+      ? {
+          inventoryQuantities: inventoryQuantities.map((q) => ({
+            locationId: q.locationId,
+            availableQuantity: q.quantity,
+          })),
+        }
+      : {}),
+    ...(mediaId ? { mediaId } : {}),
+  };
+}
+
+/** Variants of a product's later variants in calls whose cost stays within the maximum. */
+export function variantCalls(variants: readonly Input[]): Input[][] {
+  const calls: Input[][] = [];
+  let current: Input[] = [];
+  for (const v of variants) {
+    if (
+      current.length > 0 &&
+      (current.length >= MAX_INPUT_ARRAY ||
+        variantsBulkCost({ variants: [...current, v] }) > MAX_QUERY_COST)
+    ) {
+      calls.push(current);
+      current = [];
+    }
+    current.push(v);
+  }
+  if (current.length) calls.push(current);
+  return calls;
+}
+
+/** The option combination of a variant input ('S / Red'), in the product's option order. */
+export function variantCombo(variant: Input, optionNames: readonly string[]): string {
+  const values = (variant.optionValues as { optionName: string; name: string }[] | undefined) ?? [];
+  return optionNames.map((n) => values.find((v) => v.optionName === n)?.name ?? '').join(' / ');
+}
+
 export function collectionCreateInput(c: Category): Built<Record<string, unknown>> {
   const warnings: string[] = [];
   if (c.parentId) warnings.push('Shopify collections are flat; the parent category was not kept.');
+  if (c.position !== 0)
+    warnings.push(
+      `Shopify collections have no position among their siblings; position ${c.position} was not kept.`,
+    );
   const input: Record<string, unknown> = {
     title: c.name,
     descriptionHtml: c.description,
@@ -255,11 +411,85 @@ export function defaultAddressIndex(c: Customer): number {
 export const PASSWORD_WARNING =
   'Passwords cannot be migrated to Shopify: the customer must set a new password (for example through an account invitation).';
 
+/**
+ * Country calling codes, and whether national numbers start with a trunk prefix 0 that the
+ * international form drops.
+ */
+const callingCodes: Record<string, { code: string; trunk: boolean }> = {
+  US: { code: '1', trunk: false },
+  CA: { code: '1', trunk: false },
+  GB: { code: '44', trunk: true },
+  IE: { code: '353', trunk: true },
+  DE: { code: '49', trunk: true },
+  AT: { code: '43', trunk: true },
+  CH: { code: '41', trunk: true },
+  FR: { code: '33', trunk: true },
+  BE: { code: '32', trunk: true },
+  NL: { code: '31', trunk: true },
+  LU: { code: '352', trunk: false },
+  IT: { code: '39', trunk: false },
+  ES: { code: '34', trunk: false },
+  PT: { code: '351', trunk: false },
+  SE: { code: '46', trunk: true },
+  NO: { code: '47', trunk: false },
+  DK: { code: '45', trunk: false },
+  FI: { code: '358', trunk: true },
+  PL: { code: '48', trunk: false },
+  CZ: { code: '420', trunk: false },
+  AU: { code: '61', trunk: true },
+  NZ: { code: '64', trunk: true },
+  JP: { code: '81', trunk: true },
+  IN: { code: '91', trunk: true },
+  SG: { code: '65', trunk: false },
+  MX: { code: '52', trunk: false },
+  BR: { code: '55', trunk: true },
+  ZA: { code: '27', trunk: true },
+};
+
+export type PhoneCheck =
+  | { e164: string }
+  /** It cannot be a phone number at all (letters, too few or too many digits). */
+  | { invalid: string }
+  /** A national number of a country whose dialling rules are not known here: Shopify decides. */
+  | { unknown: true };
+
+/**
+ * A customer phone number in E.164, the only form Shopify stores ('+14155550123'). Numbers with a
+ * country code ('+44 20 7946 0958', '0044 …') are taken as they are; national ones are read in the
+ * country of the customer's address.
+ */
+export function e164Phone(raw: string, country: string | undefined): PhoneCheck {
+  const compact = raw.trim().replace(/[\s()./-]/g, '');
+  if (!/^\+?\d+$/.test(compact)) return { invalid: 'it is not a phone number' };
+  let international: string;
+  if (compact.startsWith('+')) international = compact;
+  else if (compact.startsWith('00')) international = `+${compact.slice(2)}`;
+  else {
+    const region = country ? callingCodes[country] : undefined;
+    if (!region)
+      return compact.length < 7 ? { invalid: 'it has too few digits' } : { unknown: true };
+    let national = compact;
+    if (region.code === '1' && national.length === 11 && national.startsWith('1'))
+      national = national.slice(1);
+    else if (region.trunk && national.startsWith('0')) national = national.slice(1);
+    if (region.code === '1' && national.length !== 10)
+      return { invalid: 'a North American number has 10 digits' };
+    if (national.length < 6) return { invalid: 'it has too few digits' };
+    international = `+${region.code}${national}`;
+  }
+  if (!/^\+[1-9]\d{7,14}$/.test(international))
+    return { invalid: 'it has too few or too many digits' };
+  return { e164: international };
+}
+
 export function customerInput(
   c: Customer,
   options: { withPhone: boolean },
 ): Built<Record<string, unknown>> {
   const warnings = [PASSWORD_WARNING];
+  warnings.push(
+    `Shopify sets a customer's account date itself; the source date ${c.createdAt} was not kept.`,
+  );
   const billingOnly = c.addresses.some(
     (a, i) => a.isDefaultBilling && i !== defaultAddressIndex(c),
   );
@@ -283,7 +513,17 @@ export function customerInput(
     addresses: c.addresses.map((a) => mailingAddress(a)),
     metafields: [markerMetafield(c.id)],
   };
-  if (options.withPhone && c.phone) input.phone = c.phone;
+  if (options.withPhone && c.phone.trim()) {
+    const address = c.addresses[defaultAddressIndex(c)] ?? c.addresses[0];
+    const country = address && isCountryCode(address.countryCode) ? address.countryCode : undefined;
+    const phone = e164Phone(c.phone, country);
+    if ('e164' in phone) input.phone = phone.e164;
+    else if ('unknown' in phone) input.phone = c.phone.trim();
+    else
+      warnings.push(
+        `The phone number '${c.phone}' was not migrated: Shopify keeps phone numbers in international (E.164) form and ${phone.invalid}.`,
+      );
+  }
   return { input, warnings };
 }
 

@@ -83,25 +83,60 @@ describe('CostBucket', () => {
     expect(bucket.available()).toBe(1000);
   });
 
-  it('reports points per second used against the restore rate', () => {
+  it('measures points per second over busy time, leaving out what the bucket held', () => {
     const time = clock();
     const bucket = new CostBucket(time.now);
-    bucket.observe({ maximumAvailable: 2000, currentlyAvailable: 1990, restoreRate: 100 });
+    const status = (available: number) => ({
+      maximumAvailable: 1000,
+      currentlyAvailable: available,
+      restoreRate: 100,
+    });
+    // A burst from a full bucket: 1,000 points in 2 s, of which 800 the bucket held.
+    bucket.beginBusy();
+    bucket.observe(status(990), 10);
     bucket.recordRequest(10, 10);
     time.advance(2_000);
-    bucket.recordRequest(300, 190);
+    bucket.observe(status(200), 990);
+    bucket.recordRequest(990, 990);
+    bucket.endBusy();
+    expect(bucket.stats()).toMatchObject({
+      pointsUsed: 1000,
+      pointsRestored: 200,
+      busyMs: 2_000,
+      pointsPerSecond: 100,
+    });
+    // Idle time is not counted, and a bucket that refilled meanwhile lends nothing.
+    time.advance(10_000);
+    bucket.beginBusy();
+    bucket.observe(status(950), 50);
+    bucket.recordRequest(50, 50);
     bucket.recordThrottled();
     bucket.recordWait(500);
+    time.advance(1_000);
+    bucket.endBusy();
     expect(bucket.stats()).toEqual({
-      requests: 3,
+      requests: 4,
       throttled: 1,
-      pointsRequested: 310,
-      pointsUsed: 200,
+      pointsRequested: 1050,
+      pointsUsed: 1050,
+      pointsRestored: 250,
       waitedMs: 500,
-      elapsedMs: 2_000,
-      pointsPerSecond: 100,
+      busyMs: 3_000,
+      pointsPerSecond: 250 / 3,
       availablePerSecond: 100,
-      bucketSize: 2000,
+      bucketSize: 1000,
+    });
+    expect(bucket.rateUsage(50)).toEqual({
+      unit: 'points',
+      usedPerSecond: 250 / 3,
+      availablePerSecond: 100,
+      throttled: 1,
+    });
+    expect(new CostBucket(time.now).rateUsage(50)).toEqual({
+      unit: 'points',
+      usedPerSecond: 0,
+      availablePerSecond: 50,
+      throttled: 0,
     });
   });
 });
@@ -231,5 +266,25 @@ describe('ShopifyGraphqlClient', () => {
       'S',
     );
     expect(throttled.requests).toHaveLength(3);
+  });
+
+  it('waits a minute for the per-minute order limit of trial stores and counts 429s as throttled', async () => {
+    const time = clock();
+    const http = scripted([
+      {
+        status: 429,
+        headers: {},
+        body: encode({
+          errors:
+            'Exceeded order API rate limit, please try again in a minute. Upgrade to a paid account to remove this limit.',
+        }),
+      },
+      ok({ data: shop, extensions: cost(10, 500) }),
+    ]);
+    const client = make(http, time);
+    expect((await client.request(shopInfo, {}, { idempotent: false })).shop.name).toBe('S');
+    expect(time.sleeps).toEqual([60_000]);
+    expect(client.rateUsage(100)).toMatchObject({ throttled: 1, availablePerSecond: 50 });
+    expect(client.stats().busyMs).toBe(60_000);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ConnectorHttp, ConnectorHttpResponse } from '../kit/contract.ts';
+import type { ConnectorHttp, ConnectorHttpResponse, RateUsage } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { CostBucket, type CostStats } from './cost-bucket.ts';
 
@@ -93,6 +93,8 @@ export class ShopifyGraphqlClient {
   readonly #learned = new Map<string, number>();
   /** Requests go out one at a time so that the bucket model matches Shopify's. */
   #queue: Promise<unknown> = Promise.resolve();
+  /** Requests accepted and not yet answered (queued ones included): the connection is busy. */
+  #pending = 0;
 
   constructor(options: GraphqlClientOptions) {
     this.#options = options;
@@ -108,13 +110,21 @@ export class ShopifyGraphqlClient {
     return this.bucket.stats();
   }
 
+  /** Points used per second while busy against the shop's restore rate (or `plannedRate`). */
+  rateUsage(plannedRate: number): RateUsage {
+    return this.bucket.rateUsage(plannedRate);
+  }
+
   request<T>(
     operation: Operation<T>,
     variables: Record<string, unknown> = {},
     options: RequestOptions = {},
   ): Promise<T> {
+    if (this.#pending++ === 0) this.bucket.beginBusy();
     const run = () => this.#request(operation, variables, options.idempotent ?? true);
-    const next = this.#queue.then(run, run);
+    const next = this.#queue.then(run, run).finally(() => {
+      if (--this.#pending === 0) this.bucket.endBusy();
+    });
     this.#queue = next.catch(() => undefined);
     return next;
   }
@@ -216,12 +226,16 @@ export class ShopifyGraphqlClient {
         );
       if (response.status === 429) {
         // Shopify did not process a 429: repeating it is safe even for a create.
+        this.bucket.recordThrottled();
         attempt += 1;
-        if (attempt >= maxAttempts)
+        // The per-minute order limit of trial and development stores ("Exceeded order API rate
+        // limit, please try again in a minute") lifts only after a minute.
+        const perMinute = /try again in a minute/i.test(new TextDecoder().decode(response.body));
+        if (attempt >= maxAttempts + (perMinute ? 4 : 0))
           throw new ConnectorError('transient', 'rate_limited', 'Shopify kept answering 429.', {
             status: 429,
           });
-        await this.#wait(retryAfterMs(response) ?? this.#backoff(attempt));
+        await this.#wait(retryAfterMs(response) ?? (perMinute ? 60_000 : this.#backoff(attempt)));
         continue;
       }
       if (response.status >= 500) {
@@ -259,7 +273,7 @@ export class ShopifyGraphqlClient {
         continue;
       }
       const cost = body.extensions?.cost;
-      if (cost) this.bucket.observe(cost.throttleStatus);
+      if (cost) this.bucket.observe(cost.throttleStatus, cost.actualQueryCost ?? 0);
       const errors = Array.isArray(body.errors) ? body.errors : [];
       const codes = errors.map((e) => e.extensions?.code);
 

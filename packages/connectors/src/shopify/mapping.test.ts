@@ -2,17 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { customerSchema as canonicalCustomer } from '@replatform/canonical/customer';
 import { orderSchema as canonicalOrder, type Order } from '@replatform/canonical/order';
 import { productSchema as canonicalProduct, type Product } from '@replatform/canonical/product';
-import type { ShopifyCustomer, ShopifyOrder, ShopifyProduct } from './documents.ts';
+import {
+  productSetCost,
+  variantsBulkCost,
+  type ShopifyCustomer,
+  type ShopifyOrder,
+  type ShopifyProduct,
+} from './documents.ts';
 import {
   attributeMetafield,
+  bulkVariantInput,
   customerInput,
+  e164Phone,
   financialStatusOf,
   fulfillmentStatusOf,
   isCountryCode,
   mailingAddress,
   orderCreateInput,
+  planProductWrite,
   productSetInput,
   redirectPath,
+  variantCalls,
 } from './from-canonical.ts';
 import {
   customerToCanonical,
@@ -129,6 +139,8 @@ describe('Shopify -> canonical', () => {
       categoryIds: ['gid://shopify/Collection/5'],
       attributes: { material: 'cotton', 'specs.fit': 'slim', product_type: 'Shirts' },
       sourceUrlPath: '/products/tee',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-02-01T00:00:00.000Z',
     });
     expect(product.variants[0]).toMatchObject({
       sku: 'TEE-S',
@@ -207,6 +219,7 @@ describe('Shopify -> canonical', () => {
       firstName: '',
       acceptsMarketing: true,
       phone: '+15550100',
+      createdAt: '2024-03-01T10:00:00.000Z',
     });
     if ('rejected' in mapped) throw new Error('rejected');
     expect(
@@ -330,7 +343,9 @@ describe('Shopify -> canonical', () => {
     if ('rejected' in mapped) throw new Error('rejected');
     expect(mapped).toMatchObject({
       number: '1042',
-      createdAt: '2024-05-01T10:00:00Z',
+      // Canonical timestamps have one form: toISOString()'s, with milliseconds.
+      createdAt: '2024-05-01T10:00:00.000Z',
+      updatedAt: '2024-05-02T10:00:00.000Z',
       status: 'completed',
       paymentStatus: 'paid',
       fulfillmentStatus: 'fulfilled',
@@ -673,5 +688,83 @@ describe('canonical -> Shopify', () => {
         phone: '',
       }),
     ).toEqual({ firstName: 'A', city: 'Y', provinceCode: 'ON', countryCode: 'CA' });
+  });
+
+  it('writes customer phone numbers in E.164, reading national numbers in the address country', () => {
+    expect(e164Phone('+1 (512) 555-0100', undefined)).toEqual({ e164: '+15125550100' });
+    expect(e164Phone('0044 20 7946 0958', undefined)).toEqual({ e164: '+442079460958' });
+    expect(e164Phone('020 7946 0958', 'GB')).toEqual({ e164: '+442079460958' });
+    expect(e164Phone('07911 123456', 'GB')).toEqual({ e164: '+447911123456' });
+    expect(e164Phone('1-512-555-0100', 'US')).toEqual({ e164: '+15125550100' });
+    expect(e164Phone('030 1234567', 'DE')).toEqual({ e164: '+49301234567' });
+    expect(e164Phone('555-0100', 'US')).toEqual({
+      invalid: 'a North American number has 10 digits',
+    });
+    expect(e164Phone('12', 'GB')).toEqual({ invalid: 'it has too few digits' });
+    expect(e164Phone('ask for Bob', 'US')).toEqual({ invalid: 'it is not a phone number' });
+    expect(e164Phone('+0123456789', undefined)).toEqual({
+      invalid: 'it has too few or too many digits',
+    });
+    // A national number of a country whose rules are not known here is left to Shopify.
+    expect(e164Phone('8 800 555 35 35', 'KZ')).toEqual({ unknown: true });
+  });
+
+  it('plans a product Shopify takes only in parts', () => {
+    const url = (i: number) => `https://cdn.example/${i}.png`;
+    const input = {
+      title: 'Big',
+      productOptions: [
+        { name: 'N', values: Array.from({ length: 900 }, (_v, i) => ({ name: `v${i}` })) },
+      ],
+      files: Array.from({ length: 260 }, (_v, i) => ({
+        originalSource: url(i),
+        alt: '',
+        contentType: 'IMAGE',
+      })),
+      metafields: Array.from({ length: 270 }, (_v, i) => ({
+        namespace: 'custom',
+        key: `k${i}`,
+        type: 'single_line_text_field',
+        value: 'x',
+      })),
+      variants: Array.from({ length: 900 }, (_v, i) => ({
+        optionValues: [{ optionName: 'N', name: `v${i}` }],
+        sku: `S${i}`,
+        inventoryQuantities: [{ locationId: 'L', name: 'available', quantity: 3 }],
+        file: { originalSource: url(i === 1 ? 255 : i % 250), contentType: 'IMAGE' },
+      })),
+    };
+    const plan = planProductWrite(input);
+    expect(plan.files).toHaveLength(250);
+    expect(plan.warnings).toEqual([
+      'The product has 260 images; Shopify keeps at most 250 per product, so the last 10 were not migrated (1 variant lost its image).',
+    ]);
+    expect(plan.input.metafields).toHaveLength(250);
+    expect(plan.laterMetafields).toHaveLength(20);
+    const first = plan.input.variants as Record<string, unknown>[];
+    expect(productSetCost({ input: plan.input })).toBeLessThanOrEqual(1000);
+    expect(
+      productSetCost({ input: { ...plan.input, variants: [...first, plan.laterVariants[0]] } }),
+    ).toBeGreaterThan(1000);
+    expect(first.length + plan.laterVariants.length).toBe(900);
+    expect(first[1]?.file).toBeUndefined();
+    // Option values of later variants are added with them.
+    expect((plan.input.productOptions as { values: unknown[] }[])[0]?.values).toHaveLength(
+      first.length,
+    );
+    const calls = variantCalls(
+      plan.laterVariants.map((v) => bulkVariantInput(v, 'gid://shopify/MediaImage/1')),
+    );
+    expect(calls.flat()).toHaveLength(plan.laterVariants.length);
+    for (const call of calls) {
+      expect(call.length).toBeLessThanOrEqual(250);
+      expect(variantsBulkCost({ variants: call })).toBeLessThanOrEqual(1000);
+    }
+    expect(bulkVariantInput(plan.laterVariants[0]!, 'gid://shopify/MediaImage/1')).toEqual({
+      optionValues: [{ optionName: 'N', name: expect.any(String) }],
+      inventoryItem: { sku: expect.stringMatching(/^S/) },
+      inventoryQuantities: [{ locationId: 'L', availableQuantity: 3 }],
+      mediaId: 'gid://shopify/MediaImage/1',
+    });
   });
 });

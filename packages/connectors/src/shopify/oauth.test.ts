@@ -11,6 +11,7 @@ import {
   isFreshTimestamp,
   isValidShopDomain,
   SHOPIFY_SCOPES,
+  signedMessage,
   verifyCallbackHmac,
 } from './oauth.ts';
 import { routeShop, shopRoutingHttp } from './test-support.ts';
@@ -138,13 +139,8 @@ describe('buildAuthorizeUrl', () => {
 
 describe('verifyCallbackHmac', () => {
   const secret = 'hush';
-  const sign = (params: Record<string, string>) => {
-    const message = Object.keys(params)
-      .sort()
-      .map((k) => `${k}=${encodeURIComponent(params[k] ?? '')}`)
-      .join('&');
-    return createHmac('sha256', secret).update(message).digest('hex');
-  };
+  const hmacOf = (message: string, key = secret) =>
+    createHmac('sha256', key).update(message).digest('hex');
   const params = {
     code: 'abc123',
     host: 'YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvc2hvcA',
@@ -152,7 +148,36 @@ describe('verifyCallbackHmac', () => {
     state: 'nonce',
     timestamp: '1761912000',
   };
-  const signed = { ...params, hmac: sign(params) };
+  const signed = {
+    ...params,
+    hmac: hmacOf(
+      'code=abc123&host=YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvc2hvcA&shop=shop.myshopify.com&state=nonce&timestamp=1761912000',
+    ),
+  };
+
+  it('verifies the example of Shopify’s authorization code grant documentation', () => {
+    // shopify.dev "Verify a request": secret "hush", this query, this hmac.
+    const documented =
+      'code=0907a61c0c8d55e99db179b68161bc00&hmac=700e2dadb827fcc8609e9d5ce208b2e9cdaab9df07390d2cbca10d7c328fc4bf&shop=some-shop.myshopify.com&state=0.6784241404160823&timestamp=1337178173';
+    expect(verifyCallbackHmac(documented, 'hush')).toBe(true);
+    expect(signedMessage([...new URLSearchParams(documented)])).toBe(
+      'code=0907a61c0c8d55e99db179b68161bc00&shop=some-shop.myshopify.com&state=0.6784241404160823&timestamp=1337178173',
+    );
+    expect(verifyCallbackHmac(documented.replace('state=0.67', 'state=0.68'), 'hush')).toBe(false);
+  });
+
+  it('signs values form-encoded, as Shopify’s libraries rebuild the query', () => {
+    const query = { shop: 'shop.myshopify.com', state: "a b!'()~*", timestamp: '1761912000' };
+    // Spaces become '+', and !'()~ are escaped (encodeURIComponent would write %20 and keep them).
+    const formEncoded = 'shop=shop.myshopify.com&state=a+b%21%27%28%29%7E*&timestamp=1761912000';
+    expect(signedMessage(Object.entries(query))).toBe(formEncoded);
+    expect(verifyCallbackHmac({ ...query, hmac: hmacOf(formEncoded) }, secret)).toBe(true);
+    const uriEncoded = "shop=shop.myshopify.com&state=a%20b!'()~*&timestamp=1761912000";
+    expect(verifyCallbackHmac({ ...query, hmac: hmacOf(uriEncoded) }, secret)).toBe(false);
+    // The query string as a browser sends it decodes to the same values.
+    const sent = new URLSearchParams({ ...query, hmac: hmacOf(formEncoded) }).toString();
+    expect(verifyCallbackHmac(`?${sent}`, secret)).toBe(true);
+  });
 
   it('accepts Shopify’s signature in every query form', () => {
     expect(verifyCallbackHmac(signed, secret)).toBe(true);
@@ -166,12 +191,7 @@ describe('verifyCallbackHmac', () => {
     expect(verifyCallbackHmac({ ...signed, state: 'other' }, secret)).toBe(false);
     expect(verifyCallbackHmac({ ...signed, extra: '1' }, secret)).toBe(false);
     expect(verifyCallbackHmac(signed, 'wrong-secret')).toBe(false);
-    expect(
-      verifyCallbackHmac(
-        { ...params, hmac: createHmac('sha256', 'attacker').update('x').digest('hex') },
-        secret,
-      ),
-    ).toBe(false);
+    expect(verifyCallbackHmac({ ...params, hmac: hmacOf('x', 'attacker') }, secret)).toBe(false);
     expect(verifyCallbackHmac({ ...params, hmac: '' }, secret)).toBe(false);
     expect(verifyCallbackHmac({ ...params, hmac: 'zz' }, secret)).toBe(false);
     expect(verifyCallbackHmac(params, secret)).toBe(false);

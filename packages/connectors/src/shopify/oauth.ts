@@ -94,9 +94,22 @@ function pairsOf(query: QueryInput): [string, string][] | undefined {
 }
 
 /**
- * Verifies the `hmac` of an OAuth callback (or any Shopify-signed query): HMAC-SHA256 with the
- * app's secret over the other parameters (minus `hmac` and `signature`) sorted by name and joined
- * as `name=value&...`, compared in constant time.
+ * The message Shopify signs: every parameter but `hmac` and `signature`, sorted by name and
+ * form-encoded as application/x-www-form-urlencoded (what URLSearchParams writes: spaces as '+',
+ * and `!'()~` escaped), which is how Shopify's own libraries rebuild it.
+ */
+export function signedMessage(pairs: readonly (readonly [string, string])[]): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of pairs
+    .filter(([k]) => k !== 'hmac' && k !== 'signature')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    params.append(k, v);
+  return params.toString();
+}
+
+/**
+ * Verifies the `hmac` of an OAuth callback (or any Shopify-signed query): HMAC-SHA256 (hex) with
+ * the app's secret over signedMessage(), compared in constant time.
  */
 export function verifyCallbackHmac(query: QueryInput, apiSecret: string): boolean {
   if (!apiSecret) return false;
@@ -104,12 +117,7 @@ export function verifyCallbackHmac(query: QueryInput, apiSecret: string): boolea
   if (!pairs) return false;
   const given = pairs.find(([k]) => k === 'hmac')?.[1];
   if (!given || !/^[0-9a-f]{64}$/i.test(given)) return false;
-  const message = pairs
-    .filter(([k]) => k !== 'hmac' && k !== 'signature')
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-    .join('&');
-  const expected = createHmac('sha256', apiSecret).update(message).digest();
+  const expected = createHmac('sha256', apiSecret).update(signedMessage(pairs)).digest();
   const received = Buffer.from(given, 'hex');
   return received.length === expected.length && timingSafeEqual(received, expected);
 }

@@ -4,9 +4,9 @@ import { ConnectorError } from '../kit/errors.ts';
 import {
   gidNumber,
   gidType,
-  groupByParent,
   runBulkQuery,
   type BulkOptions,
+  type Grouped,
   type JsonlObject,
 } from './bulk.ts';
 import {
@@ -24,8 +24,10 @@ import {
   customerSchema,
   customersPage,
   ORDER_PAGE_SIZE,
+  orderDiscountApplicationsPage,
   orderLinesPage,
   orderSchema,
+  orderShippingLinesPage,
   ordersPage,
   PRODUCT_PAGE_SIZE,
   productCollectionsPage,
@@ -181,20 +183,31 @@ async function completeCustomer(
 }
 
 async function completeOrder(client: ShopifyGraphqlClient, o: ShopifyOrder): Promise<ShopifyOrder> {
-  if (o.shippingLines.pageInfo.hasNextPage || o.discountApplications.pageInfo.hasNextPage)
-    throw new ConnectorError(
-      'system',
-      'order_too_large',
-      `Order ${o.name} has more shipping lines or discounts than the connector reads.`,
-    );
+  const id = o.id;
   return {
     ...o,
     lineItems: {
       pageInfo: done,
       nodes: await completeNested(
         o.lineItems,
+        async (after) => (await client.request(orderLinesPage, { id, after })).order?.lineItems,
+      ),
+    },
+    shippingLines: {
+      pageInfo: done,
+      nodes: await completeNested(
+        o.shippingLines,
         async (after) =>
-          (await client.request(orderLinesPage, { id: o.id, after })).order?.lineItems,
+          (await client.request(orderShippingLinesPage, { id, after })).order?.shippingLines,
+      ),
+    },
+    discountApplications: {
+      pageInfo: done,
+      nodes: await completeNested(
+        o.discountApplications,
+        async (after) =>
+          (await client.request(orderDiscountApplicationsPage, { id, after })).order
+            ?.discountApplications,
       ),
     },
   };
@@ -328,40 +341,38 @@ function connection(nodes: JsonlObject[]) {
   return { pageInfo: done, nodes };
 }
 
-function assemble(
-  entity: EntityType,
-  objects: JsonlObject[],
-): { nodes: unknown[]; variantMedia?: Map<string, string> } {
-  const { roots, children } = groupByParent(objects);
-  const kids = (id: unknown, ...types: string[]) =>
-    (children.get(String(id)) ?? []).filter((c) =>
-      types.includes(gidType(c.id) ?? (c.index !== undefined ? 'DiscountApplication' : '')),
+/**
+ * Puts one root object back together with its children, taking them out of `children` so that
+ * what was handed on is not held twice.
+ */
+function assemble(entity: EntityType, root: JsonlObject, children: Grouped['children']): unknown {
+  const own = children.get(String(root.id)) ?? [];
+  children.delete(String(root.id));
+  const kids = (...types: string[]) =>
+    connection(
+      own.filter((c) =>
+        types.includes(gidType(c.id) ?? (c.index !== undefined ? 'DiscountApplication' : '')),
+      ),
     );
   switch (entity) {
     case 'categories':
-      return { nodes: roots };
+      return root;
     case 'products':
       return {
-        nodes: roots.map((p) => ({
-          ...p,
-          variants: connection(kids(p.id, 'ProductVariant')),
-          media: connection(kids(p.id, 'MediaImage', 'Video', 'ExternalVideo', 'Model3d')),
-          metafields: connection(kids(p.id, 'Metafield')),
-          collections: connection(kids(p.id, 'Collection')),
-        })),
+        ...root,
+        variants: kids('ProductVariant'),
+        media: kids('MediaImage', 'Video', 'ExternalVideo', 'Model3d'),
+        metafields: kids('Metafield'),
+        collections: kids('Collection'),
       };
     case 'customers':
-      return {
-        nodes: roots.map((c) => ({ ...c, addressesV2: connection(kids(c.id, 'MailingAddress')) })),
-      };
+      return { ...root, addressesV2: kids('MailingAddress') };
     case 'orders':
       return {
-        nodes: roots.map((o) => ({
-          ...o,
-          lineItems: connection(kids(o.id, 'LineItem')),
-          shippingLines: connection(kids(o.id, 'ShippingLine')),
-          discountApplications: connection(kids(o.id, 'DiscountApplication')),
-        })),
+        ...root,
+        lineItems: kids('LineItem'),
+        shippingLines: kids('ShippingLine'),
+        discountApplications: kids('DiscountApplication'),
       };
   }
 }
@@ -381,36 +392,38 @@ async function* readBulk<E extends EntityType>(
   const filter = after ? `id:>${gidNumber(after)}` : '';
   const options: BulkOptions = { ...ctx, client: ctx.client };
   let variantMedia: Map<string, string> | undefined;
-  let objects: JsonlObject[];
+  let grouped: Grouped;
   if (entity === 'products') {
     const [products, variants] = await Promise.all([
       runBulkQuery(bulkQueries.products(filter), options),
       runBulkQuery(bulkVariantMediaQuery(after ? `product_id:>${gidNumber(after)}` : ''), options),
     ]);
-    objects = products;
-    const grouped = groupByParent(variants);
+    grouped = products;
     variantMedia = new Map();
-    for (const v of grouped.roots) {
-      const media = grouped.children.get(String(v.id))?.[0];
+    for (const v of variants.roots) {
+      const media = variants.children.get(String(v.id))?.[0];
       if (typeof v.id === 'string' && typeof media?.id === 'string')
         variantMedia.set(v.id, media.id);
     }
   } else {
-    objects = await runBulkQuery(bulkQueries[entity](filter), options);
+    grouped = await runBulkQuery(bulkQueries[entity](filter), options);
   }
-  const { nodes } = assemble(entity, objects);
+  const { roots, children } = grouped;
   const size = readPageSizes[entity];
-  if (nodes.length === 0) {
+  if (roots.length === 0) {
     yield { records: [], next: null };
     return;
   }
-  for (let i = 0; i < nodes.length; i += size) {
-    const slice = nodes.slice(i, i + size);
-    const mapped = await mapEntity(ctx, entity, slice, variantMedia);
+  for (let i = 0; i < roots.length; i += size) {
+    const slice = roots.slice(i, i + size);
+    const nodes = slice.map((root) => assemble(entity, root, children));
+    // Pages already handed on need not stay in memory while the rest is read.
+    roots.fill({}, i, i + slice.length);
+    const mapped = await mapEntity(ctx, entity, nodes, variantMedia);
     const last = slice[slice.length - 1] as { id: string };
     yield {
       records: mapped.records,
-      next: i + size >= nodes.length ? null : encode({ mode: 'bulk', after: last.id }),
+      next: i + size >= roots.length ? null : encode({ mode: 'bulk', after: last.id }),
       ...(mapped.rejected.length ? { rejected: mapped.rejected } : {}),
     };
   }

@@ -6,6 +6,7 @@ import {
   type Connection,
   type ConnectorContext,
   type Connector,
+  type RateUsage,
 } from '../kit/contract.ts';
 import type { CostStats } from './cost-bucket.ts';
 import { shopInfo } from './documents.ts';
@@ -38,8 +39,9 @@ export interface ShopifyConnectorOptions {
 }
 
 export interface ShopifyConnection extends Connection {
-  /** Points used per second against the points the shop restores per second, and throttling. */
+  /** Requests, points, waits and throttling so far, in more detail than rateUsage(). */
   stats(): CostStats;
+  rateUsage(): RateUsage;
 }
 
 export const shopifyCapabilities: Capabilities = {
@@ -64,6 +66,14 @@ export const shopifyCapabilities: Capabilities = {
 };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Whether orderCreate takes at most 5 orders a minute on this shop: development stores and stores
+ * on a free trial ("Trial", "Plus Trial" or "Development" plans; orderCreate's 2026-10 description).
+ */
+export function limitsOrders(plan: { partnerDevelopment: boolean; publicDisplayName: string }) {
+  return plan.partnerDevelopment || /\b(trial|development)\b/i.test(plan.publicDisplayName);
+}
 
 export function connectShopify(
   credentials: ShopifyCredentials,
@@ -97,7 +107,7 @@ export function connectShopify(
     sleep,
     ...(context.log ? { log: context.log } : {}),
     ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-    developmentStore: async () => (await shopDetails()).plan.partnerDevelopment,
+    developmentStore: async () => limitsOrders((await shopDetails()).plan),
   });
   const readContext = {
     client,
@@ -121,6 +131,7 @@ export function connectShopify(
     // Nothing to undo: imported orders never notify and the marker definitions stay for re-runs.
     finishImport: async () => [],
     stats: () => client.stats(),
+    rateUsage: () => client.rateUsage(shopifyCapabilities.rateLimit.requestsPerSecond ?? 100),
   };
 }
 

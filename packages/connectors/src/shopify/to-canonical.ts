@@ -39,6 +39,15 @@ export function collectionUrlPath(handle: string): string {
   return `/collections/${handle}`;
 }
 
+/**
+ * Shopify writes DateTime values without fractions ('2024-01-01T10:00:00Z'); canonical timestamps
+ * take one form whatever the platform, the one toISOString() writes.
+ */
+export function canonicalTime(value: string): string {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time).toISOString();
+}
+
 function moneyOf(amount: string, currency: string): Money {
   return { amount: toMinor(amount, currency), currency };
 }
@@ -117,14 +126,15 @@ export function productToCanonical(
     variants,
     images,
     categoryIds: p.collections.nodes.map((c) => c.id),
+    // In the order Shopify keeps them: alphabetical, whatever order they were entered in.
     tags: [...new Set(p.tags)],
     seoTitle: p.seo.title ?? '',
     seoDescription: p.seo.description ?? '',
     dimensions: null,
     attributes: attributesOf(p.metafields.nodes, p.productType),
     sourceUrlPath: productUrlPath(p.handle),
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
+    createdAt: canonicalTime(p.createdAt),
+    updatedAt: canonicalTime(p.updatedAt),
   };
 }
 
@@ -181,7 +191,7 @@ export function customerToCanonical(c: ShopifyCustomer): Customer | { rejected: 
     addresses,
     note: c.note ?? '',
     tags: [...new Set(c.tags)],
-    createdAt: c.createdAt,
+    createdAt: canonicalTime(c.createdAt),
   };
 }
 
@@ -259,8 +269,8 @@ export function orderToCanonical(o: ShopifyOrder): Order | { rejected: string } 
   return {
     id: o.id,
     number: o.name.replace(/^#/, '') || o.id,
-    createdAt: o.processedAt,
-    updatedAt: o.updatedAt,
+    createdAt: canonicalTime(o.processedAt),
+    updatedAt: canonicalTime(o.updatedAt),
     currency,
     customerId: o.customer?.id ?? null,
     email: o.email ?? '',

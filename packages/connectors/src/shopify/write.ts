@@ -9,6 +9,13 @@ import { gidNumber } from './bulk.ts';
 import {
   collectionByIdentifier,
   collectionCreate,
+  collectionImage,
+  collectionUpdate,
+  metafieldsSet,
+  productMediaState,
+  productVariantCombos,
+  productVariantsBulkCreate,
+  productVariantsBulkUpdate,
   customerByIdentifier,
   customerCreate,
   customerUpdateDefaultAddress,
@@ -31,12 +38,19 @@ import {
   type ShopifyOrderState,
 } from './documents.ts';
 import {
+  bulkVariantInput,
   collectionCreateInput,
   customerInput,
   defaultAddressIndex,
+  MAX_INPUT_ARRAY,
+  METAFIELDS_SET_MAX,
   orderCreateInput,
+  planProductWrite,
   productSetInput,
   redirectPath,
+  variantCalls,
+  variantCombo,
+  type ProductWritePlan,
 } from './from-canonical.ts';
 import type { ShopifyGraphqlClient } from './graphql-client.ts';
 import { collectionUrlPath, productUrlPath } from './to-canonical.ts';
@@ -57,7 +71,7 @@ export interface WriteContext {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   log?: (message: string, fields?: Record<string, unknown>) => void;
-  /** Whether the shop is a development store (orderCreate: 5 per minute). */
+  /** Whether the shop is a trial or development store (orderCreate: 5 per minute). */
   developmentStore: () => Promise<boolean>;
   /** Attempts to create one record through transient failures. */
   maxAttempts?: number;
@@ -66,6 +80,9 @@ export interface WriteContext {
 
 /** orderCreate on trial and development stores: at most 5 new orders per minute. */
 export const DEV_STORE_ORDERS_PER_MINUTE = 5;
+
+/** How Shopify words the per-minute order limit ("Exceeded order API rate limit, …"). */
+const ORDER_LIMIT = /order API rate limit|try again in a minute/i;
 
 function marker(value: string) {
   return { customId: { namespace: MARKER_NAMESPACE, key: MARKER_KEY, value } };
@@ -92,12 +109,47 @@ type Created =
   | { kind: 'created' | 'found'; id: string; warnings?: string[] }
   | { kind: 'failed'; reason: string };
 
+type MediaState = { id: string; status: string; mediaErrors: { code: string; message: string }[] };
+type ComboPage = {
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  nodes: {
+    id: string;
+    selectedOptions: { name: string; value: string }[];
+    media: { nodes: { id: string }[] };
+  }[];
+};
+
+/** How long a write waits for Shopify to process a product's images before it reports them. */
+const MEDIA_WAIT_MS = 15_000;
+
+/** Warnings and the incomplete flag of an outcome, leaving both out when there is nothing to say. */
+function withIncomplete(
+  warnings: string[],
+  incomplete: boolean,
+): Pick<WriteOutcome, 'warnings' | 'incomplete'> {
+  return {
+    ...(warnings.length ? { warnings } : {}),
+    ...(incomplete ? { incomplete: true } : {}),
+  };
+}
+
+function missingCollectionImage(url: string): { incomplete: true; warnings: string[] } {
+  return {
+    incomplete: true,
+    warnings: [
+      `The collection image ${url} could not be added: Shopify could not fetch it; the next run tries again.`,
+    ],
+  };
+}
+
 export class ShopifyWriter {
   readonly #ctx: WriteContext;
   #markers: Promise<Record<OwnerType, boolean>> | undefined;
   #location: Promise<string> | undefined;
   readonly #variants = new Map<string, Promise<string | undefined>>();
   readonly #orderTimes: number[] = [];
+  /** Set once Shopify refused an order for the per-minute limit although the plan did not say. */
+  #limitedStore = false;
 
   constructor(ctx: WriteContext) {
     this.#ctx = ctx;
@@ -276,18 +328,61 @@ export class ShopifyWriter {
     return found?.marker?.value === c.id ? found.id : undefined;
   }
 
-  async #writeCategory(c: Category, idMap: IdMap): Promise<WriteOutcome> {
-    const known = idMap.get('categories', c.id);
-    if (known)
+  /**
+   * A collection image Shopify could not fetch is added again; answers whether it changed
+   * something and what is still missing.
+   */
+  async #completeCollection(
+    c: Category,
+    id: string,
+  ): Promise<{ changed: boolean; incomplete: boolean; warnings: string[] }> {
+    const none = { changed: false, incomplete: false, warnings: [] };
+    if (!c.imageUrl) return none;
+    const { client } = this.#ctx;
+    const current = (await client.request(collectionImage, { id })).collection;
+    if (!current || current.image) return none;
+    let answer;
+    try {
+      answer = (
+        await client.request(collectionUpdate, {
+          collection: { id, image: { src: c.imageUrl, altText: c.name } },
+        })
+      ).collectionUpdate;
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+      return { changed: false, ...missingCollectionImage(c.imageUrl) };
+    }
+    if (answer?.collection?.image) return { changed: true, incomplete: false, warnings: [] };
+    if (answer?.userErrors.length)
       return {
-        sourceId: c.id,
-        outcome: 'skipped',
-        destinationId: known,
-        reason: 'Already migrated.',
+        changed: false,
+        incomplete: false,
+        warnings: [
+          `The collection image ${c.imageUrl} was refused: ${messages(answer.userErrors)}`,
+        ],
       };
+    return { changed: false, ...missingCollectionImage(c.imageUrl) };
+  }
+
+  async #writeCategory(c: Category, idMap: IdMap): Promise<WriteOutcome> {
     const built = collectionCreateInput(c);
     if ('failure' in built) return { sourceId: c.id, outcome: 'failed', reason: built.failure };
+    const known = idMap.get('categories', c.id);
+    if (known) {
+      const completed = await this.#completeCollection(c, known);
+      return {
+        sourceId: c.id,
+        outcome: completed.changed ? 'updated' : 'skipped',
+        destinationId: known,
+        ...(completed.changed ? {} : { reason: 'Already migrated.' }),
+        ...withIncomplete(
+          completed.changed ? [...built.warnings, ...completed.warnings] : completed.warnings,
+          completed.incomplete,
+        ),
+      };
+    }
     let handle = c.slug;
+    let imageMissing = false;
     const result = await this.#createOnce(
       () => this.#findCollection(c),
       async () => {
@@ -300,6 +395,7 @@ export class ShopifyWriter {
         ).collectionCreate;
         if (answer?.collection) {
           handle = answer.collection.handle;
+          imageMissing = Boolean(c.imageUrl) && !answer.collection.image;
           return { kind: 'created', id: answer.collection.id };
         }
         const errors = answer?.userErrors ?? [];
@@ -318,6 +414,16 @@ export class ShopifyWriter {
     if (result.kind === 'failed')
       return { sourceId: c.id, outcome: 'failed', reason: result.reason };
     const warnings = [...built.warnings];
+    let incomplete = false;
+    if (result.kind === 'found') {
+      const completed = await this.#completeCollection(c, result.id);
+      warnings.push(...completed.warnings);
+      incomplete = completed.incomplete;
+    } else if (imageMissing && c.imageUrl) {
+      const missing = missingCollectionImage(c.imageUrl);
+      warnings.push(...missing.warnings);
+      incomplete = true;
+    }
     const redirect = await this.#redirect(c.sourceUrlPath, collectionUrlPath(handle || c.slug));
     if (redirect) warnings.push(redirect);
     return {
@@ -327,7 +433,7 @@ export class ShopifyWriter {
       ...(result.kind === 'found'
         ? { reason: 'Already at the destination (found by its migration marker).' }
         : {}),
-      ...(warnings.length ? { warnings } : {}),
+      ...withIncomplete(warnings, incomplete),
     };
   }
 
@@ -346,20 +452,220 @@ export class ShopifyWriter {
     return found?.marker?.value === p.id ? { id: found.id, handle: found.handle } : undefined;
   }
 
+  /**
+   * Shopify's media of a product, in the order of the files given to productSet; waits a little
+   * while Shopify is still processing them.
+   */
+  async #mediaStates(productId: string, count: number): Promise<MediaState[]> {
+    if (count === 0) return [];
+    const { client } = this.#ctx;
+    let delay = 500;
+    for (let waited = 0; ;) {
+      const nodes =
+        (await client.request(productMediaState, { id: productId, first: Math.min(count, 250) }))
+          .product?.media.nodes ?? [];
+      const pending = nodes.some((m) => m.status === 'UPLOADED' || m.status === 'PROCESSING');
+      if (!pending || waited >= MEDIA_WAIT_MS) return nodes;
+      await this.#ctx.sleep(delay);
+      waited += delay;
+      delay = Math.min(delay * 2, 8_000);
+    }
+  }
+
+  /** The option combination of each variant the product has, with its image. */
+  async #variantCombos(productId: string): Promise<Map<string, { id: string; mediaId?: string }>> {
+    const combos = new Map<string, { id: string; mediaId?: string }>();
+    let after: string | null = null;
+    for (;;) {
+      const page: { product: { variants: ComboPage } | null } = await this.#ctx.client.request(
+        productVariantCombos,
+        { id: productId, after },
+      );
+      const variants = page.product?.variants;
+      if (!variants) return combos;
+      for (const v of variants.nodes) {
+        const combo = v.selectedOptions.map((o) => o.value).join(' / ');
+        const mediaId = v.media.nodes[0]?.id;
+        combos.set(combo, { id: v.id, ...(mediaId ? { mediaId } : {}) });
+      }
+      if (!variants.pageInfo.hasNextPage) return combos;
+      after = variants.pageInfo.endCursor;
+    }
+  }
+
+  /**
+   * Everything a product needs besides its productSet: checks that Shopify got its images (and,
+   * for a product already at the destination, adds again those it failed to fetch), creates the
+   * variants and metafields one productSet could not carry (or a crashed run left out), and
+   * links variants to their images.
+   */
+  async #completeProduct(
+    productId: string,
+    plan: ProductWritePlan,
+    fresh: boolean,
+  ): Promise<{ changed: boolean; incomplete: boolean; warnings: string[] }> {
+    const { client } = this.#ctx;
+    const warnings: string[] = [];
+    let changed = false;
+    let incomplete = false;
+    const step = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await run();
+      } catch (error) {
+        if (!isTransient(error)) throw error;
+        warnings.push(
+          `${what} did not reach Shopify (${(error as Error).message}); the next run tries again.`,
+        );
+        incomplete = true;
+        return undefined;
+      }
+    };
+
+    let media = await this.#mediaStates(productId, plan.files.length);
+    const broken = plan.files.some((_f, i) => media[i]?.status === 'FAILED');
+    if (!fresh && broken && media.length === plan.files.length) {
+      const repaired = await step('Adding the images again', async () => {
+        const answer = (
+          await client.request(productSet, {
+            identifier: { id: productId },
+            input: {
+              files: plan.files.map((f, i) => {
+                const m = media[i];
+                return m && m.status !== 'FAILED'
+                  ? { id: m.id, alt: f.alt }
+                  : { originalSource: f.originalSource, alt: f.alt, contentType: 'IMAGE' };
+              }),
+            },
+          })
+        ).productSet;
+        if (answer?.userErrors.length)
+          warnings.push(`The images could not be added again: ${messages(answer.userErrors)}`);
+        else changed = true;
+        return this.#mediaStates(productId, plan.files.length);
+      });
+      if (repaired) media = repaired;
+    }
+    plan.files.forEach((f, i) => {
+      const m = media[i];
+      if (!m) return;
+      if (m.status === 'FAILED') {
+        const error = m.mediaErrors[0];
+        // Downloads can pass on a later try; a file Shopify cannot use never will.
+        const retry = !error || /DOWNLOAD|TIMEOUT/.test(error.code);
+        warnings.push(
+          `The image ${f.originalSource} was not added: ${error ? `${error.message} (${error.code})` : 'Shopify could not process it'}${retry ? '; the next run tries again' : ''}.`,
+        );
+        if (retry) incomplete = true;
+      } else if (m.status !== 'READY') {
+        warnings.push(
+          `Shopify was still processing the image ${f.originalSource}; the next run checks it.`,
+        );
+        incomplete = true;
+      }
+    });
+    const mediaFor = (variant: Record<string, unknown>): string | undefined => {
+      const source = (variant.file as { originalSource?: string } | undefined)?.originalSource;
+      const index = plan.files.findIndex((f) => f.originalSource === source);
+      const m = index === -1 ? undefined : media[index];
+      return m && m.status !== 'FAILED' ? m.id : undefined;
+    };
+
+    const options = ((plan.input.productOptions as { name: string }[] | undefined) ?? []).map(
+      (o) => o.name,
+    );
+    const wanted = fresh
+      ? plan.laterVariants
+      : [...((plan.input.variants as Record<string, unknown>[]) ?? []), ...plan.laterVariants];
+    if (wanted.length && (!fresh || plan.laterVariants.length)) {
+      const existing = fresh ? new Map() : await this.#variantCombos(productId);
+      const missing = wanted.filter((v) => !existing.has(variantCombo(v, options)));
+      for (const call of variantCalls(missing)) {
+        const answer = await step(
+          `Creating ${call.length} more variants`,
+          async () =>
+            (
+              await client.request(
+                productVariantsBulkCreate,
+                {
+                  productId,
+                  variants: call.map((v) => bulkVariantInput(v, mediaFor(v))),
+                  strategy: 'DEFAULT',
+                },
+                { idempotent: false },
+              )
+            ).productVariantsBulkCreate,
+        );
+        if (!answer) break;
+        const refused = answer.userErrors.filter((e) => e.code !== 'VARIANT_ALREADY_EXISTS');
+        if (refused.length)
+          warnings.push(`${call.length} variants could not be created: ${messages(refused)}`);
+        else changed = changed || !fresh;
+      }
+      // Variants whose image was added again point at the new copy.
+      if (!fresh && changed) {
+        const current = await this.#variantCombos(productId);
+        const relink = wanted.flatMap((v) => {
+          const mediaId = mediaFor(v);
+          const found = current.get(variantCombo(v, options));
+          return mediaId && found && found.mediaId !== mediaId ? [{ id: found.id, mediaId }] : [];
+        });
+        for (let i = 0; i < relink.length; i += MAX_INPUT_ARRAY) {
+          const answer = await step(
+            'Linking variants to their images',
+            async () =>
+              (
+                await client.request(productVariantsBulkUpdate, {
+                  productId,
+                  variants: relink.slice(i, i + MAX_INPUT_ARRAY),
+                })
+              ).productVariantsBulkUpdate,
+          );
+          if (answer?.userErrors.length)
+            warnings.push(`Variant images could not be linked: ${messages(answer.userErrors)}`);
+        }
+      }
+    }
+
+    for (let i = 0; i < plan.laterMetafields.length; i += METAFIELDS_SET_MAX) {
+      const batch = plan.laterMetafields.slice(i, i + METAFIELDS_SET_MAX);
+      const answer = await step(
+        `Setting ${batch.length} metafields`,
+        async () =>
+          (
+            await client.request(metafieldsSet, {
+              metafields: batch.map((m) => ({ ...m, ownerId: productId })),
+            })
+          ).metafieldsSet,
+      );
+      if (answer?.userErrors.length)
+        warnings.push(`Some attributes were not migrated: ${messages(answer.userErrors)}`);
+      else if (answer && !fresh) changed = true;
+    }
+    return { changed, incomplete, warnings };
+  }
+
   async #writeProduct(p: Product, idMap: IdMap): Promise<WriteOutcome> {
-    const known = idMap.get('products', p.id);
-    if (known)
-      return {
-        sourceId: p.id,
-        outcome: 'skipped',
-        destinationId: known,
-        reason: 'Already migrated.',
-      };
     const built = productSetInput(p, {
       locationId: await this.#locationId(),
       collectionIds: (categoryId) => idMap.get('categories', categoryId),
     });
     if ('failure' in built) return { sourceId: p.id, outcome: 'failed', reason: built.failure };
+    const plan = planProductWrite(built.input);
+    const planned = [...built.warnings, ...plan.warnings];
+    const known = idMap.get('products', p.id);
+    if (known) {
+      const completed = await this.#completeProduct(known, plan, false);
+      return {
+        sourceId: p.id,
+        outcome: completed.changed ? 'updated' : 'skipped',
+        destinationId: known,
+        ...(completed.changed ? {} : { reason: 'Already migrated.' }),
+        ...withIncomplete(
+          completed.changed ? [...planned, ...completed.warnings] : completed.warnings,
+          completed.incomplete,
+        ),
+      };
+    }
     const useMarker = (await this.markers()).PRODUCT;
     let handle = p.slug;
     const result = await this.#createOnce(
@@ -373,7 +679,7 @@ export class ShopifyWriter {
         const answer = (
           await this.#ctx.client.request(
             productSet,
-            { input: built.input, ...(useMarker ? { identifier: marker(p.id) } : {}) },
+            { input: plan.input, ...(useMarker ? { identifier: marker(p.id) } : {}) },
             { idempotent: useMarker },
           )
         ).productSet;
@@ -396,17 +702,21 @@ export class ShopifyWriter {
     );
     if (result.kind === 'failed')
       return { sourceId: p.id, outcome: 'failed', reason: result.reason };
-    const warnings = [...built.warnings];
+    const completed = await this.#completeProduct(result.id, plan, result.kind === 'created');
+    const warnings =
+      result.kind === 'found' ? [...completed.warnings] : [...planned, ...completed.warnings];
     const redirect = await this.#redirect(p.sourceUrlPath, productUrlPath(handle));
     if (redirect) warnings.push(redirect);
+    const outcome =
+      result.kind === 'created' ? 'created' : completed.changed ? 'updated' : 'skipped';
     return {
       sourceId: p.id,
-      outcome: result.kind === 'found' ? 'skipped' : 'created',
+      outcome,
       destinationId: result.id,
-      ...(result.kind === 'found'
+      ...(outcome === 'skipped'
         ? { reason: 'Already at the destination (found by its migration marker).' }
         : {}),
-      ...(warnings.length ? { warnings } : {}),
+      ...withIncomplete(warnings, completed.incomplete),
     };
   }
 
@@ -547,9 +857,12 @@ export class ShopifyWriter {
     return found;
   }
 
-  /** Development stores accept 5 orders per minute: wait for a free slot instead of being refused. */
+  /**
+   * Trial and development stores accept 5 orders per minute: wait for a free slot instead of being
+   * refused.
+   */
   async #paceOrders(): Promise<void> {
-    if (!(await this.#ctx.developmentStore())) return;
+    if (!this.#limitedStore && !(await this.#ctx.developmentStore())) return;
     const window = 60_000;
     for (;;) {
       const now = this.#ctx.now();
@@ -651,22 +964,31 @@ export class ShopifyWriter {
       async () => {
         const built = await build();
         if ('failure' in built) return { kind: 'failed', reason: built.failure };
-        await this.#paceOrders();
-        const answer = (
-          await client.request(
-            orderCreate,
-            {
-              order: built.input,
-              // Imported orders must not e-mail the customer or move stock.
-              options: {
-                sendReceipt: false,
-                sendFulfillmentReceipt: false,
-                inventoryBehaviour: 'BYPASS',
+        let answer;
+        for (let refusals = 0; ; refusals++) {
+          await this.#paceOrders();
+          answer = (
+            await client.request(
+              orderCreate,
+              {
+                order: built.input,
+                // Imported orders must not e-mail the customer or move stock.
+                options: {
+                  sendReceipt: false,
+                  sendFulfillmentReceipt: false,
+                  inventoryBehaviour: 'BYPASS',
+                },
               },
-            },
-            { idempotent: false },
-          )
-        ).orderCreate;
+              { idempotent: false },
+            )
+          ).orderCreate;
+          // A store on a trial plan the shop details did not reveal still says so: wait the
+          // minute out instead of failing the order.
+          const limited = answer?.userErrors.some((e) => ORDER_LIMIT.test(e.message));
+          if (!limited || refusals >= 5) break;
+          this.#limitedStore = true;
+          await this.#ctx.sleep(60_000);
+        }
         if (answer?.order) {
           state = answer.order;
           return { kind: 'created', id: answer.order.id };

@@ -11,6 +11,16 @@ import type { MediaRec, ShopStore } from './store.ts';
 
 export type MediaHostPolicy = (url: URL) => boolean;
 
+/** What a media reads as now: PROCESSING, without image or errors, until Shopify is done with it. */
+export function mediaState(
+  media: MediaRec,
+  now: number,
+): Pick<MediaRec, 'status' | 'errors' | 'path'> {
+  if (media.processingUntil !== undefined && now < media.processingUntil)
+    return { status: 'PROCESSING', errors: [], path: null };
+  return { status: media.status, errors: media.errors, path: media.path };
+}
+
 export const loopbackOnly: MediaHostPolicy = (url) =>
   url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]';
 
@@ -79,7 +89,23 @@ function failed(
   };
 }
 
+/**
+ * `media` is false for a collection's image, which Shopify fetches while it saves the collection;
+ * product media are processed afterwards (config.mediaProcessingMs).
+ */
 export async function ingestImage(
+  store: ShopStore,
+  source: string,
+  alt: string,
+  allowHost: MediaHostPolicy,
+  media = true,
+): Promise<MediaRec> {
+  const image = await fetchImage(store, source, alt, allowHost);
+  const ms = store.config.mediaProcessingMs;
+  return media && ms > 0 ? { ...image, processingUntil: store.now() + ms } : image;
+}
+
+async function fetchImage(
   store: ShopStore,
   source: string,
   alt: string,

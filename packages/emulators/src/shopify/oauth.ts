@@ -24,13 +24,17 @@ interface Grant {
 
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
 
-/** The message Shopify signs: parameters minus hmac/signature, sorted, form-encoded. */
+/**
+ * The message Shopify signs: parameters minus hmac/signature, sorted by name and form-encoded
+ * (application/x-www-form-urlencoded, as URLSearchParams writes it).
+ */
 export function signedMessage(params: [string, string][]): string {
-  return params
+  const sorted = new URLSearchParams();
+  for (const [k, v] of params
     .filter(([k]) => k !== 'hmac' && k !== 'signature')
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-    .join('&');
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    sorted.append(k, v);
+  return sorted.toString();
 }
 
 export function signParams(params: [string, string][], secret: string): string {

@@ -244,7 +244,9 @@ function list(value: unknown): Record<string, unknown>[] {
 /**
  * Cost of one mutation field. productSet: 10 + 0.2/variant + 0.6/variant file + 0.4/variant
  * metafield + 0.4/product metafield + 1.9/product file (changelog "Dynamic complexity cost for
- * productSet mutation", 2025-10), rounded up. metafieldsSet: 10 + the weight of each distinct owner.
+ * productSet mutation", 2025-10), rounded up; productVariantsBulkCreate/Update alike with media given
+ * to the mutation as product files ("Dynamic complexity for productVariantsBulkCreate and
+ * productVariantsBulkUpdate mutations"). metafieldsSet: 10 + the weight of each distinct owner.
  */
 export function mutationFieldCost(name: string, args: Record<string, unknown>): number {
   if (name === 'productSet') {
@@ -257,6 +259,16 @@ export function mutationFieldCost(name: string, args: Record<string, unknown>): 
       variants.reduce((n, v) => n + list(v.metafields).length, 0) * 0.4 +
       list(input.metafields).length * 0.4 +
       list(input.files).length * 1.9;
+    return Math.ceil(cost - 1e-9);
+  }
+  if (name === 'productVariantsBulkCreate' || name === 'productVariantsBulkUpdate') {
+    const variants = list(args.variants);
+    const cost =
+      10 +
+      variants.length * 0.2 +
+      variants.filter((v) => v.mediaId || list(v.mediaSrc).length).length * 0.6 +
+      variants.reduce((n, v) => n + list(v.metafields).length, 0) * 0.4 +
+      list(args.media).length * 1.9;
     return Math.ceil(cost - 1e-9);
   }
   if (name === 'metafieldsSet') {

@@ -3,6 +3,7 @@ import { normalisePhone } from './mutations.ts';
 import {
   decimalOf,
   handleize,
+  shopifyTags,
   toMinorUnits,
   type AddressRec,
   type CollectionRec,
@@ -113,7 +114,7 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
       status: sp.status === 'draft' ? 'DRAFT' : 'ACTIVE',
       vendor: sp.vendor,
       productType: leaf?.name ?? '',
-      tags: sp.tags,
+      tags: shopifyTags(sp.tags),
       options: options.map((o, i) => ({
         id: store.nextId(),
         name: o.name,
@@ -176,7 +177,7 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
       0,
       sc.addresses.findIndex((a) => a.defaultShipping),
     );
-    const phone = normalisePhone(sc.phone);
+    const phone = normalisePhone(sc.phone, addresses[0]?.countryCode ?? undefined);
     const customer: CustomerRec = {
       id: store.nextId(),
       firstName: sc.firstName,
@@ -185,7 +186,7 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
       // Shopify keeps customer phone numbers unique; a clash in the sample leaves the later one without.
       phone: phone && !store.customerByPhone(phone) ? phone : null,
       note: sc.note || null,
-      tags: sc.tags,
+      tags: shopifyTags(sc.tags),
       locale: 'en',
       marketingState: sc.acceptsMarketing ? 'SUBSCRIBED' : 'NOT_SUBSCRIBED',
       marketingOptInLevel: 'SINGLE_OPT_IN',

@@ -1,5 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePng } from '../framework/sample-store.ts';
+import { signedMessage, signParams } from './oauth.ts';
 import { ADMIN_SCHEMA_SHA256, adminSchemaSdl } from './schema.ts';
 import { matchesSearch, parseSearchQuery } from './search-query.ts';
 import {
@@ -907,11 +911,11 @@ describe('OAuth app install', () => {
       'timestamp',
     ]);
     expect(params).toMatchObject({ shop: 'oauth-shop.myshopify.com', state: 'nonce-123' });
-    const message = Object.entries(params)
-      .filter(([k]) => k !== 'hmac')
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
-      .join('&');
+    const message = new URLSearchParams(
+      Object.entries(params)
+        .filter(([k]) => k !== 'hmac')
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    ).toString();
     expect(params.hmac).toBe(createHmac('sha256', 'app-secret').update(message).digest('hex'));
 
     expect(
@@ -960,6 +964,32 @@ describe('OAuth app install', () => {
     expect(write.errors?.[0]?.extensions?.code).toBe('ACCESS_DENIED');
   });
 
+  it('signs the callback as Shopify documents it: sorted and form-encoded', async () => {
+    // shopify.dev "Verify a request": secret "hush" gives this hmac for this query.
+    expect(
+      signParams(
+        [
+          ['timestamp', '1337178173'],
+          ['state', '0.6784241404160823'],
+          ['shop', 'some-shop.myshopify.com'],
+          ['code', '0907a61c0c8d55e99db179b68161bc00'],
+        ],
+        'hush',
+      ),
+    ).toBe('700e2dadb827fcc8609e9d5ce208b2e9cdaab9df07390d2cbca10d7c328fc4bf');
+    expect(signedMessage([['state', "a b!'()~"]])).toBe('state=a+b%21%27%28%29%7E');
+    const response = await authorize({
+      client_id: 'app-key',
+      scope: 'read_products',
+      redirect_uri: 'https://app.example/callback',
+      state: "it's (a) state!",
+    });
+    const callback = new URL(response.headers.get('location') ?? '');
+    const pairs = [...callback.searchParams].filter(([k]) => k !== 'hmac');
+    expect(callback.searchParams.get('state')).toBe("it's (a) state!");
+    expect(callback.searchParams.get('hmac')).toBe(signParams(pairs, 'app-secret'));
+  });
+
   it('refuses an unknown client id or a missing redirect_uri', async () => {
     expect(
       (
@@ -974,5 +1004,288 @@ describe('OAuth app install', () => {
     expect(
       (await authorize({ client_id: 'app-key', scope: 'read_products', state: 's' })).status,
     ).toBe(400);
+  });
+});
+
+describe('large products, media processing, trial stores, tags and phones', () => {
+  let images: Server;
+  let imageOrigin = '';
+  beforeAll(async () => {
+    // Any /img/ path is a small PNG; everything else is missing.
+    images = createServer((req, res) => {
+      if (req.url?.startsWith('/img/')) {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        res.end(samplePng(req.url));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    imageOrigin = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => images.close(resolve));
+  });
+
+  const productSet = `mutation($input: ProductSetInput!, $identifier: ProductSetIdentifiers) {
+    productSet(input: $input, identifier: $identifier) {
+      product { id options { name optionValues { name } } variantsCount { count } media(first: 5) { nodes { id status } } }
+      userErrors { field message code }
+    }
+  }`;
+  const bulkCreate = `mutation($productId: ID!, $variants: [ProductVariantsBulkInput!]!, $media: [CreateMediaInput!]) {
+    productVariantsBulkCreate(productId: $productId, variants: $variants, media: $media) {
+      productVariants { id title sku media(first: 1) { nodes { id } } inventoryQuantity }
+      userErrors { field message code }
+    }
+  }`;
+  const sized = (sizes: string[], extra: Record<string, unknown> = {}) => ({
+    title: 'Tee',
+    productOptions: [{ name: 'Size', values: sizes.map((name) => ({ name })) }],
+    variants: sizes.map((s) => ({
+      optionValues: [{ optionName: 'Size', name: s }],
+      price: '5.00',
+    })),
+    ...extra,
+  });
+
+  it('adds variants in bulk, with new option values, media and inventory, costed as Shopify does', async () => {
+    const emulator = await start({ seed: 'empty' });
+    const created = await gql(emulator, productSet, {
+      input: sized(['S'], {
+        files: [{ originalSource: `${imageOrigin}/img/a.png`, contentType: 'IMAGE' }],
+      }),
+    });
+    const product = created.data?.productSet.product;
+    const mediaId = product.media.nodes[0].id;
+    const answer = await gql(emulator, bulkCreate, {
+      productId: product.id,
+      media: [{ originalSource: `${imageOrigin}/img/b.png`, mediaContentType: 'IMAGE' }],
+      variants: [
+        {
+          optionValues: [{ optionName: 'Size', name: 'M' }],
+          price: '6.00',
+          mediaId,
+          inventoryItem: { sku: 'TEE-M', tracked: true },
+          inventoryQuantities: [{ locationId: 'gid://shopify/Location/1', availableQuantity: 4 }],
+        },
+        {
+          optionValues: [{ optionName: 'Size', name: 'L' }],
+          price: '7.00',
+          mediaSrc: [`${imageOrigin}/img/b.png`],
+        },
+      ],
+    });
+    expect(answer.data?.productVariantsBulkCreate.userErrors).toEqual([]);
+    expect(answer.data?.productVariantsBulkCreate.productVariants).toMatchObject([
+      { title: 'M', sku: 'TEE-M', inventoryQuantity: 4, media: { nodes: [{ id: mediaId }] } },
+      { title: 'L', media: { nodes: [{ id: expect.any(String) }] } },
+    ]);
+    // 10 + 2 variants x 0.2 + 2 variant media x 0.6 + 1 product media x 1.9 = 13.5 -> 14.
+    expect(answer.extensions?.cost.requestedQueryCost).toBe(14);
+    const read = await gql(
+      emulator,
+      `{ product(id: "${product.id}") { options { optionValues { name } } variantsCount { count } mediaCount { count } } }`,
+    );
+    expect(read.data?.product).toMatchObject({
+      options: [{ optionValues: [{ name: 'S' }, { name: 'M' }, { name: 'L' }] }],
+      variantsCount: { count: 3 },
+      mediaCount: { count: 2 },
+    });
+
+    const refused = await gql(emulator, bulkCreate, {
+      productId: product.id,
+      variants: [
+        { optionValues: [{ optionName: 'Size', name: 'M' }] },
+        { optionValues: [{ optionName: 'Colour', name: 'Red' }] },
+        {
+          optionValues: [{ optionName: 'Size', name: 'XL' }],
+          mediaId: 'gid://shopify/MediaImage/999999',
+        },
+      ],
+    });
+    expect(
+      refused.data?.productVariantsBulkCreate.userErrors.map((e: { code: string }) => e.code),
+    ).toEqual([
+      'VARIANT_ALREADY_EXISTS',
+      'OPTION_VALUES_FOR_NUMBER_OF_UNKNOWN_OPTIONS',
+      'NEED_TO_ADD_OPTION_VALUES',
+      'INVALID_INPUT',
+    ]);
+    expect(
+      (await gql(emulator, `{ product(id: "${product.id}") { variantsCount { count } } }`)).data
+        ?.product.variantsCount.count,
+    ).toBe(3);
+
+    const variantId = answer.data?.productVariantsBulkCreate.productVariants[1].id;
+    const updated = await gql(
+      emulator,
+      `mutation($productId: ID!, $variants: [ProductVariantsBulkInput!]!) { productVariantsBulkUpdate(productId: $productId, variants: $variants) { productVariants { price media(first: 1) { nodes { id } } } userErrors { code message } } }`,
+      { productId: product.id, variants: [{ id: variantId, mediaId, price: '8.00' }] },
+    );
+    expect(updated.data?.productVariantsBulkUpdate).toEqual({
+      productVariants: [{ price: '8.00', media: { nodes: [{ id: mediaId }] } }],
+      userErrors: [],
+    });
+  });
+
+  it('refuses productSet arrays of more than 250 files or metafields, not of variants', async () => {
+    const emulator = await start({ seed: 'empty' });
+    const files = Array.from({ length: 251 }, (_v, i) => ({
+      originalSource: `${imageOrigin}/img/${i}.png`,
+      contentType: 'IMAGE',
+    }));
+    const tooMany = await gql(emulator, productSet, { input: sized(['S'], { files }) });
+    expect(tooMany.errors?.[0]?.extensions?.code).toBe('MAX_INPUT_SIZE_EXCEEDED');
+    const metafields = Array.from({ length: 251 }, (_v, i) => ({
+      namespace: 'custom',
+      key: `k${i}`,
+      type: 'single_line_text_field',
+      value: 'x',
+    }));
+    expect(
+      (await gql(emulator, productSet, { input: sized(['S'], { metafields }) })).errors?.[0]
+        ?.extensions?.code,
+    ).toBe('MAX_INPUT_SIZE_EXCEEDED');
+    const sizes = Array.from({ length: 300 }, (_v, i) => `s${i}`);
+    const many = await gql(emulator, productSet, { input: sized(sizes) });
+    expect(many.data?.productSet.product.variantsCount.count).toBe(300);
+    expect(emulator.countStored('products')).toBe(1);
+  });
+
+  it('reports media PROCESSING until Shopify processed them, then READY or FAILED with the reason', async () => {
+    const clock = fakeClock();
+    const emulator = await start({ seed: 'empty', clock: clock.now, mediaProcessingMs: 5_000 });
+    const created = await gql(emulator, productSet, {
+      input: sized(['S'], {
+        files: [
+          { originalSource: `${imageOrigin}/img/ok.png`, contentType: 'IMAGE' },
+          { originalSource: `${imageOrigin}/gone.png`, contentType: 'IMAGE' },
+        ],
+      }),
+    });
+    const id = created.data?.productSet.product.id;
+    const state = `{ product(id: "${id}") { media(first: 5) { nodes { status mediaErrors { code } ... on MediaImage { image { url } } } } } }`;
+    expect((await gql(emulator, state)).data?.product.media.nodes).toEqual([
+      { status: 'PROCESSING', mediaErrors: [], image: null },
+      { status: 'PROCESSING', mediaErrors: [], image: null },
+    ]);
+    clock.advance(5_000);
+    expect((await gql(emulator, state)).data?.product.media.nodes).toEqual([
+      {
+        status: 'READY',
+        mediaErrors: [],
+        image: { url: expect.stringContaining('/cdn/shop/files/') },
+      },
+      { status: 'FAILED', mediaErrors: [{ code: 'IMAGE_DOWNLOAD_FAILURE' }], image: null },
+    ]);
+  });
+
+  it('limits orderCreate on a trial store, whose plan says so', async () => {
+    const clock = fakeClock();
+    const trial = await start({
+      seed: 'empty',
+      trialStore: true,
+      plan: 'standard',
+      clock: clock.now,
+    });
+    expect(
+      (await gql(trial, '{ shop { plan { publicDisplayName partnerDevelopment } } }')).data?.shop
+        .plan,
+    ).toEqual({
+      publicDisplayName: 'Trial',
+      partnerDevelopment: false,
+    });
+    const create =
+      'mutation { orderCreate(order: { lineItems: [{ title: "x", quantity: 1, priceSet: { shopMoney: { amount: "1.00", currencyCode: USD } } }] }) { order { id } } }';
+    for (let i = 0; i < 5; i++)
+      expect((await gql(trial, create)).data?.orderCreate.order.id).toBeDefined();
+    const refused = await gql(trial, create);
+    expect(refused.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/Exceeded order API rate limit/),
+      extensions: { code: 'TOO_MANY_REQUESTS' },
+    });
+  });
+
+  it('keeps tags in alphabetical order and phone numbers in E.164, read in the address country', async () => {
+    const emulator = await start({ seed: 'empty' });
+    const tagged = await gql(emulator, productSet, {
+      input: sized(['S'], { tags: ['zeta', 'Alpha', 'beta, gamma'] }),
+    });
+    const id = tagged.data?.productSet.product.id;
+    expect((await gql(emulator, `{ product(id: "${id}") { tags } }`)).data?.product.tags).toEqual([
+      'Alpha',
+      'beta',
+      'gamma',
+      'zeta',
+    ]);
+    const customer = async (phone: string, countryCode?: string) =>
+      (
+        await gql(
+          emulator,
+          'mutation($input: CustomerInput!) { customerCreate(input: $input) { customer { phone tags } userErrors { field message } } }',
+          {
+            input: {
+              email: `${Math.random().toString(36).slice(2)}@example.com`,
+              phone,
+              tags: ['vip', 'early'],
+              ...(countryCode ? { addresses: [{ countryCode, city: 'X' }] } : {}),
+            },
+          },
+        )
+      ).data?.customerCreate;
+    expect(await customer('(512) 555-0100')).toEqual({
+      customer: { phone: '+15125550100', tags: ['early', 'vip'] },
+      userErrors: [],
+    });
+    expect((await customer('020 7946 0958', 'GB')).customer.phone).toBe('+442079460958');
+    expect((await customer('0044 20 7946 0959')).customer.phone).toBe('+442079460959');
+    expect(await customer('12')).toEqual({
+      customer: null,
+      userErrors: [{ field: ['phone'], message: 'Phone is invalid' }],
+    });
+    expect((await customer('+1 512 555 0100')).userErrors).toEqual([
+      { field: ['phone'], message: 'Phone has already been taken' },
+    ]);
+  });
+
+  it('serves the bulk result in byte ranges', async () => {
+    const clock = fakeClock();
+    const emulator = await start({ seed: small, clock: clock.now, bulkDelayMs: 0 });
+    const started = await gql(
+      emulator,
+      'mutation($q: String!) { bulkOperationRunQuery(query: $q) { bulkOperation { id } } }',
+      { q: '{ products { edges { node { id title } } } }' },
+    );
+    const id = started.data?.bulkOperationRunQuery.bulkOperation.id;
+    const url = (await gql(emulator, `{ bulkOperation(id: "${id}") { url } }`)).data?.bulkOperation
+      .url;
+    const whole = Buffer.from(await (await fetch(url)).arrayBuffer());
+    const part = await fetch(url, { headers: { range: 'bytes=10-29' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 10-29/${whole.length}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(whole.subarray(10, 30));
+    const past = await fetch(url, { headers: { range: `bytes=${whole.length}-` } });
+    expect(past.status).toBe(416);
+  });
+
+  it('updates a collection’s image', async () => {
+    const emulator = await start({ seed: 'empty' });
+    const created = await gql(
+      emulator,
+      'mutation($c: CollectionCreateInput!) { collectionCreate(collection: $c) { collection { id image { url } } } }',
+      { c: { title: 'Mugs', image: { src: `${imageOrigin}/missing.png` } } },
+    );
+    const collection = created.data?.collectionCreate.collection;
+    expect(collection.image).toBeNull();
+    const updated = await gql(
+      emulator,
+      'mutation($c: CollectionUpdateInput!) { collectionUpdate(collection: $c) { collection { image { url } } userErrors { message } } }',
+      { c: { id: collection.id, image: { src: `${imageOrigin}/img/mugs.png` } } },
+    );
+    expect(updated.data?.collectionUpdate).toEqual({
+      collection: { image: { url: expect.stringContaining('/cdn/shop/files/') } },
+      userErrors: [],
+    });
   });
 });

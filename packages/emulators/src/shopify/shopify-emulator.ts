@@ -37,8 +37,10 @@ import type { ViewContext } from './views.ts';
  * schema: requests are parsed, validated and executed by graphql-js against that schema, so every
  * answer has Shopify's shape by construction; resolvers only supply data. It enforces what
  * connectors must cope with: access tokens, calculated query cost with a leaky bucket per shop
- * (THROTTLED, MAX_COST_EXCEEDED), page-size limits, userErrors, bulk operations with JSONL results,
- * the development-store orderCreate limit, and the OAuth app-install endpoints.
+ * (THROTTLED, MAX_COST_EXCEEDED), page-size and input-array limits, userErrors, media that Shopify
+ * processes after the mutation (and may fail to fetch), bulk operations with JSONL results served
+ * in byte ranges, the orderCreate limit of trial and development stores, and the OAuth app-install
+ * endpoints.
  */
 
 export type ShopifyEntity = 'categories' | 'products' | 'customers' | 'orders';
@@ -56,6 +58,13 @@ export interface ShopifyEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
   bucketSize?: number;
   /** A development store: orderCreate is limited to 5 orders per minute. */
   developmentStore?: boolean;
+  /** A store on a free trial (plan 'Trial'): orderCreate is limited to 5 orders per minute too. */
+  trialStore?: boolean;
+  /**
+   * Clock milliseconds Shopify takes to process a media file given by URL; until then it reads as
+   * PROCESSING (default 0: processed at once).
+   */
+  mediaProcessingMs?: number;
   /** The app's client id and secret for the OAuth endpoints. */
   apiKey?: string;
   apiSecret?: string;
@@ -124,6 +133,31 @@ function hostOf(value: string | string[] | undefined): string | undefined {
   return raw?.split(',')[0]?.trim().toLowerCase().replace(/:\d+$/, '');
 }
 
+/**
+ * The result file as cloud storage serves it: the whole file, or with `Range: bytes=a-b` that
+ * part of it (206 with Content-Range), or 416 for a range that starts past its end.
+ */
+function rangeOf(file: Buffer, header: string | string[] | undefined): EmulatorResponse {
+  const type = { 'content-type': 'application/jsonl', 'accept-ranges': 'bytes' };
+  const range = /^bytes=(\d+)-(\d*)$/.exec(
+    Array.isArray(header) ? (header[0] ?? '') : (header ?? ''),
+  );
+  if (!range) return { status: 200, headers: type, body: file };
+  const start = Number(range[1]);
+  const end = Math.min(file.length - 1, range[2] ? Number(range[2]) : file.length - 1);
+  if (start >= file.length || end < start)
+    return {
+      status: 416,
+      headers: { ...type, 'content-range': `bytes */${file.length}` },
+      body: '',
+    };
+  return {
+    status: 206,
+    headers: { ...type, 'content-range': `bytes ${start}-${end}/${file.length}` },
+    body: file.subarray(start, end + 1),
+  };
+}
+
 /** Serialises mutations per shop, as a single Shopify shop applies writes one after another. */
 class Lock {
   #tail: Promise<unknown> = Promise.resolve();
@@ -157,6 +191,8 @@ export async function startShopifyEmulator(
         currency,
         plan,
         developmentStore: options.developmentStore ?? false,
+        trialStore: options.trialStore ?? false,
+        mediaProcessingMs: options.mediaProcessingMs ?? 0,
         bucketSize,
         restoreRate,
       },
@@ -372,11 +408,7 @@ export async function startShopifyEmulator(
       for (const s of stores.values()) {
         const op = s.bulkOperations.get(id);
         if (op && op.token === request.url.searchParams.get('token') && now() >= op.readyAt)
-          return {
-            status: 200,
-            headers: { 'content-type': 'application/jsonl' },
-            body: Buffer.from(op.jsonl),
-          };
+          return rangeOf(Buffer.from(op.jsonl), request.headers.range);
       }
       return {
         status: 403,

@@ -54,6 +54,11 @@ export interface MediaRec {
   width: number | null;
   height: number | null;
   errors: { code: string; message: string; details: string | null }[];
+  /**
+   * Clock time until which Shopify is still processing the file: until then the media reads as
+   * PROCESSING, without image or errors, whatever the outcome will be.
+   */
+  processingUntil?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -313,6 +318,10 @@ export interface ShopConfig {
   currency: string;
   plan: Plan;
   developmentStore: boolean;
+  /** A store on a free trial: like a development store, orderCreate takes 5 orders a minute. */
+  trialStore: boolean;
+  /** How long (clock ms) Shopify takes to process a media file after it was given (default 0). */
+  mediaProcessingMs: number;
   bucketSize: number;
   restoreRate: number;
 }
@@ -365,6 +374,26 @@ export function handleize(text: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9\p{L}]+/gu, '-')
     .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * Tags as Shopify keeps them: split on commas, trimmed, without duplicates and in alphabetical
+ * order (case-insensitive), whatever order they were given in.
+ */
+export function shopifyTags(value: unknown): string[] {
+  const given = Array.isArray(value) ? (value as unknown[]).map((t) => String(t)) : [];
+  const tags = new Set(
+    given
+      .flatMap((t) => t.split(','))
+      .map((t) => t.trim())
+      .filter(Boolean),
+  );
+  return [...tags].sort((a, b) => {
+    const x = a.toLowerCase();
+    const y = b.toLowerCase();
+    if (x !== y) return x < y ? -1 : 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
 }
 
 export function compareDigest(value: string): string {

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { mediaState } from './media.ts';
 import { matchesSearch, parseSearchQuery, type FieldValues } from './search-query.ts';
 import {
   compareDigest,
@@ -293,8 +294,9 @@ export function metafieldDefinitionView(ctx: ViewContext, d: MetafieldDefinition
 }
 
 function imageView(ctx: ViewContext, media: MediaRec): View | null {
-  if (media.status !== 'READY' || !media.path) return null;
-  const url = absoluteUrl(ctx, media.path);
+  const state = mediaState(media, ctx.store.now());
+  if (state.status !== 'READY' || !state.path) return null;
+  const url = absoluteUrl(ctx, state.path);
   return {
     id: gid('ImageSource', media.imageId),
     url: () => url,
@@ -308,22 +310,23 @@ function imageView(ctx: ViewContext, media: MediaRec): View | null {
 
 export function mediaView(ctx: ViewContext, media: MediaRec): View {
   const image = imageView(ctx, media);
+  const state = mediaState(media, ctx.store.now());
   return {
     __typename: 'MediaImage',
     id: gid('MediaImage', media.id),
     alt: media.alt,
-    status: media.status,
-    fileStatus: media.status,
+    status: state.status,
+    fileStatus: state.status,
     mediaContentType: 'IMAGE',
-    mediaErrors: media.errors,
+    mediaErrors: state.errors,
     mediaWarnings: [],
-    fileErrors: media.errors.map((e) => ({
+    fileErrors: state.errors.map((e) => ({
       code: 'UNKNOWN',
       message: e.message,
       details: e.details,
     })),
     image,
-    preview: { image, status: media.status },
+    preview: { image, status: state.status },
     mimeType: media.mimeType,
     originalSource: { url: absoluteUrl(ctx, media.originalSource), fileSize: media.fileSize },
     createdAt: media.createdAt,
@@ -1202,7 +1205,13 @@ export function shopView(ctx: ViewContext): View {
     plus: 'Shopify Plus',
     enterprise: 'Commerce Components',
   } as const;
-  const displayName = config.developmentStore ? 'Development' : planNames[config.plan];
+  const displayName = config.developmentStore
+    ? 'Development'
+    : config.trialStore
+      ? config.plan === 'plus'
+        ? 'Plus Trial'
+        : 'Trial'
+      : planNames[config.plan];
   return {
     __typename: 'Shop',
     id: gid('Shop', 1),

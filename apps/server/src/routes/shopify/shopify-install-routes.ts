@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,22 +14,37 @@ import { requireUser } from '../../auth/require-user.ts';
 import { connectionFailure } from '../../connections/store-connections.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { isPaid } from '../../migrations/present-migration.ts';
+import type { CredentialVault } from '../../security/credential-vault.ts';
 import { sealCredentials, sideSchema } from '../../migrations/store-credentials.ts';
 
-const COOKIE = 'rp_shopify_oauth';
+export const INSTALL_COOKIE = 'rp_shopify_oauth';
 const MAC_PURPOSE = 'shopify-install-state';
 const STATE_TTL_MS = 10 * 60 * 1000;
 
 /** What the install cookie remembers between the redirect to Shopify and the callback. */
-const pendingSchema = z.object({
+export const pendingSchema = z.object({
   state: z.string(),
   userId: z.string(),
+  /** SHA-256 of the signed-in session's id: the install is bound to that session. */
+  session: z.string(),
   migrationId: z.string(),
   side: sideSchema,
   shop: z.string(),
   expires: z.number(),
 });
-type Pending = z.infer<typeof pendingSchema>;
+export type PendingInstall = z.infer<typeof pendingSchema>;
+
+/** The cookie value: the pending install, MAC'd with a key of the vault so it cannot be forged. */
+export function installCookieValue(vault: CredentialVault, pending: PendingInstall): string {
+  const payload = Buffer.from(JSON.stringify(pending)).toString('base64url');
+  return `${payload}.${vault.mac(MAC_PURPOSE, payload)}`;
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
 
 function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
@@ -42,14 +58,27 @@ const refuse = (code: string, message: string) => new ApiError(400, code, messag
 
 /**
  * Shopify app install (spec.md section 7's browser redirect GET /api/shopify). The state is
- * random, bound to the signed-in user through an httpOnly cookie MAC'd with a server key, and the
- * callback checks the shop domain, the query HMAC (constant time), the timestamp and the state
- * before the code is exchanged. Only then is the token stored, sealed, on that side.
+ * random and bound to the signed-in session (decisions.md) through an httpOnly cookie MAC'd with a
+ * server key. The callback checks the shop domain, the query HMAC (constant time), the timestamp,
+ * the state, the shop, the session and that the migration may still change before the code is
+ * exchanged. Only then is the token stored, sealed, on that side.
  */
 export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, migrations, vault, connections, sandbox } = app.services;
+  const { config, migrations, vault, connections, sandbox, auth } = app.services;
   const callbackUrl = `${config.publicUrl}/api/shopify/callback`;
   const secure = config.publicUrl.startsWith('https://');
+
+  /** A hash of the id of the request's session (never the id, which the browser could read). */
+  const sessionHash = async (request: FastifyRequest): Promise<string> => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined) continue;
+      for (const v of [value].flat()) headers.append(name, String(v));
+    }
+    const found = await auth.betterAuth.api.getSession({ headers }).catch(() => null);
+    if (!found) throw new ApiError(401, 'unauthenticated', 'Please sign in to continue.');
+    return createHash('sha256').update(found.session.id).digest('base64url');
+  };
 
   const appFor = (shop: string) => {
     const sandboxApp = sandbox?.shopifyApp(shop);
@@ -67,6 +96,13 @@ export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
       browserOrigin: undefined,
     };
   };
+
+  const paidRefusal = () =>
+    new ApiError(
+      409,
+      'migration_paid',
+      'This migration is paid for; its stores can no longer be changed.',
+    );
 
   app.get(
     '/api/shopify',
@@ -86,27 +122,21 @@ export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
         throw refuse('invalid_shop', 'Enter your store as your-store.myshopify.com.');
       const migration = await migrations.findForUser(request.query.migration_id, user.id);
       if (!migration) throw notFound('The requested migration could not be found.');
-      if (isPaid(migration))
-        throw new ApiError(
-          409,
-          'migration_paid',
-          'This migration is paid for; its stores can no longer be changed.',
-        );
+      if (isPaid(migration)) throw paidRefusal();
       const shopApp = appFor(shop);
 
-      const pending: Pending = {
+      const pending: PendingInstall = {
         state: randomBytes(24).toString('base64url'),
         userId: user.id,
+        session: await sessionHash(request),
         migrationId: migration.id,
         side: request.query.side,
         shop,
         expires: Date.now() + STATE_TTL_MS,
       };
-      const payload = Buffer.from(JSON.stringify(pending)).toString('base64url');
-      const cookie = `${payload}.${vault.mac(MAC_PURPOSE, payload)}`;
       reply.header(
         'set-cookie',
-        `${COOKIE}=${cookie}; Path=/api/shopify; HttpOnly; SameSite=Lax; Max-Age=${STATE_TTL_MS / 1000}${secure ? '; Secure' : ''}`,
+        `${INSTALL_COOKIE}=${installCookieValue(vault, pending)}; Path=/api/shopify; HttpOnly; SameSite=Lax; Max-Age=${STATE_TTL_MS / 1000}${secure ? '; Secure' : ''}`,
       );
       let target = buildAuthorizeUrl({
         shop,
@@ -133,7 +163,7 @@ export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!isFreshTimestamp(query.timestamp))
       throw refuse('stale_callback', 'The callback is too old. Please install again.');
 
-    const raw = readCookie(request.headers.cookie, COOKIE);
+    const raw = readCookie(request.headers.cookie, INSTALL_COOKIE);
     const [payload, mac] = (raw ?? '').split('.');
     if (!payload || !mac || !vault.verifyMac(MAC_PURPOSE, payload, mac)) {
       throw refuse(
@@ -141,24 +171,27 @@ export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
         'The install was not started from this browser. Please install again.',
       );
     }
-    const pending = pendingSchema.safeParse(
-      JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')),
-    );
-    const state = query.state ?? '';
-    if (
-      !pending.success ||
-      pending.data.expires < Date.now() ||
-      pending.data.shop !== shop ||
-      state.length !== pending.data.state.length ||
-      !timingSafeEqual(Buffer.from(state), Buffer.from(pending.data.state))
-    ) {
-      throw refuse('invalid_state', 'The install state does not match. Please install again.');
+    let pending: PendingInstall;
+    try {
+      pending = pendingSchema.parse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
+    } catch {
+      throw refuse('invalid_state', 'The install state is not readable. Please install again.');
     }
+    if (pending.expires < Date.now())
+      throw refuse('expired_state', 'The install took too long. Please install again.');
+    if (!sameText(query.state ?? '', pending.state))
+      throw refuse('invalid_state', 'The install state does not match. Please install again.');
+    if (pending.shop !== shop)
+      throw refuse('shop_mismatch', 'Shopify answered for another shop than the one asked for.');
     const user = await requireUser(request);
-    if (user.id !== pending.data.userId)
-      throw refuse('invalid_state', 'The install was started by another account.');
-    const migration = await migrations.findForUser(pending.data.migrationId, user.id);
+    if (user.id !== pending.userId || !sameText(await sessionHash(request), pending.session))
+      throw refuse(
+        'session_mismatch',
+        'The install was started in another session. Please install again.',
+      );
+    const migration = await migrations.findForUser(pending.migrationId, user.id);
     if (!migration) throw notFound('The requested migration could not be found.');
+    if (isPaid(migration)) throw paidRefusal();
 
     let accessToken: string;
     try {
@@ -175,14 +208,15 @@ export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
     } catch (error) {
       throw connectionFailure(error);
     }
-    const sealed = sealCredentials(vault, migration.id, pending.data.side, {
+    const sealed = sealCredentials(vault, migration.id, pending.side, {
       platform: 'shopify',
       secrets: { shopDomain: shop, accessToken },
     });
-    await migrations.update(
+    // Only the migration as it was checked above: paid or changed meanwhile, nothing is stored.
+    const updated = await migrations.update(
       migration.id,
       user.id,
-      pending.data.side === 'source'
+      pending.side === 'source'
         ? {
             sourceStore: 'shopify',
             sourceStoreUrl: shop,
@@ -195,10 +229,13 @@ export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
             destinationCredentials: sealed,
             destinationVerified: true,
           },
+      migration.version,
     );
+    if (!updated)
+      throw new ApiError(409, 'conflict', 'The migration changed meanwhile. Please try again.');
     reply.header(
       'set-cookie',
-      `${COOKIE}=; Path=/api/shopify; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`,
+      `${INSTALL_COOKIE}=; Path=/api/shopify; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`,
     );
     return reply.redirect(`/migrations/${encodeURIComponent(migration.id)}?shopify=connected`, 302);
   });

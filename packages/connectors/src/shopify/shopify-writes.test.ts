@@ -1,0 +1,587 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Category } from '@replatform/canonical/category';
+import type { Customer } from '@replatform/canonical/customer';
+import type { Order } from '@replatform/canonical/order';
+import type { Product } from '@replatform/canonical/product';
+import { samplePng } from '@replatform/emulators/framework/sample-store';
+import { validateShopifyRequests } from '@replatform/emulators/shopify/request-validator';
+import {
+  startShopifyEmulator,
+  type ShopifyEmulator,
+  type ShopifyEmulatorOptions,
+} from '@replatform/emulators/shopify/shopify-emulator';
+import { MemoryIdMap, readAll } from '../kit/conformance/conformance-suite.ts';
+import type { ConnectorHttpRequest } from '../kit/contract.ts';
+import { productSetCost, variantsBulkCost } from './documents.ts';
+import { connectShopify, type ShopifyConnectorOptions } from './shopify-connector.ts';
+import {
+  allRecordedRequests,
+  routeShop,
+  shopRoutingHttp,
+  testShopDomain,
+  type RecordingHttp,
+} from './test-support.ts';
+
+/**
+ * Records Shopify takes only in parts: orders with many shipping lines and discounts, products
+ * over the single-query cost or the input limits, images Shopify could not fetch, phone numbers,
+ * and the order limit of trial stores.
+ */
+
+interface TestStore {
+  emulator: ShopifyEmulator;
+  credentials: { shopDomain: string; accessToken: string };
+  close(): Promise<void>;
+}
+
+const stores: TestStore[] = [];
+let images: Server;
+let imageOrigin = '';
+/** Paths under /flaky/ fail to download until this is set. */
+let flakyWorks = false;
+
+beforeAll(async () => {
+  images = createServer((req, res) => {
+    const path = req.url ?? '';
+    if (path.startsWith('/img/') || (flakyWorks && path.startsWith('/flaky/'))) {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(samplePng(path));
+    } else if (path.startsWith('/text/')) {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('not an image');
+    } else res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  imageOrigin = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  await new Promise((resolve) => images.close(resolve));
+  expect(validateShopifyRequests(allRecordedRequests)).toEqual([]);
+});
+
+async function startStore(label: string, options: ShopifyEmulatorOptions = {}): Promise<TestStore> {
+  const shop = testShopDomain(label);
+  const emulator = await startShopifyEmulator({
+    shops: [shop],
+    plan: 'plus',
+    bulkDelayMs: 10,
+    ...options,
+  });
+  const unroute = routeShop(shop, emulator.url);
+  const store = {
+    emulator,
+    credentials: { shopDomain: shop, accessToken: emulator.accessToken },
+    async close() {
+      unroute();
+      await emulator.close();
+    },
+  };
+  stores.push(store);
+  return store;
+}
+
+function connect(
+  store: TestStore,
+  options: ShopifyConnectorOptions = {},
+  http: RecordingHttp = shopRoutingHttp(),
+) {
+  return {
+    connection: connectShopify(
+      store.credentials,
+      { http },
+      { backoffMs: 10, bulkPollMs: 10, ...options },
+    ),
+    http,
+  };
+}
+
+function fakeTime(start = Date.parse('2026-10-15T12:00:00Z')) {
+  let t = start;
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      t += ms;
+    },
+  };
+}
+
+const bodyOf = (r: ConnectorHttpRequest) =>
+  typeof r.body === 'string'
+    ? (JSON.parse(r.body) as { operationName?: string; variables?: Record<string, unknown> })
+    : {};
+const sent = (http: RecordingHttp, name: string) =>
+  http.requests.map(bodyOf).filter((b) => b.operationName === name);
+
+function product(id: string, overrides: Partial<Product> = {}): Product {
+  return {
+    id,
+    type: 'simple',
+    name: `Product ${id}`,
+    slug: `product-${id}`,
+    sku: `SKU-${id}`,
+    descriptionHtml: '',
+    shortDescriptionHtml: '',
+    status: 'active',
+    vendor: 'Acme',
+    options: [],
+    variants: [
+      {
+        id: `${id}-v`,
+        sku: `SKU-${id}`,
+        optionValues: [],
+        price: { amount: 500, currency: 'USD' },
+        compareAtPrice: null,
+        weight: null,
+        inventory: { tracked: false, quantity: 0 },
+        barcode: '',
+        imageUrl: null,
+      },
+    ],
+    images: [],
+    categoryIds: [],
+    tags: [],
+    seoTitle: '',
+    seoDescription: '',
+    dimensions: null,
+    attributes: {},
+    sourceUrlPath: null,
+    createdAt: null,
+    updatedAt: null,
+    ...overrides,
+  };
+}
+
+/** sizes x colours variants, each with one of `imageCount` images. */
+function largeProduct(id: string, sizes: number, colours: number, imageCount: number): Product {
+  const size = Array.from({ length: sizes }, (_v, i) => `S${i}`);
+  const colour = Array.from({ length: colours }, (_v, i) => `C${i}`);
+  const urls = Array.from({ length: imageCount }, (_v, i) => `${imageOrigin}/img/${id}-${i}.png`);
+  let n = 0;
+  return product(id, {
+    type: 'variable',
+    sku: '',
+    options: [
+      { name: 'Size', values: size },
+      { name: 'Colour', values: colour },
+    ],
+    images: urls.map((url, position) => ({ url, alt: `view ${position}`, position })),
+    variants: size.flatMap((s) =>
+      colour.map((c) => ({
+        id: `${id}-${s}-${c}`,
+        sku: `${id}-${s}-${c}`,
+        optionValues: [
+          { name: 'Size', value: s },
+          { name: 'Colour', value: c },
+        ],
+        price: { amount: 1999, currency: 'USD' },
+        compareAtPrice: null,
+        weight: null,
+        inventory: { tracked: true, quantity: 2 },
+        barcode: '',
+        imageUrl: urls[n++ % imageCount] ?? null,
+      })),
+    ),
+  });
+}
+
+describe('orders beyond one page query', () => {
+  it('reads all shipping lines and discounts of a large order, page by page as in bulk', async () => {
+    const store = await startStore('big-order', {
+      seed: { seed: 5, products: 4, customers: 3, orders: 4 },
+    });
+    const shop = store.emulator.shop();
+    const order = [...shop.orders.values()][0];
+    if (!order) throw new Error('no order');
+    for (let i = 0; i < 5; i++)
+      order.shippingLines.push({
+        id: shop.nextId(),
+        title: `Parcel ${i}`,
+        code: `P${i}`,
+        source: null,
+        price: '2.5',
+        taxLines: [],
+        discountAllocations: [],
+      });
+    for (let i = 0; i < 7; i++)
+      order.discountApplications.push({
+        index: 10 + i,
+        kind: 'manual',
+        code: `EXTRA${i}`,
+        value: { kind: 'money', amount: '0.0' },
+        targetType: 'LINE_ITEM',
+        targetSelection: 'ALL',
+        allocationMethod: 'ACROSS',
+      });
+    const paged = connect(store, { bulkThreshold: 10_000 });
+    const bulk = connect(store, { bulkThreshold: 1 });
+    const a = await readAll(paged.connection, 'orders');
+    const b = await readAll(bulk.connection, 'orders');
+    expect(a).toHaveLength(4);
+    expect(b).toEqual(a);
+    const large = a.find((o) => o.id === `gid://shopify/Order/${order.id}`);
+    expect(large?.shippingLines.map((s) => s.title).slice(-5)).toEqual(
+      Array.from({ length: 5 }, (_v, i) => `Parcel ${i}`),
+    );
+    expect(large?.discounts.map((d) => d.code)).toEqual(
+      expect.arrayContaining(Array.from({ length: 7 }, (_v, i) => `EXTRA${i}`)),
+    );
+    expect(sent(paged.http, 'OrderShippingLinesPage')).toHaveLength(1);
+    expect(sent(paged.http, 'OrderDiscountApplicationsPage')).toHaveLength(1);
+  });
+});
+
+describe('products beyond one productSet', () => {
+  it('creates what one productSet may carry, then the other variants in bulk, each with its image', async () => {
+    const store = await startStore('split', { seed: 'empty' });
+    const { connection, http } = connect(store);
+    // 1,200 variants with images among 250 files: productSet alone would cost 1,445 points.
+    const big = largeProduct('split', 30, 40, 250);
+    const [outcome] = await connection.write('products', [big], new MemoryIdMap());
+    expect(outcome).toMatchObject({ outcome: 'created' });
+    expect(outcome?.incomplete).toBeUndefined();
+    expect(outcome?.warnings ?? []).toEqual([]);
+
+    const calls = sent(http, 'ProductSet');
+    expect(calls).toHaveLength(1);
+    expect(productSetCost(calls[0]?.variables ?? {})).toBeLessThanOrEqual(1000);
+    const bulk = sent(http, 'ProductVariantsBulkCreate');
+    expect(bulk.length).toBeGreaterThan(1);
+    for (const call of bulk)
+      expect(variantsBulkCost(call.variables ?? {})).toBeLessThanOrEqual(1000);
+    expect(store.emulator.shop().stats.maxCostExceeded).toBe(0);
+
+    const stored = [...store.emulator.shop().products.values()][0];
+    expect(stored?.variants).toHaveLength(1200);
+    expect(stored?.media).toHaveLength(250);
+    const [read] = await readAll(connection, 'products');
+    expect(read?.options).toEqual(big.options);
+    expect(read?.variants.map((v) => [v.sku, v.imageUrl?.split('/').pop()?.split('.')[0]])).toEqual(
+      big.variants.map((v) => [v.sku, v.imageUrl?.split('/').pop()?.split('.')[0]]),
+    );
+  });
+
+  it('marks a product incomplete when a later call did not reach Shopify, and completes it next time', async () => {
+    const store = await startStore('split-lost', { seed: 'empty' });
+    const inner = shopRoutingHttp();
+    let lost = 0;
+    const flaky: RecordingHttp = {
+      requests: inner.requests,
+      async request(request) {
+        if (lost === 0 && bodyOf(request).operationName === 'ProductVariantsBulkCreate') {
+          lost += 1;
+          inner.requests.push(request);
+          return { status: 503, headers: {}, body: new TextEncoder().encode('unavailable') };
+        }
+        return inner.request(request);
+      },
+    };
+    const { connection } = connect(store, {}, flaky);
+    const big = largeProduct('lost', 35, 20, 250);
+    const idMap = new MemoryIdMap();
+    const [first] = await connection.write('products', [big], idMap);
+    idMap.record('products', [first!]);
+    expect(first).toMatchObject({ outcome: 'created', incomplete: true });
+    expect(first?.warnings?.[0]).toMatch(
+      /^Creating \d+ more variants did not reach Shopify \(Shopify answered 503 \(ProductVariantsBulkCreate\)\.\); the next run tries again\.$/,
+    );
+    const stored = () => [...store.emulator.shop().products.values()][0];
+    expect(stored()?.variants.length).toBeLessThan(700);
+
+    const [again] = await connection.write('products', [big], idMap);
+    expect(again).toMatchObject({ outcome: 'updated', destinationId: first?.destinationId });
+    expect(again?.incomplete).toBeUndefined();
+    expect(stored()?.variants).toHaveLength(700);
+    const [read] = await readAll(connection, 'products');
+    expect(read?.variants.map((v) => v.sku).sort()).toEqual(big.variants.map((v) => v.sku).sort());
+    expect(read?.variants.every((v) => v.imageUrl)).toBe(true);
+  });
+
+  it('keeps the first 250 images with a warning and sets attributes beyond 250 afterwards', async () => {
+    const store = await startStore('limits', { seed: 'empty' });
+    const { connection, http } = connect(store);
+    const urls = Array.from({ length: 260 }, (_v, i) => `${imageOrigin}/img/many-${i}.png`);
+    const attributes = Object.fromEntries(
+      Array.from({ length: 300 }, (_v, i) => [`attr_${i}`, `value ${i}`]),
+    );
+    const many = product('many', {
+      images: urls.map((url, position) => ({ url, alt: '', position })),
+      attributes,
+      createdAt: '2020-02-02T00:00:00.000Z',
+    });
+    const [outcome] = await connection.write('products', [many], new MemoryIdMap());
+    expect(outcome?.outcome).toBe('created');
+    expect(outcome?.incomplete).toBeUndefined();
+    expect(outcome?.warnings).toEqual([
+      "Shopify sets a product's creation date itself; the source date 2020-02-02T00:00:00.000Z was not kept.",
+      'The product has 260 images; Shopify keeps at most 250 per product, so the last 10 were not migrated.',
+    ]);
+    expect(sent(http, 'MetafieldsSet')).toHaveLength(3);
+    const [read] = await readAll(connection, 'products');
+    expect(read?.images).toHaveLength(250);
+    expect(read?.attributes).toEqual(attributes);
+  });
+});
+
+describe('images Shopify could not fetch', () => {
+  it('reports them as incomplete and adds them on the next write; a file that is no image is only reported', async () => {
+    flakyWorks = false;
+    const time = fakeTime();
+    const store = await startStore('images', {
+      seed: 'empty',
+      clock: time.now,
+      mediaProcessingMs: 3_000,
+    });
+    const { connection, http } = connect(store, { now: time.now, sleep: time.sleep });
+    const flaky = `${imageOrigin}/flaky/shirt.png`;
+    const shirt = product('shirt', {
+      images: [
+        { url: `${imageOrigin}/img/front.png`, alt: 'front', position: 0 },
+        { url: flaky, alt: 'back', position: 1 },
+      ],
+    });
+    shirt.variants[0]!.imageUrl = flaky;
+    const text = product('text', {
+      images: [{ url: `${imageOrigin}/text/readme.png`, alt: '', position: 0 }],
+    });
+    const idMap = new MemoryIdMap();
+    const first = await connection.write('products', [shirt, text], idMap);
+    idMap.record('products', first);
+    // Shopify was still processing the files when first asked: the writer waited for them.
+    expect(sent(http, 'ProductMediaState').length).toBeGreaterThan(2);
+    expect(first[0]).toMatchObject({ outcome: 'created', incomplete: true });
+    expect(first[0]?.warnings).toEqual([
+      `The image ${flaky} was not added: Image download failed with HTTP 503. (IMAGE_DOWNLOAD_FAILURE); the next run tries again.`,
+    ]);
+    expect(first[1]?.outcome).toBe('created');
+    expect(first[1]?.incomplete).toBeUndefined();
+    expect(first[1]?.warnings?.[0]).toMatch(
+      /readme\.png was not added: .*IMAGE_PROCESSING_FAILURE/,
+    );
+
+    flakyWorks = true;
+    const [again] = await connection.write('products', [shirt], idMap);
+    expect(again).toMatchObject({ outcome: 'updated', destinationId: first[0]?.destinationId });
+    expect(again?.incomplete).toBeUndefined();
+    const [read] = (await readAll(connection, 'products')).filter((p) => p.slug === shirt.slug);
+    expect(read?.images.map((i) => i.alt)).toEqual(['front', 'back']);
+    expect(read?.variants[0]?.imageUrl).toBe(read?.images[1]?.url);
+    const [third] = await connection.write('products', [shirt], idMap);
+    expect(third).toMatchObject({ outcome: 'skipped', reason: 'Already migrated.' });
+  });
+
+  it('says so when Shopify is still processing an image after the wait', async () => {
+    const time = fakeTime();
+    const store = await startStore('slow-media', {
+      seed: 'empty',
+      clock: time.now,
+      mediaProcessingMs: 10 * 60_000,
+    });
+    const { connection } = connect(store, { now: time.now, sleep: time.sleep });
+    const url = `${imageOrigin}/img/slow.png`;
+    const [outcome] = await connection.write(
+      'products',
+      [product('slow', { images: [{ url, alt: '', position: 0 }] })],
+      new MemoryIdMap(),
+    );
+    expect(outcome).toMatchObject({
+      outcome: 'created',
+      incomplete: true,
+      warnings: [`Shopify was still processing the image ${url}; the next run checks it.`],
+    });
+  });
+
+  it('adds a collection image again once it can be fetched', async () => {
+    flakyWorks = false;
+    const store = await startStore('collection-image', { seed: 'empty' });
+    const { connection } = connect(store);
+    const category: Category = {
+      id: 'c-1',
+      parentId: null,
+      name: 'Shirts',
+      slug: 'shirts',
+      description: '',
+      position: 0,
+      imageUrl: `${imageOrigin}/flaky/shirts.png`,
+      sourceUrlPath: null,
+    };
+    const idMap = new MemoryIdMap();
+    const [first] = await connection.write('categories', [category], idMap);
+    idMap.record('categories', [first!]);
+    expect(first).toMatchObject({ outcome: 'created', incomplete: true });
+    expect(first?.warnings?.[0]).toMatch(/shirts\.png could not be added/);
+    flakyWorks = true;
+    const [again] = await connection.write('categories', [category], idMap);
+    expect(again).toMatchObject({ outcome: 'updated' });
+    expect(again?.incomplete).toBeUndefined();
+    const [read] = await readAll(connection, 'categories');
+    expect(read?.imageUrl).toMatch(/\/cdn\/shop\/files\//);
+  });
+});
+
+describe('customer phone numbers', () => {
+  it('sends E.164 numbers read in the address country, and leaves out what cannot be one', async () => {
+    const store = await startStore('phones', { seed: 'empty' });
+    const { connection, http } = connect(store);
+    const address = (countryCode: string) => ({
+      firstName: 'A',
+      lastName: 'B',
+      company: '',
+      address1: '1 Main St',
+      address2: '',
+      city: 'Town',
+      province: '',
+      postalCode: '1',
+      countryCode,
+      phone: '',
+      isDefaultBilling: true,
+      isDefaultShipping: true,
+    });
+    const customer = (id: string, phone: string, country: string): Customer => ({
+      id,
+      email: `${id}@example.com`,
+      firstName: 'A',
+      lastName: 'B',
+      phone,
+      acceptsMarketing: false,
+      addresses: [address(country)],
+      note: '',
+      tags: [],
+      createdAt: '2024-01-01T00:00:00.000Z',
+    });
+    const outcomes = await connection.write(
+      'customers',
+      [
+        customer('us', '(512) 555-0100', 'US'),
+        customer('uk', '020 7946 0958', 'GB'),
+        customer('taken', '+1 512 555 0100', 'US'),
+        customer('words', 'call the office', 'US'),
+      ],
+      new MemoryIdMap(),
+    );
+    expect(outcomes.map((o) => o.outcome)).toEqual(['created', 'created', 'created', 'created']);
+    const phones = [...store.emulator.shop().customers.values()].map((c) => [c.email, c.phone]);
+    expect(phones).toEqual([
+      ['us@example.com', '+15125550100'],
+      ['uk@example.com', '+442079460958'],
+      ['taken@example.com', null],
+      ['words@example.com', null],
+    ]);
+    expect(outcomes[2]?.warnings).toContain(
+      "The phone number '+1 512 555 0100' was refused by Shopify (phone: Phone has already been taken); the customer was created without it.",
+    );
+    expect(outcomes[3]?.warnings).toContain(
+      "The phone number 'call the office' was not migrated: Shopify keeps phone numbers in international (E.164) form and it is not a phone number.",
+    );
+    // The number that cannot be a phone number was not offered to Shopify at all.
+    expect(sent(http, 'CustomerCreate')).toHaveLength(5);
+  });
+});
+
+function order(id: string): Order {
+  const usd = (amount: number) => ({ amount, currency: 'USD' });
+  return {
+    id,
+    number: id.replace(/\D/g, ''),
+    createdAt: '2025-05-01T10:00:00.000Z',
+    updatedAt: null,
+    currency: 'USD',
+    customerId: null,
+    email: 'buyer@example.com',
+    status: 'processing',
+    paymentStatus: 'paid',
+    fulfillmentStatus: 'unfulfilled',
+    lines: [
+      {
+        id: `${id}-l1`,
+        productId: null,
+        variantId: null,
+        sku: 'X-1',
+        name: 'Custom item',
+        quantity: 1,
+        unitPrice: usd(1000),
+        tax: usd(0),
+        total: usd(1000),
+      },
+    ],
+    shippingLines: [],
+    discounts: [],
+    subtotal: usd(1000),
+    taxTotal: usd(0),
+    shippingTotal: usd(0),
+    discountTotal: usd(0),
+    grandTotal: usd(1000),
+    billingAddress: null,
+    shippingAddress: null,
+    note: '',
+  };
+}
+
+describe('the order limit of trial stores', () => {
+  it('keeps to 5 orders a minute on a store whose plan is a trial', async () => {
+    const time = fakeTime();
+    const store = await startStore('trial', {
+      seed: 'empty',
+      plan: 'standard',
+      trialStore: true,
+      clock: time.now,
+    });
+    const { connection } = connect(store, { now: time.now, sleep: time.sleep });
+    const start = time.now();
+    const outcomes = await connection.write(
+      'orders',
+      Array.from({ length: 7 }, (_v, i) => order(`order-${5000 + i}`)),
+      new MemoryIdMap(),
+    );
+    expect(outcomes.every((o) => o.outcome === 'created')).toBe(true);
+    expect(store.emulator.shop().stats.orderCreateRefused).toBe(0);
+    expect(time.now() - start).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('waits out the limit when Shopify states it in the answer, whatever the plan said', async () => {
+    const time = fakeTime();
+    const store = await startStore('limited', { seed: 'empty', clock: time.now });
+    const inner = shopRoutingHttp();
+    let refused = 0;
+    const limiting: RecordingHttp = {
+      requests: inner.requests,
+      async request(request) {
+        if (refused === 0 && bodyOf(request).operationName === 'OrderCreate') {
+          refused += 1;
+          inner.requests.push(request);
+          const body = {
+            data: {
+              orderCreate: {
+                order: null,
+                userErrors: [
+                  {
+                    field: null,
+                    message:
+                      'Exceeded order API rate limit, please try again in a minute. Upgrade to a paid account to remove this limit.',
+                    code: null,
+                  },
+                ],
+              },
+            },
+          };
+          return { status: 200, headers: {}, body: new TextEncoder().encode(JSON.stringify(body)) };
+        }
+        return inner.request(request);
+      },
+    };
+    const { connection } = connect(store, { now: time.now, sleep: time.sleep }, limiting);
+    const start = time.now();
+    const outcomes = await connection.write(
+      'orders',
+      [order('order-6001'), order('order-6002')],
+      new MemoryIdMap(),
+    );
+    expect(outcomes.map((o) => o.outcome)).toEqual(['created', 'created']);
+    expect(refused).toBe(1);
+    expect(time.now() - start).toBeGreaterThanOrEqual(60_000);
+    expect(store.emulator.countStored('orders')).toBe(2);
+  });
+});
