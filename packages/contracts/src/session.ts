@@ -7,6 +7,8 @@ export const sessionUserSchema = z.object({
   name: z.string().nullable().optional(),
   /** A visitor's throw-away demo account (sample data, mock mode, expires after a day). */
   isDemo: z.union([z.boolean(), z.number()]).transform(Boolean).optional(),
+  /** When a demo account is deleted with its data (ISO 8601); absent for real accounts. */
+  demoExpiresAt: z.string().or(z.date()).nullish(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

@@ -413,6 +413,11 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     const cookie = cookieFrom(res);
     const session = await sessionOf(app, cookie);
     expect(session?.user.isDemo).toBe(true);
+    // It says when it goes: a day from now by default.
+    const expires = Date.parse(
+      String((session?.user as { demoExpiresAt?: string } | undefined)?.demoExpiresAt),
+    );
+    expect(Math.abs(expires - (Date.now() + 24 * 60 * 60 * 1000))).toBeLessThan(60_000);
     const me = (await call(app, { url: '/api/whoami-for-test', cookie })).json();
     expect(me.isDemo).toBe(true);
 

@@ -240,7 +240,8 @@ export function createBetterAuth(deps: BetterAuthDeps) {
           type: 'date',
           required: false,
           input: false,
-          returned: false,
+          // The account page tells a demo visitor when the account goes.
+          returned: true,
           fieldName: 'demo_expires_at',
         },
       },

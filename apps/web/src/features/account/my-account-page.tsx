@@ -3,6 +3,7 @@ import { BusyButton, PasswordField, TextField } from '../../components/form-fiel
 import { Modal } from '../../components/modal.tsx';
 import { Page } from '../../components/page.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { useRefreshSession, useSession } from '../session/api/get-session.ts';
 import { forgetReturnTo } from '../session/return-to.ts';
 import { changeEmail, changePassword, deleteAccount, updateName } from './api/account-api.ts';
@@ -205,7 +206,10 @@ export function MyAccountPage() {
       {user?.isDemo ? (
         <p className="mb-6 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
           You are using a demo account. It has no password, and it is deleted with its sample
-          migrations 24 hours after it was created.
+          migrations
+          {user.demoExpiresAt
+            ? ` on ${formatDateTime(new Date(user.demoExpiresAt).toISOString())}.`
+            : ' a day after it was created.'}
         </p>
       ) : null}
       <div ref={statusLine} role="status" aria-live="polite" className="mb-6 min-h-0">

@@ -146,15 +146,22 @@ const sandboxSchema = z.object({
   fields: z.record(z.string(), z.string()),
 });
 
-/** Connection details of this server's sandbox store for a platform and side (mock mode, demo). */
+/**
+ * Connection details of this server's sandbox store for a platform and side (mock mode, demo).
+ * The destination is an empty store made for this migration alone.
+ */
 export function useSandboxStore(
+  migrationId: string,
   platform: string | undefined,
   side: 'source' | 'destination',
   enabled: boolean,
 ) {
   return useQuery({
-    queryKey: ['sandbox-stores', platform, side],
-    queryFn: () => apiRequest('/api/sandbox-stores', sandboxSchema, { query: { platform, side } }),
+    queryKey: ['sandbox-stores', migrationId, platform, side],
+    queryFn: () =>
+      apiRequest('/api/sandbox-stores', sandboxSchema, {
+        query: { platform, side, migrationId },
+      }),
     enabled: enabled && Boolean(platform),
     staleTime: Infinity,
     retry: false,

@@ -96,7 +96,7 @@ function StorePanel({ migration, side }: { migration: Migration; side: Side }) {
   const mock = useMockMode();
   const session = useSession();
   const useSandbox = (mock || Boolean(session.data?.user.isDemo)) && !verified;
-  const sandboxStore = useSandboxStore(platform, side, useSandbox);
+  const sandboxStore = useSandboxStore(migration.id, platform, side, useSandbox);
   const prefill = sandboxStore.data?.fields;
   useEffect(() => {
     if (prefill) setValues(prefill);
