@@ -12,6 +12,7 @@ export const addressSchema = z.strictObject({
   address1: z.string(),
   /** Second street line (suite, floor), '' when none. */
   address2: z.string(),
+  /** City, town or locality, '' when none. */
   city: z.string(),
   /** Region/state/province code or name as the store keeps it ('CA', 'Texas'), '' when none. */
   province: z.string(),

@@ -16,7 +16,9 @@ export const customerSchema = z.strictObject({
   id: z.string().min(1),
   /** E-mail address, lower-cased; the natural key used to find an existing customer. */
   email: z.email(),
+  /** Given name on the account, '' when the store has none. */
   firstName: z.string(),
+  /** Family name on the account, '' when the store has none. */
   lastName: z.string(),
   /** Phone number as entered, '' when none. */
   phone: z.string(),
@@ -26,7 +28,10 @@ export const customerSchema = z.strictObject({
   addresses: z.array(customerAddressSchema),
   /** Free-text note kept by the merchant, '' when none. */
   note: z.string(),
-  /** Merchant tags, in source order, without duplicates. */
+  /**
+   * Merchant tags, without duplicates. Their order carries no meaning (platforms list tags
+   * alphabetically), so comparisons sort them.
+   */
   tags: z.array(z.string()),
   /** When the account was created at the source (ISO-8601). */
   createdAt: z.iso.datetime({ offset: true }),

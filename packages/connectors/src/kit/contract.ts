@@ -56,6 +56,24 @@ export interface CheckResult {
   storeName: string;
   /** Store currency (ISO 4217) when the platform reports one. */
   currency?: string;
+  /** True when check({ write: true }) proved that the credentials may write. */
+  canWrite?: boolean;
+}
+
+export interface CheckOptions {
+  /**
+   * The store will be written to (it is a migration's destination): besides reading, prove that
+   * the credentials may create and change records, by the platform's own report of their
+   * permissions or by a write that changes nothing. A read-only key then fails with a config
+   * ConnectorError (code 'read_only_credentials') instead of failing later, mid-migration.
+   */
+  write?: boolean;
+}
+
+/** Identifies an import across processes, so a resumed run takes over what its crashed run left. */
+export interface ImportOptions {
+  /** Stable for one migration (its id); connections make up their own when it is absent. */
+  runId?: string;
 }
 
 /** Rate-limit policy, used by the engine to size concurrency and by benchmarks to derive bounds. */
@@ -90,13 +108,34 @@ export interface ConnectorContext {
   signal?: AbortSignal;
 }
 
+/** Paces the requests of one store (see kit/http/rate-limiter.ts for the token bucket). */
+export interface RequestLimiter {
+  /** Waits for a slot; the returned function frees it once the answer has been read. */
+  acquire(signal?: AbortSignal): Promise<() => void>;
+  /** Told the store's own quota when it announces one (a 429 with Retry-After). */
+  update?(quota: { remaining: number; resetMs: number }): void;
+}
+
 export interface ConnectorHttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
-  /** True when the request may be safely repeated (reads, or writes deduplicated by a marker). */
+  /**
+   * Whether the transport may send this very request again after a transient failure. True for
+   * reads and for writes deduplicated by a marker; false for anything the store would refuse or
+   * apply twice, which includes every request carrying a one-time signature (an OAuth 1.0a nonce
+   * is refused the second time): a connector that signs requests retries them itself, signing
+   * each attempt afresh. Unset: the transport decides by method (GET/PUT/DELETE repeatable).
+   */
   retryable?: boolean;
+  /**
+   * Abandons the request: the transport stops waiting, closes the connection and makes no further
+   * attempt, and the call rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
+  /** The store's limiter: every attempt the transport makes takes a slot. */
+  limiter?: RequestLimiter;
 }
 
 export interface ConnectorHttpResponse {
@@ -126,7 +165,8 @@ export interface RateUsage {
 
 /** A live connection to one store with verified credentials. */
 export interface Connection {
-  check(): Promise<CheckResult>;
+  /** Verifies address and credentials; with `write`, also that the credentials may write. */
+  check(options?: CheckOptions): Promise<CheckResult>;
   count(entity: EntityType): Promise<number>;
   read<E extends EntityType>(entity: E, checkpoint: Checkpoint | null): AsyncIterable<Page<E>>;
   /**
@@ -140,10 +180,15 @@ export interface Connection {
     records: EntityRecord[E][],
     idMap: IdMap,
   ): Promise<WriteOutcome[]>;
-  /** Runs before the first write (e.g. switch off customer e-mails); returns what it did. */
-  prepareImport?(): Promise<string[]>;
-  /** Undoes prepareImport; always called, also after a failure. */
-  finishImport?(): Promise<string[]>;
+  /**
+   * Runs before the first write (e.g. switch off customer e-mails); returns what it did, one
+   * sentence a store owner understands per line, for the run report. What it changes on the store
+   * is recorded on the store itself, so a run that resumes after a crash, or another run into the
+   * same store, can undo it.
+   */
+  prepareImport?(options?: ImportOptions): Promise<string[]>;
+  /** Undoes prepareImport; always called, also after a failure. Returns what it did. */
+  finishImport?(options?: ImportOptions): Promise<string[]>;
   /** Rate-limit use so far, when the platform publishes a limit the connection paces itself to. */
   rateUsage?(): RateUsage;
   close?(): Promise<void>;

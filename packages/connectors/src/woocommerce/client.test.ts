@@ -82,6 +82,90 @@ describe('WooCommerce client', () => {
     }
   });
 
+  it('tells the transport never to repeat a request, since each attempt is signed for itself', async () => {
+    const { c, http } = client('http://shop.test', [
+      json(502, {}),
+      json(200, []),
+      json(200, { value: 'no' }),
+    ]);
+    await c.get('/products', {}, anything);
+    await c.request('PUT', '/settings/email_new_order/enabled', {
+      body: { value: 'no' },
+      retryable: true,
+      schema: anything,
+    });
+    expect(http.seen.map((r) => r.retryable)).toEqual([false, false, false]);
+    expect(http.seen.every((r) => r.signal instanceof AbortSignal)).toBe(true);
+  });
+
+  it('abandons an attempt at its deadline through the signal, then tries again', async () => {
+    const aborted: unknown[] = [];
+    let calls = 0;
+    const http: ConnectorHttp = {
+      request: (request) => {
+        calls += 1;
+        if (calls > 1) return Promise.resolve(json(200, [1]));
+        // A store that never answers: only the signal ends the wait.
+        return new Promise((_, reject) => {
+          request.signal?.addEventListener('abort', () => {
+            aborted.push(request.signal?.reason);
+            reject(new Error('aborted'));
+          });
+        });
+      },
+    };
+    const c = new WooClient(
+      credentials('http://shop.test'),
+      { http },
+      {
+        timeoutMs: 30,
+        sleep: async () => {},
+      },
+    );
+    expect((await c.get('/orders', {}, anything)).data).toEqual([1]);
+    expect(calls).toBe(2);
+    expect(aborted).toHaveLength(1);
+    expect(aborted[0]).toMatchObject({ errorClass: 'transient', code: 'timeout' });
+  });
+
+  it("stops at once, without retrying, when the caller's signal aborts", async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const http: ConnectorHttp = {
+      request: (request) => {
+        calls += 1;
+        return new Promise((_, reject) => {
+          request.signal?.addEventListener('abort', () => reject(request.signal?.reason));
+        });
+      },
+    };
+    const c = new WooClient(credentials('http://shop.test'), { http, signal: controller.signal });
+    const pending = c.get('/orders', {}, anything);
+    controller.abort(new Error('run interrupted'));
+    await expect(pending).rejects.toThrow('run interrupted');
+    expect(calls).toBe(1);
+  });
+
+  it('does not wait out a Retry-After beyond its limit but fails with it, for the engine to reschedule', async () => {
+    const sleeps: number[] = [];
+    const http = scripted([json(429, {}, { 'retry-after': '3600' }), json(200, [])]);
+    const c = new WooClient(
+      credentials('http://shop.test'),
+      { http },
+      {
+        sleep: async (ms) => {
+          sleeps.push(ms);
+        },
+      },
+    );
+    await expect(c.get('/orders', {}, anything)).rejects.toMatchObject({
+      code: 'rate_limited',
+      retryAfterMs: 3_600_000,
+    });
+    expect(sleeps).toEqual([]);
+    expect(http.seen).toHaveLength(1);
+  });
+
   it('uses Basic auth over https and never puts the secret in the URL', async () => {
     const { c, http } = client('https://shop.test', [json(200, {})]);
     await c.get('/system_status', {}, anything);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ConnectorContext, ConnectorHttpResponse } from '../kit/contract.ts';
+import type { ConnectorContext, ConnectorHttpResponse, RequestLimiter } from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { signRequest } from '../kit/oauth1/oauth1.ts';
 import { normaliseStoreUrl, type WooCommerceCredentials } from './credentials.ts';
@@ -8,11 +8,16 @@ import { wcErrorSchema } from './wc-schemas.ts';
 /**
  * The wc/v3 REST client. Authentication follows WooCommerce's rules
  * (woocommerce-rest-api-docs, "Authentication"): over https HTTP Basic with the key pair; over
- * plain http a one-legged OAuth 1.0a signature (HMAC-SHA256) in the query string, signed afresh
- * for every attempt because the store refuses a nonce it has seen. Transient failures (429, 5xx,
- * resets, time-outs, cut-off bodies) are retried with exponential backoff, full jitter and the
- * server's Retry-After, a bounded number of times; everything else becomes a classified
- * ConnectorError carrying WooCommerce's own message.
+ * plain http a one-legged OAuth 1.0a signature (HMAC-SHA256) in the query string.
+ *
+ * This client is the one retry layer for WooCommerce requests. A signed request may be sent only
+ * once (the store refuses a nonce it has seen, with a 401 that looks like bad credentials), so
+ * every attempt is signed afresh here and the transport is told never to repeat a request itself
+ * (`retryable: false`). Transient failures (429, 5xx, resets, time-outs, cut-off bodies) are
+ * retried with exponential backoff, full jitter and the server's Retry-After, a bounded number of
+ * times; everything else becomes a classified ConnectorError carrying WooCommerce's own message.
+ * Each attempt has its own deadline, enforced through the request's AbortSignal, so a request that
+ * timed out is really abandoned by the transport rather than left running in the background.
  */
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -22,11 +27,17 @@ export interface ClientOptions {
   maxAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** Longest wait honoured from a Retry-After header. */
+  /**
+   * Longest Retry-After waited for. A longer one is not waited out: the request fails at once with
+   * the error's retryAfterMs set, so the engine can reschedule instead of holding a worker.
+   */
   maxRetryAfterMs?: number;
+  /** Deadline of one attempt, from sending to the last byte of the answer. */
   timeoutMs?: number;
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** Paces this store's requests; each attempt takes a slot. */
+  limiter?: RequestLimiter;
 }
 
 export interface WcResult<T> {
@@ -35,7 +46,19 @@ export interface WcResult<T> {
   data: T;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
@@ -48,7 +71,9 @@ export class WooClient {
   readonly apiBase: string;
   private readonly credentials: WooCommerceCredentials;
   private readonly context: ConnectorContext;
-  private readonly options: Required<ClientOptions>;
+  private readonly options: Required<Omit<ClientOptions, 'limiter'>> & {
+    limiter: RequestLimiter | undefined;
+  };
   private readonly https: boolean;
 
   constructor(
@@ -69,6 +94,7 @@ export class WooClient {
       timeoutMs: 60_000,
       sleep: defaultSleep,
       random: Math.random,
+      limiter: undefined,
       ...options,
     };
   }
@@ -85,6 +111,7 @@ export class WooClient {
     return url;
   }
 
+  /** Credentials for one attempt: Basic over https, else a signature with a nonce of its own. */
   private authorise(method: string, url: URL): { url: string; headers: Record<string, string> } {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.https) {
@@ -110,7 +137,7 @@ export class WooClient {
 
   /** Waits before another attempt: Retry-After when the store gave one, else jittered backoff. */
   pause(attempt: number, retryAfterMs?: number): Promise<void> {
-    return this.options.sleep(this.backoff(attempt, retryAfterMs));
+    return this.options.sleep(this.backoff(attempt, retryAfterMs), this.context.signal);
   }
 
   private backoff(attempt: number, retryAfterMs: number | undefined): number {
@@ -119,48 +146,49 @@ export class WooClient {
     return Math.round(ceiling * this.options.random());
   }
 
+  /** One attempt: signed for itself, sent once, abandoned at its deadline or the caller's abort. */
   private async send(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: URL,
     body: string | undefined,
-    retryable: boolean,
-  ) {
+  ): Promise<ConnectorHttpResponse> {
+    const caller = this.context.signal;
+    caller?.throwIfAborted();
     const { url: target, headers } = this.authorise(method, url);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new ConnectorError(
-              'transient',
-              'timeout',
-              `WooCommerce did not answer ${method} ${url.pathname} in time`,
-            ),
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () =>
+        deadline.abort(
+          new ConnectorError(
+            'transient',
+            'timeout',
+            `WooCommerce did not answer ${method} ${url.pathname} within ${this.options.timeoutMs} ms`,
           ),
-        this.options.timeoutMs,
-      );
-    });
+        ),
+      this.options.timeoutMs,
+    );
+    const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
     try {
-      return await Promise.race([
-        this.context.http.request({
-          method,
-          url: target,
-          headers,
-          ...(body === undefined ? {} : { body }),
-          retryable,
-        }),
-        timeout,
-      ]);
+      return await this.context.http.request({
+        method,
+        url: target,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        // The signature above is good for one send only: repeats are this client's to make.
+        retryable: false,
+        signal,
+        ...(this.options.limiter ? { limiter: this.options.limiter } : {}),
+      });
     } catch (error) {
+      if (caller?.aborted) throw caller.reason;
+      if (deadline.signal.aborted) throw deadline.signal.reason;
       if (error instanceof ConnectorError) throw error;
       throw new ConnectorError(
         'transient',
         'network_error',
         `Could not reach the store (${method} ${url.pathname})`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     } finally {
       clearTimeout(timer);
@@ -245,7 +273,7 @@ export class WooClient {
     for (let attempt = 0; ; attempt++) {
       let error: ConnectorError;
       try {
-        const response = await this.send(method, url, body, retryable);
+        const response = await this.send(method, url, body);
         if (response.status >= 200 && response.status < 300) {
           let json: unknown;
           try {
@@ -275,7 +303,8 @@ export class WooClient {
       const again =
         isTransient(error) &&
         attempt + 1 < this.options.maxAttempts &&
-        (retryable || error.code === 'rate_limited');
+        (retryable || error.code === 'rate_limited') &&
+        (error.retryAfterMs === undefined || error.retryAfterMs <= this.options.maxRetryAfterMs);
       if (!again) throw error;
       const delay = this.backoff(attempt, error.retryAfterMs);
       this.context.log?.('woocommerce: retrying after transient failure', {
@@ -283,7 +312,7 @@ export class WooClient {
         attempt: attempt + 1,
         delayMs: delay,
       });
-      await this.options.sleep(delay);
+      await this.options.sleep(delay, this.context.signal);
     }
   }
 

@@ -19,8 +19,7 @@ import type { StoreUnits } from './to-canonical.ts';
  * - the tax actually charged as one non-taxable fee line "Tax" (meta `_replatform_tax_total`),
  *   and per line / shipping line in meta `_replatform_tax`;
  * which keeps the order total what the customer paid, and lets the connector read the same
- * figures back. `set_paid` is sent only for paid orders already processing or completed: on any
- * other status WooCommerce's payment_complete() would move the order to processing.
+ * figures back. Status, payment and fulfilment: see orderStatusToWc.
  */
 
 export type Json = Record<string, unknown>;
@@ -80,13 +79,63 @@ export function productStatusToWc(status: Product['status']): string {
   return status === 'active' ? 'publish' : status === 'archived' ? 'private' : 'draft';
 }
 
-export function categoryBody(c: Category, parent: number): Json {
+/** The inline tags WordPress keeps in a term description ($allowedtags, via wp_filter_kses). */
+const termTags = new Set(
+  'a abbr acronym b blockquote cite code del em i q s strike strong'.split(' '),
+);
+const blocks = new Set('p div h1 h2 h3 h4 h5 h6 ul ol'.split(' '));
+/** Markup whose loss is only its look, not its structure. */
+const silentlyFlattened = new Set(['p', 'div', 'br']);
+
+/**
+ * A category description in the form WordPress keeps it. Every store, even for an administrator,
+ * runs term descriptions through wp_filter_kses with the short $allowedtags list (default-filters:
+ * pre_term_description), so `<p>` and `<br>` are stripped and paragraphs would run together. They
+ * are written as blank lines and line breaks instead, which WordPress turns back into paragraphs
+ * when it shows the description (wpautop on term_description) and which descriptionFromWc reads
+ * back as the same HTML. Other markup (lists, headings) cannot be kept and is reported.
+ */
+export function termDescription(html: string): { text: string; dropped: string[] } {
+  const dropped = new Set<string>();
+  const text = html
+    .replace(/<(\/?)([a-zA-Z][a-zA-Z0-9]*)[^>]*>/g, (whole, slash: string, name: string) => {
+      const tag = name.toLowerCase();
+      if (termTags.has(tag)) return whole;
+      if (!silentlyFlattened.has(tag)) dropped.add(tag);
+      // Blocks become paragraphs, list items and <br> lines, as wpautop reads them back.
+      if (blocks.has(tag)) return '\n\n';
+      if (tag === 'br' || (tag === 'li' && slash)) return '\n';
+      return '';
+    })
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return { text, dropped: [...dropped].sort() };
+}
+
+/** Why a category's position was not kept, for a store that cannot take it. */
+export const categoryPositionLost = (position: number) =>
+  `The category's sort position (${position}) was not kept: this WooCommerce's REST API cannot set it (menu_order is read-only since WooCommerce 11); sort the categories under Products > Categories.`;
+
+/** `menuOrder`: whether the store's categories route takes menu_order (see writesCategoryOrder). */
+export function categoryBody(c: Category, parent: number, menuOrder = false): Written {
+  const description = termDescription(c.description);
+  const warnings: string[] = [];
+  if (description.dropped.length)
+    warnings.push(
+      `WordPress keeps only links and text styles in category descriptions; the ${description.dropped.map((t) => `<${t}>`).join(', ')} formatting of the description was flattened to text.`,
+    );
+  if (c.position !== 0 && !menuOrder) warnings.push(categoryPositionLost(c.position));
   return {
-    name: c.name,
-    slug: c.slug,
-    parent,
-    description: c.description,
-    ...(c.imageUrl ? { image: { src: c.imageUrl } } : {}),
+    body: {
+      name: c.name,
+      slug: c.slug,
+      parent,
+      description: description.text,
+      ...(menuOrder ? { menu_order: c.position } : {}),
+      ...(c.imageUrl ? { image: { src: c.imageUrl } } : {}),
+    },
+    warnings,
   };
 }
 
@@ -161,26 +210,39 @@ export function productBody(p: Product, refs: ProductRefs): Written {
   return { body, warnings };
 }
 
-/** A variation; `imageId` is the gallery image WooCommerce stored for the variant's image URL. */
+/**
+ * A variation; `imageId` is the gallery image WooCommerce stored for the variant's image URL.
+ * Empty dimensions make the variation use its product's, as WooCommerce does.
+ */
 export function variationBody(
   v: Variant,
   units: StoreUnits,
   menuOrder: number,
   imageId: number | undefined,
 ): Json {
+  const d = v.dimensions;
   return {
     sku: v.sku,
     global_unique_id: v.barcode,
+    description: v.descriptionHtml ?? '',
     ...wcPrices(v),
     manage_stock: v.inventory.tracked,
     ...(v.inventory.tracked ? { stock_quantity: v.inventory.quantity } : {}),
     weight: v.weight ? convertWeight(v.weight.value, v.weight.unit, units.weight) : '',
+    dimensions: d
+      ? {
+          length: convertLength(d.length, d.unit, units.dimension),
+          width: convertLength(d.width, d.unit, units.dimension),
+          height: convertLength(d.height, d.unit, units.dimension),
+        }
+      : { length: '', width: '', height: '' },
     attributes: v.optionValues.map((o) => ({ name: o.name, option: o.value })),
     menu_order: menuOrder,
     image: imageId ? { id: imageId } : {},
   };
 }
 
+/** An address without its phone (the billing address carries it separately). */
 function address(a: Address): Json {
   return {
     first_name: a.firstName,
@@ -203,12 +265,19 @@ export function customerBody(c: Customer): Written {
   const dropped = c.addresses.filter((a) => !held.has(a)).length;
   if (dropped)
     warnings.push(
-      `WooCommerce keeps one billing and one shipping address; ${dropped} other address(es) were not copied.`,
+      `WooCommerce keeps one billing and one shipping address per customer; the customer's other addresses (${dropped}) were not copied.`,
+    );
+  if (billing?.phone && c.phone && billing.phone !== c.phone)
+    warnings.push(
+      `WooCommerce keeps one phone per customer, the billing address's; the account's own phone (${c.phone}) was not copied.`,
     );
   if (c.acceptsMarketing)
     warnings.push('WooCommerce has no marketing consent field; the consent was not copied.');
   if (c.note) warnings.push('WooCommerce has no customer note; the note was not copied.');
   if (c.tags.length) warnings.push('WooCommerce has no customer tags; the tags were not copied.');
+  warnings.push(
+    `WooCommerce records an account's registration date itself; the source's (${c.createdAt.slice(0, 10)}) was not kept.`,
+  );
   return {
     body: {
       email: c.email,
@@ -231,14 +300,109 @@ export interface LineRefs {
   variationId: number;
 }
 
-export function orderStatusToWc(status: Order['status']): string {
-  return status;
+export interface WcOrderStatus {
+  /** The status the order is created with. */
+  status: string;
+  /**
+   * The status it must end in when that differs from the one it is created with: WooCommerce
+   * records a payment (date_paid) or a completion (date_completed) only when an order passes
+   * through processing or completed, so a paid order on hold, or a fulfilled order refunded since,
+   * is created paid or completed and then moved on. The dates stay; the e-mails are off.
+   */
+  finalStatus?: string;
+  /** set_paid: let WooCommerce record the payment (payment_complete(), date_paid). */
+  setPaid: boolean;
+  /** What of the source's status, payment and fulfilment WooCommerce cannot show. */
+  warnings: string[];
 }
 
-export function orderBody(o: Order, customerId: number, lines: LineRefs[]): Written {
+const paidStatuses: readonly Order['paymentStatus'][] = [
+  'paid',
+  'partially_paid',
+  'partially_refunded',
+];
+
+/**
+ * WooCommerce has one status per order, a payment date and a completion date. An order counts as
+ * paid when it has a payment date and as fulfilled when it is (or was) completed; WooCommerce sets
+ * both dates itself when an order reaches processing or completed. So the order ends in:
+ *
+ *   cancelled / refunded / failed                -> the same status
+ *   fulfilled (or completed)                     -> completed
+ *   payment authorised, not captured             -> on-hold, as WooCommerce's gateways leave
+ *                                                  authorised payments
+ *   on-hold / processing / pending               -> the same status
+ *
+ * and is created paid (set_paid, as processing or completed) when the source was paid, and
+ * completed first when it had been fulfilled, before moving to its final status. A warning says
+ * what does not fit: authorisation, partial payment or fulfilment, refunds within a paid order,
+ * payment states that contradict the status.
+ */
+export function orderStatusToWc(o: Order): WcOrderStatus {
   const warnings: string[] = [];
+  const paid = paidStatuses.includes(o.paymentStatus);
+  const fulfilled = o.fulfillmentStatus === 'fulfilled' || o.status === 'completed';
+  const closed = ['cancelled', 'refunded', 'failed'].includes(o.status);
+  let final: string;
+  if (closed) final = o.status;
+  else if (fulfilled) final = 'completed';
+  else if (o.paymentStatus === 'authorized') {
+    final = 'on-hold';
+    warnings.push(
+      "WooCommerce has no 'authorised' payment status: the order is on-hold, as WooCommerce's payment gateways leave payments that still need capturing.",
+    );
+  } else final = o.status;
+
+  // A refund presupposes a payment: a refunded order was paid before.
+  const wasPaid = paid || o.paymentStatus === 'refunded';
+  let created = final;
+  if (closed && fulfilled && wasPaid) created = 'completed';
+  else if (paid && !['processing', 'completed', 'refunded'].includes(final)) created = 'processing';
+  if (closed && fulfilled && !wasPaid)
+    warnings.push(
+      `WooCommerce counts a fulfilled order as paid; this ${final} order was not, so its fulfillment status (fulfilled) is not kept.`,
+    );
+  if (final === 'completed' && !paid)
+    warnings.push(
+      `WooCommerce counts a completed order as paid; this order's payment status was ${o.paymentStatus === 'authorized' ? 'authorised but not captured' : o.paymentStatus}.`,
+    );
+  if (final === 'processing' && !paid)
+    warnings.push(
+      `WooCommerce counts a processing order as paid; this order's payment status was ${o.paymentStatus}.`,
+    );
+  if (o.fulfillmentStatus === 'partial' && final !== 'completed')
+    warnings.push(
+      'WooCommerce has no partial fulfilment; the fulfillment status shows as not fulfilled yet.',
+    );
+  if (o.paymentStatus === 'partially_paid')
+    warnings.push('WooCommerce has no partial payment; the payment status shows as paid in full.');
+  if (o.paymentStatus === 'partially_refunded')
+    warnings.push(
+      'Refunds are not migrated; the payment status shows as paid in full, without the partial refund.',
+    );
+  if (o.paymentStatus === 'voided' && final !== 'cancelled' && final !== 'failed')
+    warnings.push(
+      `WooCommerce shows a voided payment only on cancelled orders; this '${final}' order's payment status shows as unpaid.`,
+    );
+  return {
+    status: created,
+    ...(created !== final ? { finalStatus: final } : {}),
+    setPaid: wasPaid && (created === 'processing' || created === 'completed'),
+    warnings,
+  };
+}
+
+export function orderBody(
+  o: Order,
+  customerId: number,
+  lines: LineRefs[],
+): Written & { finalStatus?: string } {
   const m = (x: Money) => fromMinor(x.amount, o.currency);
-  const paid = ['paid', 'partially_paid', 'partially_refunded'].includes(o.paymentStatus);
+  const state = orderStatusToWc(o);
+  const warnings: string[] = [
+    `WooCommerce numbers and dates orders itself: source order ${o.number} of ${o.createdAt.slice(0, 10)} keeps its number and date in the order's meta data (${markers.sourceNumber}, ${markers.sourceCreatedAt}).`,
+    ...state.warnings,
+  ];
   const feeLines: Json[] = o.discounts.map((d) => ({
     name: d.code || 'Discount',
     tax_status: 'none',
@@ -261,10 +425,6 @@ export function orderBody(o: Order, customerId: number, lines: LineRefs[]): Writ
     warnings.push(
       `The order total at the source (${m(o.grandTotal)}) includes charges WooCommerce cannot hold; it will show ${fromMinor(recalculated, o.currency)}.`,
     );
-  if (paid && !['processing', 'completed'].includes(o.status))
-    warnings.push(
-      `A paid order with status '${o.status}' keeps its status; WooCommerce shows it as unpaid.`,
-    );
   if (o.lines.some((l) => l.total.amount !== l.unitPrice.amount * l.quantity))
     warnings.push('Line discounts are folded into the line totals.');
   const billing: Json = {
@@ -273,13 +433,17 @@ export function orderBody(o: Order, customerId: number, lines: LineRefs[]): Writ
   };
   return {
     body: {
-      status: orderStatusToWc(o.status),
+      status: state.status,
       currency: o.currency,
       customer_id: customerId,
       customer_note: o.note,
       created_via: createdVia,
       ...(Object.keys(billing).length ? { billing } : {}),
-      ...(o.shippingAddress ? { shipping: address(o.shippingAddress) } : {}),
+      // An order's shipping phone exists since WooCommerce 5.6 (set_shipping_phone), although
+      // the REST schema does not list it; the controller sets every address field with a setter.
+      ...(o.shippingAddress
+        ? { shipping: { ...address(o.shippingAddress), phone: o.shippingAddress.phone } }
+        : {}),
       line_items: o.lines.map((l, i) => {
         const ref = lines[i] ?? { productId: 0, variationId: 0 };
         return {
@@ -297,11 +461,15 @@ export function orderBody(o: Order, customerId: number, lines: LineRefs[]): Writ
         // WooCommerce refuses a shipping line without a method id.
         method_id: s.code || 'other',
         total: m(s.price),
-        meta_data: [{ key: markers.tax, value: m(s.tax) }],
+        meta_data: [
+          { key: markers.tax, value: m(s.tax) },
+          ...(s.code ? [] : [{ key: markers.shippingCode, value: '' }]),
+        ],
       })),
       fee_lines: feeLines,
-      set_paid: paid && ['processing', 'completed'].includes(o.status),
+      set_paid: state.setPaid,
     },
     warnings,
+    ...(state.finalStatus ? { finalStatus: state.finalStatus } : {}),
   };
 }

@@ -268,7 +268,8 @@ describe('WooCommerce -> canonical', () => {
       parentId: '20',
       name: 'Hoodies & Sweats',
       slug: 'hoodies-sweats',
-      description: 'Warm',
+      // WordPress shows a stored term description with paragraphs put back (wpautop).
+      description: '<p>Warm</p>',
       position: 3,
       imageUrl: 'https://shop.test/c.png',
       sourceUrlPath: '/product-category/clothing/hoodies-sweats/',
@@ -692,6 +693,8 @@ describe('canonical -> WooCommerce', () => {
     expect(variationBody(a as never, units, 0, 99)).toEqual({
       sku: 'HOOD-S',
       global_unique_id: '123',
+      description: '',
+      dimensions: { length: '', width: '', height: '' },
       regular_price: '40.00',
       sale_price: '30.00',
       manage_stock: true,
@@ -701,7 +704,20 @@ describe('canonical -> WooCommerce', () => {
       menu_order: 0,
       image: { id: 99 },
     });
-    expect(variationBody(b as never, units, 1, undefined)).toMatchObject({
+    expect(
+      variationBody(
+        {
+          ...(b as never as object),
+          dimensions: { length: 1, width: 2, height: 3, unit: 'm' },
+          descriptionHtml: '<p>Own text</p>',
+        } as never,
+        units,
+        1,
+        undefined,
+      ),
+    ).toMatchObject({
+      description: '<p>Own text</p>',
+      dimensions: { length: '39.3701', width: '78.7402', height: '118.1102' },
       regular_price: '30.00',
       sale_price: '',
       manage_stock: false,
@@ -778,7 +794,7 @@ describe('canonical -> WooCommerce', () => {
         phone: '777',
       },
     });
-    expect(warnings).toHaveLength(4);
+    expect(warnings).toHaveLength(5);
   });
 
   const canonicalOrder: Order = {
@@ -841,7 +857,11 @@ describe('canonical -> WooCommerce', () => {
           method_title: 'Courier',
           method_id: 'other',
           total: '5.00',
-          meta_data: [{ key: markers.tax, value: '0.40' }],
+          // The source had no method code: read back without the 'other' WooCommerce needs.
+          meta_data: [
+            { key: markers.tax, value: '0.40' },
+            { key: markers.shippingCode, value: '' },
+          ],
         },
       ],
       fee_lines: [
@@ -860,20 +880,53 @@ describe('canonical -> WooCommerce', () => {
       ],
       set_paid: true,
     });
-    expect(warnings).toEqual([]);
+    expect(warnings).toEqual([
+      "WooCommerce numbers and dates orders itself: source order 1001 of 2024-01-01 keeps its number and date in the order's meta data (_replatform_source_number, _replatform_source_created_at).",
+    ]);
   });
 
-  it('sends set_paid only where payment_complete() would not change the status', () => {
-    const paidPending = orderBody({ ...canonicalOrder, status: 'on-hold' }, 0, []);
-    expect(paidPending.body.set_paid).toBe(false);
-    expect(paidPending.warnings).toEqual(
-      expect.arrayContaining([expect.stringMatching(/keeps its status/)]),
+  it('records payment and completion by passing through processing or completed', () => {
+    // Paid but on hold: created paid (processing, set_paid), then moved on to on-hold.
+    const paidOnHold = orderBody(
+      { ...canonicalOrder, status: 'on-hold', fulfillmentStatus: 'unfulfilled' },
+      0,
+      [],
     );
-    expect(
-      orderBody({ ...canonicalOrder, paymentStatus: 'pending', status: 'processing' }, 0, []).body
-        .set_paid,
-    ).toBe(false);
+    expect(paidOnHold.body).toMatchObject({ status: 'processing', set_paid: true });
+    expect(paidOnHold.finalStatus).toBe('on-hold');
+    // Fulfilled and refunded since: created completed, then refunded.
+    const refunded = orderBody(
+      { ...canonicalOrder, status: 'refunded', paymentStatus: 'refunded' },
+      0,
+      [],
+    );
+    expect(refunded.body).toMatchObject({ status: 'completed', set_paid: true });
+    expect(refunded.finalStatus).toBe('refunded');
+    // Nothing to record: created in its final status.
+    const pending = orderBody(
+      {
+        ...canonicalOrder,
+        status: 'pending',
+        paymentStatus: 'pending',
+        fulfillmentStatus: 'unfulfilled',
+      },
+      0,
+      [],
+    );
+    expect(pending.body).toMatchObject({ status: 'pending', set_paid: false });
+    expect(pending.finalStatus).toBeUndefined();
+    const unpaid = orderBody(
+      { ...canonicalOrder, paymentStatus: 'pending', status: 'processing' },
+      0,
+      [],
+    );
+    // Fulfilled, so completed; but not paid, so no payment_complete() and a warning.
+    expect(unpaid.body).toMatchObject({ status: 'completed', set_paid: false });
+    expect(unpaid.warnings).toEqual(
+      expect.arrayContaining([expect.stringMatching(/counts a completed order as paid/)]),
+    );
     expect(orderBody({ ...canonicalOrder, grandTotal: usd(9999) }, 0, []).warnings).toEqual([
+      expect.stringMatching(/numbers and dates orders itself/),
       expect.stringMatching(/cannot hold/),
     ]);
   });

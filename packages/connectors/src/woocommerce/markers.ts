@@ -12,7 +12,9 @@ import { createHash } from 'node:crypto';
  * - on orders, `_replatform_source_number` and `_replatform_source_created_at` keep the source's
  *   order number and date (WooCommerce assigns its own and ignores `date_created` on orders);
  * - `_replatform_tax` on order lines and shipping lines and `_replatform_tax_total` on a fee line
- *   carry historical taxes, which a store only ever calculates itself (see from-canonical.ts).
+ *   carry historical taxes, which a store only ever calculates itself (see from-canonical.ts);
+ * - `_replatform_method_id` on a shipping line that had no method code at the source: WooCommerce
+ *   requires one, so the line is written with 'other' and read back without it.
  */
 export const markers = {
   sourceId: '_replatform_source_id',
@@ -23,6 +25,7 @@ export const markers = {
   tax: '_replatform_tax',
   taxTotal: '_replatform_tax_total',
   discount: '_replatform_discount',
+  shippingCode: '_replatform_method_id',
 } as const;
 
 /** Orders the connector creates say so in created_via, which the orders list can filter on. */

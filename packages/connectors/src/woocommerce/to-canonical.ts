@@ -4,7 +4,7 @@ import type { Customer, CustomerAddress } from '@replatform/canonical/customer';
 import { customerSchema } from '@replatform/canonical/customer';
 import { money, toMinor, type Money } from '@replatform/canonical/money';
 import type { Order } from '@replatform/canonical/order';
-import type { Product, Variant } from '@replatform/canonical/product';
+import type { Dimensions, Product, Variant } from '@replatform/canonical/product';
 import { markers, metaValue } from './markers.ts';
 import type {
   WcAddress,
@@ -30,7 +30,8 @@ import type {
  *   checkout-draft, auto-draft -> pending; trash -> cancelled; any other (plugin) status ->
  *   processing when paid, else pending.
  *   Refunds on an order that is not fully refunded make the payment partially_refunded.
- *   Only 'completed' is fulfilled: WooCommerce core has no partial fulfilment.
+ *   Fulfilled: completed, or refunded/cancelled after having been completed (date_completed);
+ *   WooCommerce core has no partial fulfilment.
  */
 
 export interface StoreUnits {
@@ -120,6 +121,64 @@ function inventoryOf(
   return { tracked: false, quantity: 0 };
 }
 
+type WcDimensions = WcProduct['dimensions'];
+
+/**
+ * A variation's dimensions when it has its own: WooCommerce leaves a variation's dimensions empty
+ * to use its product's (and some stores answer with the product's values filled in), so only
+ * values that are set and differ from the product's are the variant's own.
+ */
+function variantDimensions(
+  own: WcDimensions,
+  product: WcDimensions,
+  units: StoreUnits,
+): Dimensions | undefined {
+  const unit = dimensionUnitToCanonical[units.dimension];
+  const set = [own.length, own.width, own.height].some((x) => x.trim() !== '');
+  if (!unit || !set) return undefined;
+  const pick = (mine: string, parent: string) => Math.max(0, number(mine.trim() || parent));
+  const dims = {
+    length: pick(own.length, product.length),
+    width: pick(own.width, product.width),
+    height: pick(own.height, product.height),
+    unit,
+  };
+  const parent = {
+    length: Math.max(0, number(product.length)),
+    width: Math.max(0, number(product.width)),
+    height: Math.max(0, number(product.height)),
+  };
+  const same =
+    dims.length === parent.length && dims.width === parent.width && dims.height === parent.height;
+  return same ? undefined : dims;
+}
+
+/**
+ * What a store shows for a stored category description. WordPress strips `<p>` and `<br>` from
+ * term descriptions when saving them and puts paragraphs back when showing them (wpautop on
+ * term_description): a blank line starts a paragraph, a single line break is a `<br>`. That
+ * displayed form is the description; one that already carries block markup (stored by a plugin
+ * that allows HTML in descriptions) is taken as it is.
+ */
+export function descriptionFromWc(stored: string): string {
+  const text = bareAmpersands(stored.replace(/\r\n?/g, '\n').trim());
+  if (text === '') return '';
+  if (/<(p|div|ul|ol|h[1-6]|table|pre)[\s>]/i.test(text)) return text;
+  return text
+    .split(/\n\s*\n/)
+    .map((paragraph) => `<p>${paragraph.trim().replace(/\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+/**
+ * WordPress's HTML filter escapes every lone `&` when it stores HTML ('Tea & cake' becomes
+ * 'Tea &amp; cake'); both mean the same to a browser. An `&amp;` that could not start a
+ * character reference is read back as the plain `&` other stores keep.
+ */
+export function bareAmpersands(html: string): string {
+  return html.replace(/&amp;(?![A-Za-z0-9#]+;?)/g, '&');
+}
+
 /** Selling price and compare-at price from WooCommerce's price / regular price. */
 function pricesOf(
   item: { price: string; regular_price: string; sale_price: string },
@@ -184,6 +243,7 @@ export function productToCanonical(
           values.map((x) => [...c, { name: decodeEntities(o.name), value: x }]),
         );
       }
+      const ownDimensions = variantDimensions(v.dimensions, p.dimensions, ctx.units);
       combos.forEach((optionValues, i) => {
         variants.push({
           id: i === 0 ? String(v.id) : `${v.id}:${i}`,
@@ -191,6 +251,10 @@ export function productToCanonical(
           optionValues,
           ...pricesOf(v, currency),
           weight: weightOf(v.weight !== '' ? v.weight : p.weight, ctx.units),
+          ...(ownDimensions ? { dimensions: ownDimensions } : {}),
+          ...(v.description.trim() !== ''
+            ? { descriptionHtml: bareAmpersands(v.description) }
+            : {}),
           inventory: inventoryOf(v.manage_stock, v.stock_quantity, p.stock_quantity),
           barcode: v.global_unique_id,
           imageUrl: validUrl(v.image?.src) ? (v.image?.src ?? null) : null,
@@ -224,8 +288,8 @@ export function productToCanonical(
       name: p.name.trim() || `Product #${p.id}`,
       slug: p.slug.toLowerCase(),
       sku: p.sku,
-      descriptionHtml: p.description,
-      shortDescriptionHtml: p.short_description,
+      descriptionHtml: bareAmpersands(p.description),
+      shortDescriptionHtml: bareAmpersands(p.short_description),
       status: published ? 'active' : p.status === 'private' ? 'archived' : 'draft',
       vendor: p.brands[0] ? decodeEntities(p.brands[0].name) : '',
       options: options.map((o) => ({
@@ -281,7 +345,7 @@ export function categoryToCanonical(
     parentId: parent,
     name: decodeEntities(t.name).trim() || t.slug || `Category #${t.id}`,
     slug: t.slug.toLowerCase(),
-    description: t.description,
+    description: descriptionFromWc(t.description),
     position: Math.max(0, t.menu_order),
     imageUrl: validUrl(t.image?.src) ? (t.image?.src ?? null) : null,
     sourceUrlPath: `/product-category/${chain.join('/')}/`,
@@ -367,6 +431,16 @@ export function orderStatusToCanonical(status: string, paid: boolean): Order['st
   }
 }
 
+/**
+ * Completed is WooCommerce's only fulfilled state; an order refunded or cancelled after it was
+ * completed keeps its completion date and counts as fulfilled too.
+ */
+export function fulfillmentOf(o: WcOrder): Order['fulfillmentStatus'] {
+  if (o.status === 'completed') return 'fulfilled';
+  if (o.date_completed_gmt && ['refunded', 'cancelled'].includes(o.status)) return 'fulfilled';
+  return 'unfulfilled';
+}
+
 export function paymentStatusToCanonical(o: WcOrder, currency: string): Order['paymentStatus'] {
   if (o.status === 'refunded') return 'refunded';
   const paid = !!o.date_paid_gmt;
@@ -447,11 +521,12 @@ export function orderToCanonical(o: WcOrder): Converted<Order> {
       email: o.billing.email.trim(),
       status: orderStatusToCanonical(o.status, paid),
       paymentStatus: paymentStatusToCanonical(o, currency),
-      fulfillmentStatus: o.status === 'completed' ? 'fulfilled' : 'unfulfilled',
+      fulfillmentStatus: fulfillmentOf(o),
       lines,
       shippingLines: o.shipping_lines.map((s) => ({
         title: s.method_title,
-        code: s.method_id,
+        // 'other' stands in for a source line without a method code (WooCommerce needs one).
+        code: metaValue(s.meta_data, markers.shippingCode) === '' ? '' : s.method_id,
         price: m(s.total),
         tax: taxOf(s),
       })),

@@ -36,6 +36,9 @@ export const wcImageSchema = z.looseObject({
 export type WcImage = z.infer<typeof wcImageSchema>;
 
 const termRef = z.looseObject({ id, name: text, slug: text });
+const dimensions = z
+  .looseObject({ length: text, width: text, height: text })
+  .catch({ length: '', width: '', height: '' });
 
 export const wcProductSchema = z.looseObject({
   id,
@@ -56,9 +59,7 @@ export const wcProductSchema = z.looseObject({
   manage_stock: z.union([z.boolean(), z.string()]).catch(false),
   stock_quantity: z.number().nullish(),
   weight: text,
-  dimensions: z
-    .looseObject({ length: text, width: text, height: text })
-    .catch({ length: '', width: '', height: '' }),
+  dimensions,
   categories: z.array(termRef).catch([]),
   tags: z.array(termRef).catch([]),
   brands: z.array(termRef).catch([]),
@@ -83,6 +84,8 @@ export type WcProduct = z.infer<typeof wcProductSchema>;
 export const wcVariationSchema = z.looseObject({
   id,
   sku: text,
+  description: text,
+  dimensions,
   global_unique_id: text,
   price: decimal,
   regular_price: decimal,
@@ -149,6 +152,7 @@ export const wcOrderSchema = z.looseObject({
   date_created_gmt: z.string().nullish(),
   date_modified_gmt: z.string().nullish(),
   date_paid_gmt: z.string().nullish(),
+  date_completed_gmt: z.string().nullish(),
   customer_id: z.number().int().catch(0),
   customer_note: text,
   billing: address.catch(emptyAddress),

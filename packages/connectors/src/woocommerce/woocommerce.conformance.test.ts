@@ -5,36 +5,16 @@ import {
   startWooCommerceEmulator,
   type RunningWooCommerceEmulator,
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
-import type { Connector, ConnectorHttpRequest } from '../kit/contract.ts';
+import type { ConnectorHttpRequest } from '../kit/contract.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
 import { describeConformance } from '../kit/conformance/conformance-suite.ts';
-import type { WooCommerceCredentials } from './credentials.ts';
+import { storeAssigned, storeOwned, warnsAbout } from './conformance-support.ts';
 import { wooCommerceConnector } from './woocommerce.ts';
 
 /**
- * A WooCommerce store downloads every image it is given by URL into its own media library
- * (wc_rest_upload_image_from_url), so image URLs at the destination are the store's own by
- * design. The canonical comparison here leaves image URLs out; woocommerce.round-trip.test.ts
- * checks that each image arrived (same file, same alt text, same position).
+ * The conformance suite over the loopback test transport and plain http (OAuth 1.0a signatures).
+ * woocommerce.conformance-guarded.test.ts runs it again through the production client.
  */
-const connector: Connector<WooCommerceCredentials> = {
-  ...wooCommerceConnector,
-  capabilities: {
-    ...wooCommerceConnector.capabilities,
-    unsupportedFields: {
-      ...wooCommerceConnector.capabilities.unsupportedFields,
-      products: [
-        ...(wooCommerceConnector.capabilities.unsupportedFields?.products ?? []),
-        'images.url',
-        'variants.imageUrl',
-      ],
-      categories: [
-        ...(wooCommerceConnector.capabilities.unsupportedFields?.categories ?? []),
-        'imageUrl',
-      ],
-    },
-  },
-};
 
 function storedCount(emulator: RunningWooCommerceEmulator, entity: EntityType): number {
   const counts = emulator.store.counts();
@@ -54,7 +34,12 @@ afterAll(() => {
 });
 
 describeConformance('woocommerce', {
-  connector,
+  connector: wooCommerceConnector,
+  storeOwned,
+  storeAssigned,
+  strictUnsupported: true,
+  warnsAbout,
+  compareVariantLinks: true,
   http: () => {
     const http = loopbackHttp();
     recordings.push(http.requests);

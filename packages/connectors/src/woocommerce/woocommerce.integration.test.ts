@@ -196,8 +196,16 @@ describe('WooCommerce connector against the emulator', () => {
       await connection.write('orders', [order('o1', 'e1')], idMap);
       expect(emu.store.outbox).toEqual([]);
       const finished = (await connection.finishImport?.()) ?? [];
-      expect(finished).toHaveLength(prepared.length);
+      const switchedOff = prepared.filter((l) => l.startsWith('Switched off'));
+      expect(switchedOff).toHaveLength(11);
+      expect(finished).toEqual(
+        switchedOff.map((l) =>
+          l.replace('Switched off the', 'Switched the').replace(' for the import.', ' back on.'),
+        ),
+      );
       expect(new Map([...settings].map(([k, v]) => [k, v.enabled]))).toEqual(before);
+      // The record the store kept while importing is gone again.
+      expect(emu.store.coupons.size).toBe(0);
     } finally {
       await emu.close();
     }
@@ -282,7 +290,11 @@ describe('WooCommerce connector against the emulator', () => {
       expect(outcome).toMatchObject({
         outcome: 'created',
         warnings: [expect.stringMatching(/images could not be copied: Error getting remote image/)],
+        incomplete: true,
       });
+      // Not marked up to date: the next run sends the images again rather than skipping it.
+      const stored = emu.store.products.get(Number(outcome?.destinationId));
+      expect(stored?.meta.find((m) => m.key === markers.hash)?.value).toBe('');
     } finally {
       await emu.close();
     }

@@ -6,17 +6,19 @@ import type { Product } from '@replatform/canonical/product';
 import {
   defineConnector,
   type Checkpoint,
+  type CheckOptions,
   type CheckResult,
   type Connection,
   type ConnectorContext,
   type IdMap,
+  type ImportOptions,
   type Page,
   type WriteOutcome,
 } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { WooClient, type ClientOptions } from './client.ts';
 import { wooCommerceCredentialsSchema, type WooCommerceCredentials } from './credentials.ts';
-import { EmailSwitch } from './emails.ts';
+import { EmailSwitch, type EmailSwitchOptions } from './emails.ts';
 import { readEntity } from './read.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
 import { anyJson, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
@@ -29,6 +31,18 @@ import { SalesWriter } from './write-sales.ts';
  * authentication and retries, read.ts for reading, write-catalog.ts / write-sales.ts for writing
  * and finding what an interrupted run already wrote, to-canonical.ts for the order status mapping.
  */
+
+/** The batch routes an import writes through; an empty batch proves write access to each. */
+const writeRoutes: Record<string, string> = {
+  '/products/categories/batch': 'product categories',
+  '/products/batch': 'products',
+  '/customers/batch': 'customers',
+  '/orders/batch': 'orders',
+};
+
+export interface ConnectionOptions extends ClientOptions {
+  emailSwitch?: EmailSwitchOptions;
+}
 
 const countPaths: Record<EntityType, string> = {
   categories: '/products/categories',
@@ -47,13 +61,14 @@ export class WooCommerceConnection implements Connection {
   constructor(
     credentials: WooCommerceCredentials,
     context: ConnectorContext,
-    options: ClientOptions = {},
+    options: ConnectionOptions = {},
   ) {
-    this.client = new WooClient(credentials, context, options);
+    const { emailSwitch, ...client } = options;
+    this.client = new WooClient(credentials, context, client);
     const storeInfo = () => this.storeInfo();
     this.catalog = new CatalogWriter(this.client, storeInfo);
     this.sales = new SalesWriter(this.client);
-    this.emails = new EmailSwitch(this.client);
+    this.emails = new EmailSwitch(this.client, emailSwitch);
   }
 
   storeInfo(): Promise<StoreInfo> {
@@ -64,7 +79,48 @@ export class WooCommerceConnection implements Connection {
     return this.info;
   }
 
-  async check(): Promise<CheckResult> {
+  async check(options: CheckOptions = {}): Promise<CheckResult> {
+    const result = await this.checkRead();
+    if (!options.write) return result;
+    await this.checkWrite();
+    return { ...result, canWrite: true };
+  }
+
+  /**
+   * Proves write access the way a write would meet it. WooCommerce checks a key's own permission
+   * (read, write, read/write) for every changing request before any route runs, and each batch
+   * route checks that the key's user may change that kind of record; an empty batch passes both
+   * checks and changes nothing. wc/v3 has no route that tells a key's permissions otherwise.
+   */
+  private async checkWrite(): Promise<void> {
+    for (const [route, what] of Object.entries(writeRoutes)) {
+      try {
+        await this.client.request('POST', route, { body: {}, retryable: true, schema: anyJson });
+      } catch (error) {
+        if (
+          error instanceof ConnectorError &&
+          error.status === 401 &&
+          /write permission/i.test(error.message)
+        )
+          throw new ConnectorError(
+            'config',
+            'read_only_credentials',
+            'This WooCommerce API key may only read. A destination store needs a key with Read/Write permissions: edit the key (or make a new one) under WooCommerce > Settings > Advanced > REST API.',
+            { status: 401, cause: error },
+          );
+        if (error instanceof ConnectorError && (error.status === 401 || error.status === 403))
+          throw new ConnectorError(
+            'config',
+            'insufficient_permissions',
+            `The user this API key belongs to may not change ${what} in this store. Make the key for an administrator or shop manager under WooCommerce > Settings > Advanced > REST API.`,
+            { status: error.status, cause: error },
+          );
+        throw error;
+      }
+    }
+  }
+
+  private async checkRead(): Promise<CheckResult> {
     let status;
     try {
       status = (await this.client.get('/system_status', {}, wcSystemStatusSchema)).data;
@@ -119,6 +175,7 @@ export class WooCommerceConnection implements Connection {
     idMap: IdMap,
   ): Promise<WriteOutcome[]> {
     if (records.length === 0) return [];
+    await this.emails.beat();
     switch (entity) {
       case 'categories':
         return this.catalog.writeCategories(records as Category[], idMap);
@@ -131,12 +188,12 @@ export class WooCommerceConnection implements Connection {
     }
   }
 
-  prepareImport(): Promise<string[]> {
-    return this.emails.switchOff();
+  prepareImport(options?: ImportOptions): Promise<string[]> {
+    return this.emails.switchOff(options);
   }
 
-  finishImport(): Promise<string[]> {
-    return this.emails.restore();
+  finishImport(options?: ImportOptions): Promise<string[]> {
+    return this.emails.restore(options);
   }
 }
 
@@ -154,14 +211,19 @@ export const wooCommerceConnector = defineConnector<WooCommerceCredentials>({
     rateLimit: {
       description: 'No limit in the WooCommerce REST API itself; some hosts add their own.',
     },
+    // Checked against the 11.0.1 index (readonly flags) and the V3 controllers; each one is
+    // reported per record as a warning when the record had a value for it.
     unsupportedFields: {
-      // menu_order of product categories is read-only in wc/v3.
+      // menu_order of product categories is read-only in 11.0.1.
       categories: ['position'],
+      // No SEO fields in WooCommerce itself (they belong to SEO plugins); date_modified is the
+      // store's own.
       products: ['seoTitle', 'seoDescription', 'updatedAt'],
+      // No consent, note or tags on customers; date_created is read-only (ignored on create).
       customers: ['acceptsMarketing', 'note', 'tags', 'createdAt'],
-      // WooCommerce numbers orders itself and ignores date_created on create; orders have no
-      // shipping phone in wc/v3. The source number and date are kept in the order's meta.
-      orders: ['number', 'createdAt', 'updatedAt', 'shippingAddress.phone'],
+      // number, date_created and date_modified are read-only: WooCommerce numbers and dates
+      // orders itself. The source number and date are kept in the order's meta.
+      orders: ['number', 'createdAt', 'updatedAt'],
     },
   },
   connect: (credentials, context) => new WooCommerceConnection(credentials, context),

@@ -3,11 +3,17 @@ import type { Product } from '@replatform/canonical/product';
 import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
-import { categoryBody, productBody, variationBody, type Json } from './from-canonical.ts';
+import {
+  categoryBody,
+  categoryPositionLost,
+  productBody,
+  variationBody,
+  type Json,
+} from './from-canonical.ts';
 import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
 import { pageSize, readAllCategories, readVariations } from './read.ts';
-import type { StoreInfo } from './store-info.ts';
-import { decodeEntities } from './to-canonical.ts';
+import { writesCategoryOrder, type StoreInfo } from './store-info.ts';
+import { decodeEntities, descriptionFromWc } from './to-canonical.ts';
 import {
   wcProductSchema,
   wcTermSchema,
@@ -175,14 +181,17 @@ export class CatalogWriter {
     written: Map<string, number>,
   ) {
     const index = await this.categoryIndex();
+    const menuOrder = writesCategoryOrder(await this.info());
     const create: BatchOp[] = [];
     const update: BatchOp[] = [];
     const bodies = new Map<number, Json>();
+    const notes = new Map<number, string[]>();
     for (const i of level) {
       const c = records[i] as Category;
       const parent = parentOf(c) ?? 0;
-      const body = categoryBody(c, parent);
+      const { body, warnings: lost } = categoryBody(c, parent, menuOrder);
       bodies.set(i, body);
+      notes.set(i, lost);
       const mapped = idMap.get('categories', c.id);
       const existing =
         (mapped ? index.get(Number(mapped)) : undefined) ?? this.findCategory(index, c, parent);
@@ -194,7 +203,8 @@ export class CatalogWriter {
         decodeEntities(existing.name).trim() === c.name.trim() &&
         existing.slug === c.slug &&
         existing.parent === parent &&
-        existing.description === c.description &&
+        (!menuOrder || existing.menu_order === c.position) &&
+        descriptionFromWc(existing.description) === descriptionFromWc(String(body.description)) &&
         (!c.imageUrl || existing.image !== null);
       if (same) {
         outcomes[i] = {
@@ -259,7 +269,7 @@ export class CatalogWriter {
     results = await this.resolveTermExists(results);
     for (const [key, result] of results) {
       const c = records[key] as Category;
-      const extra = warnings.get(key);
+      const extra = [...(notes.get(key) ?? []), ...(warnings.get(key) ?? [])];
       if (!result.ok) {
         outcomes[key] = { sourceId: c.id, outcome: 'failed', reason: errorText(result.error) };
         continue;
@@ -274,23 +284,26 @@ export class CatalogWriter {
         continue;
       }
       const term = parsed.data;
+      // A store that takes menu_order but did not keep it is reported like one that cannot.
+      if (menuOrder && c.position !== 0 && term.menu_order !== c.position)
+        extra.push(categoryPositionLost(c.position));
       this.categories?.set(term.id, term);
       written.set(c.id, term.id);
       const created = result.op === 'create';
+      const orphan = parentOf(c) === undefined && c.parentId !== null;
+      const all = [
+        ...(orphan
+          ? [`Parent category ${c.parentId} was not migrated yet; it will be linked when it is.`]
+          : []),
+        ...extra,
+      ];
       outcomes[key] = {
         sourceId: c.id,
         outcome: created ? 'created' : 'updated',
         destinationId: String(term.id),
-        ...(parentOf(c) === undefined && c.parentId !== null
-          ? {
-              warnings: [
-                `Parent category ${c.parentId} was not migrated yet; it will be linked when it is.`,
-                ...(extra ?? []),
-              ],
-            }
-          : extra
-            ? { warnings: extra }
-            : {}),
+        ...(all.length ? { warnings: all } : {}),
+        // A missing image or parent may be there on the next run; the rest is for good.
+        ...(warnings.has(key) || orphan ? { incomplete: true } : {}),
       };
       if (c.parentId !== null && parentOf(c) === undefined) this.orphans.set(term.id, c.parentId);
     }
@@ -380,7 +393,39 @@ export class CatalogWriter {
       const [product] = await this.productsBy({ slug: (records[i] as Product).slug });
       if (product) found.set(i, product);
     }
+    // Neither SKU nor slug (a draft): wc/v3 cannot filter by meta, but it searches names, and a
+    // product found that way is only taken when its marker names this very source product.
+    for (const i of rest.filter(
+      (k) =>
+        !found.has(k) && (records[k] as Product).sku === '' && (records[k] as Product).slug === '',
+    )) {
+      const p = records[i] as Product;
+      const product = await this.productByName(p);
+      if (product) found.set(i, product);
+    }
     return found;
+  }
+
+  /** The product this connector wrote for `p`, found through the name search and its marker. */
+  private async productByName(p: Product): Promise<WcProduct | undefined> {
+    for (let page = 1; page <= 5; page++) {
+      const result = await this.client.page(
+        '/products',
+        {
+          search: p.name,
+          per_page: pageSize,
+          page,
+          context: 'edit',
+          orderby: 'id',
+          order: 'asc',
+        },
+        wcProductSchema,
+      );
+      const ours = result.items.find((item) => sourceIdOf(item.meta_data) === p.id);
+      if (ours) return ours;
+      if (page >= result.totalPages || result.items.length === 0) return undefined;
+    }
+    return undefined;
   }
 
   async writeProducts(records: Product[], idMap: IdMap): Promise<WriteOutcome[]> {
@@ -391,14 +436,20 @@ export class CatalogWriter {
     const brands = await this.brands.ensure(records.map((r) => r.vendor).filter(Boolean));
     const tagIds = tags.ids;
     const brandIds = brands.ids;
+    /** Records written without something that may be there on a later run. */
+    const incomplete = new Set<number>();
     records.forEach((p, i) => {
       for (const t of p.tags)
-        if (tags.failed.has(t))
+        if (tags.failed.has(t)) {
           warnings[i]?.push(`The tag '${t}' could not be created: ${tags.failed.get(t) ?? ''}`);
-      if (brands.failed.has(p.vendor))
+          incomplete.add(i);
+        }
+      if (brands.failed.has(p.vendor)) {
         warnings[i]?.push(
           `The brand '${p.vendor}' could not be created: ${brands.failed.get(p.vendor) ?? ''}`,
         );
+        incomplete.add(i);
+      }
     });
     const existing = await this.findProducts(
       records,
@@ -414,7 +465,10 @@ export class CatalogWriter {
       for (const id of p.categoryIds) {
         const mapped = idMap.get('categories', id);
         if (mapped) categoryIds.push(Number(mapped));
-        else warnings[i]?.push(`Category ${id} was not migrated; the product is not placed in it.`);
+        else {
+          warnings[i]?.push(`Category ${id} was not migrated; the product is not placed in it.`);
+          incomplete.add(i);
+        }
       }
       const written = productBody(p, {
         categoryIds,
@@ -487,9 +541,20 @@ export class CatalogWriter {
         (bodies.get(key)?.images as unknown[] | undefined)?.length,
     );
     if (imageFailures.length) {
+      // Written without its images, the product must not look up to date to the next run, which
+      // then sends the images again: its hash and image markers are left blank.
       const strip = (key: number, extra: Json = {}) => ({
         key,
-        body: { ...bodies.get(key), ...extra, images: [] },
+        body: {
+          ...bodies.get(key),
+          ...extra,
+          images: [],
+          meta_data: [
+            { key: markers.sourceId, value: (records[key] as Product).id },
+            { key: markers.hash, value: '' },
+            { key: markers.images, value: '' },
+          ],
+        },
       });
       const again = await runBatch(
         this.client,
@@ -504,6 +569,7 @@ export class CatalogWriter {
       );
       for (const [key, r] of imageFailures) {
         warnings[key]?.push(`The images could not be copied: ${r.ok ? '' : errorText(r.error)}`);
+        incomplete.add(key);
         const replacement = again.get(key);
         if (replacement) results.set(key, replacement);
       }
@@ -556,6 +622,7 @@ export class CatalogWriter {
         outcome: created ? 'created' : 'updated',
         destinationId: String(product.id),
         ...(warnings[key]?.length ? { warnings: warnings[key] } : {}),
+        ...(incomplete.has(key) ? { incomplete: true } : {}),
       };
     }
     records.forEach((p, i) => {

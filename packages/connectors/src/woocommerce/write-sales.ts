@@ -1,7 +1,7 @@
 import type { Customer } from '@replatform/canonical/customer';
 import type { Order } from '@replatform/canonical/order';
 import type { IdMap, WriteOutcome } from '../kit/contract.ts';
-import { runBatch, type BatchOp } from './batch.ts';
+import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
 import { customerBody, orderBody, type Json, type LineRefs } from './from-canonical.ts';
 import { createdVia, digest, markers, metaValue, sourceIdOf } from './markers.ts';
@@ -255,38 +255,46 @@ export class SalesWriter {
     return index;
   }
 
+  /** The destination variation of a line; `variable` false when the product has none at all. */
   private async variationId(
     productId: number,
     variantSourceId: string | null,
     sku: string,
-  ): Promise<number> {
-    if (variantSourceId === null) return 0;
+  ): Promise<{ id: number; variable: boolean }> {
+    if (variantSourceId === null) return { id: 0, variable: false };
     let list = this.variations.get(productId);
     if (!list) {
       list = readVariations(this.client, productId);
       this.variations.set(productId, list);
     }
     const variations = await list;
-    return (
+    const id =
       variations.find((v) => sourceIdOf(v.meta_data) === variantSourceId)?.id ??
       variations.find((v) => sku !== '' && v.sku === sku)?.id ??
-      0
-    );
+      0;
+    return { id, variable: variations.length > 0 };
   }
 
   async writeOrders(records: Order[], idMap: IdMap): Promise<WriteOutcome[]> {
     const outcomes: WriteOutcome[] = new Array(records.length);
     const warnings = records.map(() => [] as string[]);
+    /** Orders written without a link that a later run, after the linked record, can add. */
+    const incomplete = new Set<number>();
     const index = records.length ? await this.indexFor(records, idMap) : new Map<string, Known>();
 
     const create: BatchOp[] = [];
     const update: BatchOp[] = [];
+    const hashes = new Map<number, string>();
+    /** Orders created in one status that must then move to another (see orderStatusToWc). */
+    const followUps = new Map<number, string>();
     for (const [i, o] of records.entries()) {
       const mappedCustomer = o.customerId ? idMap.get('customers', o.customerId) : undefined;
-      if (o.customerId && !mappedCustomer)
+      if (o.customerId && !mappedCustomer) {
         warnings[i]?.push(
           `Customer ${o.customerId} was not migrated; the order is imported as a guest order.`,
         );
+        incomplete.add(i);
+      }
       const lines: LineRefs[] = [];
       for (const line of o.lines) {
         const product = line.productId ? idMap.get('products', line.productId) : undefined;
@@ -295,27 +303,33 @@ export class SalesWriter {
             `Product ${line.productId} was not migrated; the line '${line.name}' is kept without a link.`,
           );
         const productId = product ? Number(product) : 0;
-        const variationId = productId
+        const variation = productId
           ? await this.variationId(productId, line.variantId, line.sku)
-          : 0;
-        if (productId && line.variantId && !variationId && line.variantId !== line.productId)
+          : { id: 0, variable: false };
+        // A simple product is its own only variant: a source's default variant links to it.
+        if (productId && variation.variable && !variation.id && line.variantId !== line.productId)
           warnings[i]?.push(
             `The variant of '${line.name}' was not found; the line is linked to the product only.`,
           );
-        lines.push({ productId, variationId });
+        lines.push({ productId, variationId: variation.id });
       }
       const written = orderBody(o, mappedCustomer ? Number(mappedCustomer) : 0, lines);
       warnings[i]?.push(...written.warnings);
+      const finalStatus = written.finalStatus ?? String(written.body.status);
       const { set_paid: _setPaid, ...hashed } = written.body;
-      const hash = digest(hashed);
+      // The hash describes the order as it must end up, in its final status.
+      const hash = digest({ ...hashed, status: finalStatus });
+      if (written.finalStatus) followUps.set(i, written.finalStatus);
       const meta = [
         { key: markers.sourceId, value: o.id },
-        { key: markers.hash, value: hash },
+        // An order still to be moved to its final status is not up to date until it is.
+        { key: markers.hash, value: written.finalStatus ? '' : hash },
         { key: markers.sourceNumber, value: o.number },
         { key: markers.sourceCreatedAt, value: o.createdAt },
         // Historical orders must not take stock again: WC_Order::set_order_stock_reduced().
         { key: '_order_stock_reduced', value: 'yes' },
       ];
+      hashes.set(i, hash);
       const known = index.get(o.id);
       if (!known) {
         create.push({ key: i, body: { ...written.body, meta_data: meta } });
@@ -335,12 +349,14 @@ export class SalesWriter {
         key: i,
         body: {
           id: known.id,
-          status: written.body.status,
+          status: finalStatus,
           customer_id: written.body.customer_id,
           customer_note: written.body.customer_note,
           ...(written.body.billing ? { billing: written.body.billing } : {}),
           ...(written.body.shipping ? { shipping: written.body.shipping } : {}),
-          meta_data: meta.filter((m) => m.key !== '_order_stock_reduced'),
+          meta_data: meta
+            .filter((m) => m.key !== '_order_stock_reduced')
+            .map((m) => (m.key === markers.hash ? { ...m, value: hash } : m)),
         },
       });
     }
@@ -354,6 +370,7 @@ export class SalesWriter {
       return found;
     };
     const results = await runBatch(this.client, '/orders/batch', { create, update }, recover);
+    const moved = await this.moveOn(results, followUps, hashes, warnings, incomplete);
     for (const [key, result] of results) {
       const o = records[key] as Order;
       if (!result.ok) {
@@ -372,10 +389,12 @@ export class SalesWriter {
       const meta = wcOrderSchema.safeParse(result.item);
       if (this.orderIndex && meta.success) this.remember(this.orderIndex, id, meta.data.meta_data);
       else this.orderIndex?.set(o.id, { id, hash: '' });
+      if (moved.has(key)) this.orderIndex?.set(o.id, { id, hash: hashes.get(key) ?? '' });
       outcomes[key] = {
         sourceId: o.id,
         outcome: result.op === 'create' ? 'created' : 'updated',
         destinationId: String(id),
+        ...(incomplete.has(key) ? { incomplete: true } : {}),
       };
     }
     return records.map((o, i) => {
@@ -389,6 +408,49 @@ export class SalesWriter {
         ? { ...current, warnings: list }
         : current;
     });
+  }
+
+  /**
+   * Moves orders just created in a passing status (paid, completed) on to their final one, and
+   * only then marks them up to date. One that cannot be moved now stays unmarked, so the next run
+   * updates it.
+   */
+  private async moveOn(
+    results: Map<number, BatchItemResult>,
+    followUps: Map<number, string>,
+    hashes: Map<number, string>,
+    warnings: string[][],
+    incomplete: Set<number>,
+  ): Promise<Set<number>> {
+    const done = new Set<number>();
+    const moves: BatchOp[] = [];
+    for (const [key, status] of followUps) {
+      const result = results.get(key);
+      const id = result?.ok && result.op === 'create' ? (result.item as { id?: unknown }).id : 0;
+      if (typeof id !== 'number' || !id) continue;
+      moves.push({
+        key,
+        body: { id, status, meta_data: [{ key: markers.hash, value: hashes.get(key) ?? '' }] },
+      });
+    }
+    if (!moves.length) return done;
+    const moved = await runBatch(
+      this.client,
+      '/orders/batch',
+      { create: [], update: moves },
+      async () => new Map(),
+    ).catch(() => new Map<number, BatchItemResult>());
+    for (const { key, body } of moves) {
+      if (moved.get(key)?.ok) {
+        done.add(key);
+        continue;
+      }
+      warnings[key]?.push(
+        `The order could not be moved on to its status '${String(body.status)}' yet; the next run does it.`,
+      );
+      incomplete.add(key);
+    }
+    return done;
   }
 
   /** Known orders of this batch: through the id map when it has them all, else the index. */

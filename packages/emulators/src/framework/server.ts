@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Random } from './random.ts';
+import { createSelfSignedCertificate, type SelfSignedCertificate } from './self-signed.ts';
 
 /**
  * Faults an emulator injects, each as a probability per request (0..1). They reproduce what real
@@ -27,6 +29,11 @@ export interface EmulatorOptions {
   seed?: number;
   /** Port to listen on; 0 (default) picks a free one. Always bound to 127.0.0.1. */
   port?: number;
+  /**
+   * Serve https instead of plain http: true makes a self-signed certificate for 127.0.0.1 and
+   * localhost at start (clients trust RunningEmulator.certificate); or pass a certificate.
+   */
+  tls?: boolean | SelfSignedCertificate;
 }
 
 export interface EmulatorRequest {
@@ -56,8 +63,10 @@ export interface EmulatorStats {
 }
 
 export interface RunningEmulator {
-  /** Base URL, e.g. http://127.0.0.1:43121 */
+  /** Base URL, e.g. http://127.0.0.1:43121 (https:// in TLS mode). */
   url: string;
+  /** In TLS mode, the PEM certificate the emulator serves, for clients to trust. */
+  certificate?: string;
   port: number;
   stats: EmulatorStats;
   setFaults(plan: FaultPlan | undefined): void;
@@ -106,7 +115,9 @@ export async function startEmulator(
   const stats: EmulatorStats = { requests: 0, faultsInjected: 0, byStatus: {} };
   const sockets = new Set<Socket>();
 
-  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const tls =
+    options.tls === true ? createSelfSignedCertificate() : options.tls ? options.tls : undefined;
+  const listener = async (req: IncomingMessage, res: ServerResponse) => {
     stats.requests += 1;
     try {
       const body = await readBody(req);
@@ -180,7 +191,11 @@ export async function startEmulator(
         res.destroy();
       }
     }
-  });
+  };
+  const server: Server = tls
+    ? createTlsServer({ key: tls.key, cert: tls.cert }, listener)
+    : createServer(listener);
+  // A TLS server reports its raw sockets as 'connection' too, so closing destroys them all.
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -194,7 +209,8 @@ export async function startEmulator(
   const port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    ...(tls ? { certificate: tls.cert } : {}),
     port,
     stats,
     setFaults: (plan) => {

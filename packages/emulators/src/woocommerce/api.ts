@@ -95,10 +95,15 @@ export class WooApi {
         body: '<html><body>Not Found</body></html>',
       };
     const restPath = path.replace(/^\/wp-json/, '').replace(/\/+$/, '') || '/';
-
-    const authResult = this.auth.authenticate(request, this.home, this.https);
-    if (authResult.kind === 'error') return authResult.response;
+    // WooCommerce authenticates requests to its own namespaces only; the root index is WordPress's.
     if (restPath === '/') return { status: 200, body: this.rootIndex() };
+
+    let authResult = this.auth.authenticate(request, this.home, this.https);
+    if (authResult.kind === 'error') return authResult.response;
+    if (authResult.kind === 'user') {
+      authResult = this.auth.permitted(authResult.key, request.method);
+      if (authResult.kind === 'error') return authResult.response;
+    }
 
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const match = matchRoute(method, restPath);
@@ -239,6 +244,9 @@ export class WooApi {
       return { id, error: error.toBody() };
     };
     const out: Record<string, unknown[]> = {};
+    const nothing = [create, update, del].every((list) => list.length === 0);
+    // PHP encodes the empty answer array of batch_items() as a JSON list.
+    if (nothing) return { status: 200, body: [] };
     if (ctx.body.create !== undefined) {
       out.create = [];
       for (const item of create) {
@@ -715,7 +723,7 @@ export class WooApi {
         home_url: this.home,
         site_url: this.home,
         store_id: 'e0b7c5b2-replatform-sandbox',
-        version: '11.0.1',
+        version: s.version ?? '11.0.1',
         log_directory: '/var/www/html/wp-content/uploads/wc-logs/',
         log_directory_writable: true,
         wp_version: '7.1',
@@ -748,7 +756,7 @@ export class WooApi {
         remote_get_response: '200',
       },
       database: {
-        wc_database_version: '11.0.1',
+        wc_database_version: s.version ?? '11.0.1',
         database_prefix: 'wp_',
         maxmind_geoip_database: '',
         database_tables: ['wp_woocommerce_order_items', 'wp_wc_orders', 'wp_wc_order_addresses'],
@@ -757,7 +765,7 @@ export class WooApi {
         {
           plugin: 'woocommerce/woocommerce.php',
           name: 'WooCommerce',
-          version: '11.0.1',
+          version: s.version ?? '11.0.1',
           version_latest: '11.0.1',
           url: 'https://woocommerce.com/',
           author_name: 'Automattic',
@@ -1037,7 +1045,10 @@ export class WooApi {
 
       'GET /wc/v3/coupons': (ctx) => {
         const code = asString(ctx.args.code).toLowerCase();
-        const items = [...this.store.coupons.values()].filter((c) => !code || c.code === code);
+        // The code filter goes through wc_get_coupon_id_by_code(): published coupons only.
+        const items = [...this.store.coupons.values()].filter(
+          (c) => !code || (c.code === code && c.status === 'publish'),
+        );
         const sorted = sortItems(
           items,
           asString(ctx.args.orderby),
@@ -1051,10 +1062,25 @@ export class WooApi {
         status: 201,
         body: this.out.coupon(this.store.createCoupon(ctx.body)),
       }),
-      [`GET ${item('/wc/v3/coupons')}`]: (ctx) => {
-        const coupon = this.store.coupons.get(asInt(ctx.params.id));
-        if (!coupon)
-          throw new RestError(404, 'woocommerce_rest_shop_coupon_invalid_id', 'Invalid ID.');
+      [`GET ${item('/wc/v3/coupons')}`]: (ctx) => ({
+        status: 200,
+        body: this.out.coupon(this.coupon(asInt(ctx.params.id))),
+      }),
+      [`EDIT ${item('/wc/v3/coupons')}`]: (ctx) => ({
+        status: 200,
+        body: this.out.coupon(
+          this.store.updateCoupon(this.coupon(asInt(ctx.params.id), 400), ctx.body),
+        ),
+      }),
+      [`DELETE ${item('/wc/v3/coupons')}`]: (ctx) => {
+        const coupon = this.coupon(asInt(ctx.params.id));
+        if (ctx.args.force !== true)
+          throw new RestError(
+            501,
+            'woocommerce_rest_trash_not_supported',
+            'The coupon does not support trashing.',
+          );
+        this.store.coupons.delete(coupon.id);
         return { status: 200, body: this.out.coupon(coupon) };
       },
 
@@ -1075,6 +1101,13 @@ export class WooApi {
         body: this.updateSetting(ctx.params.group_id ?? '', ctx.params.id ?? '', ctx.body.value),
       }),
     };
+  }
+
+  private coupon(id: number, status = 404) {
+    const coupon = this.store.coupons.get(id);
+    if (!coupon)
+      throw new RestError(status, 'woocommerce_rest_shop_coupon_invalid_id', 'Invalid ID.');
+    return coupon;
   }
 
   private customer(id: number, status = 404) {

@@ -8,14 +8,27 @@ import { wpError } from './wp-rest.ts';
 
 /**
  * WC_REST_Authentication as a real store applies it. Over https: HTTP Basic with the consumer key
- * and secret, or `consumer_key`/`consumer_secret` in the query. Over plain http only OAuth 1.0a
- * one-legged signatures (HMAC-SHA1 or HMAC-SHA256, key `consumer_secret&`), with timestamps older
- * than 15 minutes and reused nonces refused. Anything else is not authenticated, and the route's
- * permission check then answers 401.
+ * and secret, or `consumer_key`/`consumer_secret` in the query, and failing those an OAuth
+ * signature. Over plain http only OAuth 1.0a one-legged signatures (HMAC-SHA1 or HMAC-SHA256, key
+ * `consumer_secret&`), with timestamps outside 15 minutes and reused nonces refused. Anything
+ * else is not authenticated, and the route's permission check then answers 401. A key has the
+ * permissions it was made with (WooCommerce > Settings > Advanced > REST API): `read` keys may
+ * only GET, `write` keys may only change, `read_write` keys may do both (check_permissions(),
+ * run on rest_pre_dispatch before any route).
  */
 
+export type KeyPermissions = 'read' | 'write' | 'read_write';
+
+export interface ApiKey {
+  consumerKey: string;
+  consumerSecret: string;
+  permissions: KeyPermissions;
+}
+
 export type AuthResult =
-  { kind: 'user' } | { kind: 'anonymous' } | { kind: 'error'; response: EmulatorResponse };
+  | { kind: 'user'; key: ApiKey }
+  | { kind: 'anonymous' }
+  | { kind: 'error'; response: EmulatorResponse };
 
 const oauthParams = [
   'oauth_consumer_key',
@@ -32,43 +45,79 @@ const sameSecret = (a: string, b: string) => {
 };
 
 export class WooAuthenticator {
-  readonly consumerKey: string;
-  readonly consumerSecret: string;
+  readonly keys: readonly ApiKey[];
   /** WooCommerce's window for OAuth timestamps and remembered nonces. */
   readonly windowSeconds = 15 * 60;
   private readonly nonces = new Map<string, number>();
   now: () => number = () => Date.now();
 
-  constructor(consumerKey: string, consumerSecret: string) {
-    this.consumerKey = consumerKey;
-    this.consumerSecret = consumerSecret;
+  constructor(keys: readonly ApiKey[]) {
+    this.keys = keys;
+  }
+
+  /** The first key: what a store made with one key pair is reached with. */
+  get consumerKey(): string {
+    return this.keys[0]?.consumerKey ?? '';
+  }
+
+  get consumerSecret(): string {
+    return this.keys[0]?.consumerSecret ?? '';
+  }
+
+  private keyOf(consumerKey: string): ApiKey | undefined {
+    return this.keys.find((k) => k.consumerKey === consumerKey);
   }
 
   authenticate(request: EmulatorRequest, home: string, https: boolean): AuthResult {
-    return https ? this.basic(request) : this.oauth(request, home);
+    if (https) {
+      const basic = this.basic(request);
+      if (basic.kind !== 'anonymous') return basic;
+    }
+    return this.oauth(request, home);
+  }
+
+  /** check_permissions(): the key's own read/write permission, by request method. */
+  permitted(key: ApiKey, method: string): AuthResult {
+    const reading = method === 'GET' || method === 'HEAD';
+    const writing = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method);
+    if (method === 'OPTIONS') return { kind: 'user', key };
+    if (reading && key.permissions !== 'read' && key.permissions !== 'read_write')
+      return this.fail('The API key provided does not have read permissions.');
+    if (writing && key.permissions !== 'write' && key.permissions !== 'read_write')
+      return this.fail('The API key provided does not have write permissions.');
+    if (!reading && !writing) return this.fail('Unknown request method.');
+    return { kind: 'user', key };
   }
 
   private fail(message: string, code = 'woocommerce_rest_authentication_error'): AuthResult {
     return { kind: 'error', response: wpError(401, code, message) };
   }
 
-  private checkKeys(key: string, secret: string): AuthResult {
-    if (key !== this.consumerKey) return this.fail('Consumer key is invalid.');
-    if (!sameSecret(secret, this.consumerSecret)) return this.fail('Consumer secret is invalid.');
-    return { kind: 'user' };
-  }
-
   private basic(request: EmulatorRequest): AuthResult {
+    let consumerKey = '';
+    let consumerSecret = '';
+    const queryKey = request.url.searchParams.get('consumer_key');
+    const querySecret = request.url.searchParams.get('consumer_secret');
+    if (queryKey && querySecret) {
+      consumerKey = queryKey;
+      consumerSecret = querySecret;
+    }
     const header = request.headers.authorization;
-    if (header?.startsWith('Basic ')) {
+    if (!consumerKey && header?.startsWith('Basic ')) {
       const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
-      return this.checkKeys(decoded.slice(0, colon), decoded.slice(colon + 1));
+      if (colon > 0) {
+        consumerKey = decoded.slice(0, colon);
+        consumerSecret = decoded.slice(colon + 1);
+      }
     }
-    const key = request.url.searchParams.get('consumer_key');
-    const secret = request.url.searchParams.get('consumer_secret');
-    if (key !== null && secret !== null) return this.checkKeys(key, secret);
-    return { kind: 'anonymous' };
+    if (!consumerKey || !consumerSecret) return { kind: 'anonymous' };
+    // An unknown key is not an error here: the request simply is not authenticated.
+    const key = this.keyOf(consumerKey);
+    if (!key) return { kind: 'anonymous' };
+    if (!sameSecret(consumerSecret, key.consumerSecret))
+      return this.fail('Consumer secret is invalid.');
+    return { kind: 'user', key };
   }
 
   private oauth(request: EmulatorRequest, home: string): AuthResult {
@@ -83,8 +132,8 @@ export class WooAuthenticator {
         `Missing OAuth parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
         'woocommerce_rest_authentication_missing_parameter',
       );
-    if (params.oauth_consumer_key !== this.consumerKey)
-      return this.fail('Consumer key is invalid.');
+    const key = this.keyOf(params.oauth_consumer_key ?? '');
+    if (!key) return this.fail('Consumer key is invalid.');
     const method = params.oauth_signature_method;
     if (method !== 'HMAC-SHA1' && method !== 'HMAC-SHA256')
       return this.fail('Invalid signature - signature method is invalid.');
@@ -94,19 +143,23 @@ export class WooAuthenticator {
       method: request.method,
       url: signedUrl,
       oauth: params,
-      consumerSecret: this.consumerSecret,
+      consumerSecret: key.consumerSecret,
     });
     if (!valid) return this.fail('Invalid signature - provided signature does not match.');
     const timestamp = Number(params.oauth_timestamp);
     const nowSeconds = Math.floor(this.now() / 1000);
-    if (!Number.isFinite(timestamp) || timestamp < nowSeconds - this.windowSeconds)
+    if (
+      !Number.isFinite(timestamp) ||
+      timestamp < nowSeconds - this.windowSeconds ||
+      timestamp > nowSeconds + this.windowSeconds
+    )
       return this.fail('Invalid timestamp.');
     for (const [nonce, at] of this.nonces)
       if (at < nowSeconds - this.windowSeconds) this.nonces.delete(nonce);
-    const nonceKey = `${this.consumerKey}:${params.oauth_nonce}`;
+    const nonceKey = `${key.consumerKey}:${params.oauth_nonce}`;
     if (this.nonces.has(nonceKey)) return this.fail('Invalid nonce - nonce has already been used.');
     this.nonces.set(nonceKey, timestamp);
-    return { kind: 'user' };
+    return { kind: 'user', key };
   }
 }
 

@@ -321,8 +321,8 @@ export class Serializer {
         };
       });
     };
+    // The order's shipping phone (WooCommerce 5.6+) comes back although the schema omits it.
     const shipping = this.address(o.shipping, false);
-    delete shipping.phone;
     return {
       id: o.id,
       parent_id: o.parentId,
@@ -449,15 +449,15 @@ export class Serializer {
       id: c.id,
       code: c.code,
       amount: Number(c.amount).toFixed(2),
-      status: 'publish',
+      status: c.status,
       date_created: wcDate(c.created),
       date_created_gmt: wcDate(c.created),
       date_modified: wcDate(c.modified),
       date_modified_gmt: wcDate(c.modified),
       discount_type: c.discountType,
       description: c.description,
-      date_expires: null,
-      date_expires_gmt: null,
+      date_expires: wcDate(c.dateExpires),
+      date_expires_gmt: wcDate(c.dateExpires),
       usage_count: 0,
       individual_use: false,
       product_ids: [],

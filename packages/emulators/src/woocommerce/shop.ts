@@ -6,6 +6,7 @@ import {
   asString,
   CatalogStore,
   formatDecimal,
+  parseWcDate,
   type ImageFetcher,
   type Json,
   type Meta,
@@ -161,6 +162,10 @@ export interface Order {
 export interface Coupon {
   id: number;
   code: string;
+  /** Post status: only 'publish' coupons apply at checkout or are found by their code. */
+  status: string;
+  /** When it stops applying (ms), or null. */
+  dateExpires: number | null;
   amount: string;
   discountType: string;
   description: string;
@@ -408,7 +413,11 @@ export class WooStore extends CatalogStore {
         'woocommerce_rest_empty_coupon_code',
         'The coupon code cannot be empty.',
       );
-    if ([...this.coupons.values()].some((c) => c.code === code))
+    // wc_get_coupon_id_by_code() only sees published coupons; a draft's code is not "taken".
+    const taken = (status: unknown) =>
+      (status === undefined || asString(status) === 'publish') &&
+      [...this.coupons.values()].some((c) => c.code === code && c.status === 'publish');
+    if (taken(input.status))
       throw new RestError(
         400,
         'woocommerce_rest_coupon_code_already_exists',
@@ -418,17 +427,65 @@ export class WooStore extends CatalogStore {
     const coupon: Coupon = {
       id: this.postId(),
       code,
-      amount: formatDecimal(input.amount) || '0',
-      discountType: asString(input.discount_type) || 'fixed_cart',
-      description: asString(input.description),
-      freeShipping: asBool(input.free_shipping),
+      status: 'publish',
+      dateExpires: null,
+      amount: '0',
+      discountType: 'fixed_cart',
+      description: '',
+      freeShipping: false,
       created: now,
       modified: now,
       meta: [],
     };
-    this.applyMeta(coupon.meta, input.meta_data);
+    this.applyCouponFields(coupon, input);
     this.coupons.set(coupon.id, coupon);
     return coupon;
+  }
+
+  /** WC_REST_Coupons_Controller::prepare_object_for_database() for an existing coupon. */
+  updateCoupon(existing: Coupon, input: Json): Coupon {
+    const coupon = structuredClone(existing);
+    if (input.code !== undefined) {
+      const code = asString(input.code).trim().toLowerCase();
+      if (!code)
+        throw new RestError(
+          400,
+          'woocommerce_rest_empty_coupon_code',
+          'The coupon code cannot be empty.',
+        );
+      if (
+        [...this.coupons.values()].some(
+          (c) => c.code === code && c.id !== coupon.id && c.status === 'publish',
+        )
+      )
+        throw new RestError(
+          400,
+          'woocommerce_rest_coupon_code_already_exists',
+          'The coupon code already exists',
+        );
+      coupon.code = code;
+    }
+    this.applyCouponFields(coupon, input);
+    coupon.modified = this.now();
+    this.coupons.set(coupon.id, coupon);
+    return coupon;
+  }
+
+  private applyCouponFields(coupon: Coupon, input: Json) {
+    if (input.status !== undefined) {
+      const status = asString(input.status);
+      coupon.status = ['draft', 'pending', 'private', 'publish', 'future'].includes(status)
+        ? status
+        : 'publish';
+    }
+    if (input.amount !== undefined) coupon.amount = formatDecimal(input.amount) || '0';
+    const expires = input.date_expires_gmt ?? input.date_expires;
+    if (expires !== undefined) coupon.dateExpires = parseWcDate(expires) ?? null;
+    if (input.discount_type !== undefined)
+      coupon.discountType = asString(input.discount_type) || 'fixed_cart';
+    if (input.description !== undefined) coupon.description = asString(input.description);
+    if (input.free_shipping !== undefined) coupon.freeShipping = asBool(input.free_shipping);
+    this.applyMeta(coupon.meta, input.meta_data);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -608,13 +665,17 @@ export class WooStore extends CatalogStore {
 
   /** WC_Abstract_Order::apply_coupon(): the coupon must exist; its discount goes onto the lines. */
   private applyCoupon(order: Order, code: string) {
-    const coupon = [...this.coupons.values()].find((c) => c.code === code.trim().toLowerCase());
+    const coupon = [...this.coupons.values()].find(
+      (c) => c.code === code.trim().toLowerCase() && c.status === 'publish',
+    );
     if (!coupon)
       throw new RestError(
         400,
         'woocommerce_rest_invalid_coupon',
         `Coupon "${code}" does not exist!`,
       );
+    if (coupon.dateExpires !== null && this.now() > coupon.dateExpires)
+      throw new RestError(400, 'woocommerce_rest_invalid_coupon', 'This coupon has expired.');
     const subtotal = order.lineItems.reduce((s, i) => s + i.total, 0);
     const amount = Number(coupon.amount);
     const discount = round(

@@ -180,6 +180,8 @@ export interface StoreSettings {
   weightUnit: string;
   dimensionUnit: string;
   siteTitle: string;
+  /** The WooCommerce version the store reports (system_status). */
+  version?: string;
 }
 
 const imageExtensions = /\.(jpe?g|png|gif|webp|avif|bmp|ico|heic)$/i;
@@ -258,6 +260,16 @@ export class CatalogStore {
     return candidate;
   }
 
+  /**
+   * Whether the REST API writes a term's menu_order: always for brands; for categories up to
+   * WooCommerce 10 (writable in the 9.9.5 index, read-only in 11.0.1).
+   */
+  private takesMenuOrder(taxonomy: Taxonomy): boolean {
+    if (taxonomy === 'product_brand') return true;
+    const major = Number(/^(\d+)\./.exec(this.settings.version ?? '')?.[1] ?? Number.NaN);
+    return taxonomy === 'product_cat' && Number.isFinite(major) && major < 11;
+  }
+
   /** wp_insert_term() plus WooCommerce's term meta (display, thumbnail, order). */
   insertTerm(taxonomy: Taxonomy, input: Json, imageId = 0): Term {
     const rawName = asString(input.name)
@@ -297,7 +309,7 @@ export class CatalogStore {
       description: filterTermDescription(asString(input.description)),
       display: asString(input.display) || 'default',
       imageId,
-      menuOrder: taxonomy === 'product_brand' ? asInt(input.menu_order) : 0,
+      menuOrder: this.takesMenuOrder(taxonomy) ? asInt(input.menu_order) : 0,
     };
     this.terms.set(term.id, term);
     return term;
@@ -348,7 +360,7 @@ export class CatalogStore {
     if (input.description !== undefined)
       term.description = filterTermDescription(asString(input.description));
     if (input.display !== undefined) term.display = asString(input.display) || 'default';
-    if (input.menu_order !== undefined && term.taxonomy === 'product_brand')
+    if (input.menu_order !== undefined && this.takesMenuOrder(term.taxonomy))
       term.menuOrder = asInt(input.menu_order);
   }
 

@@ -5,9 +5,12 @@ import {
   sandboxCounts,
   type SampleStoreOptions,
 } from '../framework/sample-store.ts';
+import { STATUS_CODES } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import { emulatorCertificates } from '../framework/self-signed.ts';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../framework/server.ts';
 import { WooApi } from './api.ts';
-import { WooAuthenticator } from './auth.ts';
+import { WooAuthenticator, type ApiKey, type KeyPermissions } from './auth.ts';
 import { seedFromWooSamples } from './sample-csv.ts';
 import { seedFromSample } from './seed.ts';
 import { WooStore, type SentEmail } from './shop.ts';
@@ -15,8 +18,10 @@ import type { ImageFetcher } from './store.ts';
 
 /**
  * A stateful WooCommerce 11 store speaking wc/v3 under /wp-json/wc/v3 on 127.0.0.1, for tests,
- * benchmarks and the sandbox. It is plain http, so like a real store it only accepts OAuth 1.0a
- * signed requests (see auth.ts). Product images are served from the store itself.
+ * benchmarks and the sandbox. Over plain http (the default) it accepts, like a real store, only
+ * OAuth 1.0a signed requests; with `https: true` it serves TLS with a certificate made at start
+ * and accepts HTTP Basic and query-string keys as well (see auth.ts). Product images are served
+ * from the store itself.
  */
 
 export interface WooCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
@@ -26,12 +31,22 @@ export interface WooCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'
   faultSeed?: number;
   consumerKey?: string;
   consumerSecret?: string;
-  /** The emulator only serves plain http; a real store behind TLS would accept Basic auth. */
-  https?: false;
+  /** Permissions of the key made from consumerKey/consumerSecret. Default 'read_write'. */
+  keyPermissions?: KeyPermissions;
+  /** More keys on the same store (e.g. a read-only one next to the read/write one). */
+  extraKeys?: readonly ApiKey[];
+  /** Serve https with a self-signed certificate (RunningEmulator.certificate) made at start. */
+  https?: boolean;
   siteTitle?: string;
   /** Store units (WooCommerce's install defaults are kg and cm). */
   weightUnit?: 'kg' | 'g' | 'lbs' | 'oz';
   dimensionUnit?: 'm' | 'cm' | 'mm' | 'in' | 'yd';
+  /**
+   * The WooCommerce version the store reports (default 11.0.1). Routes and arguments stay those of
+   * 11.0.1; only the differences the connectors depend on follow it: before 11 a category's
+   * menu_order is writable.
+   */
+  version?: string;
   /** The woocommerce_rest_batch_items_limit filter (WooCommerce's default is 100). */
   batchItemsLimit?: number;
   /** How the store downloads images given by URL; by default only from 127.0.0.1/localhost. */
@@ -62,6 +77,30 @@ export const defaultConsumerSecret = 'cs_fedcba98765432100123456789abcdef0123456
 
 const sampleCsvPath = resolve(import.meta.dirname, 'sample-data/sample_products.csv');
 
+/** GET over https trusting the emulators' own certificates, as a real store trusts real CAs. */
+function httpsDownload(url: URL): Promise<{ status: number; contentType: string; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = httpsGet(
+      url,
+      { ca: [...emulatorCertificates()], timeout: 10_000 },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType: String(response.headers['content-type'] ?? ''),
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', reject);
+  });
+}
+
 /** Downloads an image the way wp_safe_remote_get would, limited to this machine. */
 export const loopbackImageFetcher: ImageFetcher = async (url) => {
   let parsed: URL;
@@ -72,10 +111,17 @@ export const loopbackImageFetcher: ImageFetcher = async (url) => {
   }
   if (!['127.0.0.1', 'localhost'].includes(parsed.hostname) || !/^https?:$/.test(parsed.protocol))
     throw new Error('A valid URL was not provided.');
-  const response = await fetch(parsed, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
-  if (!response.ok) throw new Error(response.statusText || `HTTP ${response.status}`);
-  const bytes = Buffer.from(await response.arrayBuffer());
-  const contentType = response.headers.get('content-type') ?? '';
+  const { status, contentType, bytes } =
+    parsed.protocol === 'https:'
+      ? await httpsDownload(parsed)
+      : await fetch(parsed, { signal: AbortSignal.timeout(10_000), redirect: 'follow' }).then(
+          async (r) => ({
+            status: r.status,
+            contentType: r.headers.get('content-type') ?? '',
+            bytes: Buffer.from(await r.arrayBuffer()),
+          }),
+        );
+  if (status < 200 || status >= 300) throw new Error(STATUS_CODES[status] ?? `HTTP ${status}`);
   const looksLikeImage =
     contentType.startsWith('image/') ||
     bytes.subarray(1, 4).toString('ascii') === 'PNG' ||
@@ -96,6 +142,7 @@ export async function startWooCommerceEmulator(
       weightUnit: options.weightUnit ?? 'kg',
       dimensionUnit: options.dimensionUnit ?? 'cm',
       siteTitle: options.siteTitle ?? 'Replatform Sandbox (WooCommerce)',
+      version: options.version ?? '11.0.1',
     },
     options.fetchImage ?? loopbackImageFetcher,
   );
@@ -105,11 +152,17 @@ export async function startWooCommerceEmulator(
   else if (seed !== 'empty')
     await seedFromSample(store, generateSampleStore({ ...sandboxCounts, ...seed }));
 
-  const api = new WooApi(store, new WooAuthenticator(consumerKey, consumerSecret));
+  const keys: ApiKey[] = [
+    { consumerKey, consumerSecret, permissions: options.keyPermissions ?? 'read_write' },
+    ...(options.extraKeys ?? []),
+  ];
+  const https = options.https ?? false;
+  const api = new WooApi(store, new WooAuthenticator(keys), https);
   if (options.batchItemsLimit !== undefined) api.batchLimit = options.batchItemsLimit;
   const running = await startEmulator((request) => api.handle(request), {
     ...options,
     seed: options.faultSeed,
+    tls: https,
   });
   api.home = running.url;
   const counts = (): WooCommerceStoreCounts => ({

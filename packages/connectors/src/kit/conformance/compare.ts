@@ -1,4 +1,5 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import type { Product } from '@replatform/canonical/product';
 
 /**
  * Turns a canonical record into the form two stores can be compared in: platform ids replaced by
@@ -10,6 +11,12 @@ export interface ComparableOptions {
   toSourceId(entity: EntityType, destinationId: string): string | undefined;
   /** Dotted paths of fields to leave out (the destination's unsupportedFields). */
   ignore: readonly string[];
+  /**
+   * Names an order line's variant in terms both stores share (see variantKeysOf), from the
+   * product and variant ids as the record carries them. Variants are not in the id map, so
+   * without it the variant a line points to is left out of the comparison.
+   */
+  variantKey?(productId: string, variantId: string): string | undefined;
 }
 
 function dropPath(value: unknown, path: string[]): void {
@@ -25,8 +32,51 @@ function dropPath(value: unknown, path: string[]): void {
   else dropPath(record[head], rest);
 }
 
+/** The value at a dotted path; lists along the way give the list of their items' values. */
+export function valueAt(value: unknown, path: string): unknown {
+  let current: unknown = value;
+  for (const [i, key] of path.split('.').entries()) {
+    if (Array.isArray(current))
+      return current.map((item) => valueAt(item, path.split('.').slice(i).join('.')));
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** '', 0, false, null, nothing, and lists or objects made only of those. */
+export function isEmptyValue(value: unknown): boolean {
+  if (value === undefined || value === null || value === '' || value === 0 || value === false)
+    return true;
+  if (Array.isArray(value)) return value.every(isEmptyValue);
+  if (typeof value === 'object') return Object.values(value).every(isEmptyValue);
+  return false;
+}
+
+/**
+ * A resolver for ComparableOptions.variantKey over a store's products: a variant is named by its
+ * SKU, or by its option values when it has none.
+ */
+export function variantKeysOf(
+  products: readonly Product[],
+): (productId: string, variantId: string) => string | undefined {
+  const keys = new Map<string, string>();
+  for (const product of products)
+    for (const variant of product.variants) {
+      const key = variant.sku
+        ? `sku:${variant.sku}`
+        : `options:${variant.optionValues.map((o) => `${o.name}=${o.value}`).join('/')}`;
+      keys.set(`${product.id}\u0000${variant.id}`, key);
+    }
+  return (productId, variantId) => keys.get(`${productId}\u0000${variantId}`);
+}
+
 const mapId = (options: ComparableOptions, entity: EntityType, id: string | null) =>
   id === null ? null : (options.toSourceId(entity, id) ?? `unmapped:${id}`);
+
+// Platforms list tags alphabetically (or in their own collation); the order carries no meaning.
+const sortedTags = (tags: string[]) =>
+  [...tags].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || a.localeCompare(b));
 
 export function comparable<E extends EntityType>(
   entity: E,
@@ -43,18 +93,26 @@ export function comparable<E extends EntityType>(
       copy.categoryIds = (copy.categoryIds as string[])
         .map((id) => mapId(options, 'categories', id))
         .sort();
+      copy.tags = sortedTags(copy.tags as string[]);
       for (const variant of copy.variants as Record<string, unknown>[]) delete variant.id;
       (copy.variants as { sku: string }[]).sort((a, b) => a.sku.localeCompare(b.sku));
       break;
     }
     case 'customers':
+      copy.tags = sortedTags(copy.tags as string[]);
       break;
     case 'orders': {
       copy.customerId = mapId(options, 'customers', copy.customerId as string | null);
       for (const line of copy.lines as Record<string, unknown>[]) {
         delete line.id;
-        delete line.variantId;
-        line.productId = mapId(options, 'products', line.productId as string | null);
+        const productId = line.productId as string | null;
+        const variantId = line.variantId as string | null;
+        if (!options.variantKey) delete line.variantId;
+        else if (variantId !== null)
+          line.variantId =
+            (productId === null ? undefined : options.variantKey(productId, variantId)) ??
+            `unresolved:${variantId}`;
+        line.productId = mapId(options, 'products', productId);
       }
       break;
     }

@@ -7,9 +7,23 @@ import {
 } from '@replatform/canonical/entities';
 import type { RunningEmulator } from '@replatform/emulators/framework/server';
 import type { SampleStoreOptions } from '@replatform/emulators/framework/sample-store';
-import type { Connection, Connector, ConnectorHttp, IdMap, WriteOutcome } from '../contract.ts';
+import type {
+  Connection,
+  Connector,
+  ConnectorHttp,
+  ConnectorHttpResponse,
+  IdMap,
+  WriteOutcome,
+} from '../contract.ts';
+import { ConnectorError } from '../errors.ts';
 import { loopbackHttp } from '../testing/loopback-http.ts';
-import { comparable } from './compare.ts';
+import {
+  comparable,
+  isEmptyValue,
+  valueAt,
+  variantKeysOf,
+  type ComparableOptions,
+} from './compare.ts';
 
 /**
  * The one conformance suite every connector runs against its emulator (pattern: Hono's shared
@@ -30,8 +44,35 @@ export interface ConformanceHarness<C> {
   skip?: Partial<Record<ConformanceTest, string>>;
   /** Sample store size; small by default so the suite stays fast. */
   sample?: SampleStoreOptions;
-  /** ConnectorHttp to use; defaults to loopbackHttp(). */
-  http?: () => ConnectorHttp;
+  /**
+   * The ConnectorHttp a connection to `store` uses; defaults to loopbackHttp(). Given the store,
+   * so that the production client can be made with an allow-list of exactly its emulator's origin.
+   * A transport with a close() method is closed after the suite.
+   */
+  http?: (store: ConformanceStore<C>) => ConnectorHttp;
+  /**
+   * Fields each store decides for itself and that are never compared (the URLs of images a store
+   * downloaded, modification dates), per entity, as dotted paths.
+   */
+  storeOwned?: Partial<Record<EntityType, readonly string[]>>;
+  /**
+   * Check the destination's unsupportedFields instead of dropping them from the comparison: for
+   * each record whose value differs after the round trip, the destination must hold the empty
+   * value (or, for storeAssigned fields, a value of its own) and the record's write outcome must
+   * carry a warning about it.
+   */
+  strictUnsupported?: boolean;
+  /** Unsupported fields the destination fills with a value of its own (its order numbers). */
+  storeAssigned?: Partial<Record<EntityType, readonly string[]>>;
+  /** Whether warnings tell about a field; default: any warning at all. */
+  warnsAbout?: (entity: EntityType, field: string, warnings: readonly string[]) => boolean;
+  /**
+   * Compare the variant each order line points to, through the variants' SKUs or option values
+   * (variants are not in the id map). Off by default until every connector keeps those links.
+   */
+  compareVariantLinks?: boolean;
+  /** Time after which the fault tests give up on an unanswered request. Default 3 s. */
+  faultTimeoutMs?: number;
 }
 
 export const conformanceTests = [
@@ -107,11 +148,57 @@ export async function copyAll(
   return outcomes;
 }
 
+/**
+ * Gives up on requests not answered within `ms`, with the transient time-out error of the
+ * production client, and aborts them through their signal so the transport lets go of the socket.
+ */
+export function withDeadline(http: ConnectorHttp, ms: number): ConnectorHttp {
+  return {
+    request: (request) => {
+      const deadline = new AbortController();
+      const signal = request.signal
+        ? AbortSignal.any([request.signal, deadline.signal])
+        : deadline.signal;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const error = new ConnectorError(
+            'transient',
+            'timeout',
+            `${request.method} ${new URL(request.url).pathname}: no answer within ${ms} ms`,
+          );
+          deadline.abort(error);
+          reject(error);
+        }, ms);
+      });
+      const answer: Promise<ConnectorHttpResponse> = http.request({ ...request, signal });
+      // The transport's own rejection after the abort is expected and superseded by the time-out.
+      answer.catch(() => {});
+      return Promise.race([answer, expired]).finally(() => clearTimeout(timer));
+    },
+  };
+}
+
+const isClosable = (http: ConnectorHttp): http is ConnectorHttp & { close(): Promise<void> } =>
+  typeof (http as { close?: unknown }).close === 'function';
+
 export function describeConformance<C>(name: string, harness: ConformanceHarness<C>): void {
   const sample = harness.sample ?? defaultSample;
   const { connector } = harness;
+  const transports: ConnectorHttp[] = [];
+  const transportFor = (store: ConformanceStore<C>) => {
+    const http = harness.http ? harness.http(store) : loopbackHttp();
+    transports.push(http);
+    return http;
+  };
   const connectAs = (store: ConformanceStore<C>) =>
-    connector.connect(store.credentials, { http: (harness.http ?? loopbackHttp)() });
+    connector.connect(store.credentials, { http: transportFor(store) });
+  const faultTimeoutMs = harness.faultTimeoutMs ?? 3_000;
+  /** A connection whose requests time out like production ones, for the tests with hung requests. */
+  const connectWithDeadline = (store: ConformanceStore<C>) =>
+    connector.connect(store.credentials, {
+      http: withDeadline(transportFor(store), faultTimeoutMs),
+    });
   const test = (title: ConformanceTest, fn: () => Promise<void>, timeout = 120_000) => {
     const reason = harness.skip?.[title];
     if (reason) it.skip(`${title} (skipped: ${reason})`, fn);
@@ -130,6 +217,7 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
     });
     afterAll(async () => {
       await seeded?.close();
+      await Promise.all(transports.filter(isClosable).map((http) => http.close()));
     });
 
     test('check', async () => {
@@ -184,6 +272,12 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
 
       test('round trip', async () => {
         first = await copyAll(source, destination, connector as Connector<unknown>, idMap);
+        const links = async (connection: Connection) =>
+          harness.compareVariantLinks
+            ? { variantKey: variantKeysOf(await readAll(connection, 'products')) }
+            : {};
+        const sourceKeys = await links(source);
+        const destinationKeys = await links(destination);
         for (const entity of writable) {
           const failed = first[entity].filter((o) => o.outcome === 'failed');
           expect(failed, `${entity} failures`).toEqual([]);
@@ -191,24 +285,55 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
             first[entity].every((o) => o.outcome === 'created'),
             `${entity} all created`,
           ).toBe(true);
-          const ignore = connector.capabilities.unsupportedFields?.[entity] ?? [];
+          const unsupported = connector.capabilities.unsupportedFields?.[entity] ?? [];
+          const owned = harness.storeOwned?.[entity] ?? [];
+          const ignore = [...unsupported, ...owned];
           // Source records already carry source ids; destination ids map back through the id map.
-          const asSource = { toSourceId: (_e: EntityType, id: string) => id, ignore };
+          const asSource = {
+            toSourceId: (_e: EntityType, id: string) => id,
+            ignore,
+            ...sourceKeys,
+          };
           const asDestination = {
             toSourceId: (e: EntityType, id: string) => idMap.sourceIdOf(e, id),
             ignore,
+            ...destinationKeys,
           };
           const sourceRecords = await readAll(source, entity);
+          const bySourceId = new Map(sourceRecords.map((r) => [r.id, r]));
           const expected = new Map(
             sourceRecords.map((r) => [r.id, comparable(entity, r, asSource)]),
           );
           const actual = await readAll(destination, entity);
           expect(actual.length, `${entity} count at destination`).toBe(expected.size);
+          const outcomes = new Map(first[entity].map((o) => [o.sourceId, o]));
           for (const record of actual) {
             const sourceId = idMap.sourceIdOf(entity, record.id);
             expect(sourceId, `${entity} ${record.id} maps back to a source record`).toBeDefined();
             const rest = comparable(entity, record, asDestination);
             expect(rest, `${entity} ${sourceId}`).toEqual(expected.get(sourceId ?? ''));
+            if (!harness.strictUnsupported) continue;
+            // What the destination cannot hold is not silently lost: it is empty there (or the
+            // store's own value) and the owner was told, record by record.
+            const sourceRecord = bySourceId.get(sourceId ?? '');
+            const wide = (r: typeof record, o: ComparableOptions) =>
+              comparable(entity, r, { ...o, ignore: owned });
+            const from = sourceRecord ? wide(sourceRecord, asSource) : {};
+            const to = wide(record, asDestination);
+            const warnings = outcomes.get(sourceId ?? '')?.warnings ?? [];
+            for (const field of unsupported.filter((f) => !owned.includes(f))) {
+              const had = valueAt(from, field);
+              const holds = valueAt(to, field);
+              if (JSON.stringify(had) === JSON.stringify(holds)) continue;
+              const where = `${entity} ${sourceId} ${field}`;
+              if (harness.storeAssigned?.[entity]?.includes(field))
+                expect(isEmptyValue(holds), `${where}: the store's own value`).toBe(false);
+              else expect(holds, `${where}: empty at the destination`).toSatisfy(isEmptyValue);
+              const told = harness.warnsAbout
+                ? harness.warnsAbout(entity, field, warnings)
+                : warnings.length > 0;
+              expect(told, `${where}: a warning (got ${JSON.stringify(warnings)})`).toBe(true);
+            }
           }
         }
       });
@@ -249,15 +374,17 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
 
       test('faults on read', async () => {
         const clean = await readAll(source, 'products');
+        const connection = connectWithDeadline(seeded);
         seeded.emulator.setFaults({
           rate429: 0.1,
           rate5xx: 0.1,
           resetRate: 0.05,
           truncateRate: 0.05,
+          timeoutRate: 0.02,
           retryAfterSeconds: 0,
         });
         try {
-          const noisy = await readAll(source, 'products');
+          const noisy = await readAll(connection, 'products');
           expect(noisy).toEqual(clean);
         } finally {
           seeded.emulator.setFaults(undefined);
@@ -268,12 +395,13 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
       test('faults on write', async () => {
         const fresh = await harness.startStore('empty', sample);
         try {
-          const connection = connectAs(fresh);
+          const connection = connectWithDeadline(fresh);
           fresh.emulator.setFaults({
             rate429: 0.1,
             rate5xx: 0.1,
             resetRate: 0.05,
             truncateRate: 0.05,
+            timeoutRate: 0.01,
             retryAfterSeconds: 0,
           });
           const map = new MemoryIdMap();

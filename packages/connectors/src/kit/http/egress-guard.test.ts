@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemResolver } from './egress-guard.ts';
+import type { LookupFunction } from 'node:net';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import {
+  connectedPeerProblem,
   createEgressAgent,
   guardedLookup,
   normaliseAllowlist,
@@ -224,5 +228,94 @@ describe('egress agent (connect-time check on its own, without parseTarget)', ()
     expect(other).toBeInstanceOf(HttpError);
     await agent.close();
     expect(counting.connections()).toBe(1);
+  });
+});
+
+describe('DNS rebinding', () => {
+  it('checks every lookup anew: a name that resolved to a public address is refused once it resolves to loopback', async () => {
+    const answers: ResolvedAddress[][] = [
+      [{ address: '93.184.215.14', family: 4 }],
+      [{ address: '127.0.0.1', family: 4 }],
+      [{ address: '93.184.215.14', family: 4 }],
+    ];
+    let lookups = 0;
+    const rebinding: Resolver = async () => answers[lookups++] ?? [];
+    const first = await lookupOnce(rebinding, true, 'rebind.test');
+    expect(first).toEqual({ error: null, address: '93.184.215.14', family: 4 });
+    const second = await lookupOnce(rebinding, true, 'rebind.test');
+    expect(second.error).toBeInstanceOf(HttpError);
+    expect((second.error as HttpError).code).toBe('egress_refused');
+    expect(second.error?.message).toMatch(/rebind\.test resolves to a loopback/);
+    const third = await lookupOnce(rebinding, true, 'rebind.test');
+    expect(third.error).toBeNull();
+    expect(lookups).toBe(3);
+  });
+});
+
+describe('the connected-address check on its own', () => {
+  let received = 0;
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  });
+  let port = 0;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('names what is wrong with a peer address, and nothing for a public one', () => {
+    expect(connectedPeerProblem('93.184.215.14')).toBeUndefined();
+    expect(connectedPeerProblem('2606:4700::1111')).toBeUndefined();
+    expect(connectedPeerProblem('127.0.0.1')).toMatch(/^connected to a loopback/);
+    expect(connectedPeerProblem('::ffff:10.1.2.3')).toMatch(/^connected to a/);
+    expect(connectedPeerProblem('169.254.169.254')).toMatch(/^connected to a/);
+    expect(connectedPeerProblem(undefined)).toMatch(/unknown peer/);
+  });
+
+  it('drops a connection that reached a private address although the checked answer was public, before sending a byte', async () => {
+    // The answer changes between the check and the connect (a rebinding resolver, or a lookup
+    // that does not give the socket what it checked): only the peer check stands in the way.
+    const checked = guardedLookup(async () => [{ address: '93.184.215.14', family: 4 }], true);
+    const swapped: LookupFunction = (hostname, options, callback) =>
+      checked(hostname, options, (error) => {
+        if (error) return callback(error, '', 0);
+        if (options.all) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
+        return callback(null, '127.0.0.1', 4);
+      });
+    const agent = createEgressAgent({
+      allowlist: new Set(),
+      resolver: async () => [],
+      connectTimeoutMs: 2_000,
+      lookup: swapped,
+    });
+    try {
+      const error = await agent
+        .request({ origin: `http://rebind.test:${port}`, path: '/secret', method: 'GET' })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(HttpError);
+      expect((error as HttpError).code).toBe('egress_refused');
+      expect((error as HttpError).message).toMatch(/connected to a loopback/);
+      // The socket was opened (the lookup let it through) and closed without a request on it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(connections).toBe(1);
+      expect(received).toBe(0);
+    } finally {
+      await agent.close();
+    }
   });
 });

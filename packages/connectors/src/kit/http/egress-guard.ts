@@ -190,6 +190,24 @@ export interface EgressAgentOptions {
   allowlist: ReadonlySet<string>;
   resolver: Resolver;
   connectTimeoutMs: number;
+  /** Trusted certificates (PEM) replacing the system roots; see HttpClientOptions.ca. */
+  ca?: string | readonly string[];
+  /**
+   * The name lookup of connections that are not allow-listed; the guarded lookup by default.
+   * Tests replace it to hand the socket an address other than the one that was checked, which is
+   * what a resolver changing its answer between check and connect amounts to.
+   */
+  lookup?: LookupFunction;
+}
+
+/**
+ * Why a connection that is already open must not be used, or undefined when its peer address is
+ * a public one. The last line of defence: whatever the lookup said, this is where the socket went.
+ */
+export function connectedPeerProblem(remoteAddress: string | undefined): string | undefined {
+  if (!remoteAddress) return 'connection with an unknown peer address';
+  const verdict = checkAddress(remoteAddress);
+  return verdict.allowed ? undefined : `connected to a ${verdict.reason ?? 'refused address'}`;
 }
 
 /**
@@ -199,13 +217,16 @@ export interface EgressAgentOptions {
  * through the guarded lookup otherwise, and finally checked on the peer address it really got.
  */
 export function createEgressAgent(options: EgressAgentOptions): Agent {
+  const tls = options.ca === undefined ? {} : { ca: [options.ca].flat() };
   const guarded = buildConnector({
     timeout: options.connectTimeoutMs,
-    lookup: guardedLookup(options.resolver, true),
+    lookup: options.lookup ?? guardedLookup(options.resolver, true),
+    ...tls,
   });
   const trusted = buildConnector({
     timeout: options.connectTimeoutMs,
     lookup: guardedLookup(options.resolver, false),
+    ...tls,
   });
   const connect: buildConnector.connector = (connectOptions, callback) => {
     const { protocol, hostname, port } = connectOptions;
@@ -224,11 +245,10 @@ export function createEgressAgent(options: EgressAgentOptions): Agent {
     }
     guarded(connectOptions, (error, socket) => {
       if (error || !socket) return callback(error ?? new Error('connect failed'), null);
-      const peer = socket.remoteAddress;
-      const verdict = peer ? checkAddress(peer) : { allowed: false, reason: 'unknown peer' };
-      if (!verdict.allowed) {
+      const problem = connectedPeerProblem(socket.remoteAddress);
+      if (problem) {
         socket.destroy();
-        return callback(refused(`${origin}/`, `connected to a ${verdict.reason}`), null);
+        return callback(refused(`${origin}/`, problem), null);
       }
       callback(null, socket);
     });

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConnectorHttp } from '../contract.ts';
+import { createSelfSignedCertificate } from '@replatform/emulators/framework/self-signed';
+import type { ConnectorHttp, RequestLimiter } from '../contract.ts';
 import { HttpError } from './errors.ts';
 import { assertOk, createHttpClient, errorForStatus } from './http-client.ts';
 import type { HttpClient, HttpClientOptions } from './http-client.ts';
@@ -92,6 +95,60 @@ describe('requests', () => {
     const http: ConnectorHttp = clientFor([server]);
     const response = await http.request({ method: 'GET', url: `${server.origin}/` });
     expect(response.status).toBe(200);
+  });
+
+  it("honours the contract's signal and limiter (a limiter need not take server quotas)", async () => {
+    const slow = await serve((_q, response) => {
+      setTimeout(() => ok(_q, response, 0), 300);
+    });
+    const events: string[] = [];
+    const limiter: RequestLimiter = {
+      acquire: async () => {
+        events.push('acquire');
+        return () => events.push('release');
+      },
+    };
+    const http: ConnectorHttp = clientFor([slow]);
+    expect((await http.request({ method: 'GET', url: slow.origin, limiter })).status).toBe(200);
+    expect(events).toEqual(['acquire', 'release']);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stop now')), 30);
+    await expect(
+      http.request({ method: 'GET', url: slow.origin, limiter, signal: controller.signal }),
+    ).rejects.toThrow('stop now');
+    expect(events).toEqual(['acquire', 'release', 'acquire', 'release']);
+    // Refused to repeat and aborted: one exchange each, no retry in the background.
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(slow.hits).toHaveLength(2);
+  });
+
+  it('trusts exactly the certificates it is given for TLS', async () => {
+    const certificate = createSelfSignedCertificate();
+    const server = createTlsServer({ key: certificate.key, cert: certificate.cert }, (q, r) =>
+      ok(q, r, 0),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const trusting = createHttpClient({ allowlist: [origin], ca: certificate.cert });
+      clients.push(trusting);
+      expect((await trusting.request({ method: 'GET', url: `${origin}/` })).status).toBe(200);
+      const untrusting = createHttpClient({ allowlist: [origin] });
+      clients.push(untrusting);
+      const error = await failure(untrusting.request({ method: 'GET', url: `${origin}/` }));
+      expect(error).toMatchObject({ errorClass: 'config', code: 'tls_error' });
+      const other = createHttpClient({
+        allowlist: [origin],
+        ca: createSelfSignedCertificate().cert,
+      });
+      clients.push(other);
+      expect((await failure(other.request({ method: 'GET', url: `${origin}/` }))).code).toBe(
+        'tls_error',
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('throws a system HttpError for a body that is not JSON', async () => {

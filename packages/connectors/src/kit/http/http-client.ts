@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Agent } from 'undici';
-import type { ConnectorHttp, ConnectorHttpResponse } from '../contract.ts';
+import type { ConnectorHttp, ConnectorHttpResponse, RequestLimiter } from '../contract.ts';
 import {
   createEgressAgent,
   normaliseAllowlist,
@@ -12,7 +12,7 @@ import {
 import type { EgressTarget, Resolver } from './egress-guard.ts';
 import { HttpError, redactUrl } from './errors.ts';
 import type { HttpErrorCode } from './errors.ts';
-import type { RateLimiter, Release } from './rate-limiter.ts';
+import type { Release } from './rate-limiter.ts';
 import {
   DEFAULT_RETRY,
   backoffDelay,
@@ -40,8 +40,9 @@ export interface HttpRequest {
    * POST/PATCH; true also makes a 500 retryable.
    */
   retryable?: boolean;
-  /** The store's limiter; every attempt and every redirect hop takes a slot. */
-  limiter?: RateLimiter;
+  /** The store's limiter (kit/http/rate-limiter.ts); every attempt and redirect hop takes a slot. */
+  limiter?: RequestLimiter;
+  /** Aborts the request at once, including any wait between attempts; no further attempt. */
   signal?: AbortSignal;
   /** 'manual' returns 3xx responses instead of following them. Default 'follow'. */
   redirect?: 'follow' | 'manual';
@@ -86,6 +87,12 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Host name resolution; injectable for tests. Defaults to the system resolver. */
   resolver?: Resolver;
+  /**
+   * Certificates (PEM) trusted for TLS in addition to nothing else: when set, they replace the
+   * system's roots. For stores behind a private CA and for tests against emulators serving a
+   * self-signed certificate; leave unset in production.
+   */
+  ca?: string | readonly string[];
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -257,6 +264,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     allowlist,
     resolver: options.resolver ?? systemResolver,
     connectTimeoutMs: timeoutMs,
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
   });
 
   /**
@@ -433,7 +441,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         const retryAfterMs = parseRetryAfter(headers['retry-after']);
         if (retryAfterMs !== undefined && status === 429) {
           // The quota is the store's, not this request's: make every request on it wait.
-          input.limiter?.update({ remaining: 0, resetMs: retryAfterMs });
+          input.limiter?.update?.({ remaining: 0, resetMs: retryAfterMs });
         }
         if (!repeatable || lastAttempt || !isRetryableStatus(status, input.retryable)) return false;
         const delay = retryAfterMs ?? backoffDelay(attemptNo, retry);
