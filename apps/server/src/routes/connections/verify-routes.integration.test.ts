@@ -256,10 +256,9 @@ describe('WooCommerce store verification and API key permissions (integration)',
     expect(migration).toMatchObject({ sourceStore: 'woocommerce', sourceVerified: true });
   });
 
-  // The connector refuses a read-only key once asked to prove write access; the verify route
-  // still calls check() without { write: true } for destinations, so this documents the gap and
-  // starts failing (to be turned into a plain it()) as soon as the route passes it.
-  it.fails('refuses a read-only key for the destination, with the reason', async () => {
+  // A destination must be writable: the route asks the connector to prove write access, so a
+  // read-only key is refused now rather than after payment, at the first write.
+  it('refuses a read-only key for the destination, with the reason', async () => {
     const { res, migration } = await verify(keys.read, 'destination');
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({

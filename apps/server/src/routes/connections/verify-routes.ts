@@ -70,7 +70,11 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
 
         let storeName: string;
         try {
-          storeName = (await connections.connect(platform, credentials).check()).storeName;
+          storeName = (
+            await connections
+              .connect(platform, credentials)
+              .check({ write: side === 'destination' })
+          ).storeName;
         } catch (error) {
           request.log.info(
             { platform, side, code: (error as { code?: string }).code },
