@@ -94,7 +94,11 @@ export class StoreConnections {
   }
 }
 
-/** Maps a connector failure to an API error whose message a store owner can act on. */
+/**
+ * Maps a connector failure to an API error whose message a store owner can act on. A store that
+ * did not answer, or answered nonsense, is a failed dependency of the request (424), so every
+ * failure of a store reaches the browser as a 4xx with a reason, never as a fault of ours.
+ */
 export function connectionFailure(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof ConnectorError) {
@@ -103,14 +107,14 @@ export function connectionFailure(error: unknown): ApiError {
     }
     if (error.errorClass === 'transient') {
       return new ApiError(
-        502,
+        424,
         'store_unreachable',
         'The store did not answer in time. Please try again.',
       );
     }
   }
   return new ApiError(
-    502,
+    424,
     'verification_failed',
     'The store gave an answer we could not understand.',
   );
