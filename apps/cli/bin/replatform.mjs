@@ -5,10 +5,14 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-// A small young generation and few malloc arenas keep the resident memory of a long streaming
-// run low (the engine's live heap stays flat whatever the store size). node:sqlite's
-// "experimental" warning means nothing to users.
-const flags = ['--max-semi-space-size=4', '--disable-warning=ExperimentalWarning'];
+// The server's runtime settings (packages/engine/src/bench/server-runtime.ts says why): a small
+// young generation, a capped old space and few malloc arenas keep the resident memory of a long
+// streaming run low and flat. node:sqlite's "experimental" warning means nothing to users.
+const flags = [
+  '--max-semi-space-size=4',
+  '--max-old-space-size=1024',
+  '--disable-warning=ExperimentalWarning',
+];
 const env = { MALLOC_ARENA_MAX: '2', ...process.env };
 const entry = new URL('../src/main.ts', import.meta.url);
 const major = Number(process.versions.node.split('.')[0]);

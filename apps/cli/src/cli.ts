@@ -11,8 +11,8 @@ import { migrateToLatest, openDatabase, type Db } from '@replatform/db/database'
 import { EngineJobsRepository } from '@replatform/db/engine-jobs-repository';
 import { EngineRepository, type LeaseFence } from '@replatform/db/engine-repository';
 import { MigrationsRepository, type StoredMigration } from '@replatform/db/migrations-repository';
-import { executeMigration } from '@replatform/engine/execute';
-import type { StoreSide } from '@replatform/engine/migrate';
+import { executeMigration, type ExecuteResult } from '@replatform/engine/execute';
+import { describeRateUsage, type StoreSide } from '@replatform/engine/migrate';
 import { paidEntityTypes, planMigration } from '@replatform/engine/plan';
 import { reportCsv } from '@replatform/engine/report';
 import { defaultRetryPolicy } from '@replatform/engine/retry';
@@ -28,8 +28,11 @@ import {
 } from './args.ts';
 import { ProgressBar, type ProgressOutput } from './progress-bar.ts';
 
+/** A connector, or how to load it (so a run loads only the two platforms it uses). */
+export type ConnectorEntry = Connector<unknown> | (() => Promise<Connector<unknown>>);
+
 export interface CliDeps {
-  registry: Partial<Record<Platform, Connector<unknown>>>;
+  registry: Partial<Record<Platform, ConnectorEntry>>;
   env: Record<string, string | undefined>;
   stdout: ProgressOutput;
   stderr: ProgressOutput;
@@ -68,9 +71,10 @@ interface Side {
   address: string;
 }
 
-function sideOf(parsed: ParsedArgs, which: 'from' | 'to', deps: CliDeps): Side {
+async function sideOf(parsed: ParsedArgs, which: 'from' | 'to', deps: CliDeps): Promise<Side> {
   const platform = platformFlag(parsed, which);
-  const connector = deps.registry[platform];
+  const entry = deps.registry[platform];
+  const connector = typeof entry === 'function' ? await entry() : entry;
   if (!connector) {
     throw new UsageError(
       `The ${platformLabels[platform]} connector is not available in this build.`,
@@ -216,6 +220,15 @@ function printVerification(out: ProgressOutput, v: VerificationResult): void {
   for (const x of v.examples.missing) out.write(`  ${x.entity} ${x.sourceId}: ${x.reason}\n`);
 }
 
+/** What the destination did around the import, and how much of each store's rate limit was used. */
+function printRunFacts(out: ProgressOutput, result: ExecuteResult): void {
+  for (const note of result.notes ?? []) out.write(`Destination: ${note}\n`);
+  for (const side of ['source', 'destination'] as const) {
+    const usage = result.rateUsage?.[side];
+    if (usage) out.write(`Rate limit (${side}): ${describeRateUsage(usage)}\n`);
+  }
+}
+
 async function writeReport(db: Db, migrationId: string, path: string): Promise<void> {
   await pipeline(
     Readable.from(reportCsv(new EngineRepository(db), migrationId)),
@@ -224,8 +237,8 @@ async function writeReport(db: Db, migrationId: string, path: string): Promise<v
 }
 
 async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
-  const from = sideOf(parsed, 'from', deps);
-  const to = sideOf(parsed, 'to', deps);
+  const from = await sideOf(parsed, 'from', deps);
+  const to = await sideOf(parsed, 'to', deps);
   const entities = entitiesOf(parsed);
   const concurrency = flag(parsed, 'concurrency');
   if (concurrency !== undefined && !/^[1-9]\d*$/.test(concurrency))
@@ -305,6 +318,7 @@ async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
         `${entity.padEnd(10)} ${number(s.migrated)} migrated, ${number(s.skipped)} skipped, ${number(s.failed)} failed (of ${number(s.total)})\n`,
       );
     }
+    printRunFacts(out, result);
     if (report) out.write(`Report: ${report}\n`);
     if (result.status === 'failed' || result.status === 'payment_required') {
       deps.stderr.write(`Migration failed: ${result.message ?? result.code ?? 'unknown reason'}\n`);
@@ -321,8 +335,8 @@ async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
 }
 
 async function verify(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
-  const from = sideOf(parsed, 'from', deps);
-  const to = sideOf(parsed, 'to', deps);
+  const from = await sideOf(parsed, 'from', deps);
+  const to = await sideOf(parsed, 'to', deps);
   const http = httpFor(parsed, deps.env);
   const db = await openState(parsed, deps);
   try {
@@ -362,8 +376,8 @@ async function verify(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
 async function count(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
   const http = httpFor(parsed, deps.env);
   try {
-    const sides: [string, Side][] = [['source', sideOf(parsed, 'from', deps)]];
-    if (flag(parsed, 'to')) sides.push(['destination', sideOf(parsed, 'to', deps)]);
+    const sides: [string, Side][] = [['source', await sideOf(parsed, 'from', deps)]];
+    if (flag(parsed, 'to')) sides.push(['destination', await sideOf(parsed, 'to', deps)]);
     const entities = ['categories', ...entitiesOf(parsed)] as EntityType[];
     for (const [label, side] of sides) {
       const store = connect(side, http);
@@ -393,7 +407,7 @@ async function report(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
   try {
     const name =
       flag(parsed, 'from') && flag(parsed, 'to')
-        ? pairName(sideOf(parsed, 'from', deps), sideOf(parsed, 'to', deps))
+        ? pairName(await sideOf(parsed, 'from', deps), await sideOf(parsed, 'to', deps))
         : undefined;
     const migration = await findPair(db, name);
     if (!migration) throw new UsageError('The state file holds no migration; run migrate first.');

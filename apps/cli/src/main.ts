@@ -1,5 +1,30 @@
-import { connectorRegistry } from '@replatform/connectors/registry';
-import { runCli } from './cli.ts';
+import type { Connector } from '@replatform/connectors/kit/contract';
+import { runCli, type CliDeps } from './cli.ts';
+
+// The platforms of @replatform/connectors/registry, each loaded only when a command names it:
+// a run needs two of the four, and loading the others would only delay every start.
+const load =
+  <T>(connector: () => Promise<T>) =>
+  async () =>
+    (await connector()) as Connector<unknown>;
+const registry: CliDeps['registry'] = {
+  bigcommerce: load(
+    async () =>
+      (await import('@replatform/connectors/bigcommerce/bigcommerce-connector'))
+        .bigCommerceConnector,
+  ),
+  magento2: load(
+    async () =>
+      (await import('@replatform/connectors/magento2/magento-connector')).magentoConnector,
+  ),
+  shopify: load(
+    async () => (await import('@replatform/connectors/shopify/shopify-connector')).shopifyConnector,
+  ),
+  woocommerce: load(
+    async () =>
+      (await import('@replatform/connectors/woocommerce/woocommerce')).wooCommerceConnector,
+  ),
+};
 
 // Ctrl-C stops the run at a batch boundary (nothing is lost; run again to continue); a second
 // Ctrl-C quits at once, which loses nothing either, since every batch is committed atomically.
@@ -15,7 +40,7 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 const code = await runCli(process.argv.slice(2), {
-  registry: connectorRegistry,
+  registry,
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,

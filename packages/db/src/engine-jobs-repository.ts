@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from './database.ts';
 import { newId } from './migrations-repository.ts';
 import type { EngineJobsTable } from './schema.ts';
@@ -20,9 +20,15 @@ export interface EngineJob {
   leaseOwner: string | null;
   leaseExpiresAt: string | null;
   leaseVersion: number;
+  /** Claims, all told. */
   attempts: number;
+  /** Attempts that died with their process (the lease was found still held when reclaimed). */
+  crashes: number;
+  /** Attempts that ended in an error the worker caught (retried later). */
+  failures: number;
   lastError: string | null;
   createdAt: string;
+  /** Last sign of life of the lease holder (heartbeat, commit) or last change. */
   updatedAt: string;
 }
 
@@ -37,6 +43,8 @@ function fromRow(row: Selectable<EngineJobsTable>): EngineJob {
     leaseExpiresAt: row.lease_expires_at,
     leaseVersion: Number(row.lease_version),
     attempts: Number(row.attempts),
+    crashes: Number(row.crashes),
+    failures: Number(row.failures),
     lastError: row.last_error,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -44,6 +52,38 @@ function fromRow(row: Selectable<EngineJobsTable>): EngineJob {
 }
 
 const LIVE: JobState[] = ['queued', 'running'];
+
+/** A claim that finds the lease still held takes it from a holder that died: one more crash. */
+const crashIfHeld = sql<number>`crashes + case when lease_owner is null then 0 else 1 end`;
+
+/** How a start changes the migration row, in the transaction that queues its job. */
+export interface StartJobInput {
+  migrationId: string;
+  userId: string;
+  /** No payment limit (demo account or sandbox stores). */
+  unlimited: boolean;
+  /** The migration's version as the caller checked it: the start applies only to that state. */
+  expectedVersion: number;
+  lifecycle: { status: string; currentStep: number; completedAt: string | null };
+  /** Set when the start is a re-migration of a completed migration. */
+  remigration?: RemigrationStart | undefined;
+}
+
+export interface RemigrationStart {
+  /** 1 for the first re-migration, then 2, 3, ... */
+  number: number;
+  basis: 'first' | 'demo' | 'sandbox' | 'paid';
+  /** The paid 'remigration' quote for this number (basis 'paid'). */
+  quoteId?: string | undefined;
+}
+
+export type StartJobResult =
+  | { outcome: 'started'; job: EngineJob }
+  | { outcome: 'already_running'; job: EngineJob }
+  /** The migration changed since the caller checked it (another start, an edit): check again. */
+  | { outcome: 'changed' };
+
+class StartConflict extends Error {}
 
 /**
  * Durable jobs of the embedded runner. A job is claimed by compare-and-set on its lease version,
@@ -91,6 +131,95 @@ export class EngineJobsRepository {
       const raced = await this.liveJob(migrationId);
       if (raced) return { job: raced, created: false };
       throw error;
+    }
+  }
+
+  /**
+   * Starts a migration's run in one transaction: the lifecycle change (only if the migration is
+   * still at `expectedVersion`), the re-migration it counts as (if any, bound to its paid quote),
+   * and the queued job. Either all of it is stored or nothing; a live job is answered as is.
+   */
+  async startJob(input: StartJobInput): Promise<StartJobResult> {
+    const now = this.#now().toISOString();
+    try {
+      return await this.#db.kysely.transaction().execute(async (trx) => {
+        const live = await trx
+          .selectFrom('engine_jobs')
+          .selectAll()
+          .where('migration_id', '=', input.migrationId)
+          .where('state', 'in', LIVE)
+          .executeTakeFirst();
+        if (live) return { outcome: 'already_running' as const, job: fromRow(live) };
+
+        const moved = await trx
+          .updateTable('migrations')
+          .set({
+            status: input.lifecycle.status,
+            current_step: input.lifecycle.currentStep,
+            completed_at: input.lifecycle.completedAt,
+            last_updated: now,
+            version: (eb) => eb('version', '+', 1),
+          })
+          .where('id', '=', input.migrationId)
+          .where('user_id', '=', input.userId)
+          .where('version', '=', input.expectedVersion)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) === 0) throw new StartConflict();
+
+        const again = input.remigration;
+        if (again) {
+          if (again.basis === 'paid') {
+            const quote = await trx
+              .selectFrom('payment_quotes')
+              .select('id')
+              .where('id', '=', again.quoteId ?? '')
+              .where('migration_id', '=', input.migrationId)
+              .where('kind', '=', 'remigration')
+              .where('remigration_number', '=', again.number)
+              .where('status', '=', 'paid')
+              .executeTakeFirst();
+            if (!quote) throw new StartConflict();
+          }
+          const inserted = await trx
+            .insertInto('remigrations')
+            .values({
+              id: newId(),
+              migration_id: input.migrationId,
+              number: again.number,
+              basis: again.basis,
+              quote_id: again.basis === 'paid' ? (again.quoteId ?? null) : null,
+              created_at: now,
+            })
+            .onConflict((oc) => oc.doNothing())
+            .returning('id')
+            .executeTakeFirst();
+          if (!inserted) throw new StartConflict();
+        }
+
+        const job = await trx
+          .insertInto('engine_jobs')
+          .values({
+            id: newId(),
+            migration_id: input.migrationId,
+            user_id: input.userId,
+            state: 'queued',
+            unlimited: input.unlimited ? 1 : 0,
+            lease_owner: null,
+            lease_expires_at: null,
+            last_error: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .onConflict((oc) => oc.doNothing())
+          .returningAll()
+          .executeTakeFirst();
+        if (!job) throw new StartConflict();
+        return { outcome: 'started' as const, job: fromRow(job) };
+      });
+    } catch (error) {
+      if (!(error instanceof StartConflict)) throw error;
+      const live = await this.liveJob(input.migrationId);
+      return live ? { outcome: 'already_running', job: live } : { outcome: 'changed' };
     }
   }
 
@@ -157,6 +286,7 @@ export class EngineJobsRepository {
           lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(),
           lease_version: eb('lease_version', '+', 1),
           attempts: eb('attempts', '+', 1),
+          crashes: crashIfHeld,
           updated_at: nowIso,
         }))
         .where('id', '=', candidate.id)
@@ -189,6 +319,7 @@ export class EngineJobsRepository {
         lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(),
         lease_version: eb('lease_version', '+', 1),
         attempts: eb('attempts', '+', 1),
+        crashes: crashIfHeld,
         updated_at: nowIso,
       }))
       .where('id', '=', jobId)
@@ -200,6 +331,56 @@ export class EngineJobsRepository {
       .returningAll()
       .executeTakeFirst();
     return row ? fromRow(row) : undefined;
+  }
+
+  /**
+   * Claims a job whose lease has not run out yet but whose holder is known to be dead: `isDead`
+   * judges the holder's name (e.g. a process of this machine that no longer exists, or this
+   * process's own previous incarnation), and the holder must also have shown no sign of life
+   * (heartbeat or commit) since `silentSince`, so a live holder that is merely misjudged keeps it.
+   */
+  async reclaim(
+    owner: string,
+    leaseMs: number,
+    isDead: (holder: string) => boolean,
+    silentSince: string,
+    exclude: readonly string[] = [],
+  ): Promise<EngineJob | undefined> {
+    const now = this.#now();
+    const nowIso = now.toISOString();
+    let query = this.#db.kysely
+      .selectFrom('engine_jobs')
+      .select(['id', 'lease_version', 'lease_owner'])
+      .where('state', '=', 'running')
+      .where('lease_owner', 'is not', null)
+      .where('lease_owner', '<>', owner)
+      .where('lease_expires_at', '>=', nowIso)
+      .where('updated_at', '<', silentSince)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(50);
+    if (exclude.length) query = query.where('id', 'not in', [...exclude]);
+    for (const candidate of await query.execute()) {
+      if (!candidate.lease_owner || !isDead(candidate.lease_owner)) continue;
+      const row = await this.#db.kysely
+        .updateTable('engine_jobs')
+        .set((eb) => ({
+          lease_owner: owner,
+          lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(),
+          lease_version: eb('lease_version', '+', 1),
+          attempts: eb('attempts', '+', 1),
+          crashes: eb('crashes', '+', 1),
+          updated_at: nowIso,
+        }))
+        .where('id', '=', candidate.id)
+        .where('lease_version', '=', candidate.lease_version)
+        .where('lease_owner', '=', candidate.lease_owner)
+        .where('state', '=', 'running')
+        .returningAll()
+        .executeTakeFirst();
+      if (row) return fromRow(row);
+    }
+    return undefined;
   }
 
   /** Extends the lease; false when it was lost (expired and taken over, or the job finished). */
@@ -235,6 +416,33 @@ export class EngineJobsRepository {
       .where('id', '=', jobId)
       .where('lease_owner', '=', owner)
       .execute();
+  }
+
+  /**
+   * An attempt that ended in an error: the lease goes back with a delay before the next attempt,
+   * and the failure is counted. Answers the job as it is now (undefined if the lease was lost).
+   */
+  async retryLater(
+    jobId: string,
+    owner: string,
+    delayMs: number,
+    lastError: string,
+  ): Promise<EngineJob | undefined> {
+    const now = this.#now();
+    const row = await this.#db.kysely
+      .updateTable('engine_jobs')
+      .set((eb) => ({
+        lease_owner: null,
+        lease_expires_at: new Date(now.getTime() + delayMs).toISOString(),
+        failures: eb('failures', '+', 1),
+        last_error: lastError,
+        updated_at: now.toISOString(),
+      }))
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? fromRow(row) : undefined;
   }
 
   /** Ends the job for good (done, failed or parked), if this worker still holds it. */

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from './database.ts';
-import { EngineJobsRepository } from './engine-jobs-repository.ts';
+import { EngineJobsRepository, type RemigrationStart } from './engine-jobs-repository.ts';
 import { EngineRepository, LeaseLostError, type OutcomeRow } from './engine-repository.ts';
 import { listTables } from './migrations.ts';
 import { MigrationsRepository } from './migrations-repository.ts';
+import { PaymentsRepository } from './payments-repository.ts';
+import { RemigrationsRepository } from './remigrations-repository.ts';
 import { openTestDatabase, testDialects } from './test-databases.ts';
 
 const row = (sourceId: string, changes: Partial<OutcomeRow> = {}): OutcomeRow => ({
@@ -104,6 +106,28 @@ describe.each(testDialects())('engine repositories on %s', (dialect) => {
       ]),
     );
     expect(await engine.migratedCount(migrationId, ['products'])).toBe(2);
+  });
+
+  it('clears the content hash of a record written incompletely, and keeps it otherwise', async () => {
+    const run = await engine.createRun(migrationId, ['products']);
+    const commit = (rows: OutcomeRow[]) =>
+      engine.commitBatch({ migrationId, runId: run.id, entity: 'products', rows });
+    await commit([row('1'), row('2')]);
+    await commit([
+      row('1', { contentHash: 'h-1b', incomplete: true, reason: 'image left out' }),
+      // A null hash without `incomplete` keeps what was stored (e.g. a failed retry).
+      row('2', { contentHash: null, destinationId: null, outcome: 'failed' }),
+    ]);
+    const found = await engine.lookup(migrationId, 'products', ['1', '2']);
+    expect(found.get('1')).toMatchObject({
+      contentHash: null,
+      destinationId: 'd-1',
+      outcome: 'migrated',
+      reason: 'image left out',
+    });
+    expect(found.get('2')).toMatchObject({ contentHash: 'h-2', destinationId: 'd-2' });
+    await engine.updateRun(run.id, { notes: ['Customer e-mails switched off.'] });
+    expect((await engine.findRun(run.id))?.notes).toEqual(['Customer e-mails switched off.']);
   });
 
   it('refuses a batch whose job lease was lost, leaving nothing behind', async () => {
@@ -269,6 +293,127 @@ describe.each(testDialects())('engine repositories on %s', (dialect) => {
       await jobs.release(job.id, 'a');
       expect((await jobs.claim('b', 60_000))?.leaseOwner).toBe('b');
       expect((await jobs.liveJobs()).map((j) => j.id)).toEqual([job.id]);
+    });
+
+    it('counts a claim that finds the lease still held as a crash, and caught failures apart', async () => {
+      const { job } = await jobs.enqueue(migrationId, 'u');
+      expect(await jobs.claim('a', 1_000)).toMatchObject({ attempts: 1, crashes: 0 });
+      clock += 2_000;
+      // Worker a died holding the lease.
+      expect(await jobs.claim('b', 1_000)).toMatchObject({ attempts: 2, crashes: 1 });
+      expect(await jobs.retryLater(job.id, 'b', 500, 'boom')).toMatchObject({
+        failures: 1,
+        crashes: 1,
+        leaseOwner: null,
+        lastError: 'boom',
+      });
+      expect(await jobs.claim('c', 1_000)).toBeUndefined();
+      clock += 600;
+      // A lease given back is no crash.
+      expect(await jobs.claim('c', 1_000)).toMatchObject({ attempts: 3, crashes: 1, failures: 1 });
+      await jobs.release(job.id, 'c');
+      expect(await jobs.claim('d', 1_000)).toMatchObject({ attempts: 4, crashes: 1 });
+      expect(await jobs.retryLater(job.id, 'not-the-holder', 0, 'x')).toBeUndefined();
+    });
+
+    it('reclaims a live lease only from a holder judged dead and silent since the cut-off', async () => {
+      const { job } = await jobs.enqueue(migrationId, 'u');
+      await jobs.claim('host:1:old', 60_000);
+      const silentSince = (ms: number) => new Date(now().getTime() - ms).toISOString();
+      const dead = (holder: string) => holder === 'host:1:old';
+      // Heard from just now: not silent long enough.
+      expect(await jobs.reclaim('host:1:new', 60_000, dead, silentSince(2_000))).toBeUndefined();
+      clock += 3_000;
+      expect(
+        await jobs.reclaim('host:1:new', 60_000, () => false, silentSince(2_000)),
+      ).toBeUndefined();
+      const taken = await jobs.reclaim('host:1:new', 60_000, dead, silentSince(2_000));
+      expect(taken).toMatchObject({ id: job.id, leaseOwner: 'host:1:new', crashes: 1 });
+      expect(await jobs.heartbeat(job.id, 'host:1:old', 60_000)).toBe(false);
+    });
+
+    it('starts a job with its lifecycle change in one transaction, only from the state checked', async () => {
+      const migration = (await migrations.findForUser(migrationId, 'u'))!;
+      const lifecycle = { status: 'in-progress', currentStep: 4, completedAt: null };
+      const stale = await jobs.startJob({
+        migrationId,
+        userId: 'u',
+        unlimited: false,
+        expectedVersion: migration.version + 1,
+        lifecycle,
+      });
+      expect(stale).toEqual({ outcome: 'changed' });
+      expect(await jobs.liveJob(migrationId)).toBeUndefined();
+      expect((await migrations.findForUser(migrationId, 'u'))?.status).toBe('pending');
+
+      const [a, b] = await Promise.all(
+        [0, 1].map(() =>
+          jobs.startJob({
+            migrationId,
+            userId: 'u',
+            unlimited: true,
+            expectedVersion: migration.version,
+            lifecycle,
+          }),
+        ),
+      );
+      expect([a?.outcome, b?.outcome].sort()).toEqual(['already_running', 'started']);
+      expect(await migrations.findForUser(migrationId, 'u')).toMatchObject({
+        status: 'in-progress',
+        currentStep: 4,
+        version: migration.version + 1,
+      });
+    });
+
+    it('records a re-migration with its job, and a paid one only with its unused quote', async () => {
+      const remigrations = new RemigrationsRepository(db);
+      const payments = new PaymentsRepository(db, now);
+      const start = async (remigration: RemigrationStart) => {
+        const m = (await migrations.findForUser(migrationId, 'u'))!;
+        const result = await jobs.startJob({
+          migrationId,
+          userId: 'u',
+          unlimited: false,
+          expectedVersion: m.version,
+          lifecycle: { status: 'in-progress', currentStep: 4, completedAt: null },
+          remigration,
+        });
+        if (result.outcome === 'started') {
+          await jobs.claim('w', 1_000);
+          await jobs.finish(result.job.id, 'w', 'done');
+        }
+        return result.outcome;
+      };
+      expect(await start({ number: 1, basis: 'first' })).toBe('started');
+      expect(await remigrations.count(migrationId)).toBe(1);
+      // Number 1 again (a stale caller): refused, and nothing of it is kept.
+      expect(await start({ number: 1, basis: 'first' })).toBe('changed');
+      expect(await jobs.liveJob(migrationId)).toBeUndefined();
+
+      expect(await start({ number: 2, basis: 'paid', quoteId: 'none' })).toBe('changed');
+      const quote = await payments.createQuote({
+        migrationId,
+        userId: 'u',
+        kind: 'remigration',
+        provider: 'demo',
+        counts: { products: 1, customers: 0, orders: 0 },
+        recordsTotal: 1,
+        previouslyPaidRecords: 1,
+        recordsBought: 0,
+        amountCents: 9901,
+        currency: 'usd',
+        remigrationNumber: 2,
+      });
+      expect(await remigrations.paidQuoteFor(migrationId, 2)).toBeUndefined();
+      await payments.fulfil(quote.id, { paidAt: now().toISOString() }, { paymentInfo: () => ({}) });
+      expect(await remigrations.paidQuoteFor(migrationId, 2)).toBe(quote.id);
+      expect(await start({ number: 2, basis: 'paid', quoteId: quote.id })).toBe('started');
+      expect(await remigrations.paidQuoteFor(migrationId, 2)).toBeUndefined();
+      expect(await start({ number: 3, basis: 'paid', quoteId: quote.id })).toBe('changed');
+      expect((await remigrations.list(migrationId)).map((r) => [r.number, r.basis])).toEqual([
+        [1, 'first'],
+        [2, 'paid'],
+      ]);
     });
 
     it('parks a job until the owner acts', async () => {

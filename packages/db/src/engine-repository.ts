@@ -1,4 +1,4 @@
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { Db } from './database.ts';
 import { newId } from './migrations-repository.ts';
 import type { Database, EngineIdMapTable, EngineRunsTable } from './schema.ts';
@@ -18,11 +18,16 @@ export interface EngineRun {
   errorCode: string | null;
   errorMessage: string | null;
   verification: unknown;
+  /** What the destination did to prepare and finish the import (e-mails switched off, ...). */
+  notes: string[];
   updatedAt: string;
 }
 
 export type RunChanges = Partial<
-  Pick<EngineRun, 'status' | 'phase' | 'finishedAt' | 'errorCode' | 'errorMessage' | 'verification'>
+  Pick<
+    EngineRun,
+    'status' | 'phase' | 'finishedAt' | 'errorCode' | 'errorMessage' | 'verification' | 'notes'
+  >
 >;
 
 export interface IdMapEntry {
@@ -42,6 +47,12 @@ export interface OutcomeRow {
   contentHash: string | null;
   outcome: RecordOutcome;
   reason: string | null;
+  /**
+   * Written without part of its content for a reason that may pass (an image the destination
+   * could not fetch): the stored content hash is cleared, so the next run writes it again
+   * instead of skipping it as unchanged.
+   */
+  incomplete?: boolean;
 }
 
 export interface StoredCheckpoint {
@@ -102,6 +113,7 @@ function runFromRow(row: Selectable<EngineRunsTable>): EngineRun {
     errorCode: row.error_code,
     errorMessage: row.error_message,
     verification: row.verification === null ? null : JSON.parse(row.verification),
+    notes: row.notes ? (JSON.parse(row.notes) as string[]) : [],
     updatedAt: row.updated_at,
   };
 }
@@ -214,7 +226,7 @@ export class EngineRepository {
   }
 
   async updateRun(runId: string, changes: RunChanges): Promise<void> {
-    const columns: Partial<EngineRunsTable> = { updated_at: this.#stamp() };
+    const columns: Updateable<EngineRunsTable> = { updated_at: this.#stamp() };
     if (changes.status !== undefined) columns.status = changes.status;
     if (changes.phase !== undefined) columns.phase = changes.phase;
     if (changes.finishedAt !== undefined) columns.finished_at = changes.finishedAt;
@@ -223,6 +235,7 @@ export class EngineRepository {
     if (changes.verification !== undefined)
       columns.verification =
         changes.verification === null ? null : JSON.stringify(changes.verification);
+    if (changes.notes !== undefined) columns.notes = JSON.stringify(changes.notes);
     await this.#k.updateTable('engine_runs').set(columns).where('id', '=', runId).execute();
   }
 
@@ -306,7 +319,9 @@ export class EngineRepository {
     const now = this.#stamp();
     await this.#k.transaction().execute(async (trx) => {
       await this.#fence(trx, commit.fence);
-      for (const part of chunks(commit.rows, INSERT_CHUNK)) {
+      const complete = commit.rows.filter((r) => !r.incomplete);
+      const incomplete = commit.rows.filter((r) => r.incomplete);
+      for (const part of chunks(complete, INSERT_CHUNK)) {
         await trx
           .insertInto('engine_id_map')
           .values(
@@ -331,6 +346,38 @@ export class EngineRepository {
               content_hash: sql<
                 string | null
               >`coalesce(excluded.content_hash, engine_id_map.content_hash)`,
+              outcome: eb.ref('excluded.outcome'),
+              reason: eb.ref('excluded.reason'),
+              run_id: eb.ref('excluded.run_id'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
+      // The same, except that the content hash is cleared rather than kept.
+      for (const part of chunks(incomplete, INSERT_CHUNK)) {
+        await trx
+          .insertInto('engine_id_map')
+          .values(
+            part.map((r) => ({
+              migration_id: commit.migrationId,
+              entity: commit.entity,
+              source_id: r.sourceId,
+              destination_id: r.destinationId,
+              content_hash: null,
+              outcome: r.outcome,
+              reason: r.reason,
+              run_id: commit.runId,
+              updated_at: now,
+              verify_fields: null,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['migration_id', 'entity', 'source_id']).doUpdateSet((eb) => ({
+              destination_id: sql<
+                string | null
+              >`coalesce(excluded.destination_id, engine_id_map.destination_id)`,
+              content_hash: null,
               outcome: eb.ref('excluded.outcome'),
               reason: eb.ref('excluded.reason'),
               run_id: eb.ref('excluded.run_id'),

@@ -4,6 +4,8 @@ import { authTables } from './migrations/0002-auth.ts';
 import { notificationsTable } from './migrations/0003-notifications.ts';
 import { engineTables } from './migrations/0004-engine.ts';
 import { paymentTables } from './migrations/0005-payments.ts';
+import { remigrationTables } from './migrations/0006-remigrations.ts';
+import { formTables } from './migrations/0007-forms.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -16,6 +18,8 @@ const migrations: Record<string, Migration> = {
   '0003_notifications': notificationsTable,
   '0004_engine': engineTables,
   '0005_payments': paymentTables,
+  '0006_remigrations': remigrationTables,
+  '0007_forms': formTables,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,11 @@ import type { Db } from './database.ts';
 import { newId } from './migrations-repository.ts';
 import type { Database, PaymentQuotesTable } from './schema.ts';
 
-export type QuoteKind = 'initial' | 'top_up';
+/**
+ * initial: the first payment. top_up: records the source gained after it. remigration: a run
+ * started again on a completed migration, beyond the free first one.
+ */
+export type QuoteKind = 'initial' | 'top_up' | 'remigration';
 export type QuoteProvider = 'stripe' | 'demo';
 export type QuoteStatus = 'open' | 'paid' | 'expired';
 
@@ -37,6 +41,8 @@ export interface StoredQuote {
   customerEmail: string | null;
   createdAt: string;
   paidAt: string | null;
+  /** For a 'remigration' quote: which re-migration (2, 3, ...) it pays for. */
+  remigrationNumber: number | null;
 }
 
 export type NewQuote = Pick<
@@ -51,7 +57,8 @@ export type NewQuote = Pick<
   | 'recordsBought'
   | 'amountCents'
   | 'currency'
->;
+> &
+  Partial<Pick<StoredQuote, 'remigrationNumber'>>;
 
 export interface PaymentDetails {
   paidAt: string;
@@ -63,8 +70,24 @@ export interface PaymentDetails {
 }
 
 export interface FulfilmentHooks {
-  /** The migration's paymentInfo given all its paid quotes (this one included), oldest first. */
-  paymentInfo: (paidQuotes: StoredQuote[]) => Record<string, unknown>;
+  /**
+   * The migration's paymentInfo given all its paid quotes (this one included), oldest first, and
+   * the paymentInfo it had before this payment.
+   */
+  paymentInfo: (
+    paidQuotes: StoredQuote[],
+    before: Record<string, unknown> | undefined,
+  ) => Record<string, unknown>;
+  /**
+   * Asked inside the fulfilling transaction, with the payments as they are now: false when the
+   * quote was priced against payments that changed since (another was recorded meanwhile), and
+   * it is then expired instead of paid. For payments that took no money (demo); a real charge
+   * is always recorded.
+   */
+  stillCurrent?: (now: {
+    paymentInfo: Record<string, unknown> | undefined;
+    paidQuotes: StoredQuote[];
+  }) => boolean;
   /** Runs inside the fulfilling transaction, only for the call that fulfilled. */
   within?: (trx: Kysely<Database>, fulfilled: FulfilmentResult) => Promise<void>;
 }
@@ -72,6 +95,8 @@ export interface FulfilmentHooks {
 export interface FulfilmentResult {
   /** True for exactly one call per quote: the one that recorded the payment. */
   fulfilled: boolean;
+  /** Refused by `stillCurrent`: other payments were recorded after this quote was made. */
+  stale?: true;
   quote: StoredQuote;
   /** The migration's paymentInfo after the payment (undefined when the migration is gone). */
   paymentInfo: Record<string, unknown> | undefined;
@@ -102,6 +127,7 @@ function fromRow(row: Selectable<PaymentQuotesTable>): StoredQuote {
     customerEmail: row.customer_email,
     createdAt: row.created_at,
     paidAt: row.paid_at,
+    remigrationNumber: row.remigration_number === null ? null : Number(row.remigration_number),
   };
 }
 
@@ -143,6 +169,7 @@ export class PaymentsRepository {
         customer_email: null,
         created_at: this.#now().toISOString(),
         paid_at: null,
+        remigration_number: input.remigrationNumber ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -190,7 +217,12 @@ export class PaymentsRepository {
   async findOpenQuote(
     terms: Pick<
       NewQuote,
-      'migrationId' | 'provider' | 'recordsBought' | 'previouslyPaidRecords' | 'amountCents'
+      | 'migrationId'
+      | 'provider'
+      | 'kind'
+      | 'recordsBought'
+      | 'previouslyPaidRecords'
+      | 'amountCents'
     >,
     since: string,
   ): Promise<StoredQuote | undefined> {
@@ -203,6 +235,7 @@ export class PaymentsRepository {
       .where('records_bought', '=', terms.recordsBought)
       .where('previously_paid_records', '=', terms.previouslyPaidRecords)
       .where('amount_cents', '=', terms.amountCents)
+      .where('kind', '=', terms.kind)
       .where('created_at', '>', since)
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
@@ -266,6 +299,39 @@ export class PaymentsRepository {
           .execute();
       }
 
+      if (hooks.stillCurrent && quote.status === 'open') {
+        const paidQuotes = await trx
+          .selectFrom('payment_quotes')
+          .selectAll()
+          .where('migration_id', '=', quote.migration_id)
+          .where('status', '=', 'paid')
+          .orderBy('paid_at', 'asc')
+          .orderBy('created_at', 'asc')
+          .execute();
+        const migration = await trx
+          .selectFrom('migrations')
+          .select('payment_info')
+          .where('id', '=', quote.migration_id)
+          .executeTakeFirst();
+        const paymentInfo = migration?.payment_info
+          ? (JSON.parse(migration.payment_info) as Record<string, unknown>)
+          : undefined;
+        if (!hooks.stillCurrent({ paymentInfo, paidQuotes: paidQuotes.map(fromRow) })) {
+          await trx
+            .updateTable('payment_quotes')
+            .set({ status: 'expired' })
+            .where('id', '=', quoteId)
+            .where('status', '=', 'open')
+            .execute();
+          return {
+            fulfilled: false,
+            stale: true as const,
+            quote: { ...fromRow(quote), status: 'expired' as const },
+            paymentInfo,
+          };
+        }
+      }
+
       const paid = await trx
         .updateTable('payment_quotes')
         .set({
@@ -303,7 +369,17 @@ export class PaymentsRepository {
         .orderBy('paid_at', 'asc')
         .orderBy('created_at', 'asc')
         .execute();
-      const paymentInfo = hooks.paymentInfo(paidRows.map(fromRow));
+      const current = await trx
+        .selectFrom('migrations')
+        .select('payment_info')
+        .where('id', '=', paid.migration_id)
+        .executeTakeFirst();
+      const paymentInfo = hooks.paymentInfo(
+        paidRows.map(fromRow),
+        current?.payment_info
+          ? (JSON.parse(current.payment_info) as Record<string, unknown>)
+          : undefined,
+      );
       const updated = await trx
         .updateTable('migrations')
         .set({

@@ -146,6 +146,20 @@ export interface PaymentQuotesTable {
   customer_email: string | null;
   created_at: string;
   paid_at: string | null;
+  /** For kind 'remigration': the re-migration (2, 3, ...) it pays for (migration 0006). */
+  remigration_number: Generated<number | null>;
+}
+
+/** A run started again on a completed migration (migration 0006_remigrations). */
+export interface RemigrationsTable {
+  id: string;
+  migration_id: string;
+  /** 1 for the first re-migration, then 2, 3, ... */
+  number: number;
+  /** Why it may run: 'first' (free), 'demo', 'sandbox' (free), 'paid' (quote_id bought it). */
+  basis: string;
+  quote_id: string | null;
+  created_at: string;
 }
 
 /** Stripe webhook events already received, by event id (migration 0005_payments). */
@@ -174,6 +188,8 @@ export interface EngineRunsTable {
   /** JSON result of the verification pass, or null until it ran. */
   verification: string | null;
   updated_at: string;
+  /** JSON list of what the destination did to prepare and finish the import (0006). */
+  notes: Generated<string | null>;
 }
 
 /**
@@ -218,6 +234,10 @@ export interface EngineJobsTable {
   lease_expires_at: string | null;
   lease_version: Generated<number>;
   attempts: Generated<number>;
+  /** Attempts whose process died holding the lease (found when the job is claimed again). */
+  crashes: Generated<number>;
+  /** Attempts that ended with an error the worker caught. */
+  failures: Generated<number>;
   last_error: string | null;
   created_at: string;
   updated_at: string;
@@ -236,5 +256,6 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   notifications: NotificationsTable;
   payment_quotes: PaymentQuotesTable;
+  remigrations: RemigrationsTable;
   stripe_events: StripeEventsTable;
 }

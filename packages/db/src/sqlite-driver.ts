@@ -46,17 +46,41 @@ class Statement implements SqliteStatement {
   }
 }
 
+/** Distinct queries kept prepared per connection (an engine run uses a few dozen). */
+const STATEMENT_CACHE_SIZE = 200;
+
 export function openSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
   const raw = new DatabaseSync(path);
-  // WAL lets readers proceed while the migration worker writes; foreign keys are off by default in
-  // SQLite and must be switched on per connection.
+  // The busy timeout first: switching to WAL needs a lock that another process opening the same
+  // file may hold for a moment. WAL lets readers proceed while the migration worker writes;
+  // foreign keys are off by default in SQLite and must be switched on per connection.
+  raw.exec('PRAGMA busy_timeout = 5000');
   raw.exec('PRAGMA journal_mode = WAL');
   raw.exec('PRAGMA foreign_keys = ON');
-  raw.exec('PRAGMA busy_timeout = 5000');
   raw.exec('PRAGMA synchronous = NORMAL');
+  // Prepared statements are reused by their SQL text. Each one holds native memory that V8 does
+  // not see, so preparing anew for every query (thousands per minute in a migration) lets it pile
+  // up until a garbage collection happens to run. Kysely runs one query at a time per connection,
+  // so a statement is never in use twice at once.
+  const cache = new Map<string, Statement>();
+  const prepare = (sql: string): Statement => {
+    const cached = cache.get(sql);
+    if (cached) {
+      cache.delete(sql);
+      cache.set(sql, cached);
+      return cached;
+    }
+    const statement = new Statement(raw.prepare(sql));
+    cache.set(sql, statement);
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    return statement;
+  };
   return {
     raw,
-    close: () => raw.close(),
-    prepare: (sql: string) => new Statement(raw.prepare(sql)),
+    close: () => {
+      cache.clear();
+      raw.close();
+    },
+    prepare,
   };
 }

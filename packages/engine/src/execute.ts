@@ -3,7 +3,13 @@ import { statusTransitions } from '@replatform/contracts/lifecycle';
 import { migrationStatuses, type MigrationStatus } from '@replatform/contracts/migration';
 import type { EngineRepository, EngineRun, LeaseFence } from '@replatform/db/engine-repository';
 import { EngineError, fatalError } from './errors.ts';
-import { MigratePhase, type EngineProgress, type RunStats, type StoreSide } from './migrate.ts';
+import {
+  MigratePhase,
+  type EngineProgress,
+  type RunRateUsage,
+  type RunStats,
+  type StoreSide,
+} from './migrate.ts';
 import { planMigration } from './plan.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 import { verifyMigration, type VerificationResult } from './verification.ts';
@@ -38,6 +44,10 @@ export interface ExecuteResult {
   message?: string;
   stats: RunStats;
   verification?: VerificationResult;
+  /** What the destination did to prepare and finish the import (e.g. e-mails switched off). */
+  notes?: string[];
+  /** Rate-limit use of the stores' connections in the migrate phase, when measured. */
+  rateUsage?: RunRateUsage;
 }
 
 /** Statuses from which a migration may move to `to`, from the one transition table. */
@@ -95,8 +105,10 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
     run = await repository.createRun(migrationId, streams);
   }
   const streams = run.entities as EntityType[];
-  // What the migrate phase did; a run resumed at verification reports only the verification.
+  // What the migrate phase did; a run resumed at verification reports only the verification
+  // (and the notes kept on the run).
   let migratedStats: RunStats = {};
+  let runFacts: Pick<ExecuteResult, 'notes' | 'rateUsage'> = { notes: run.notes };
 
   if (run.phase === 'migrate') {
     await repository.setLifecycle(
@@ -121,9 +133,10 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
     });
     const outcome = await phase.run();
     const finishedAt = now().toISOString();
+    const facts = { notes: outcome.notes, rateUsage: outcome.rateUsage };
     switch (outcome.status) {
       case 'interrupted':
-        return { runId: run.id, status: 'interrupted', stats: outcome.stats };
+        return { runId: run.id, status: 'interrupted', stats: outcome.stats, ...facts };
       case 'failed': {
         await repository.updateRun(run.id, {
           status: 'failed',
@@ -143,6 +156,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
           code: outcome.code,
           message: outcome.message,
           stats: outcome.stats,
+          ...facts,
         };
         await options.onMigrated?.(result);
         return result;
@@ -162,6 +176,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
           code: 'payment_required',
           message: outcome.message,
           stats: outcome.stats,
+          ...facts,
         };
         await options.onMigrated?.(result);
         return result;
@@ -178,10 +193,16 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
           { status: 'completed', currentStep: 5, completedAt: finishedAt },
           statusesLeadingTo('completed'),
         );
-        await options.onMigrated?.({ runId: run.id, status: 'completed', stats: outcome.stats });
+        await options.onMigrated?.({
+          runId: run.id,
+          status: 'completed',
+          stats: outcome.stats,
+          ...facts,
+        });
         run = { ...run, status: 'completed', phase: verify ? 'verify' : 'done' };
         migratedStats = outcome.stats;
-        if (!verify) return { runId: run.id, status: 'completed', stats: outcome.stats };
+        runFacts = facts;
+        if (!verify) return { runId: run.id, status: 'completed', stats: outcome.stats, ...facts };
         break;
       }
     }
@@ -203,7 +224,8 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
         options.onProgress?.({ runId: run.id, phase: 'verify', entity: null, stats: {} }),
     });
   } catch (error) {
-    if (options.signal?.aborted) return { runId: run.id, status: 'interrupted', stats: {} };
+    if (options.signal?.aborted)
+      return { runId: run.id, status: 'interrupted', stats: {}, ...runFacts };
     const failure =
       error instanceof EngineError ? error : fatalError(error, 'destination', 'verifying');
     verification = {
@@ -218,5 +240,5 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
     };
   }
   await repository.updateRun(run.id, { verification, phase: 'done' });
-  return { runId: run.id, status: 'completed', stats: migratedStats, verification };
+  return { runId: run.id, status: 'completed', stats: migratedStats, verification, ...runFacts };
 }

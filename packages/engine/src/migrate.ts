@@ -5,6 +5,7 @@ import type {
   Checkpoint,
   Connection,
   IdMap,
+  RateUsage,
   WriteOutcome,
 } from '@replatform/connectors/kit/contract';
 import { ConnectorError } from '@replatform/connectors/kit/errors';
@@ -47,18 +48,32 @@ export interface EngineProgress {
   stats: RunStats;
 }
 
-export type MigratePhaseResult =
-  | { status: 'completed'; stats: RunStats }
-  | { status: 'interrupted'; stats: RunStats }
-  | { status: 'failed'; code: string; message: string; stats: RunStats }
-  | {
-      status: 'payment_required';
-      message: string;
-      stats: RunStats;
-      /** Records (products + customers + orders) the migration needs paid for. */
-      needed: number;
-      paid: number;
-    };
+/** Rate-limit use of each side's connection, when its connector measures it. */
+export interface RunRateUsage {
+  source?: RateUsage;
+  destination?: RateUsage;
+}
+
+interface PhaseFacts {
+  stats: RunStats;
+  /** What the destination did to prepare and finish the import, in the order it said so. */
+  notes: string[];
+  rateUsage: RunRateUsage;
+}
+
+export type MigratePhaseResult = PhaseFacts &
+  (
+    | { status: 'completed' }
+    | { status: 'interrupted' }
+    | { status: 'failed'; code: string; message: string }
+    | {
+        status: 'payment_required';
+        message: string;
+        /** Records (products + customers + orders) the migration needs paid for. */
+        needed: number;
+        paid: number;
+      }
+  );
 
 export interface MigratePhaseOptions {
   repository: EngineRepository;
@@ -122,9 +137,28 @@ const runsAfter: Record<EntityType, readonly EntityType[]> = {
 
 const DEFAULT_BATCH = 25;
 const UNCHANGED = 'Unchanged since the last run; not sent again.';
+const RETRIED = 'It will be written again on the next run.';
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The rate-limit use a connection reports, if it measures one (a failing probe reports none). */
+export function rateUsageOf(connection: Connection): RateUsage | undefined {
+  try {
+    return connection.rateUsage?.();
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line a person reads: '4.8 of 5 requests/s used (96 %), 0 throttled'. */
+export function describeRateUsage(usage: RateUsage): string {
+  const round = (n: number) => (n >= 10 ? Math.round(n).toString() : n.toFixed(1));
+  const share = usage.availablePerSecond
+    ? ` (${Math.round((usage.usedPerSecond / usage.availablePerSecond) * 100)} %)`
+    : '';
+  return `${round(usage.usedPerSecond)} of ${round(usage.availablePerSecond)} ${usage.unit}/s used${share}, ${usage.throttled} throttled`;
 }
 
 /**
@@ -144,6 +178,7 @@ export class MigratePhase {
   #failure: EngineError | undefined;
   #leaseLost = false;
   #paymentNeeded = 0;
+  #notes: string[] = [];
 
   constructor(options: MigratePhaseOptions) {
     this.#o = options;
@@ -167,40 +202,82 @@ export class MigratePhase {
         paidEntityTypes.filter((e) => o.streams.includes(e)),
       );
       await this.#persistProgress(true);
+      this.#notes = (await o.repository.findRun(o.runId))?.notes ?? [];
 
-      const notes = await this.#destinationCall(
-        () => o.destination.connection.prepareImport?.() ?? Promise.resolve([]),
+      const prepared = await this.#destinationCall(
+        () =>
+          o.destination.connection.prepareImport?.({ runId: o.migrationId }) ?? Promise.resolve([]),
         'preparing the import',
       );
-      if (notes.length) o.log?.('destination prepared for import', { notes });
+      await this.#note(prepared, 'destination prepared for import');
       try {
         await this.#runStreams(checkpoints);
       } finally {
         try {
-          await o.destination.connection.finishImport?.();
+          const finished =
+            (await o.destination.connection.finishImport?.({ runId: o.migrationId })) ?? [];
+          await this.#note(finished, 'destination import finished');
         } catch (error) {
           o.log?.('finishing the import failed', { error: errorText(error) });
+          this.#notes.push(`Finishing the import failed: ${errorText(error)}`);
         }
+        this.#logRateUsage();
       }
     } catch (error) {
       if (error instanceof LeaseLostError) this.#leaseLost = true;
       else if (!(error instanceof StopRun)) this.#fail(error, 'destination', 'migrating');
     }
+    const facts = this.#facts();
     // A lost lease means another worker carries on; an abort means this one will resume later.
-    if (this.#leaseLost || o.signal?.aborted) return { status: 'interrupted', stats: this.#stats };
+    if (this.#leaseLost || o.signal?.aborted) return { status: 'interrupted', ...facts };
     if (this.#failure) {
       return {
         status: 'failed',
         code: this.#failure.code,
         message: this.#failure.message,
-        stats: this.#stats,
+        ...facts,
       };
     }
     if (this.#stop === 'payment_required') {
       return this.#paymentRequired(this.#paymentNeeded, o.paidRecords ?? 0);
     }
-    if (this.#stop === 'interrupted') return { status: 'interrupted', stats: this.#stats };
-    return { status: 'completed', stats: this.#stats };
+    if (this.#stop === 'interrupted') return { status: 'interrupted', ...facts };
+    return { status: 'completed', ...facts };
+  }
+
+  #facts(): PhaseFacts {
+    const rateUsage: RunRateUsage = {};
+    const source = rateUsageOf(this.#o.source.connection);
+    const destination = rateUsageOf(this.#o.destination.connection);
+    if (source) rateUsage.source = source;
+    if (destination) rateUsage.destination = destination;
+    return { stats: this.#stats, notes: [...this.#notes], rateUsage };
+  }
+
+  /** Keeps what the destination said it did on the run (once per line), and logs it. */
+  async #note(lines: readonly string[], message: string): Promise<void> {
+    if (!lines.length) return;
+    this.#o.log?.(message, { notes: lines });
+    const fresh = lines.filter((line) => !this.#notes.includes(line));
+    if (!fresh.length) return;
+    this.#notes.push(...fresh);
+    try {
+      await this.#o.repository.updateRun(this.#o.runId, { notes: this.#notes });
+    } catch (error) {
+      this.#o.log?.('recording the import notes failed', { error: errorText(error) });
+    }
+  }
+
+  #logRateUsage(): void {
+    for (const side of ['source', 'destination'] as const) {
+      const usage = rateUsageOf(this.#o[side].connection);
+      if (usage) {
+        this.#o.log?.(`${side} rate-limit use: ${describeRateUsage(usage)}`, {
+          side,
+          ...usage,
+        });
+      }
+    }
   }
 
   #paymentRequired(needed: number, paid: number): MigratePhaseResult {
@@ -209,20 +286,22 @@ export class MigratePhase {
       status: 'payment_required',
       needed,
       paid,
-      stats: this.#stats,
+      ...this.#facts(),
       message: `This migration now covers ${needed} records but ${paid} were paid for. Top up for the ${more} additional records to continue; everything migrated so far is kept and will not be sent again.`,
     };
   }
 
   async #loadStats(): Promise<void> {
     const o = this.#o;
-    for (const entity of o.streams) {
-      const total = await this.#sourceCall(
-        () => o.source.connection.count(entity),
-        `counting ${entity}`,
-      );
-      this.#stats[entity] = { total, migrated: 0, skipped: 0, failed: 0 };
-    }
+    // At once: every resumed run starts with these, and each is a request to the store.
+    const totals = await Promise.all(
+      o.streams.map((entity) =>
+        this.#sourceCall(() => o.source.connection.count(entity), `counting ${entity}`),
+      ),
+    );
+    o.streams.forEach((entity, i) => {
+      this.#stats[entity] = { total: totals[i] ?? 0, migrated: 0, skipped: 0, failed: 0 };
+    });
     for (const row of await o.repository.runCounts(o.migrationId, o.runId)) {
       const stats = this.#stats[row.entity as EntityType];
       if (stats) stats[row.outcome] += row.count;
@@ -234,17 +313,17 @@ export class MigratePhase {
     let migratedEntities = 0;
     let totalEntities = 0;
     const entityCounts: Record<string, number> = { products: 0, customers: 0, orders: 0 };
+    // Only the data types of spec.md section 3 (categories travel with products, and show in
+    // the run's stats and report instead).
     for (const entity of this.#o.streams) {
       const s = this.#stats[entity];
-      if (!s) continue;
+      if (!s || !isPaidEntity(entity)) continue;
       const done = s.migrated + s.skipped;
       const total = Math.max(s.total, done + s.failed);
       migrationStats[entity] = { total, migrated: done, failed: s.failed };
-      if (isPaidEntity(entity)) {
-        migratedEntities += done;
-        totalEntities += total;
-        entityCounts[entity] = total;
-      }
+      migratedEntities += done;
+      totalEntities += total;
+      entityCounts[entity] = total;
     }
     return {
       migrationStats,
@@ -594,9 +673,12 @@ export class MigratePhase {
           rows.push({
             sourceId: record.id,
             destinationId: outcome.destinationId ?? previous,
-            contentHash: hash,
+            contentHash: outcome.incomplete ? null : hash,
             outcome: 'migrated',
-            reason: warnings,
+            reason: outcome.incomplete
+              ? `${warnings ?? 'Written without part of its content.'} ${RETRIED}`
+              : warnings,
+            ...(outcome.incomplete ? { incomplete: true } : {}),
           });
           break;
         case 'skipped':

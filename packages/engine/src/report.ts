@@ -12,9 +12,11 @@ const singular: Record<string, string> = {
 export const reportHeader = ['type', 'source_id', 'destination_id', 'outcome', 'reason'] as const;
 
 /**
- * The per-record report as CSV lines: every record the migration has seen, with where it went
- * and how it ended (migrated, skipped or failed, with the reason), in dependency order. Read
- * from the id map page by page, so a store of any size streams out in bounded memory.
+ * The per-record report as CSV lines: first what the destination did around the import in the
+ * latest run (type 'import', outcome 'note', e.g. customer e-mails switched off and restored),
+ * then every record the migration has seen, with where it went and how it ended (migrated,
+ * skipped or failed, with the reason), in dependency order. Read from the id map page by page,
+ * so a store of any size streams out in bounded memory.
  */
 export async function* reportCsv(
   repository: EngineRepository,
@@ -22,6 +24,8 @@ export async function* reportCsv(
   pageSize = 1000,
 ): AsyncGenerator<string> {
   yield csvRow(reportHeader);
+  const run = await repository.latestRun(migrationId);
+  for (const note of run?.notes ?? []) yield csvRow(['import', '', '', 'note', note]);
   const present = new Set(await repository.mappedEntities(migrationId));
   const order = [
     ...entityTypes,

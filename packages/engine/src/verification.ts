@@ -5,6 +5,7 @@ import { fieldHashes } from './content-hash.ts';
 import type { StoreSide } from './migrate.ts';
 import { readPages } from './read-pages.ts';
 import { referencesByEntity } from './references.ts';
+import { normaliseRepresentation } from './representation.ts';
 import type { RetryPolicy } from './retry.ts';
 
 export interface EntityVerification {
@@ -131,10 +132,10 @@ export async function verifyMigration(options: VerifyOptions): Promise<Verificat
           counts.unmapped += 1;
           continue;
         }
-        const form = comparable(entity, record, {
-          toSourceId: (e, id) => refs.get(e)?.get(id),
-          ignore,
-        });
+        const form = normaliseRepresentation(
+          entity,
+          comparable(entity, record, { toSourceId: (e, id) => refs.get(e)?.get(id), ignore }),
+        );
         rows.push({ sourceId, fields: JSON.stringify(fieldHashes(form)) });
       }
       await repository.setVerifyFields(migrationId, entity, rows);
@@ -183,7 +184,10 @@ export async function verifyMigration(options: VerifyOptions): Promise<Verificat
           continue;
         }
         const expected = fieldHashes(
-          comparable(entity, record, { toSourceId: (_e, id) => id, ignore }),
+          normaliseRepresentation(
+            entity,
+            comparable(entity, record, { toSourceId: (_e, id) => id, ignore }),
+          ),
         );
         const actual = JSON.parse(note) as Record<string, string>;
         const fields = [...new Set([...Object.keys(expected), ...Object.keys(actual)])]

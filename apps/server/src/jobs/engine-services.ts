@@ -3,8 +3,11 @@ import type { Db } from '@replatform/db/database';
 import { EngineJobsRepository } from '@replatform/db/engine-jobs-repository';
 import { EngineRepository } from '@replatform/db/engine-repository';
 import type { MigrationsRepository, StoredMigration } from '@replatform/db/migrations-repository';
+import { RemigrationsRepository } from '@replatform/db/remigrations-repository';
+import { selectedDataTypes } from '@replatform/engine/plan';
 import type { RetryPolicy } from '@replatform/engine/retry';
-import type { StoreConnections } from '../connections/store-connections.ts';
+import { connectionFailure, type StoreConnections } from '../connections/store-connections.ts';
+import { ApiError } from '../http/errors.ts';
 import { JobRunner } from './job-runner.ts';
 import { migrationJobHandler, type Notifier } from './migration-job.ts';
 
@@ -12,11 +15,17 @@ import { migrationJobHandler, type Notifier } from './migration-job.ts';
 export interface EngineServices {
   repository: EngineRepository;
   jobs: EngineJobsRepository;
+  remigrations: RemigrationsRepository;
   runner: JobRunner;
   /** Further store origins to treat as sandbox stores (local test stores of an operator). */
   sandboxOrigins: Set<string>;
   /** A migration between sandbox stores is free (decisions.md section 2). */
   isSandbox: (migration: StoredMigration) => boolean;
+  /**
+   * Counts the selected data types in the source store and keeps the counts on the migration
+   * (as GET /get-total-migration-entities does); answers the updated migration.
+   */
+  recount: (migration: StoredMigration) => Promise<StoredMigration>;
 }
 
 export interface EngineServicesOptions {
@@ -29,7 +38,11 @@ export interface EngineServicesOptions {
   sandbox?: { isSandboxAddress(platform: string, address: string): boolean } | undefined;
   workers?: number;
   leaseMs?: number;
+  heartbeatMs?: number;
   pollMs?: number;
+  retryDelayMs?: number;
+  maxCrashes?: number;
+  maxFailures?: number;
   concurrency?: number;
   retry?: RetryPolicy;
 }
@@ -51,7 +64,11 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
     }),
     ...(options.workers === undefined ? {} : { workers: options.workers }),
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+    ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+    ...(options.maxCrashes === undefined ? {} : { maxCrashes: options.maxCrashes }),
+    ...(options.maxFailures === undefined ? {} : { maxFailures: options.maxFailures }),
   });
   const { sandbox } = options;
   const sandboxOrigins = new Set<string>();
@@ -60,10 +77,33 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
     if (sandbox?.isSandboxAddress(platform, address)) return true;
     return URL.canParse(address) && sandboxOrigins.has(new URL(address).origin);
   };
+  const recount = async (migration: StoredMigration): Promise<StoredMigration> => {
+    const source = options.connections.connectSide(migration, 'source');
+    const selected = selectedDataTypes(migration.dataTypes);
+    let counts: Record<string, number>;
+    try {
+      const found = await Promise.all(selected.map((type) => source.count(type)));
+      counts = { products: 0, customers: 0, orders: 0 };
+      selected.forEach((type, i) => (counts[type] = found[i] ?? 0));
+    } catch (error) {
+      throw connectionFailure(error);
+    } finally {
+      await source.close?.();
+    }
+    const updated = await options.migrations.update(migration.id, migration.userId, {
+      entityCounts: counts,
+      totalEntities: Object.values(counts).reduce((a, b) => a + b, 0),
+    });
+    if (!updated)
+      throw new ApiError(404, 'not_found', 'The requested migration could not be found.');
+    return updated;
+  };
   return {
     repository,
     jobs,
+    remigrations: new RemigrationsRepository(options.db),
     runner,
+    recount,
     sandboxOrigins,
     isSandbox: (migration) =>
       isSandboxStore(migration.sourceStore, migration.sourceStoreUrl) &&

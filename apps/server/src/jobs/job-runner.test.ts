@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entityTypes } from '@replatform/canonical/entities';
@@ -8,6 +8,7 @@ import { MemoryStore, memoryConnector, sampleData } from '@replatform/engine/tes
 import { buildApp, type App } from '../app.ts';
 import { parseConfig } from '../config.ts';
 import { createEngineServices } from './engine-services.ts';
+import { isDeadLocalHolder, JobRunner, type JobHandler } from './job-runner.ts';
 import { startMigration } from './start-migration.ts';
 
 const SOURCE = 'https://source.example.com';
@@ -46,6 +47,8 @@ describe.each(testDialects())('job runner on %s', (dialect) => {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
+      // These tests bring their own stores; the built-in sandbox stores only cost start-up time.
+      SANDBOX_STORES: 'false',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     });
     // Slow writes, so that the run is still going when the process goes away.
@@ -182,5 +185,136 @@ describe.each(testDialects())('job runner on %s', (dialect) => {
     await waitFor(async () => (await engine.jobs.latestJob(id))?.state === 'done');
     await engine.runner.stop();
     expectOneCopyOfEach();
+  });
+
+  it('takes over at once the lease of its own previous incarnation, not that of a live process', async () => {
+    sourceStore = MemoryStore.seeded(sampleData({ products: 12, customers: 4, orders: 4 }));
+    destinationStore = new MemoryStore();
+    const app = await server();
+    const id = await readyMigration(app);
+    const { engine, migrations } = app.services;
+    await startMigration(engine, (await migrations.findForUser(id, 'owner-1'))!, { isDemo: true });
+    // Held for a minute by a runner of another live process of this machine (the test runner's
+    // parent): it is left alone.
+    const alive = `${hostname()}:${process.ppid}:elsewhere`;
+    expect(isDeadLocalHolder(alive, 'me')).toBe(false);
+    const held = await engine.jobs.claim(alive, 60_000);
+    expect(held?.migrationId).toBe(id);
+    const restarted = createEngineServices({
+      db: app.services.db,
+      migrations,
+      connections: app.services.connections,
+      log: app.log,
+      notifier: () => undefined,
+      leaseMs: 60_000,
+      heartbeatMs: 50,
+      pollMs: 50,
+    });
+    restarted.runner.start();
+    try {
+      await new Promise((r) => setTimeout(r, 600));
+      expect((await engine.jobs.find(held!.id))?.leaseOwner).toBe(alive);
+
+      // Now held, for a minute, by this process id's earlier runner (a restart that kept the
+      // pid, as a container's first process does): taken over after two missed heartbeats.
+      const previous = `${hostname()}:${process.pid}:previous`;
+      await app.services.db.kysely
+        .updateTable('engine_jobs')
+        .set({ lease_owner: previous })
+        .where('id', '=', held!.id)
+        .execute();
+      const before = Date.now();
+      await waitFor(async () => (await engine.jobs.latestJob(id))?.state === 'done', 10_000);
+      expect(Date.now() - before).toBeLessThan(30_000);
+    } finally {
+      await restarted.runner.stop();
+    }
+    expect(await engine.jobs.latestJob(id)).toMatchObject({ state: 'done', crashes: 1 });
+    expectOneCopyOfEach();
+  });
+
+  it('gives up a job that keeps taking its process down, after its own limit', async () => {
+    sourceStore = MemoryStore.seeded(sampleData({ products: 3, customers: 1, orders: 1 }));
+    destinationStore = new MemoryStore();
+    const app = await server();
+    const id = await readyMigration(app);
+    const { engine, migrations, notifications } = app.services;
+    await startMigration(engine, (await migrations.findForUser(id, 'owner-1'))!, { isDemo: true });
+    // Two attempts on other machines died holding the lease.
+    for (const holder of ['elsewhere-1:1:a', 'elsewhere-2:1:b']) {
+      expect(await engine.jobs.claim(holder, 20)).toBeDefined();
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    const runner = createEngineServices({
+      db: app.services.db,
+      migrations,
+      connections: app.services.connections,
+      log: app.log,
+      notifier: () => notifications,
+      pollMs: 50,
+      maxCrashes: 1,
+    }).runner;
+    runner.start();
+    try {
+      await waitFor(async () => (await engine.jobs.latestJob(id))?.state === 'failed');
+    } finally {
+      await runner.stop();
+    }
+    expect(await engine.jobs.latestJob(id)).toMatchObject({
+      crashes: 2,
+      failures: 0,
+      lastError: 'Gave up after repeated crashes.',
+    });
+    expect(destinationStore.records.products.size).toBe(0);
+    expect((await migrations.findForUser(id, 'owner-1'))?.status).toBe('failed');
+    const failed = (await notifications.list('owner-1')).notifications.find(
+      (n) => n.migrationId === id && n.title === 'Migration failed',
+    );
+    expect(failed?.message).toMatch(/stopped the server process 2 times/);
+  });
+
+  it('counts failed attempts apart from crashes: earlier crashes do not use up the retries', async () => {
+    const app = await server();
+    const id = await readyMigration(app);
+    const { engine } = app.services;
+    await engine.jobs.enqueue(id, 'owner-1');
+    for (let crash = 0; crash < 5; crash++) {
+      expect(await engine.jobs.claim(`elsewhere:${crash}:x`, 10)).toBeDefined();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const attempts: number[] = [];
+    const givenUp: string[] = [];
+    const handler: JobHandler = {
+      async run({ job }) {
+        attempts.push(job.failures);
+        throw new Error(`attempt ${attempts.length} failed`);
+      },
+      async giveUp(_job, reason) {
+        givenUp.push(reason);
+      },
+    };
+    const runner = new JobRunner({
+      jobs: engine.jobs,
+      handler,
+      log: app.log,
+      pollMs: 20,
+      retryDelayMs: 10,
+      maxCrashes: 5,
+      maxFailures: 3,
+    });
+    runner.start();
+    try {
+      await waitFor(async () => (await engine.jobs.latestJob(id))?.state === 'failed');
+    } finally {
+      await runner.stop();
+    }
+    expect(attempts).toEqual([0, 1, 2]);
+    expect(givenUp).toEqual(['it failed 3 times, last with: attempt 3 failed']);
+    expect(await engine.jobs.latestJob(id)).toMatchObject({
+      crashes: 5,
+      failures: 2,
+      attempts: 8,
+      lastError: 'Gave up after repeated failures.',
+    });
   });
 });

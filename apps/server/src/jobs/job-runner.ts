@@ -17,8 +17,8 @@ export type JobOutcome =
 
 export interface JobHandler {
   run(context: JobContext): Promise<JobOutcome>;
-  /** Called when a job keeps crashing (not failing cleanly) and is given up. */
-  giveUp(job: EngineJob, error: unknown): Promise<void>;
+  /** Called when a job keeps crashing or failing and is given up. */
+  giveUp(job: EngineJob, reason: string): Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -29,21 +29,58 @@ export interface JobRunnerOptions {
   workers?: number;
   /** A worker that stops renewing its lease for this long is presumed dead. */
   leaseMs?: number;
+  /**
+   * How often a running job's lease is renewed (default a sixth of the lease). A holder of this
+   * machine whose process is gone loses its lease after two missed renewals instead of at expiry.
+   */
+  heartbeatMs?: number;
+  /** Wait before retrying a job whose attempt failed, doubled with each further failure. */
+  retryDelayMs?: number;
   /** How often idle workers look for new or orphaned jobs. */
   pollMs?: number;
-  /** Attempts (claims) after which a job that keeps crashing is given up. */
-  maxAttempts?: number;
+  /** Attempts that took their process down (found still leased) after which a job is given up. */
+  maxCrashes?: number;
+  /** Attempts that ended in an error after which a job is given up. */
+  maxFailures?: number;
+}
+
+/** The lease holder name of a process: `<host>:<pid>:<random>`, new for each runner. */
+export function leaseOwnerName(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * Whether a lease holder is certainly gone: a runner of this machine whose process no longer
+ * exists, or an earlier runner of this very process id (a restarted container keeps its pid,
+ * and one pid holds one process at a time). Holders on other machines are never judged.
+ */
+export function isDeadLocalHolder(holder: string, self: string): boolean {
+  const match = /^(.+):(\d+):([^:]+)$/.exec(holder);
+  if (!match || holder === self) return false;
+  const [, host, pid] = match;
+  if (host !== hostname()) return false;
+  if (Number(pid) === process.pid) return true;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 /**
  * The embedded job runner: in-process workers over durable job rows. A job is claimed with a
  * lease that a heartbeat renews; if this process dies, the lease runs out and any runner (this
  * one after a restart, or another process on the same database) takes the job over, and the
- * engine resumes from its last committed batch. On a graceful stop the running jobs are
- * interrupted at a batch boundary and their leases handed back at once.
+ * engine resumes from its last committed batch. A runner on the same machine takes it over
+ * sooner: as soon as the holder's process is gone and its heartbeat has stopped. On a graceful
+ * stop the running jobs are interrupted at a batch boundary and their leases handed back at once.
+ *
+ * Crashes (a claim that finds the lease still held) and failures (an error the attempt caught)
+ * are counted apart, each with its own limit, after which the job is given up.
  */
 export class JobRunner {
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly owner = leaseOwnerName();
   readonly #o: Required<Omit<JobRunnerOptions, 'log' | 'handler' | 'jobs'>> &
     Pick<JobRunnerOptions, 'log' | 'handler' | 'jobs'>;
   readonly #running = new Map<
@@ -56,11 +93,15 @@ export class JobRunner {
   #pollAgain = false;
 
   constructor(options: JobRunnerOptions) {
+    const leaseMs = options.leaseMs ?? 30_000;
     this.#o = {
       workers: 2,
-      leaseMs: 30_000,
+      leaseMs,
+      heartbeatMs: Math.max(50, Math.floor(leaseMs / 6)),
       pollMs: 2_000,
-      maxAttempts: 5,
+      retryDelayMs: 1_000,
+      maxCrashes: 5,
+      maxFailures: 5,
       ...options,
     };
   }
@@ -122,38 +163,57 @@ export class JobRunner {
   async #poll(): Promise<void> {
     while (this.#started && this.#running.size < this.#o.workers) {
       // Never our own running jobs, even if their lease ran out while this process was busy.
-      const job = await this.#o.jobs.claim(
-        this.owner,
-        this.#o.leaseMs,
-        [...this.#running.values()].map((r) => r.jobId),
-      );
+      const mine = [...this.#running.values()].map((r) => r.jobId);
+      const job =
+        (await this.#o.jobs.claim(this.owner, this.#o.leaseMs, mine)) ??
+        (await this.#o.jobs.reclaim(
+          this.owner,
+          this.#o.leaseMs,
+          (holder) => isDeadLocalHolder(holder, this.owner),
+          // Two missed heartbeats: a live holder would have renewed by now.
+          new Date(Date.now() - 2 * this.#o.heartbeatMs).toISOString(),
+          mine,
+        ));
       if (!job) return;
       if (!this.#started) {
         await this.#o.jobs.release(job.id, this.owner);
         return;
       }
+      if (job.crashes > this.#o.maxCrashes) {
+        await this.#giveUp(
+          job,
+          `it stopped the server process ${job.crashes} times`,
+          'Gave up after repeated crashes.',
+        );
+        continue;
+      }
       this.#launch(job);
     }
+  }
+
+  async #giveUp(job: EngineJob, reason: string, lastError: string): Promise<void> {
+    this.#o.log.error({ jobId: job.id, migrationId: job.migrationId, reason }, 'job given up');
+    await this.#o.handler.giveUp(job, reason).catch((error: unknown) => {
+      this.#o.log.error({ err: error, jobId: job.id }, 'giving up a job failed');
+    });
+    await this.#o.jobs.finish(job.id, this.owner, 'failed', lastError);
   }
 
   #launch(job: EngineJob): void {
     const controller = new AbortController();
     let leaseLost = false;
-    const heartbeat = setInterval(
-      () => {
-        this.#o.jobs.heartbeat(job.id, this.owner, this.#o.leaseMs).then(
-          (held) => {
-            if (!held && !leaseLost) {
-              leaseLost = true;
-              this.#o.log.warn({ jobId: job.id }, 'job lease lost; another worker took over');
-              controller.abort();
-            }
-          },
-          (error: unknown) => this.#o.log.warn({ err: error, jobId: job.id }, 'heartbeat failed'),
-        );
-      },
-      Math.max(50, Math.floor(this.#o.leaseMs / 3)),
-    );
+    const heartbeat = setInterval(() => {
+      this.#o.jobs.heartbeat(job.id, this.owner, this.#o.leaseMs).then(
+        (held) => {
+          if (!held && !leaseLost) {
+            leaseLost = true;
+            this.#o.log.warn({ jobId: job.id }, 'job lease lost; another worker took over');
+            controller.abort();
+          }
+        },
+        (error: unknown) => this.#o.log.warn({ err: error, jobId: job.id }, 'heartbeat failed'),
+      );
+    }, this.#o.heartbeatMs);
     heartbeat.unref();
 
     const done = (async () => {
@@ -174,19 +234,24 @@ export class JobRunner {
           );
         }
       } catch (error) {
-        this.#o.log.error({ err: error, jobId: job.id }, 'migration job crashed');
+        this.#o.log.error({ err: error, jobId: job.id }, 'migration job failed');
         if (leaseLost) return;
-        if (job.attempts >= this.#o.maxAttempts) {
-          await this.#o.handler.giveUp(job, error).catch(() => {});
-          await this.#o.jobs.finish(
-            job.id,
-            this.owner,
-            'failed',
-            'Gave up after repeated crashes.',
+        const failures = job.failures + 1;
+        const text = error instanceof Error ? error.message : String(error);
+        if (failures >= this.#o.maxFailures) {
+          await this.#giveUp(
+            job,
+            `it failed ${failures} times, last with: ${text}`,
+            'Gave up after repeated failures.',
           );
         } else {
           // Back off before the next attempt, longer each time.
-          await this.#o.jobs.release(job.id, this.owner, 1_000 * 2 ** job.attempts, String(error));
+          await this.#o.jobs.retryLater(
+            job.id,
+            this.owner,
+            this.#o.retryDelayMs * 2 ** (failures - 1),
+            text,
+          );
         }
       }
     })()

@@ -60,6 +60,9 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
 
   const announce = async (migration: StoredMigration, result: ExecuteResult) => {
     const name = migration.storeName;
+    // What the destination store did around the import (e.g. customer e-mails switched off and
+    // back on) concerns the owner as much as the counts do.
+    const notes = result.notes?.length ? ` ${result.notes.join(' ')}` : '';
     if (result.status === 'completed') {
       const done = Object.values(result.stats).reduce((n, s) => n + (s?.migrated ?? 0), 0);
       const failed = Object.values(result.stats).reduce((n, s) => n + (s?.failed ?? 0), 0);
@@ -67,12 +70,22 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
         migration,
         failed ? 'warning' : 'success',
         'Migration completed',
-        `${name}: ${done} records migrated${failed ? `, ${failed} failed (see the report)` : ''}.`,
+        `${name}: ${done} records migrated${failed ? `, ${failed} failed (see the report)` : ''}.${notes}`,
       );
     } else if (result.status === 'failed') {
-      await notify(migration, 'error', 'Migration failed', `${name}: ${result.message ?? ''}`);
+      await notify(
+        migration,
+        'error',
+        'Migration failed',
+        `${name}: ${result.message ?? ''}${notes}`,
+      );
     } else if (result.status === 'payment_required') {
-      await notify(migration, 'warning', 'Top-up needed', `${name}: ${result.message ?? ''}`);
+      await notify(
+        migration,
+        'warning',
+        'Top-up needed',
+        `${name}: ${result.message ?? ''}${notes}`,
+      );
     }
   };
 
@@ -143,10 +156,10 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
       }
     },
 
-    async giveUp(job: EngineJob, error: unknown): Promise<void> {
+    async giveUp(job: EngineJob, reason: string): Promise<void> {
       const migration = await deps.migrations.findForUser(job.migrationId, job.userId);
       if (!migration) return;
-      const message = `The migration stopped unexpectedly several times (${errorText(error)}). Nothing was lost; please contact support or start it again.`;
+      const message = `The migration was stopped because ${reason}. Nothing was lost; please contact support or start it again.`;
       await recordRunFailure(deps.engine, migration.id, 'internal', message);
       await notify(migration, 'error', 'Migration failed', `${migration.storeName}: ${message}`);
     },

@@ -1,6 +1,7 @@
 import { canChangeStatus, hasSelectedData, storesReady } from '@replatform/contracts/lifecycle';
-import { normaliseStatus } from '@replatform/contracts/migration';
-import type { EngineJob } from '@replatform/db/engine-jobs-repository';
+import { normaliseStatus, type EntityCounts } from '@replatform/contracts/migration';
+import { formatUsd, priceFor } from '@replatform/contracts/pricing';
+import type { EngineJob, RemigrationStart } from '@replatform/db/engine-jobs-repository';
 import type { StoredMigration } from '@replatform/db/migrations-repository';
 import { paidRecordLimit } from '@replatform/engine/payment-limit';
 import { selectedDataTypes } from '@replatform/engine/plan';
@@ -8,7 +9,8 @@ import type { CurrentUser } from '../auth/require-user.ts';
 import { ApiError } from '../http/errors.ts';
 import type { EngineServices } from './engine-services.ts';
 
-export type StartCheck = { ok: true; unlimited: boolean } | { ok: false; error: ApiError };
+export type StartCheck =
+  { ok: true; unlimited: boolean; remigration?: RemigrationStart } | { ok: false; error: ApiError };
 
 /** Records (products + customers + orders) of the selected types, as last counted. */
 export function countedRecords(migration: StoredMigration): number {
@@ -18,19 +20,47 @@ export function countedRecords(migration: StoredMigration): number {
   );
 }
 
+/** Whether every selected data type has been counted in the source at least once. */
+export function isCounted(migration: StoredMigration): boolean {
+  return selectedDataTypes(migration.dataTypes).every(
+    (type) => typeof migration.entityCounts[type] === 'number',
+  );
+}
+
+/** The counts of the selected types (0 for the others), for prices and payment checks. */
+function selectedCountsOf(migration: StoredMigration): EntityCounts {
+  const pick = (type: keyof EntityCounts) =>
+    migration.dataTypes[type] ? Number(migration.entityCounts[type]) || 0 : 0;
+  return { products: pick('products'), customers: pick('customers'), orders: pick('orders') };
+}
+
+/** What a start has to know beyond the migration row. */
+export interface StartFacts {
+  /** Demo accounts and migrations between sandbox stores never pay. */
+  free: 'demo' | 'sandbox' | false;
+  /** Re-migrations already started on this migration. */
+  remigrations: number;
+  /** The paid quote for the next re-migration, if the owner bought it. */
+  paidRemigrationQuote?: string | undefined;
+}
+
 /**
- * Whether the owner may start (or restart) the run: both stores verified, data selected, and
- * paid for at least the counted records, unless it is a demo account or a sandbox migration
- * (which never costs anything).
+ * Whether the owner may start the run, and as what:
+ * - a first run (pending, or in progress and parked for a top-up): both stores verified, data
+ *   selected, and paid for at least the counted records;
+ * - a failed migration: resumed, free (it was paid for);
+ * - a completed migration: a re-migration over the current selection, writing only new or
+ *   changed records. The first re-migration is free; each further one is paid like a migration
+ *   (base fee plus the counted records, @replatform/contracts/pricing) through the normal
+ *   checkout, and refused with 402 until then.
+ * Demo accounts and sandbox migrations never pay. A store that grew beyond what was paid for
+ * needs a top-up first (402) in every case that pays.
  */
-export function checkStart(
-  migration: StoredMigration,
-  user: Pick<CurrentUser, 'isDemo'>,
-  isSandbox: (migration: StoredMigration) => boolean,
-): StartCheck {
-  const facts = {
+export function checkStart(migration: StoredMigration, facts: StartFacts): StartCheck {
+  const status = normaliseStatus(migration.status);
+  const lifecycle = {
     currentStep: migration.currentStep,
-    status: normaliseStatus(migration.status),
+    status,
     sourceStore: migration.sourceStore,
     destinationStore: migration.destinationStore,
     sourceVerified: migration.sourceVerified,
@@ -38,26 +68,48 @@ export function checkStart(
     dataTypes: migration.dataTypes,
     paid: migration.paymentInfo?.paymentStatus === 'paid',
   };
-  if (!storesReady(facts)) {
+  if (!storesReady(lifecycle)) {
     return {
       ok: false,
       error: new ApiError(409, 'stores_not_connected', 'Connect both stores first.'),
     };
   }
-  if (!hasSelectedData(facts.dataTypes)) {
+  if (!hasSelectedData(lifecycle.dataTypes)) {
     return {
       ok: false,
       error: new ApiError(409, 'no_data_selected', 'Select at least one data type.'),
     };
   }
-  if (!canChangeStatus(facts.status, 'in-progress')) {
+  if (!canChangeStatus(status, 'in-progress')) {
     return {
       ok: false,
       error: new ApiError(409, 'step_not_allowed', 'This migration cannot be started now.'),
     };
   }
-  if (user.isDemo || isSandbox(migration)) return { ok: true, unlimited: true };
-  if (!facts.paid) {
+
+  let remigration: RemigrationStart | undefined;
+  if (status === 'completed') {
+    const number = facts.remigrations + 1;
+    if (number === 1) remigration = { number, basis: 'first' };
+    else if (facts.free) remigration = { number, basis: facts.free };
+    else if (facts.paidRemigrationQuote)
+      remigration = { number, basis: 'paid', quoteId: facts.paidRemigrationQuote };
+    else {
+      const price = priceFor(selectedCountsOf(migration));
+      return {
+        ok: false,
+        error: new ApiError(
+          402,
+          'payment_required',
+          `This would be re-migration ${number} of this migration. The first re-migration is free; each further one costs ${formatUsd(price.baseCents)} plus ${formatUsd(price.volumeCents)} for the ${price.records.toLocaleString('en-US')} records in your store (${formatUsd(price.totalCents)}). Complete the payment, then start it again.`,
+          [`amountDueCents=${price.totalCents}`, `records=${price.records}`],
+        ),
+      };
+    }
+  }
+
+  if (facts.free) return { ok: true, unlimited: true, ...(remigration ? { remigration } : {}) };
+  if (!lifecycle.paid) {
     return {
       ok: false,
       error: new ApiError(402, 'payment_required', 'Complete the payment to start the migration.'),
@@ -75,31 +127,68 @@ export function checkStart(
       ),
     };
   }
-  return { ok: true, unlimited: false };
+  return { ok: true, unlimited: false, ...(remigration ? { remigration } : {}) };
+}
+
+export interface StartResult {
+  job: EngineJob;
+  alreadyRunning: boolean;
+  /** The re-migration this start counts as (1 = the free first one), when it is one. */
+  remigration?: number;
 }
 
 /**
  * Starts the migration's run in the background: step 4, in progress, and a queued job that a
- * worker picks up at once. Starting a migration that is already running changes nothing.
- * Ownership must have been checked by the caller (the migration was found for the user).
+ * worker picks up at once, in one transaction (with the re-migration it counts as, if any).
+ * Starting a migration that is already running changes nothing. The source is counted first
+ * when its counts were never taken (payment is checked against them) and before a
+ * re-migration (the store may have grown since). Ownership must have been checked by the caller
+ * (the migration was found for the user).
  */
 export async function startMigration(
   engine: EngineServices,
   migration: StoredMigration,
   user: Pick<CurrentUser, 'isDemo'>,
-): Promise<{ job: EngineJob; alreadyRunning: boolean }> {
+): Promise<StartResult> {
   const live = await engine.jobs.liveJob(migration.id);
   if (live) return { job: live, alreadyRunning: true };
-  const check = checkStart(migration, user, engine.isSandbox);
-  if (!check.ok) throw check.error;
-  await engine.repository.setLifecycle(
-    migration.id,
-    { status: 'in-progress', currentStep: 4, completedAt: null },
-    [migration.status],
-  );
-  const { job, created } = await engine.jobs.enqueue(migration.id, migration.userId, {
-    unlimited: check.unlimited,
+
+  const free = user.isDemo ? 'demo' : engine.isSandbox(migration) ? 'sandbox' : false;
+  let current = migration;
+  const again = normaliseStatus(current.status) === 'completed';
+  if (!free && hasSelectedData(current.dataTypes) && (again || !isCounted(current))) {
+    current = await engine.recount(current);
+  }
+  const remigrations = await engine.remigrations.count(current.id);
+  const check = checkStart(current, {
+    free,
+    remigrations,
+    paidRemigrationQuote: again
+      ? await engine.remigrations.paidQuoteFor(current.id, remigrations + 1)
+      : undefined,
   });
+  if (!check.ok) throw check.error;
+
+  const started = await engine.jobs.startJob({
+    migrationId: current.id,
+    userId: current.userId,
+    unlimited: check.unlimited,
+    expectedVersion: current.version,
+    lifecycle: { status: 'in-progress', currentStep: 4, completedAt: null },
+    remigration: check.remigration,
+  });
+  if (started.outcome === 'changed') {
+    throw new ApiError(
+      409,
+      'conflict',
+      'The migration changed while it was being started. Reload and try again.',
+    );
+  }
+  if (started.outcome === 'already_running') return { job: started.job, alreadyRunning: true };
   engine.runner.wake();
-  return { job, alreadyRunning: !created };
+  return {
+    job: started.job,
+    alreadyRunning: false,
+    ...(check.remigration ? { remigration: check.remigration.number } : {}),
+  };
 }

@@ -1,7 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
 import { hasSelectedData } from '@replatform/contracts/lifecycle';
-import type { EntityCounts, PaymentInfo } from '@replatform/contracts/migration';
+import {
+  normaliseStatus,
+  type EntityCounts,
+  type PaymentInfo,
+} from '@replatform/contracts/migration';
 import {
   cardBrandOf,
   declinedTestCard,
@@ -19,14 +23,18 @@ import {
   type PaymentDetails,
   type StoredQuote,
 } from '@replatform/db/payments-repository';
+import { RemigrationsRepository } from '@replatform/db/remigrations-repository';
 import type { CurrentUser } from '../auth/require-user.ts';
 import type { Config } from '../config.ts';
 import type { StoreConnections } from '../connections/store-connections.ts';
 import { ApiError } from '../http/errors.ts';
 import type { NotificationsService } from '../notifications/notifications.ts';
 import {
+  isPaidMigration,
+  paymentInfoAfter,
   paymentInfoFrom,
   quoteFromPaymentInfo,
+  quoteStillCurrent,
   quoteTerms,
   selectedCounts,
   type QuoteTerms,
@@ -89,6 +97,7 @@ const idOf = (value: string | { id: string } | null | undefined) =>
  */
 export class PaymentsService {
   readonly quotes: PaymentsRepository;
+  readonly #remigrations: RemigrationsRepository;
   readonly #deps: PaymentsServiceDeps;
   readonly #now: () => Date;
 
@@ -96,6 +105,7 @@ export class PaymentsService {
     this.#deps = deps;
     this.#now = deps.now ?? (() => new Date());
     this.quotes = new PaymentsRepository(deps.db, this.#now);
+    this.#remigrations = new RemigrationsRepository(deps.db);
   }
 
   get mode(): 'stripe' | 'demo' {
@@ -161,22 +171,43 @@ export class PaymentsService {
     }
   }
 
+  /**
+   * The number of the re-migration the owner would have to pay for to run the migration again:
+   * it is completed, the free first re-migration was used and the next is not paid yet. Never for
+   * demo accounts or sandbox stores (always free).
+   */
+  async #remigrationDue(
+    user: CurrentUser,
+    migration: StoredMigration,
+  ): Promise<number | undefined> {
+    if (normaliseStatus(migration.status) !== 'completed' || !isPaidMigration(migration)) return;
+    if (user.isDemo || this.#deps.isSandbox?.(migration)) return;
+    const used = await this.#remigrations.count(migration.id);
+    if (used < 1) return;
+    const bought = await this.#remigrations.paidQuoteFor(migration.id, used + 1);
+    return bought ? undefined : used + 1;
+  }
+
   async #terms(
+    user: CurrentUser,
     migration: StoredMigration,
     failure: string,
   ): Promise<{ counts: EntityCounts; terms: QuoteTerms }> {
     const counts = await this.#countSource(migration, failure);
-    return { counts, terms: quoteTerms(counts, migration) };
+    const remigrationDue = await this.#remigrationDue(user, migration);
+    return { counts, terms: quoteTerms(counts, migration, { remigrationDue }) };
   }
 
   async summary(user: CurrentUser, migrationId: string): Promise<PaymentSummary> {
     const migration = await this.#ownMigration(user, migrationId);
-    const { counts, terms } = await this.#terms(migration, INITIATE_FAILED);
+    const { counts, terms } = await this.#terms(user, migration, INITIATE_FAILED);
     return {
       counts,
       records: terms.records,
       paidRecords: terms.paidRecords,
-      kind: terms.kind,
+      // The summary's contract knows no 'remigration' yet; it is priced like a first payment
+      // (base fee and every record), which is what 'initial' shows.
+      kind: terms.kind === 'remigration' ? 'initial' : terms.kind,
       recordsDue: terms.recordsBought,
       baseCents: terms.baseCents,
       volumeCents: terms.volumeCents,
@@ -197,13 +228,14 @@ export class PaymentsService {
   ): Promise<{ url: string; id: string }> {
     const stripe = this.#stripe();
     const migration = await this.#ownMigration(user, migrationId);
-    const { counts, terms } = await this.#terms(migration, INITIATE_FAILED);
+    const { counts, terms } = await this.#terms(user, migration, INITIATE_FAILED);
     if (terms.kind === 'none') {
       throw new ApiError(409, 'already_paid', 'This migration is already paid for.');
     }
     const quoteTermsKey = {
       migrationId: migration.id,
       provider: 'stripe' as const,
+      kind: terms.kind,
       recordsBought: terms.recordsBought,
       previouslyPaidRecords: terms.paidRecords,
       amountCents: terms.amountCents,
@@ -239,19 +271,25 @@ export class PaymentsService {
       quote ??= await this.quotes.createQuote({
         ...quoteTermsKey,
         userId: user.id,
-        kind: terms.kind,
         counts,
         recordsTotal: terms.records,
         currency: terms.currency,
+        remigrationNumber: terms.remigrationNumber ?? null,
       });
 
       const publicUrl = this.#deps.config.publicUrl;
       const page = `${publicUrl}/migrations/${encodeURIComponent(migration.id)}`;
       const metadata = { migration_id: migration.id, quote_id: quote.id };
       const description =
+        terms.kind === 'top_up'
+          ? `${terms.recordsBought.toLocaleString('en-US')} additional records at ${formatUsd(PER_RECORD_CENTS)} each`
+          : `${terms.records.toLocaleString('en-US')} records (${formatUsd(terms.baseCents)} base fee + ${formatUsd(PER_RECORD_CENTS)} per record)`;
+      const productName =
         terms.kind === 'initial'
-          ? `${terms.records.toLocaleString('en-US')} records (${formatUsd(terms.baseCents)} base fee + ${formatUsd(PER_RECORD_CENTS)} per record)`
-          : `${terms.recordsBought.toLocaleString('en-US')} additional records at ${formatUsd(PER_RECORD_CENTS)} each`;
+          ? `Store migration: ${migration.storeName}`
+          : terms.kind === 'remigration'
+            ? `Re-migration ${terms.remigrationNumber ?? ''}: ${migration.storeName}`
+            : `Additional records: ${migration.storeName}`;
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
@@ -261,13 +299,7 @@ export class PaymentsService {
               price_data: {
                 currency: terms.currency,
                 unit_amount: terms.amountCents,
-                product_data: {
-                  name:
-                    terms.kind === 'initial'
-                      ? `Store migration: ${migration.storeName}`
-                      : `Additional records: ${migration.storeName}`,
-                  description,
-                },
+                product_data: { name: productName, description },
               },
             },
           ],
@@ -382,8 +414,16 @@ export class PaymentsService {
     return result;
   }
 
-  /** Records a verified payment of a quote once, with its notification in the same transaction. */
-  async #record(quote: StoredQuote, details: PaymentDetails): Promise<FulfilmentResult> {
+  /**
+   * Records a verified payment of a quote once, with its notification in the same transaction.
+   * `onlyIfCurrent` refuses a quote made before another payment was recorded (for demo payments,
+   * which take no money: two at once must not both count).
+   */
+  async #record(
+    quote: StoredQuote,
+    details: PaymentDetails,
+    options: { onlyIfCurrent?: boolean } = {},
+  ): Promise<FulfilmentResult> {
     const migration = await this.#deps.migrations.findForUser(quote.migrationId, quote.userId);
     const storeName = migration?.storeName ?? 'your migration';
     const amount = formatUsd(quote.amountCents);
@@ -392,9 +432,20 @@ export class PaymentsService {
         ? `Demo payment of ${amount} for "${storeName}" recorded. No money was charged.`
         : quote.kind === 'top_up'
           ? `Your payment of ${amount} for "${storeName}" was received. It covers ${quote.recordsBought.toLocaleString('en-US')} more records.`
-          : `Your payment of ${amount} for "${storeName}" was received. You can start the migration now.`;
+          : quote.kind === 'remigration'
+            ? `Your payment of ${amount} for re-migration ${quote.remigrationNumber ?? ''} of "${storeName}" was received. You can start it now.`
+            : `Your payment of ${amount} for "${storeName}" was received. You can start the migration now.`;
     return this.quotes.fulfil(quote.id, details, {
-      paymentInfo: (paid) => paymentInfoFrom(paid),
+      ...(options.onlyIfCurrent
+        ? {
+            stillCurrent: (now: {
+              paymentInfo: Record<string, unknown> | undefined;
+              paidQuotes: StoredQuote[];
+            }) => quoteStillCurrent(quote, now.paymentInfo, now.paidQuotes),
+          }
+        : {}),
+      paymentInfo: (paid, before) =>
+        migration ? paymentInfoAfter(migration, paid, before, quote.id) : paymentInfoFrom(paid),
       within: async (trx) => {
         await this.#deps.notifications.notify(
           {
@@ -597,7 +648,7 @@ export class PaymentsService {
         'Demo payments are only available in demo mode. Please check out with Stripe.',
       );
     }
-    const { counts, terms } = await this.#terms(migration, INITIATE_FAILED);
+    const { counts, terms } = await this.#terms(user, migration, INITIATE_FAILED);
     if (terms.kind === 'none')
       throw new ApiError(409, 'already_paid', 'This migration is already paid for.');
     if (input.method === 'card' && isExpired(input.expiry, this.#now())) {
@@ -619,15 +670,29 @@ export class PaymentsService {
       recordsBought: terms.recordsBought,
       amountCents: terms.amountCents,
       currency: terms.currency,
+      remigrationNumber: terms.remigrationNumber ?? null,
     });
-    const result = await this.#record(quote, {
-      paidAt: this.#now().toISOString(),
-      paymentMethod:
-        input.method === 'card'
-          ? { type: 'card', card: { brand: cardBrandOf(digits), last4: digits.slice(-4) } }
-          : { type: 'paypal' },
-      customerEmail: input.email,
-    });
+    // Two demo payments at once were both priced before either was recorded: only the first to
+    // be recorded counts, the other is refused inside the same transaction.
+    const result = await this.#record(
+      quote,
+      {
+        paidAt: this.#now().toISOString(),
+        paymentMethod:
+          input.method === 'card'
+            ? { type: 'card', card: { brand: cardBrandOf(digits), last4: digits.slice(-4) } }
+            : { type: 'paypal' },
+        customerEmail: input.email,
+      },
+      { onlyIfCurrent: true },
+    );
+    if (result.stale) {
+      throw new ApiError(
+        409,
+        'already_paid',
+        'This migration was paid for meanwhile; nothing more was recorded.',
+      );
+    }
     if (!result.paymentInfo) throw new ApiError(404, 'not_found', MIGRATION_NOT_FOUND);
     return result.paymentInfo as PaymentInfo;
   }

@@ -79,6 +79,7 @@ describe('PDF writer', () => {
       customerEmail: 'owner@example.com',
       createdAt: '2026-01-02T03:04:05.000Z',
       paidAt: '2026-01-02T03:04:05.000Z',
+      remigrationNumber: null,
       ...overrides,
     });
     const pdf = receiptPdf({
@@ -97,6 +98,16 @@ describe('PDF writer', () => {
           amountCents: 50,
           paidAt: '2026-01-03T00:00:00.000Z',
         }),
+        quote({
+          id: 'x3',
+          kind: 'remigration',
+          remigrationNumber: 2,
+          recordsTotal: 1100,
+          previouslyPaidRecords: 1050,
+          recordsBought: 50,
+          amountCents: 9900 + 1100,
+          paidAt: '2026-01-03T12:00:00.000Z',
+        }),
       ],
       publicUrl: 'http://localhost:4001',
       now: new Date('2026-01-04T00:00:00Z'),
@@ -113,12 +124,15 @@ describe('PDF writer', () => {
       '($10.00)',
       '(Additional records \\(2026-01-03\\): 50 \\327 $0.01)',
       '($0.50)',
+      '(Re-migration 2 \\(2026-01-03\\): base fee)',
+      '(Re-migration 2: 1,100 records \\327 $0.01)',
+      '($11.00)',
       '(Tax \\(8%\\))',
       '($0.00)',
-      '($109.50 USD)',
-      '(1,050)',
+      '($219.50 USD)',
+      '(1,100)',
       '(Visa \\225\\225\\225\\225 4242)',
-      '(RP-X2)',
+      '(RP-X3)',
     ]) {
       expect(text).toContain(expected);
     }

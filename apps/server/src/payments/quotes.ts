@@ -18,7 +18,9 @@ import { paidRecordLimit } from '@replatform/engine/payment-limit';
 export const MINIMUM_CHARGE_CENTS = 50;
 
 export interface QuoteTerms {
-  kind: 'initial' | 'top_up' | 'none';
+  kind: 'initial' | 'top_up' | 'remigration' | 'none';
+  /** For a re-migration: which one (2, 3, ...; the first is free). */
+  remigrationNumber?: number;
   /** Records of the selected types in the source now. */
   records: number;
   paidRecords: number;
@@ -50,13 +52,34 @@ export function paidRecordsOf(migration: StoredMigration): number {
 }
 
 /**
- * What the next payment is: the full price before the first payment, the per-record price of the
- * records missing when the source grew after payment (at least the minimum charge), or nothing.
+ * What the next payment is: the full price before the first payment; a re-migration beyond the
+ * free first one (`remigrationDue`: its number), priced like a migration of the records counted
+ * now, which also covers what the source gained; the per-record price of the records missing
+ * when the source grew after payment (at least the minimum charge); or nothing.
  */
-export function quoteTerms(counts: EntityCounts, migration: StoredMigration): QuoteTerms {
+export function quoteTerms(
+  counts: EntityCounts,
+  migration: StoredMigration,
+  options: { remigrationDue?: number | undefined } = {},
+): QuoteTerms {
   const price = priceFor(counts);
   const paidRecords = paidRecordsOf(migration);
   const none = { baseCents: 0, volumeCents: 0, taxCents: 0, amountCents: 0, recordsBought: 0 };
+  if (isPaidMigration(migration) && options.remigrationDue !== undefined) {
+    return {
+      kind: 'remigration',
+      remigrationNumber: options.remigrationDue,
+      records: price.records,
+      paidRecords,
+      // Added to the records paid for: the growth this payment also covers.
+      recordsBought: Math.max(0, price.records - paidRecords),
+      baseCents: price.baseCents,
+      volumeCents: price.volumeCents,
+      taxCents: price.taxCents,
+      amountCents: price.totalCents,
+      currency: paymentCurrency,
+    };
+  }
   if (!isPaidMigration(migration)) {
     return {
       kind: 'initial',
@@ -93,6 +116,57 @@ export function quoteTerms(counts: EntityCounts, migration: StoredMigration): Qu
     amountCents: volumeCents,
     currency: paymentCurrency,
   };
+}
+
+/**
+ * Whether a quote still describes the migration's payments as they are now (nothing was paid
+ * since it was priced): an initial quote while unpaid, a top-up or re-migration while the
+ * records paid for are those it was priced against, and a re-migration only once.
+ */
+export function quoteStillCurrent(
+  quote: StoredQuote,
+  paymentInfo: Record<string, unknown> | undefined,
+  paidQuotes: readonly StoredQuote[],
+): boolean {
+  const paid = paymentInfo?.paymentStatus === 'paid';
+  if (quote.kind === 'initial') return !paid;
+  if (!paid || paidRecordLimit(paymentInfo) !== quote.previouslyPaidRecords) return false;
+  return !paidQuotes.some(
+    (q) =>
+      q.id !== quote.id &&
+      quote.kind === 'remigration' &&
+      q.kind === 'remigration' &&
+      q.remigrationNumber === quote.remigrationNumber,
+  );
+}
+
+/**
+ * The paymentInfo after the payment of quote `paidNow`: the totals of every paid quote, plus what
+ * was recorded as paid without a quote before (a demo account's sample migrations, a payment set
+ * by an operator), which would otherwise drop out of the totals.
+ */
+export function paymentInfoAfter(
+  migration: StoredMigration,
+  paidQuotes: StoredQuote[],
+  before: Record<string, unknown> | undefined,
+  paidNow: string,
+): PaymentInfo {
+  const recorded = quoteFromPaymentInfo({ ...migration, paymentInfo: before ?? null });
+  const earlier = paidQuotes.filter((q) => q.id !== paidNow);
+  if (recorded) {
+    const amount = recorded.amountCents - earlier.reduce((n, q) => n + q.amountCents, 0);
+    const records = recorded.recordsBought - earlier.reduce((n, q) => n + q.recordsBought, 0);
+    if (amount > 0 || records > 0) {
+      const withoutQuote = {
+        ...recorded,
+        amountCents: Math.max(0, amount),
+        recordsBought: Math.max(0, records),
+        recordsTotal: Math.max(0, records),
+      };
+      return paymentInfoFrom([withoutQuote, ...paidQuotes]);
+    }
+  }
+  return paymentInfoFrom(paidQuotes);
 }
 
 /** The migration's paymentInfo from all its paid quotes (oldest first): totals, latest method. */
@@ -143,5 +217,6 @@ export function quoteFromPaymentInfo(migration: StoredMigration): StoredQuote | 
     customerEmail: info.customerEmail ?? null,
     createdAt: paidAt ?? migration.createdAt,
     paidAt,
+    remigrationNumber: null,
   };
 }

@@ -183,6 +183,15 @@ export function receiptPdf(input: {
         `Records: ${records(quote.recordsBought)} × ${formatUsd(PER_RECORD_CENTS)}`,
         formatUsd(quote.recordsBought * PER_RECORD_CENTS),
       );
+    } else if (quote.kind === 'remigration') {
+      // Priced like a migration of every record counted when it was bought.
+      const volume = quote.recordsTotal * PER_RECORD_CENTS;
+      const label = `Re-migration ${quote.remigrationNumber ?? ''}`.trim();
+      line(`${label}${when}: base fee`, formatUsd(quote.amountCents - volume));
+      line(
+        `${label}: ${records(quote.recordsTotal)} records × ${formatUsd(PER_RECORD_CENTS)}`,
+        formatUsd(volume),
+      );
     } else {
       line(
         `Additional records${when}: ${records(quote.recordsBought)} × ${formatUsd(PER_RECORD_CENTS)}`,

@@ -30,7 +30,14 @@ describe('Stripe settings', () => {
     expect(stripe?.getApiField('port')).toBe(12111);
     expect(stripe?.getApiField('protocol')).toBe('http');
     expect(stripe?.getApiField('version')).toBe('2023-08-16');
-    const live = createStripeClient(parseConfig({ STRIPE_SECRET_KEY: 'sk_live_abc' }).stripe);
+    // Production (the default) also needs the public address and the webhook secret.
+    const live = createStripeClient(
+      parseConfig({
+        STRIPE_SECRET_KEY: 'sk_live_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+        PUBLIC_URL: 'https://replatform.example.com',
+      }).stripe,
+    );
     expect(live?.getApiField('host')).toBe('api.stripe.com');
   });
 });

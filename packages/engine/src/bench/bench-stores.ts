@@ -5,6 +5,7 @@ import type { SampleStoreOptions } from '@replatform/emulators/framework/sample-
 import type { RunningEmulator } from '@replatform/emulators/framework/server';
 import { startMagentoEmulator } from '@replatform/emulators/magento2/magento-emulator';
 import { startShopifyEmulator } from '@replatform/emulators/shopify/shopify-emulator';
+import { restoreRates } from '@replatform/emulators/shopify/store';
 import { startWooCommerceEmulator } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 
 /** What a benchmark worker needs to reach a store (passed to the child as JSON). */
@@ -15,14 +16,28 @@ export interface StoreAddress {
   credentials: Record<string, string>;
 }
 
+/** What a store with a published limit counted of a run, as the platform would. */
+export interface StoreLimitUse {
+  unit: 'requests' | 'points';
+  /** The plan's limit per second (BigCommerce: quota / window; Shopify: restore rate). */
+  perSecond: number;
+  /** Units charged against the limit so far (admitted requests, query-cost points). */
+  used: number;
+  /** Requests refused for going over the limit (429, THROTTLED). */
+  refused: number;
+  /** The quota windows so far (BigCommerce), with their start in epoch milliseconds. */
+  windows?: { startedAt: number; used: number; refused: number }[];
+  windowMs?: number;
+  /** Requests allowed per window. */
+  quota?: number;
+}
+
 export interface BenchStore {
   address: StoreAddress;
   emulator: RunningEmulator;
   countStored(entity: EntityType): number;
-  /** Requests the store admitted per second on its plan, when it has a published limit. */
-  requestsPerSecond: number | undefined;
-  /** Requests admitted under the store's quota (BigCommerce), for the limit-derived bound. */
-  admittedRequests(): number;
+  /** The store's own count against its published limit; undefined when it publishes none. */
+  limitUse(): StoreLimitUse | undefined;
   close(): Promise<void>;
 }
 
@@ -60,8 +75,7 @@ export async function startBenchStore(
           // 'Uncategorized' is WooCommerce's own placeholder, present in every store.
           return entity === 'categories' ? counts.categories - 1 : counts[entity];
         },
-        requestsPerSecond: undefined,
-        admittedRequests: () => e.stats.requests,
+        limitUse: () => undefined,
         close: () => e.close(),
       };
     }
@@ -75,8 +89,7 @@ export async function startBenchStore(
         address: { platform, origin: e.url, credentials: { storeUrl: e.url, ...e.credentials } },
         emulator: e,
         countStored: (entity) => e.store.countCanonical(entity),
-        requestsPerSecond: undefined,
-        admittedRequests: () => e.stats.requests,
+        limitUse: () => undefined,
         close: () => e.close(),
       };
     }
@@ -86,7 +99,6 @@ export async function startBenchStore(
         latencyMs,
         plan: options.limited ? 'standard' : 'unlimited',
       });
-      const quota = e.quotaStats();
       return {
         address: {
           platform,
@@ -95,8 +107,24 @@ export async function startBenchStore(
         },
         emulator: e,
         countStored: (entity) => e.countStored(entity),
-        requestsPerSecond: options.limited ? quota.quota / (quota.windowMs / 1000) : undefined,
-        admittedRequests: () => e.quotaStats().windows.reduce((n, w) => n + w.used, 0),
+        limitUse: () => {
+          if (!options.limited) return undefined;
+          const quota = e.quotaStats();
+          return {
+            unit: 'requests',
+            perSecond: quota.quota / (quota.windowMs / 1000),
+            used: quota.windows.reduce((n, w) => n + w.used, 0),
+            refused: quota.limited,
+            // The emulator keeps window starts on this process's performance clock.
+            windows: quota.windows.map((w) => ({
+              startedAt: performance.timeOrigin + w.startedAt,
+              used: w.used,
+              refused: w.limited,
+            })),
+            windowMs: quota.windowMs,
+            quota: quota.quota,
+          };
+        },
         close: () => e.close(),
       };
     }
@@ -118,8 +146,16 @@ export async function startBenchStore(
         },
         emulator: e,
         countStored: (entity) => e.countStored(entity, shopDomain),
-        requestsPerSecond: undefined,
-        admittedRequests: () => e.stats.requests,
+        limitUse: () => {
+          if (!options.limited) return undefined;
+          const shop = e.shop(shopDomain);
+          return {
+            unit: 'points',
+            perSecond: restoreRates.standard,
+            used: shop.stats.pointsCharged,
+            refused: shop.stats.throttled,
+          };
+        },
         close: () => e.close(),
       };
     }

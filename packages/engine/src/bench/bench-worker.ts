@@ -1,132 +1,178 @@
-import type { Connector, ConnectorHttp } from '@replatform/connectors/kit/contract';
-import { createHttpClient } from '@replatform/connectors/kit/http/http-client';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RateUsage } from '@replatform/connectors/kit/contract';
+import { connectorRegistry } from '@replatform/connectors/registry';
 import { migrateToLatest, openDatabase } from '@replatform/db/database';
 import { EngineRepository } from '@replatform/db/engine-repository';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
-import { executeMigration } from '../execute.ts';
-import type { StoreSide } from '../migrate.ts';
+import { StoreConnections } from '@replatform/server/connections/store-connections';
+import { createEngineServices } from '@replatform/server/jobs/engine-services';
+import { startMigration } from '@replatform/server/jobs/start-migration';
+import { sealCredentials } from '@replatform/server/migrations/store-credentials';
+import { NotificationsService } from '@replatform/server/notifications/notifications';
+import { routeToEmulators } from '@replatform/server/sandbox/sandbox-stores';
+import { CredentialVault } from '@replatform/server/security/credential-vault';
 import type { StoreAddress } from './bench-stores.ts';
 
 /**
- * One benchmark run in its own process, so its peak RSS is the engine's alone (the emulators
- * live in the parent). Reads its task as JSON from argv, prints its figures as JSON on stdout.
+ * One benchmark run in its own process, so its peak RSS is the run's alone (the emulators live
+ * in the parent), and through the server's own code path: the migration is stored with sealed
+ * credentials, started by startMigration, claimed by the server's JobRunner (two workers, lease
+ * and heartbeat as configured there) and run by the migration job handler over StoreConnections
+ * (the egress-guarded client, routed to the emulators as sandbox stores are), verification and
+ * notifications included. Reads its task as JSON from argv, prints its figures as JSON on stdout.
  */
 export interface WorkerTask {
   source: StoreAddress;
   destination: StoreAddress;
   statePath: string;
-  concurrency?: number;
+  dataTypes: ('products' | 'customers' | 'orders')[];
   /** Print the live heap after a full GC at each quarter (needs --expose-gc). */
   traceHeap?: boolean;
 }
 
 export interface WorkerResult {
-  elapsedMs: number;
   status: string;
   message?: string;
+  /** From the start of the run to the end of its migrate phase (verification excluded). */
+  migrateMs: number;
+  /** When the migrate phase started and ended, in epoch milliseconds. */
+  migrateStartedAt: number;
+  migrateEndedAt: number;
+  /** The verification pass that follows, as the server runs it. */
+  verifyMs: number;
+  verification?: string;
+  /** Products + customers + orders handled (migrated or skipped). */
   records: number;
   failed: number;
   /** A few failed records with their reasons. */
   failures: string[];
-  stats: Record<string, { total: number; migrated: number; skipped: number; failed: number }>;
-  /** CPU the worker spent (engine, connectors, HTTP, state database), in ms. */
+  stats: Record<string, { migrated: number; skipped: number; failed: number }>;
+  /** CPU the worker spent (runner, engine, connectors, HTTP, state database), in ms. */
   cpuMs: number;
   peakRssMb: number;
+  /** Peak RSS when the migrate phase ended (before the verification). */
+  migratePeakRssMb: number;
   /** RSS when a quarter, half, three quarters and all of the records were done. */
   rssByQuarterMb: number[];
-}
-
-/**
- * The production HTTP client (egress guard with the emulators admitted by origin), plus the
- * name-based routing a sandbox needs for Shopify, whose shops are addressed by domain.
- */
-function httpFor(task: WorkerTask): ConnectorHttp {
-  const client = createHttpClient({
-    allowlist: [task.source.origin, task.destination.origin],
-    timeoutMs: 30_000,
-  });
-  const shops = new Map<string, string>();
-  for (const side of [task.source, task.destination]) {
-    if (side.platform === 'shopify' && side.credentials.shopDomain)
-      shops.set(side.credentials.shopDomain, side.origin);
-  }
-  return {
-    request(request) {
-      const url = new URL(request.url);
-      const origin = shops.get(url.hostname);
-      if (!origin) return client.request(request);
-      return client.request({
-        ...request,
-        url: `${origin}${url.pathname}${url.search}`,
-        headers: { ...request.headers, 'x-forwarded-host': url.hostname },
-      });
-    },
-  };
-}
-
-/** Only the two connectors of the run are loaded, as in a CLI run. */
-async function connectorFor(address: StoreAddress): Promise<Connector<unknown>> {
-  switch (address.platform) {
-    case 'woocommerce':
-      return (await import('@replatform/connectors/woocommerce/woocommerce'))
-        .wooCommerceConnector as Connector<unknown>;
-    case 'magento2':
-      return (await import('@replatform/connectors/magento2/magento-connector'))
-        .magentoConnector as Connector<unknown>;
-    case 'shopify':
-      return (await import('@replatform/connectors/shopify/shopify-connector'))
-        .shopifyConnector as Connector<unknown>;
-    case 'bigcommerce': {
-      const { createBigCommerceConnector } =
-        await import('@replatform/connectors/bigcommerce/bigcommerce-connector');
-      return createBigCommerceConnector({ apiBaseUrl: address.origin }) as Connector<unknown>;
-    }
-  }
-}
-
-async function side(address: StoreAddress, http: ConnectorHttp): Promise<StoreSide> {
-  const connector = await connectorFor(address);
-  const credentials = connector.credentialsSchema.parse(address.credentials);
-  return {
-    connection: connector.connect(credentials, { http }),
-    capabilities: connector.capabilities,
-  };
+  /** The connections' rate-limit use, as the run logged it. */
+  rateUsage: { source?: RateUsage; destination?: RateUsage };
+  notes: string[];
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// resourceUsage().maxRSS is in kilobytes.
+const maxRssMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+
+/** The server's logger interface, keeping the rate-limit use the run reports and dropping the rest. */
+function benchLog(rateUsage: WorkerResult['rateUsage']): FastifyBaseLogger {
+  const record = (level: string) => (fields: unknown, message?: string) => {
+    const f = fields as Record<string, unknown> | undefined;
+    if (
+      f &&
+      (f.side === 'source' || f.side === 'destination') &&
+      typeof f.usedPerSecond === 'number'
+    )
+      rateUsage[f.side] = {
+        unit: f.unit as RateUsage['unit'],
+        usedPerSecond: f.usedPerSecond,
+        availablePerSecond: Number(f.availablePerSecond),
+        throttled: Number(f.throttled),
+      };
+    if (level === 'error') console.error(`  worker: ${message ?? ''} ${JSON.stringify(fields)}`);
+  };
+  const log = {
+    level: 'info',
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    fatal: record('error'),
+    debug: () => {},
+    trace: () => {},
+    silent: () => {},
+    child: () => log,
+  };
+  return log as unknown as FastifyBaseLogger;
+}
 
 async function main(): Promise<void> {
   const task = JSON.parse(process.argv[2] ?? '{}') as WorkerTask;
   const db = openDatabase({ sqlitePath: task.statePath });
   await migrateToLatest(db);
-  const migration = await new MigrationsRepository(db).create({
-    userId: 'bench',
-    email: '',
-    storeName: 'bench',
+  const rateUsage: WorkerResult['rateUsage'] = {};
+  const log = benchLog(rateUsage);
+  const vault = new CredentialVault(randomBytes(32));
+  const sides = [task.source, task.destination];
+  const connections = new StoreConnections({
+    registry: connectorRegistry,
+    vault,
+    egressAllowlist: sides.map((s) => s.origin),
+    egressAllowHttp: true,
+    route: (http) =>
+      routeToEmulators(
+        http,
+        new Map(
+          sides.flatMap((s) =>
+            s.platform === 'shopify' ? [[s.credentials.shopDomain ?? '', s.origin] as const] : [],
+          ),
+        ),
+        new Map(
+          sides.flatMap((s) =>
+            s.platform === 'bigcommerce'
+              ? [[s.credentials.storeHash ?? '', s.origin] as const]
+              : [],
+          ),
+        ),
+      ),
   });
-  const http = httpFor(task);
-  let expected = 0;
-  const quarters: number[] = [];
-  const started = performance.now();
+  const migrations = new MigrationsRepository(db);
+  const engine = createEngineServices({
+    db,
+    migrations,
+    connections,
+    log,
+    notifier: () => new NotificationsService(db),
+  });
+
+  const created = await migrations.create({ userId: 'bench', email: '', storeName: 'bench' });
+  const seal = (side: 'source' | 'destination', address: StoreAddress) =>
+    sealCredentials(vault, created.id, side, {
+      platform: address.platform,
+      secrets: address.credentials,
+    });
+  const ready = await migrations.update(created.id, 'bench', {
+    sourceStore: task.source.platform,
+    destinationStore: task.destination.platform,
+    sourceStoreUrl: task.source.origin,
+    destinationStoreUrl: task.destination.origin,
+    sourceCredentials: seal('source', task.source),
+    destinationCredentials: seal('destination', task.destination),
+    sourceVerified: true,
+    destinationVerified: true,
+    dataTypes: Object.fromEntries(task.dataTypes.map((t) => [t, true])),
+    currentStep: 3,
+  });
+  if (!ready) throw new Error('the benchmark migration could not be prepared');
+
   const cpuBefore = process.cpuUsage();
-  const result = await executeMigration({
-    repository: new EngineRepository(db),
-    migrationId: migration.id,
-    dataTypes: ['products', 'customers', 'orders'],
-    source: await side(task.source, http),
-    destination: await side(task.destination, http),
-    verify: false,
-    concurrency: task.concurrency,
-    onProgress: (p) => {
-      let done = 0;
-      let total = 0;
-      for (const s of Object.values(p.stats)) {
-        if (!s) continue;
-        done += s.migrated + s.skipped + s.failed;
-        total += s.total;
-      }
-      expected = Math.max(expected, total);
-      while (expected && quarters.length < 4 && done >= (expected * (quarters.length + 1)) / 4) {
+  // As a demo or sandbox run: no payment limit, which is not what is measured here.
+  const { job } = await startMigration(engine, ready, { isDemo: true });
+  engine.runner.start();
+
+  const quarters: number[] = [];
+  let migratedAt: number | undefined;
+  let migratePeakRssMb: number | undefined;
+  for (;;) {
+    await sleep(100);
+    const [current, state, run] = await Promise.all([
+      migrations.findForUser(created.id, 'bench'),
+      engine.jobs.find(job.id),
+      engine.repository.latestRun(created.id),
+    ]);
+    if (current && current.totalEntities > 0) {
+      const done = current.migratedEntities;
+      while (quarters.length < 4 && done >= (current.totalEntities * (quarters.length + 1)) / 4) {
         quarters.push(mb(process.memoryUsage.rss()));
         if (task.traceHeap) {
           (globalThis as { gc?: () => void }).gc?.();
@@ -136,25 +182,35 @@ async function main(): Promise<void> {
           );
         }
       }
-    },
-  });
-  const elapsedMs = performance.now() - started;
+    }
+    if (migratedAt === undefined && run && run.phase !== 'migrate') {
+      migratedAt = performance.now();
+      migratePeakRssMb = maxRssMb();
+    }
+    if (state && state.state !== 'queued' && state.state !== 'running') break;
+  }
+  const finished = performance.now();
+  await engine.runner.stop();
   const cpu = process.cpuUsage(cpuBefore);
+
+  const repository = new EngineRepository(db);
+  const run = await repository.latestRun(created.id);
+  const stats: WorkerResult['stats'] = {};
+  for (const row of run ? await repository.runCounts(created.id, run.id) : []) {
+    const s = (stats[row.entity] ??= { migrated: 0, skipped: 0, failed: 0 });
+    s[row.outcome] += row.count;
+  }
   let records = 0;
   let failed = 0;
-  const stats: WorkerResult['stats'] = {};
-  for (const [entity, s] of Object.entries(result.stats)) {
-    if (!s) continue;
-    stats[entity] = s;
+  for (const [entity, s] of Object.entries(stats)) {
     if (entity !== 'categories') records += s.migrated + s.skipped;
     failed += s.failed;
   }
   const failures: string[] = [];
-  const repository = new EngineRepository(db);
   for (const entity of Object.keys(stats)) {
     let after: string | null = null;
     while (failed && failures.length < 5) {
-      const page = await repository.idMapPage(migration.id, entity, after, 1000);
+      const page = await repository.idMapPage(created.id, entity, after, 1000);
       for (const row of page) {
         if (row.outcome === 'failed' && failures.length < 5)
           failures.push(`${entity} ${row.sourceId}: ${row.reason ?? ''}`);
@@ -163,19 +219,29 @@ async function main(): Promise<void> {
       after = page[page.length - 1]?.sourceId ?? null;
     }
   }
+  const verification = run?.verification as { status?: string; message?: string } | null;
+  const migrateStartedAt = run ? Date.parse(run.startedAt) : Date.now();
+  const migrateEndedAt = run?.finishedAt ? Date.parse(run.finishedAt) : Date.now();
   const output: WorkerResult = {
-    elapsedMs,
-    status: result.status,
-    ...(result.message ? { message: result.message } : {}),
+    status: run?.status ?? 'unknown',
+    ...(run?.errorMessage ? { message: run.errorMessage } : {}),
+    migrateMs: migrateEndedAt - migrateStartedAt,
+    migrateStartedAt,
+    migrateEndedAt,
+    verifyMs: migratedAt === undefined ? 0 : finished - migratedAt,
+    ...(verification?.status ? { verification: verification.status } : {}),
     records,
     failed,
     failures,
     stats,
     cpuMs: (cpu.user + cpu.system) / 1000,
-    // resourceUsage().maxRSS is in kilobytes.
-    peakRssMb: Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10,
+    peakRssMb: maxRssMb(),
+    migratePeakRssMb: migratePeakRssMb ?? maxRssMb(),
     rssByQuarterMb: quarters,
+    rateUsage,
+    notes: run?.notes ?? [],
   };
+  await connections.close();
   await db.close();
   process.stdout.write(`${JSON.stringify(output)}\n`);
   process.exit(0);

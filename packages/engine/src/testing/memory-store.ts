@@ -10,6 +10,7 @@ import type {
   Connector,
   IdMap,
   Page,
+  RateUsage,
   WriteOutcome,
 } from '@replatform/connectors/kit/contract';
 import { ConnectorError } from '@replatform/connectors/kit/errors';
@@ -81,6 +82,16 @@ export interface MemoryConnectionOptions {
   delayMs?: number;
   unsupportedFields?: Capabilities['unsupportedFields'];
   rateLimit?: Capabilities['rateLimit'];
+  /**
+   * A part of the record the store could not take this time (an image it could not fetch): the
+   * record is written without it, with the warning, and reported incomplete.
+   */
+  incomplete?: (entity: EntityType, record: EntityRecord[EntityType]) => string | undefined;
+  /** What prepareImport and finishImport answer (neither exists when not given). */
+  importNotes?: { prepare: string[]; finish: string[] };
+  rateUsage?: () => RateUsage;
+  /** Told when each page read and each write starts and ends ('read:products:start', ...). */
+  trace?: (event: string) => void;
 }
 
 function mapRefs<E extends EntityType>(
@@ -115,6 +126,11 @@ function mapRefs<E extends EntityType>(
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The record as a store keeps it when its images could not be fetched. */
+function withoutImages<R>(record: R): R {
+  return 'images' in (record as object) ? { ...record, images: [] } : record;
+}
 
 export function memoryConnection(
   store: MemoryStore,
@@ -155,6 +171,7 @@ export function memoryConnection(
       let offset = checkpoint ? Number(checkpoint.cursor) : 0;
       let all: EntityRecord[E][] | undefined;
       for (;;) {
+        options.trace?.(`read:${entity}:start`);
         await guard();
         if (options.transientReadRate && random() < options.transientReadRate) {
           throw new ConnectorError('transient', 'http_status', 'The store answered 503');
@@ -173,53 +190,80 @@ export function memoryConnection(
           next: offset < all.length ? { version: 1, cursor: String(offset) } : null,
           ...(rejected.length ? { rejected } : {}),
         };
+        options.trace?.(`read:${entity}:end`);
         yield page;
         if (!page.next) return;
       }
     },
     async write<E extends EntityType>(entity: E, records: EntityRecord[E][], idMap: IdMap) {
-      await guard();
-      store.writeCalls[entity] += 1;
-      const failAfter =
-        options.transientWriteRate && random() < options.transientWriteRate
-          ? Math.floor(random() * (records.length + 1))
-          : -1;
-      const outcomes: WriteOutcome[] = [];
-      const held = store.records[entity] as Map<string, EntityRecord[E]>;
-      for (const [index, record] of records.entries()) {
-        if (index === failAfter) {
-          throw new ConnectorError('transient', 'timeout', 'The store timed out');
-        }
-        if (options.crashOn?.(record)) throw new TypeError(`Cannot read properties of undefined`);
-        const refused = options.refuse?.(entity, record);
-        if (refused) {
-          outcomes.push({ sourceId: record.id, outcome: 'failed', reason: refused });
-          continue;
-        }
-        const mapped = idMap.get(entity, record.id);
-        const marked = store.markers[entity].get(record.id);
-        const existing = mapped ?? marked;
-        if (existing && held.has(existing)) {
-          held.set(existing, { ...mapRefs(entity, record, idMap), id: existing });
-          outcomes.push({
-            sourceId: record.id,
-            outcome: mapped ? 'updated' : 'skipped',
-            destinationId: existing,
-            ...(mapped ? {} : { reason: 'Found at the destination by its source-id marker.' }),
-          });
-          continue;
-        }
-        const id = store.newId();
-        held.set(id, { ...mapRefs(entity, record, idMap), id });
-        store.markers[entity].set(record.id, id);
-        outcomes.push({ sourceId: record.id, outcome: 'created', destinationId: id });
+      options.trace?.(`write:${entity}:start`);
+      try {
+        return await writeBatch(entity, records, idMap);
+      } finally {
+        options.trace?.(`write:${entity}:end`);
       }
-      if (failAfter === records.length) {
-        throw new ConnectorError('transient', 'network_error', 'The connection was reset');
-      }
-      return outcomes;
     },
+    ...(options.importNotes
+      ? {
+          prepareImport: async () => [...(options.importNotes?.prepare ?? [])],
+          finishImport: async () => [...(options.importNotes?.finish ?? [])],
+        }
+      : {}),
+    ...(options.rateUsage ? { rateUsage: options.rateUsage } : {}),
   };
+
+  async function writeBatch<E extends EntityType>(
+    entity: E,
+    records: EntityRecord[E][],
+    idMap: IdMap,
+  ): Promise<WriteOutcome[]> {
+    await guard();
+    store.writeCalls[entity] += 1;
+    const failAfter =
+      options.transientWriteRate && random() < options.transientWriteRate
+        ? Math.floor(random() * (records.length + 1))
+        : -1;
+    const outcomes: WriteOutcome[] = [];
+    const held = store.records[entity] as Map<string, EntityRecord[E]>;
+    for (const [index, record] of records.entries()) {
+      if (index === failAfter) {
+        throw new ConnectorError('transient', 'timeout', 'The store timed out');
+      }
+      if (options.crashOn?.(record)) throw new TypeError(`Cannot read properties of undefined`);
+      const refused = options.refuse?.(entity, record);
+      if (refused) {
+        outcomes.push({ sourceId: record.id, outcome: 'failed', reason: refused });
+        continue;
+      }
+      const mapped = idMap.get(entity, record.id);
+      const marked = store.markers[entity].get(record.id);
+      const existing = mapped ?? marked;
+      const left = options.incomplete?.(entity, record);
+      const written = left
+        ? withoutImages(mapRefs(entity, record, idMap))
+        : mapRefs(entity, record, idMap);
+      const partial = left ? { warnings: [left], incomplete: true } : {};
+      if (existing && held.has(existing)) {
+        held.set(existing, { ...written, id: existing });
+        outcomes.push({
+          sourceId: record.id,
+          outcome: mapped ? 'updated' : 'skipped',
+          destinationId: existing,
+          ...(mapped ? {} : { reason: 'Found at the destination by its source-id marker.' }),
+          ...partial,
+        });
+        continue;
+      }
+      const id = store.newId();
+      held.set(id, { ...written, id });
+      store.markers[entity].set(record.id, id);
+      outcomes.push({ sourceId: record.id, outcome: 'created', destinationId: id, ...partial });
+    }
+    if (failAfter === records.length) {
+      throw new ConnectorError('transient', 'network_error', 'The connection was reset');
+    }
+    return outcomes;
+  }
   return { connection, capabilities };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationProgressSchema, verificationSchema } from '@replatform/contracts/progress';
 import { createPostgresSchema, testDialects } from '@replatform/db/test-databases';
+import { recordRunFailure } from '@replatform/engine/execute';
 import { MemoryStore, memoryConnector, sampleData } from '@replatform/engine/testing/memory-store';
 import { buildApp, type App } from '../../app.ts';
 import { parseConfig } from '../../config.ts';
@@ -12,6 +13,8 @@ import { signUp, testOrigin } from '../../testing/sign-up.ts';
 const origin = testOrigin;
 const SOURCE = 'https://source.example.com';
 const DESTINATION = 'https://destination.example.com';
+const AGAIN_SOURCE = 'https://again-source.example.com';
+const AGAIN_DESTINATION = 'https://again-destination.example.com';
 
 describe.each(testDialects())('migration engine API on %s', (dialect) => {
   let app: App;
@@ -21,6 +24,9 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
   let bob: string;
   const sourceStore = MemoryStore.seeded(sampleData({ products: 14, customers: 6, orders: 9 }));
   const destinationStore = new MemoryStore();
+  // Stores of the re-migration tests, which change their source between runs.
+  const againSource = MemoryStore.seeded(sampleData({ products: 14, customers: 6, orders: 9 }));
+  const againDestination = new MemoryStore();
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'replatform-engine-api-'));
@@ -31,9 +37,16 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
+      // These tests bring their own stores; the built-in sandbox stores only cost start-up time.
+      SANDBOX_STORES: 'false',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     });
-    const connector = memoryConnector({ [SOURCE]: sourceStore, [DESTINATION]: destinationStore });
+    const connector = memoryConnector({
+      [SOURCE]: sourceStore,
+      [DESTINATION]: destinationStore,
+      [AGAIN_SOURCE]: againSource,
+      [AGAIN_DESTINATION]: againDestination,
+    });
     app = await buildApp(config, { registry: { woocommerce: connector } });
     alice = await signUp(app, 'alice@example.com');
     bob = await signUp(app, 'bob@example.com');
@@ -61,13 +74,19 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       ...(payload ? { payload: payload as object } : {}),
     });
 
-  /** A migration of Alice's with both stores verified and all data selected, at step 3. */
-  async function readyMigration(name: string): Promise<string> {
+  /**
+   * A migration of Alice's with both stores verified and all data selected, at step 3, its source
+   * counted unless `count` is false.
+   */
+  async function readyMigration(
+    name: string,
+    { stores = [SOURCE, DESTINATION], count = true } = {},
+  ): Promise<string> {
     const id = (await call(alice, 'POST', '/api/migrations', { storeName: name })).json()
       .id as string;
     for (const [side, url] of [
-      ['source', SOURCE],
-      ['destination', DESTINATION],
+      ['source', stores[0]],
+      ['destination', stores[1]],
     ] as const) {
       const verified = await call(alice, 'POST', '/verify-woocommerce-connection', {
         migrationId: id,
@@ -86,6 +105,7 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     expect(
       (await call(alice, 'PATCH', `/api/migrations/${id}`, { currentStep: 3 })).statusCode,
     ).toBe(200);
+    if (!count) return id;
     const counts = await call(alice, 'GET', `/get-total-migration-entities?migrationId=${id}`);
     expect(counts.json()).toEqual({ products: 14, customers: 6, orders: 9 });
     return id;
@@ -233,5 +253,186 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     } finally {
       engine.isSandbox = isSandbox;
     }
+  });
+
+  /** Starts the migration and waits until the run is over and verified. */
+  async function runToEnd(id: string): Promise<void> {
+    const { engine } = app.services;
+    engine.runner.start();
+    await waitFor(async () => {
+      const m = (await call(alice, 'GET', `/migration/${id}`)).json();
+      const job = await engine.jobs.latestJob(id);
+      const run = await engine.repository.latestRun(id);
+      return m.status === 'completed' && job?.state === 'done' && run?.phase === 'done'
+        ? true
+        : undefined;
+    });
+  }
+
+  it('counts the source first when it was never counted, and checks payment against that', async () => {
+    const id = await readyMigration('Never counted', { count: false });
+    expect((await call(alice, 'GET', `/migration/${id}`)).json().entityCounts).toEqual({});
+    await pay(id, 20);
+    const short = await call(alice, 'POST', `/api/migrations/${id}/start`);
+    expect(short.statusCode).toBe(402);
+    expect(short.json().error.message).toMatch(/holds 29 records but 20 were paid for/);
+    expect((await call(alice, 'GET', `/migration/${id}`)).json().entityCounts).toEqual({
+      products: 14,
+      customers: 6,
+      orders: 9,
+    });
+    expect(await app.services.engine.jobs.liveJob(id)).toBeUndefined();
+  });
+
+  it("never lets user B count the source of user A's migration", async () => {
+    const id = await readyMigration('Counted by Alice only');
+    const asBob = await call(bob, 'GET', `/get-total-migration-entities?migrationId=${id}`);
+    expect(asBob.statusCode).toBe(404);
+    expect(asBob.json().error.code).toBe('not_found');
+    const anonymous = await call(
+      undefined,
+      'GET',
+      `/get-total-migration-entities?migrationId=${id}`,
+    );
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('refuses to change the stores, selection or step while the job is live, but not the name', async () => {
+    const id = await readyMigration('Live edits');
+    await pay(id, 29);
+    expect((await call(alice, 'POST', `/api/migrations/${id}/start`)).statusCode).toBe(200);
+    for (const body of [
+      { sourceStoreUrl: 'https://elsewhere.example.com' },
+      { dataTypes: { products: true } },
+      { currentStep: 2 },
+    ]) {
+      const res = await call(alice, 'PATCH', `/api/migrations/${id}`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(409);
+      expect(res.json().error.code).toBe('migration_running');
+    }
+    const renamed = await call(alice, 'PATCH', `/api/migrations/${id}`, { storeName: 'Renamed' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({ storeName: 'Renamed', status: 'in-progress' });
+    // Finished, the migration is the owner's to change again (as far as payment allows).
+    await runToEnd(id);
+    await app.services.engine.runner.stop();
+  });
+
+  it('re-migrates a completed migration: the first time free, then through a paid quote', async () => {
+    const { engine, db } = app.services;
+    const id = await readyMigration('Again', { stores: [AGAIN_SOURCE, AGAIN_DESTINATION] });
+    await pay(id, 29);
+    expect((await call(alice, 'POST', `/api/migrations/${id}/start`)).statusCode).toBe(200);
+    await runToEnd(id);
+    expect(againDestination.records.products.size).toBe(14);
+
+    // The recent-data run: one product changed and one new since; only those two are written.
+    const changed = againSource.records.products.get('3')!;
+    againSource.records.products.set('3', { ...changed, name: 'Changed since' });
+    const [fresh] = sampleData({ products: 15, customers: 0, orders: 0 }).products.slice(14);
+    againSource.records.products.set(fresh!.id, fresh!);
+    // 30 records now, 29 paid for: the free re-migration still needs the one record topped up.
+    const short = await call(alice, 'POST', `/api/migrations/${id}/start`);
+    expect(short.statusCode).toBe(402);
+    expect(short.json().error.message).toMatch(/holds 30 records but 29 were paid for/);
+    await pay(id, 30);
+    const again = await call(alice, 'POST', `/api/migrations/${id}/start`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ status: 'in-progress', currentStep: 4 });
+    await runToEnd(id);
+    await engine.runner.stop();
+    expect(againDestination.records.products.size).toBe(15);
+    const lines = (await call(alice, 'GET', `/api/migrations/${id}/report.csv`)).body
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(','));
+    const products = lines.filter((l) => l[0] === 'product');
+    expect(products.filter((l) => l[3] === 'migrated').map((l) => l[1])).toEqual(['15', '3']);
+    expect(products.filter((l) => l[3] === 'skipped')).toHaveLength(13);
+    expect(await engine.remigrations.list(id)).toMatchObject([{ number: 1, basis: 'first' }]);
+
+    // The second re-migration is paid: refused with a clear 402 until the owner pays.
+    const unpaid = await call(alice, 'POST', `/api/migrations/${id}/start`);
+    expect(unpaid.statusCode).toBe(402);
+    expect(unpaid.json().error).toMatchObject({ code: 'payment_required' });
+    expect(unpaid.json().error.message).toMatch(/re-migration 2 .* first re-migration is free/);
+    expect(unpaid.json().error.message).toContain('$99.30');
+    expect(await engine.jobs.liveJob(id)).toBeUndefined();
+    expect((await call(alice, 'GET', `/migration/${id}`)).json().status).toBe('completed');
+
+    // Paid through the normal payment path (demo payments here: no Stripe key configured).
+    const summary = await call(alice, 'GET', `/api/payments/summary?migrationId=${id}`);
+    expect(summary.json()).toMatchObject({ records: 30, amountDueCents: 9930 });
+    const paid = await call(alice, 'POST', '/api/payments/demo', {
+      method: 'paypal',
+      migrationId: id,
+      email: 'alice@example.com',
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().paymentInfo).toMatchObject({ amount: 9930 + 9930, paidRecords: 30 });
+    const quotes = await db.kysely
+      .selectFrom('payment_quotes')
+      .select(['kind', 'remigration_number', 'status', 'amount_cents'])
+      .where('migration_id', '=', id)
+      .execute();
+    expect(quotes).toEqual([
+      { kind: 'remigration', remigration_number: 2, status: 'paid', amount_cents: 9930 },
+    ]);
+    // Nothing more to pay for this re-migration.
+    const nothing = await call(alice, 'POST', '/api/payments/demo', {
+      method: 'paypal',
+      migrationId: id,
+      email: 'alice@example.com',
+    });
+    expect(nothing.statusCode).toBe(409);
+
+    const second = await call(alice, 'POST', `/api/migrations/${id}/start`);
+    expect(second.statusCode, second.body).toBe(200);
+    await runToEnd(id);
+    await engine.runner.stop();
+    expect(againDestination.records.products.size).toBe(15);
+    const remigrations = await engine.remigrations.list(id);
+    expect(remigrations.map((r) => [r.number, r.basis])).toEqual([
+      [1, 'first'],
+      [2, 'paid'],
+    ]);
+    expect(remigrations[1]?.quoteId).toBeTruthy();
+
+    // The quote bought one re-migration, not two.
+    const third = await call(alice, 'POST', `/api/migrations/${id}/start`);
+    expect(third.statusCode).toBe(402);
+    expect(third.json().error.message).toMatch(/re-migration 3/);
+  });
+
+  it('resumes a failed migration for free, without counting a re-migration', async () => {
+    const { engine } = app.services;
+    const id = await readyMigration('Failed once');
+    await pay(id, 29);
+    await recordRunFailure(engine.repository, id, 'store_unavailable', 'The store kept failing.');
+    expect((await call(alice, 'GET', `/migration/${id}`)).json().status).toBe('failed');
+    const resumed = await call(alice, 'POST', `/api/migrations/${id}/start`);
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    await runToEnd(id);
+    await engine.runner.stop();
+    expect(await engine.remigrations.count(id)).toBe(0);
+  });
+
+  it('keeps re-migrations free for sandbox stores', async () => {
+    const { engine } = app.services;
+    const id = await readyMigration('Sandbox again');
+    const isSandbox = engine.isSandbox;
+    engine.isSandbox = (m) => m.sourceStoreUrl === SOURCE && m.destinationStoreUrl === DESTINATION;
+    try {
+      for (let run = 0; run < 3; run++) {
+        const started = await call(alice, 'POST', `/api/migrations/${id}/start`);
+        expect(started.statusCode, started.body).toBe(200);
+        await runToEnd(id);
+        await engine.runner.stop();
+      }
+    } finally {
+      engine.isSandbox = isSandbox;
+    }
+    expect((await engine.remigrations.list(id)).map((r) => r.basis)).toEqual(['first', 'sandbox']);
   });
 });

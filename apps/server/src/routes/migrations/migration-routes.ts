@@ -21,7 +21,7 @@ const migrationNotFound = () => notFound('The requested migration could not be f
  * so someone else's migration is indistinguishable from one that does not exist (404).
  */
 export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { migrations, vault } = app.services;
+  const { migrations, vault, engine } = app.services;
 
   // The `email` query parameter of the sketch is accepted but never widens the list.
   app.get(
@@ -77,6 +77,19 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
       const current = await migrations.findForUser(request.params.id, user.id);
       if (!current) throw migrationNotFound();
       const body = request.body;
+      // A running job reads the stores, selection and step as they were when it started;
+      // changing them under it (possible while unpaid: demo and sandbox runs) would mix two
+      // migrations in one. Only the name may change meanwhile.
+      const touchesRun = Object.entries(body).some(
+        ([key, value]) => key !== 'storeName' && value !== undefined,
+      );
+      if (touchesRun && (await engine.jobs.liveJob(current.id))) {
+        throw new ApiError(
+          409,
+          'migration_running',
+          'This migration is running; its stores, data selection and step cannot change until it ends.',
+        );
+      }
       const paid = isPaid(current);
       const changes: MigrationChanges = {};
       if (body.storeName !== undefined) changes.storeName = body.storeName;

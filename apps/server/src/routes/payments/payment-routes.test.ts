@@ -472,6 +472,38 @@ describe.each(testDialects())('Stripe payments API on %s', (dialect) => {
     expect(next.id).not.toBe(sessionId);
   });
 
+  it('keeps a fulfilled payment when expired or async_payment_failed events arrive after it', async () => {
+    const id = await readyMigration(app, alice, SHOP);
+    const { id: sessionId } = await checkout(alice, id);
+    stripe.completeSession(sessionId);
+    const completed = eventFor('checkout.session.completed', sessionId);
+    expect((await deliver(completed)).statusCode).toBe(200);
+    const paidInfo = (await migration(alice, id)).paymentInfo;
+    expect(paidInfo).toMatchObject({ paymentStatus: 'paid', amount: 12_400 });
+
+    // Late or out-of-order events about the same session, as Stripe may deliver them.
+    for (const type of ['checkout.session.expired', 'checkout.session.async_payment_failed']) {
+      const late = { ...completed, id: `${String(completed.id)}_${type}`, type };
+      const res = await deliver(late);
+      expect(res.statusCode, type).toBe(200);
+      expect(res.json()).toEqual({ received: true });
+    }
+    expect((await migration(alice, id)).paymentInfo).toEqual(paidInfo);
+    expect(
+      (await new PaymentsRepository(app.services.db).findQuoteBySession(sessionId))?.status,
+    ).toBe('paid');
+    expect(await paidQuotes(id)).toBe(1);
+    const failures = await app.services.db.kysely
+      .selectFrom('notifications')
+      .select('id')
+      .where('migration_id', '=', id)
+      .where('title', '=', 'Payment failed')
+      .execute();
+    expect(failures).toHaveLength(0);
+    // The owner can still start: the payment stands.
+    expect((await confirm(alice, id, sessionId)).json().paymentInfo).toEqual(paidInfo);
+  });
+
   it('fulfils exactly once over 200 random interleavings of duplicate webhooks and returns', async () => {
     const random = seededRandom(20_261_121);
     const sessions: { id: string; sessionId: string }[] = [];
@@ -662,6 +694,37 @@ describe.each(testDialects())('demo payments without a Stripe key on %s', (diale
 
     const again = await call(alice, 'POST', '/api/payments/demo', card(id, '4242424242424242'));
     expect(again.statusCode).toBe(409);
+  });
+
+  it('records one of two demo payments sent at once, never both', async () => {
+    for (let round = 0; round < 3; round++) {
+      const id = await readyMigration(app, alice, SHOP);
+      const results = await Promise.all([
+        call(alice, 'POST', '/api/payments/demo', card(id, '4242424242424242')),
+        call(alice, 'POST', '/api/payments/demo', {
+          method: 'paypal',
+          migrationId: id,
+          email: 'alice@example.com',
+        }),
+      ]);
+      expect(results.map((r) => r.statusCode).sort(), `round ${round}`).toEqual([200, 409]);
+      expect(results.find((r) => r.statusCode === 409)?.json().error.code).toBe('already_paid');
+      const info = (await call(alice, 'GET', `/migration/${id}`)).json().paymentInfo;
+      expect(info).toMatchObject({ amount: 9915, paidRecords: 15 });
+      const quotes = await app.services.db.kysely
+        .selectFrom('payment_quotes')
+        .select(['status'])
+        .where('migration_id', '=', id)
+        .execute();
+      expect(quotes.map((q) => q.status).sort()).toEqual(['expired', 'paid']);
+      const notices = await app.services.db.kysely
+        .selectFrom('notifications')
+        .select('id')
+        .where('migration_id', '=', id)
+        .where('title', '=', 'Payment received')
+        .execute();
+      expect(notices).toHaveLength(1);
+    }
   });
 
   it('declines Stripe’s declined test card and refuses invalid or expired cards', async () => {
