@@ -61,13 +61,14 @@ export type PaymentsConfig = z.infer<typeof paymentsConfigSchema>;
 /**
  * GET /api/payments/summary?migrationId=…: what the owner is about to pay, from the server's own
  * count of the selected data types. `kind` is 'initial' before the first payment, 'top_up' when
- * the source grew beyond what was paid for, 'none' when everything is paid.
+ * the source grew beyond what was paid for, 'remigration' when a re-migration after the free one
+ * is to be paid (priced like a first payment), 'none' when everything is paid.
  */
 export const paymentSummarySchema = z.object({
   counts: entityCountsSchema,
   records: z.number().int().nonnegative(),
   paidRecords: z.number().int().nonnegative(),
-  kind: z.enum(['initial', 'top_up', 'none']),
+  kind: z.enum(['initial', 'top_up', 'remigration', 'none']),
   /** Records the next payment covers (a top-up may cover a few more than missing, see minimum). */
   recordsDue: z.number().int().nonnegative(),
   baseCents: z.number().int().nonnegative(),

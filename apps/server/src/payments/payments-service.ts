@@ -205,9 +205,7 @@ export class PaymentsService {
       counts,
       records: terms.records,
       paidRecords: terms.paidRecords,
-      // The summary's contract knows no 'remigration' yet; it is priced like a first payment
-      // (base fee and every record), which is what 'initial' shows.
-      kind: terms.kind === 'remigration' ? 'initial' : terms.kind,
+      kind: terms.kind,
       recordsDue: terms.recordsBought,
       baseCents: terms.baseCents,
       volumeCents: terms.volumeCents,

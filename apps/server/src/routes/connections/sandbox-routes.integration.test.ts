@@ -71,5 +71,21 @@ describe('sandbox stores per migration (integration)', () => {
     expect(
       app.services.sandbox?.isSandboxAddress('woocommerce', a.json().fields.sourceStoreUrl),
     ).toBe(true);
+
+    // While its run is live, a migration keeps the stores it started with.
+    await app.services.engine.runner.stop();
+    const row = await app.services.db.kysely
+      .selectFrom('migrations')
+      .select('user_id')
+      .where('id', '=', first)
+      .executeTakeFirstOrThrow();
+    await app.services.engine.jobs.enqueue(first, row.user_id);
+    const running = await call(owner, 'POST', '/verify-woocommerce-connection', {
+      ...b.json().fields,
+      migrationId: first,
+      side: 'destination',
+    });
+    expect(running.statusCode).toBe(409);
+    expect(running.json().error.code).toBe('migration_running');
   });
 });

@@ -63,6 +63,14 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
             'This migration is paid for; its stores can no longer be changed.',
           );
         }
+        // A running migration (a free sandbox or demo run) keeps the stores it started with.
+        if (await app.services.engine.jobs.liveJob(migration.id)) {
+          throw new ApiError(
+            409,
+            'migration_running',
+            'This migration is running; its stores cannot change until it ends.',
+          );
+        }
         const credentials = connections.parseCredentials(
           platform,
           connectorCredentials(platform, fields),

@@ -363,7 +363,11 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
 
     // Paid through the normal payment path (demo payments here: no Stripe key configured).
     const summary = await call(alice, 'GET', `/api/payments/summary?migrationId=${id}`);
-    expect(summary.json()).toMatchObject({ records: 30, amountDueCents: 9930 });
+    expect(summary.json()).toMatchObject({
+      kind: 'remigration',
+      records: 30,
+      amountDueCents: 9930,
+    });
     const paid = await call(alice, 'POST', '/api/payments/demo', {
       method: 'paypal',
       migrationId: id,

@@ -490,7 +490,7 @@ export function PaymentStep({
           more records need to be paid for before they can be migrated. You pay only the difference.
         </p>
       ) : null}
-      {paid && due !== 'top_up' ? (
+      {due === 'remigration' ? (
         <p className="mt-6 rounded-md bg-amber-50 p-3 text-sm text-amber-900">
           This migration's free re-migration has been used, so running it again is paid for here
           first. Records already at the destination are updated, never duplicated.
