@@ -21,11 +21,14 @@ describe('sandbox stores (integration)', () => {
     await sandbox.close();
   });
 
-  const connect = (platform: Platform, fields: Record<string, string>) =>
-    connectorRegistry[platform].connect(
-      connectorRegistry[platform].credentialsSchema.parse(connectorCredentials(platform, fields)),
+  const connect = (platform: Platform, fields: Record<string, string>) => {
+    const connector = connectorRegistry[platform];
+    if (!connector) throw new Error(`no ${platform} connector`);
+    return connector.connect(
+      connector.credentialsSchema.parse(connectorCredentials(platform, fields)),
       { http: sandbox.route(guarded) },
     );
+  };
 
   it.each(platforms)(
     'gives each migration an empty %s destination of its own, reachable only through the sandbox',
