@@ -1,5 +1,12 @@
 import { Eye, EyeOff, Loader2 } from 'lucide-react';
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useId,
+  useState,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'>;
 
@@ -55,6 +62,70 @@ export function TextField({ label, error, hint, ...input }: FieldProps) {
         {...input}
       />
       <Described id={`${id}-note`} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/** A labelled multi-line input whose error or hint is announced with it. */
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  ...textarea
+}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'className'> & {
+  label: string;
+  error?: string | undefined;
+  hint?: string | undefined;
+}) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? `${id}-note` : undefined}
+        className={`${inputClass(Boolean(error))} min-h-36`}
+        {...textarea}
+      />
+      <Described id={`${id}-note`} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/** A labelled select of value/label pairs. */
+export function SelectField({
+  label,
+  options,
+  error,
+  ...select
+}: Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'className'> & {
+  label: string;
+  options: Array<[value: string, label: string]>;
+  error?: string | undefined;
+}) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <select
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-note` : undefined}
+        className={inputClass(Boolean(error))}
+        {...select}
+      >
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+      <Described id={`${id}-note`} error={error} />
     </div>
   );
 }

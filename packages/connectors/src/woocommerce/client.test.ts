@@ -7,7 +7,8 @@ import type {
 } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { verifySignature } from '../kit/oauth1/oauth1.ts';
-import { parseRetryAfter, WooClient } from './client.ts';
+import { parseRetryAfter } from '../kit/http/retry.ts';
+import { WooClient } from './client.ts';
 import { normaliseStoreUrl, wooCommerceCredentialsSchema } from './credentials.ts';
 
 type Step = ConnectorHttpResponse | Error;

@@ -4,6 +4,7 @@ import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { signRequest } from '../kit/oauth1/oauth1.ts';
 import { normaliseStoreUrl, type WooCommerceCredentials } from './credentials.ts';
 import { wcErrorSchema } from './wc-schemas.ts';
+import { parseRetryAfter, sleep } from '../kit/http/retry.ts';
 
 /**
  * The wc/v3 REST client. Authentication follows WooCommerce's rules
@@ -46,27 +47,6 @@ export interface WcResult<T> {
   data: T;
 }
 
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
-  const at = Date.parse(value);
-  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
-}
-
 export class WooClient {
   readonly apiBase: string;
   private readonly credentials: WooCommerceCredentials;
@@ -92,7 +72,7 @@ export class WooClient {
       maxDelayMs: 8_000,
       maxRetryAfterMs: 60_000,
       timeoutMs: 60_000,
-      sleep: defaultSleep,
+      sleep,
       random: Math.random,
       limiter: undefined,
       ...options,

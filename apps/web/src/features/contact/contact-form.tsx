@@ -7,10 +7,14 @@ import {
   type ContactPriority,
 } from '@replatform/contracts/forms';
 import { support } from '@replatform/contracts/support';
-import { BusyButton, TextField } from '../../components/form-fields.tsx';
+import {
+  BusyButton,
+  SelectField,
+  TextAreaField,
+  TextField,
+} from '../../components/form-fields.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { sendContactMessage } from './api/contact-api.ts';
-import { SelectField, TextAreaField } from './fields.tsx';
 
 export interface ContactDraft {
   name: string;

@@ -12,8 +12,15 @@ import {
 import { useEffect, useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { formatUsd, priceFor, TAX_RATE_LABEL, wholeCount } from '@replatform/contracts/pricing';
-import { Brand } from '../../components/brand.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
+import { PublicHeader, type HeaderSection } from '../../components/public-header.tsx';
+
+// On the landing page itself the sections are anchors of this page.
+const sections: HeaderSection[] = [
+  { href: '#features', label: 'Features' },
+  { href: '#pricing', label: 'Pricing' },
+  { to: '/blogs', label: 'Blog' },
+];
 
 const features = [
   {
@@ -137,48 +144,7 @@ export function LandingPage() {
   useScrollToHash();
   return (
     <div className="flex min-h-screen flex-col">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-          <Brand />
-          <nav
-            aria-label="Site"
-            className="order-3 flex w-full gap-1 overflow-x-auto text-sm sm:order-none sm:w-auto"
-          >
-            <a
-              href="#features"
-              className="rounded-md px-3 py-2 font-medium text-slate-600 hover:bg-slate-100"
-            >
-              Features
-            </a>
-            <a
-              href="#pricing"
-              className="rounded-md px-3 py-2 font-medium text-slate-600 hover:bg-slate-100"
-            >
-              Pricing
-            </a>
-            <Link
-              to="/blogs"
-              className="rounded-md px-3 py-2 font-medium text-slate-600 hover:bg-slate-100"
-            >
-              Blog
-            </Link>
-          </nav>
-          <div className="ml-auto flex items-center gap-2 text-sm">
-            <Link
-              to="/login"
-              className="rounded-md px-3 py-2 font-medium text-slate-700 hover:bg-slate-100"
-            >
-              Sign In
-            </Link>
-            <Link
-              to="/signup"
-              className="rounded-md bg-indigo-600 px-3 py-2 font-semibold text-white shadow-sm hover:bg-indigo-700"
-            >
-              Get Started
-            </Link>
-          </div>
-        </div>
-      </header>
+      <PublicHeader sections={sections} />
       <main className="flex-1">
         <section className="bg-gradient-to-br from-indigo-50 via-white to-violet-50">
           <div className="mx-auto grid max-w-7xl items-center gap-10 px-4 py-16 sm:py-24 lg:grid-cols-2">

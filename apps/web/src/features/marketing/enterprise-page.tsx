@@ -16,11 +16,15 @@ import {
   type EnterpriseQuoteRequest,
 } from '@replatform/contracts/forms';
 import { support } from '@replatform/contracts/support';
-import { BusyButton, TextField } from '../../components/form-fields.tsx';
+import {
+  BusyButton,
+  SelectField,
+  TextAreaField,
+  TextField,
+} from '../../components/form-fields.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { requestEnterpriseQuote } from './api/enterprise-api.ts';
-import { SelectField, TextAreaField } from './fields.tsx';
 import { MarketingHeader } from './marketing-header.tsx';
 
 const benefits = [

@@ -26,7 +26,12 @@ import {
   type NotificationPreferences,
   type UserPreferences,
 } from '@replatform/contracts/forms';
-import { BusyButton, PasswordField, TextField } from '../../components/form-fields.tsx';
+import {
+  BusyButton,
+  PasswordField,
+  SelectField,
+  TextField,
+} from '../../components/form-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useRefreshSession, useSession } from '../session/api/get-session.ts';
@@ -293,45 +298,6 @@ function NotificationsTab() {
   );
 }
 
-function Select({
-  label,
-  name,
-  value,
-  options,
-  onChange,
-  disabled,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  options: Array<[string, string]>;
-  onChange: (value: string) => void;
-  disabled: boolean;
-}) {
-  const id = useId();
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        disabled={disabled}
-        className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm"
-      >
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 const themeLabels: Record<(typeof themes)[number], string> = {
   light: 'Light',
   dark: 'Dark',
@@ -375,35 +341,35 @@ function PreferencesForm({ saved }: { saved: UserPreferences }) {
     <form onSubmit={submit} className="space-y-5">
       <StatusLine status={status} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Select
+        <SelectField
           label="Theme"
           name="theme"
           value={prefs.theme}
-          onChange={set('theme')}
+          onChange={(e) => set('theme')(e.target.value)}
           disabled={busy}
           options={optionsOf(themes, themeLabels)}
         />
-        <Select
+        <SelectField
           label="Language"
           name="language"
           value={prefs.language}
-          onChange={set('language')}
+          onChange={(e) => set('language')(e.target.value)}
           disabled={busy}
           options={optionsOf(languages, languageLabels)}
         />
-        <Select
+        <SelectField
           label="Timezone"
           name="timezone"
           value={prefs.timezone}
-          onChange={set('timezone')}
+          onChange={(e) => set('timezone')(e.target.value)}
           disabled={busy}
           options={optionsOf(timezones, timezoneLabels)}
         />
-        <Select
+        <SelectField
           label="Date format"
           name="dateFormat"
           value={prefs.dateFormat}
-          onChange={set('dateFormat')}
+          onChange={(e) => set('dateFormat')(e.target.value)}
           disabled={busy}
           options={dateFormats.map((f): [string, string] => [f, f])}
         />
