@@ -118,6 +118,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       log: app.log,
       notifier: () => app.services.notifications,
       sandbox,
+      workers: config.workers,
     }),
   });
   // Running jobs stop at a batch boundary and hand their leases back before the database closes.

@@ -30,6 +30,15 @@ describe('configuration', () => {
     }
   });
 
+  it('runs two migrations at once by default, and none only where no sandbox store needs it', () => {
+    expect(parseConfig({}).workers).toBe(2);
+    expect(parseConfig({ WORKERS: '0', SANDBOX_STORES: 'false' }).workers).toBe(0);
+    expect(() => parseConfig({ WORKERS: '0' })).toThrow(
+      /WORKERS: can be 0 only with SANDBOX_STORES=false/,
+    );
+    expect(() => parseConfig({ WORKERS: '-1' })).toThrow(/WORKERS/);
+  });
+
   it('treats empty values as unset and trims the public URL', () => {
     expect(parseConfig({ PORT: '', PUBLIC_URL: 'https://migrate.example.com/' }).publicUrl).toBe(
       'https://migrate.example.com',

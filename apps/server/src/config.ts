@@ -72,8 +72,18 @@ export const configSchema = z
       .optional(),
     STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
     OPERATOR_EMAIL: z.email().optional(),
+    WORKERS: z.coerce.number().int().min(0).max(32).default(2),
   })
   .superRefine((env, ctx) => {
+    // Sandbox migrations run only in the process that holds their stores (in its memory).
+    if (env.WORKERS === 0 && env.SANDBOX_STORES) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message:
+          'can be 0 only with SANDBOX_STORES=false: migrations between sandbox stores run in the process that holds them',
+      });
+    }
     // The Stripe emulator must never stand in for Stripe where real money is taken.
     if (env.STRIPE_API_BASE && env.NODE_ENV === 'production') {
       ctx.addIssue({
@@ -146,6 +156,8 @@ export const configSchema = z
       encryptionKey: env.ENCRYPTION_KEY,
       // Kept beside, never inside, the database file (decisions.md section 3).
       credentialKeyFile: resolve(dataDir, 'keys', 'credentials.key'),
+      /** Migrations this process runs at once (0: it serves requests and runs none). */
+      workers: env.WORKERS,
       stripe: {
         secretKey: env.STRIPE_SECRET_KEY,
         webhookSecret: env.STRIPE_WEBHOOK_SECRET,

@@ -1,7 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from './database.ts';
 import { newId } from './migrations-repository.ts';
-import type { EngineJobsTable } from './schema.ts';
+import type { Database, EngineJobsTable } from './schema.ts';
 
 /**
  * queued: waiting for a worker. running: a worker holds (or held) the lease; an expired lease
@@ -27,6 +27,8 @@ export interface EngineJob {
   /** Attempts that ended in an error the worker caught (retried later). */
   failures: number;
   lastError: string | null;
+  /** The runner that alone may run this job (its sandbox stores live in that process), or null. */
+  pinnedTo: string | null;
   createdAt: string;
   /** Last sign of life of the lease holder (heartbeat, commit) or last change. */
   updatedAt: string;
@@ -46,12 +48,20 @@ function fromRow(row: Selectable<EngineJobsTable>): EngineJob {
     crashes: Number(row.crashes),
     failures: Number(row.failures),
     lastError: row.last_error,
+    pinnedTo: row.pinned_to,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
 const LIVE: JobState[] = ['queued', 'running'];
+
+/** Jobs for any runner, plus those pinned to the runner named in the scope. */
+function inScope(eb: ExpressionBuilder<Database, 'engine_jobs'>, scope: ClaimScope) {
+  return scope.pinnedTo
+    ? eb.or([eb('pinned_to', 'is', null), eb('pinned_to', '=', scope.pinnedTo)])
+    : eb('pinned_to', 'is', null);
+}
 
 /** A claim that finds the lease still held takes it from a holder that died: one more crash. */
 const crashIfHeld = sql<number>`crashes + case when lease_owner is null then 0 else 1 end`;
@@ -67,6 +77,14 @@ export interface StartJobInput {
   lifecycle: { status: string; currentStep: number; completedAt: string | null };
   /** Set when the start is a re-migration of a completed migration. */
   remigration?: RemigrationStart | undefined;
+  /** The runner that alone may run the job (the one whose process holds its sandbox stores). */
+  pinnedTo?: string | undefined;
+}
+
+/** Which jobs a runner may take: those for any runner, and those pinned to it. */
+export interface ClaimScope {
+  /** The runner's own name, matched against pinned jobs; unset: it takes no pinned job. */
+  pinnedTo?: string | undefined;
 }
 
 export interface RemigrationStart {
@@ -103,7 +121,7 @@ export class EngineJobsRepository {
   async enqueue(
     migrationId: string,
     userId: string,
-    options: { unlimited?: boolean } = {},
+    options: { unlimited?: boolean; pinnedTo?: string } = {},
   ): Promise<{ job: EngineJob; created: boolean }> {
     const existing = await this.liveJob(migrationId);
     if (existing) return { job: existing, created: false };
@@ -120,6 +138,7 @@ export class EngineJobsRepository {
           lease_owner: null,
           lease_expires_at: null,
           last_error: null,
+          pinned_to: options.pinnedTo ?? null,
           created_at: now,
           updated_at: now,
         })
@@ -207,6 +226,7 @@ export class EngineJobsRepository {
             lease_owner: null,
             lease_expires_at: null,
             last_error: null,
+            pinned_to: input.pinnedTo ?? null,
             created_at: now,
             updated_at: now,
           })
@@ -262,6 +282,7 @@ export class EngineJobsRepository {
     owner: string,
     leaseMs: number,
     exclude: readonly string[] = [],
+    scope: ClaimScope = {},
   ): Promise<EngineJob | undefined> {
     const now = this.#now();
     const nowIso = now.toISOString();
@@ -272,6 +293,7 @@ export class EngineJobsRepository {
       .where((eb) =>
         eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', nowIso)]),
       )
+      .where((eb) => inScope(eb, scope))
       .orderBy('created_at')
       .orderBy('id')
       .limit(10);
@@ -345,6 +367,7 @@ export class EngineJobsRepository {
     isDead: (holder: string) => boolean,
     silentSince: string,
     exclude: readonly string[] = [],
+    scope: ClaimScope = {},
   ): Promise<EngineJob | undefined> {
     const now = this.#now();
     const nowIso = now.toISOString();
@@ -352,6 +375,7 @@ export class EngineJobsRepository {
       .selectFrom('engine_jobs')
       .select(['id', 'lease_version', 'lease_owner'])
       .where('state', '=', 'running')
+      .where((eb) => inScope(eb, scope))
       .where('lease_owner', 'is not', null)
       .where('lease_owner', '<>', owner)
       .where('lease_expires_at', '>=', nowIso)
@@ -467,6 +491,22 @@ export class EngineJobsRepository {
       .where('state', '=', 'running')
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Live jobs pinned to a runner other than `self`: the caller judges whether that runner is gone
+   * (and its sandbox stores with it), in which case nobody can ever run them.
+   */
+  async pinnedElsewhere(self: string | undefined): Promise<EngineJob[]> {
+    let query = this.#db.kysely
+      .selectFrom('engine_jobs')
+      .selectAll()
+      .where('state', 'in', LIVE)
+      .where('pinned_to', 'is not', null)
+      .orderBy('created_at')
+      .limit(50);
+    if (self) query = query.where('pinned_to', '<>', self);
+    return (await query.execute()).map(fromRow);
   }
 
   /** Migration ids whose job is live (queued or running), for start-up resumption reports. */

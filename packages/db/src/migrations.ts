@@ -6,6 +6,7 @@ import { engineTables } from './migrations/0004-engine.ts';
 import { paymentTables } from './migrations/0005-payments.ts';
 import { remigrationTables } from './migrations/0006-remigrations.ts';
 import { formTables } from './migrations/0007-forms.ts';
+import { jobPinning } from './migrations/0008-job-pinning.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0005_payments': paymentTables,
   '0006_remigrations': remigrationTables,
   '0007_forms': formTables,
+  '0008_job_pinning': jobPinning,
 };
 
 export const migrationProvider: MigrationProvider = {

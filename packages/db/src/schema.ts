@@ -239,6 +239,8 @@ export interface EngineJobsTable {
   /** Attempts that ended with an error the worker caught. */
   failures: Generated<number>;
   last_error: string | null;
+  /** The runner that alone may run the job (sandbox stores live in its process), or null. */
+  pinned_to: string | null;
   created_at: string;
   updated_at: string;
 }

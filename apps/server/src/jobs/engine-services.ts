@@ -22,6 +22,11 @@ export interface EngineServices {
   /** A migration between sandbox stores is free (decisions.md section 2). */
   isSandbox: (migration: StoredMigration) => boolean;
   /**
+   * The runner a migration's job must run on: this process's, when either store is one of the
+   * built-in sandbox stores it holds in memory; otherwise undefined (any runner may take it).
+   */
+  pinFor: (migration: StoredMigration) => string | undefined;
+  /**
    * Counts the selected data types in the source store and keeps the counts on the migration
    * (as GET /get-total-migration-entities does); answers the updated migration.
    */
@@ -69,6 +74,7 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
     ...(options.maxCrashes === undefined ? {} : { maxCrashes: options.maxCrashes }),
     ...(options.maxFailures === undefined ? {} : { maxFailures: options.maxFailures }),
+    runsPinned: options.sandbox !== undefined,
   });
   const { sandbox } = options;
   const sandboxOrigins = new Set<string>();
@@ -108,5 +114,11 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
     isSandbox: (migration) =>
       isSandboxStore(migration.sourceStore, migration.sourceStoreUrl) &&
       isSandboxStore(migration.destinationStore, migration.destinationStoreUrl),
+    pinFor: (migration) =>
+      sandbox &&
+      (sandbox.isSandboxAddress(migration.sourceStore, migration.sourceStoreUrl) ||
+        sandbox.isSandboxAddress(migration.destinationStore, migration.destinationStoreUrl))
+        ? runner.owner
+        : undefined,
   };
 }

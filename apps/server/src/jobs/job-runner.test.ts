@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,12 @@ import { MemoryStore, memoryConnector, sampleData } from '@replatform/engine/tes
 import { buildApp, type App } from '../app.ts';
 import { parseConfig } from '../config.ts';
 import { createEngineServices } from './engine-services.ts';
-import { isDeadLocalHolder, JobRunner, type JobHandler } from './job-runner.ts';
+import {
+  isDeadLocalHolder,
+  JobRunner,
+  SANDBOX_STORES_GONE,
+  type JobHandler,
+} from './job-runner.ts';
 import { startMigration } from './start-migration.ts';
 
 const SOURCE = 'https://source.example.com';
@@ -316,5 +322,105 @@ describe.each(testDialects())('job runner on %s', (dialect) => {
       attempts: 8,
       lastError: 'Gave up after repeated failures.',
     });
+  });
+  it('runs a pinned job only on the runner it names, and fails it with a reason once that process is gone', async () => {
+    const app = await server();
+    const { engine, migrations, notifications } = app.services;
+    const ran: { job: string; runner: string }[] = [];
+    const gaveUp: { job: string; message: string | undefined }[] = [];
+    const runner = (runsPinned: boolean) => {
+      const made: JobRunner = new JobRunner({
+        jobs: engine.jobs,
+        handler: {
+          async run({ job }) {
+            ran.push({ job: job.id, runner: made.owner });
+            return { state: 'done' };
+          },
+          async giveUp(job, _reason, message) {
+            gaveUp.push({ job: job.id, message });
+          },
+        },
+        log: app.log,
+        pollMs: 20,
+        runsPinned,
+      });
+      return made;
+    };
+    const general = runner(false);
+    const holder = runner(true);
+    // Pinned to a runner of another live process of this machine (the test runner's parent),
+    // to this runner, and to a runner of another machine.
+    const alive = `${hostname()}:${process.ppid}:sandbox`;
+    const otherMachine = 'elsewhere:4242:sandbox';
+    const ids = await Promise.all(['alive', 'own', 'other'].map(() => readyMigration(app)));
+    const [onAlive, onHolder, onOther] = await Promise.all(
+      ids.map((id, i) =>
+        engine.jobs.enqueue(id, 'owner-1', {
+          pinnedTo: [alive, holder.owner, otherMachine][i]!,
+        }),
+      ),
+    );
+    general.start();
+    holder.start();
+    try {
+      await waitFor(async () => (await engine.jobs.find(onHolder!.job.id))?.state === 'done');
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      await general.stop();
+    }
+    expect(ran).toEqual([{ job: onHolder!.job.id, runner: holder.owner }]);
+    expect((await engine.jobs.find(onAlive!.job.id))?.state).toBe('queued');
+    expect((await engine.jobs.find(onOther!.job.id))?.state).toBe('queued');
+    expect(gaveUp).toEqual([]);
+
+    // The process holding the first job's sandbox stores dies: its job can never run, and any
+    // runner of this machine fails it with a reason instead of leaving it queued for ever.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    await app.services.db.kysely
+      .updateTable('engine_jobs')
+      .set({ pinned_to: `${hostname()}:${gone}:sandbox` })
+      .where('id', '=', onAlive!.job.id)
+      .execute();
+    const sweeper = runner(false);
+    sweeper.start();
+    try {
+      await waitFor(async () => (await engine.jobs.find(onAlive!.job.id))?.state === 'failed');
+    } finally {
+      await sweeper.stop();
+      await holder.stop();
+    }
+    expect(gaveUp).toEqual([{ job: onAlive!.job.id, message: SANDBOX_STORES_GONE }]);
+    expect(await engine.jobs.find(onAlive!.job.id)).toMatchObject({
+      lastError: 'Its sandbox stores were lost when the server restarted.',
+    });
+    expect((await engine.jobs.find(onOther!.job.id))?.state).toBe('queued');
+    expect(ran).toHaveLength(1);
+
+    // Through the migration handler, the owner reads why and what to do.
+    const handled = createEngineServices({
+      db: app.services.db,
+      migrations,
+      connections: app.services.connections,
+      log: app.log,
+      notifier: () => notifications,
+      pollMs: 20,
+    });
+    await app.services.db.kysely
+      .updateTable('migrations')
+      .set({ status: 'in-progress', current_step: 4 })
+      .where('id', '=', ids[0]!)
+      .execute();
+    await engine.jobs.enqueue(ids[0]!, 'owner-1', { pinnedTo: `${hostname()}:${gone}:again` });
+    handled.runner.start();
+    try {
+      await waitFor(async () => (await engine.jobs.latestJob(ids[0]!))?.state === 'failed');
+    } finally {
+      await handled.runner.stop();
+    }
+    expect((await migrations.findForUser(ids[0]!, 'owner-1'))?.status).toBe('failed');
+    const told = (await notifications.list('owner-1')).notifications.find(
+      (n) => n.migrationId === ids[0] && n.title === 'Migration failed',
+    );
+    expect(told?.message).toContain(SANDBOX_STORES_GONE);
   });
 });

@@ -17,8 +17,11 @@ export type JobOutcome =
 
 export interface JobHandler {
   run(context: JobContext): Promise<JobOutcome>;
-  /** Called when a job keeps crashing or failing and is given up. */
-  giveUp(job: EngineJob, reason: string): Promise<void>;
+  /**
+   * Called when a job is given up: it keeps crashing or failing (`reason` says how), or nobody
+   * can run it any more (`message` then tells the owner what happened and what to do).
+   */
+  giveUp(job: EngineJob, reason: string, message?: string): Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -42,24 +45,39 @@ export interface JobRunnerOptions {
   maxCrashes?: number;
   /** Attempts that ended in an error after which a job is given up. */
   maxFailures?: number;
+  /**
+   * This process holds the built-in sandbox stores: it also runs the jobs pinned to it (their
+   * stores exist only here). Other runners never take them.
+   */
+  runsPinned?: boolean;
 }
+
+/** What the owner of a sandbox migration is told when the process holding its stores is gone. */
+export const SANDBOX_STORES_GONE =
+  'The migration was stopped because the server that held its sandbox stores restarted, and ' +
+  'sandbox stores start empty again with each start. Create a new migration and connect the ' +
+  'sandbox stores again to run it.';
 
 /** The lease holder name of a process: `<host>:<pid>:<random>`, new for each runner. */
 export function leaseOwnerName(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
+/** Runners of this process that have not been stopped (a process may hold more than one). */
+const runnersHere = new Set<string>();
+
 /**
  * Whether a lease holder is certainly gone: a runner of this machine whose process no longer
- * exists, or an earlier runner of this very process id (a restarted container keeps its pid,
- * and one pid holds one process at a time). Holders on other machines are never judged.
+ * exists, or an earlier runner of this very process id that is no longer here (a restarted
+ * container keeps its pid, and one pid holds one process at a time). Holders on other machines
+ * are never judged.
  */
 export function isDeadLocalHolder(holder: string, self: string): boolean {
   const match = /^(.+):(\d+):([^:]+)$/.exec(holder);
   if (!match || holder === self) return false;
   const [, host, pid] = match;
   if (host !== hostname()) return false;
-  if (Number(pid) === process.pid) return true;
+  if (Number(pid) === process.pid) return !runnersHere.has(holder);
   try {
     process.kill(Number(pid), 0);
     return false;
@@ -88,6 +106,7 @@ export class JobRunner {
     { jobId: string; controller: AbortController; done: Promise<void> }
   >();
   #started = false;
+  #keepAlive = false;
   #timer: NodeJS.Timeout | undefined;
   #polling: Promise<void> | undefined;
   #pollAgain = false;
@@ -96,6 +115,7 @@ export class JobRunner {
     const leaseMs = options.leaseMs ?? 30_000;
     this.#o = {
       workers: 2,
+      runsPinned: false,
       leaseMs,
       heartbeatMs: Math.max(50, Math.floor(leaseMs / 6)),
       pollMs: 2_000,
@@ -104,6 +124,7 @@ export class JobRunner {
       maxFailures: 5,
       ...options,
     };
+    runnersHere.add(this.owner);
   }
 
   get started(): boolean {
@@ -115,9 +136,14 @@ export class JobRunner {
     return [...this.#running.keys()];
   }
 
-  start(): void {
+  /**
+   * Starts taking jobs. `keepAlive` holds the process open while the runner is started, for a
+   * process that has nothing else to wait for (a worker that serves no requests).
+   */
+  start(options: { keepAlive?: boolean } = {}): void {
     if (this.#started) return;
     this.#started = true;
+    this.#keepAlive = options.keepAlive ?? false;
     void this.#o.jobs.liveJobs().then(
       (live) => {
         if (live.length)
@@ -147,13 +173,14 @@ export class JobRunner {
           return;
         }
         this.#timer = setTimeout(() => this.wake(), this.#o.pollMs);
-        this.#timer.unref();
+        if (!this.#keepAlive) this.#timer.unref();
       });
   }
 
   /** Stops taking jobs, interrupts the running ones at a batch boundary and waits for them. */
   async stop(): Promise<void> {
     this.#started = false;
+    runnersHere.delete(this.owner);
     clearTimeout(this.#timer);
     await this.#polling;
     for (const { controller } of this.#running.values()) controller.abort();
@@ -161,11 +188,13 @@ export class JobRunner {
   }
 
   async #poll(): Promise<void> {
+    await this.#giveUpOrphans();
+    const scope = this.#o.runsPinned ? { pinnedTo: this.owner } : {};
     while (this.#started && this.#running.size < this.#o.workers) {
       // Never our own running jobs, even if their lease ran out while this process was busy.
       const mine = [...this.#running.values()].map((r) => r.jobId);
       const job =
-        (await this.#o.jobs.claim(this.owner, this.#o.leaseMs, mine)) ??
+        (await this.#o.jobs.claim(this.owner, this.#o.leaseMs, mine, scope)) ??
         (await this.#o.jobs.reclaim(
           this.owner,
           this.#o.leaseMs,
@@ -173,6 +202,7 @@ export class JobRunner {
           // Two missed heartbeats: a live holder would have renewed by now.
           new Date(Date.now() - 2 * this.#o.heartbeatMs).toISOString(),
           mine,
+          scope,
         ));
       if (!job) return;
       if (!this.#started) {
@@ -191,15 +221,51 @@ export class JobRunner {
     }
   }
 
-  async #giveUp(job: EngineJob, reason: string, lastError: string): Promise<void> {
+  async #giveUp(
+    job: EngineJob,
+    reason: string,
+    lastError: string,
+    message?: string,
+  ): Promise<void> {
     this.#o.log.error({ jobId: job.id, migrationId: job.migrationId, reason }, 'job given up');
-    await this.#o.handler.giveUp(job, reason).catch((error: unknown) => {
+    await this.#o.handler.giveUp(job, reason, message).catch((error: unknown) => {
       this.#o.log.error({ err: error, jobId: job.id }, 'giving up a job failed');
     });
     await this.#o.jobs.finish(job.id, this.owner, 'failed', lastError);
   }
 
+  /**
+   * Jobs pinned to a runner whose process is gone can never run: their sandbox stores went with
+   * it. They fail with a message that says so, instead of waiting for ever. Only processes of
+   * this machine are judged (as for leases), so each machine's next start settles its own.
+   */
+  async #giveUpOrphans(): Promise<void> {
+    const isDead = (holder: string) => isDeadLocalHolder(holder, this.owner);
+    const pinned = await this.#o.jobs.pinnedElsewhere(this.#o.runsPinned ? this.owner : undefined);
+    for (const job of pinned) {
+      if (!job.pinnedTo || !isDead(job.pinnedTo)) continue;
+      if (job.leaseOwner && !isDead(job.leaseOwner)) continue;
+      const claimed = await this.#o.jobs.claimById(
+        job.id,
+        this.owner,
+        this.#o.leaseMs,
+        job.leaseOwner ?? undefined,
+      );
+      if (!claimed) continue;
+      await this.#giveUp(
+        claimed,
+        'the process holding its sandbox stores is gone',
+        'Its sandbox stores were lost when the server restarted.',
+        SANDBOX_STORES_GONE,
+      );
+    }
+  }
+
   #launch(job: EngineJob): void {
+    this.#o.log.info(
+      { jobId: job.id, migrationId: job.migrationId, owner: this.owner, attempt: job.attempts },
+      'migration job claimed',
+    );
     const controller = new AbortController();
     let leaseLost = false;
     const heartbeat = setInterval(() => {

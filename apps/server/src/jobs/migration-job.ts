@@ -156,10 +156,12 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
       }
     },
 
-    async giveUp(job: EngineJob, reason: string): Promise<void> {
+    async giveUp(job: EngineJob, reason: string, explanation?: string): Promise<void> {
       const migration = await deps.migrations.findForUser(job.migrationId, job.userId);
       if (!migration) return;
-      const message = `The migration was stopped because ${reason}. Nothing was lost; please contact support or start it again.`;
+      const message =
+        explanation ??
+        `The migration was stopped because ${reason}. Nothing was lost; please contact support or start it again.`;
       await recordRunFailure(deps.engine, migration.id, 'internal', message);
       await notify(migration, 'error', 'Migration failed', `${migration.storeName}: ${message}`);
     },

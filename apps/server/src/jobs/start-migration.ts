@@ -176,6 +176,7 @@ export async function startMigration(
     expectedVersion: current.version,
     lifecycle: { status: 'in-progress', currentStep: 4, completedAt: null },
     remigration: check.remigration,
+    pinnedTo: engine.pinFor(current),
   });
   if (started.outcome === 'changed') {
     throw new ApiError(

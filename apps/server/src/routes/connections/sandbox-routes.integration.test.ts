@@ -88,4 +88,39 @@ describe('sandbox stores per migration (integration)', () => {
     expect(running.statusCode).toBe(409);
     expect(running.json().error.code).toBe('migration_running');
   });
+  it('pins a sandbox migration’s job to the runner of the process that holds its stores', async () => {
+    const id = (await call(owner, 'POST', '/api/migrations', { storeName: 'Pinned' })).json()
+      .id as string;
+    for (const side of ['source', 'destination'] as const) {
+      const store = await call(
+        owner,
+        'GET',
+        `/api/sandbox-stores?platform=woocommerce&side=${side}&migrationId=${id}`,
+      );
+      const verified = await call(owner, 'POST', '/verify-woocommerce-connection', {
+        ...store.json().fields,
+        migrationId: id,
+        side,
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+    }
+    const { migrations, engine } = app.services;
+    const userId = (await call(owner, 'GET', `/migration/${id}`)).json().userId as string;
+    await migrations.update(id, userId, {
+      dataTypes: { products: true, customers: true, orders: true },
+      currentStep: 3,
+    });
+    const started = await call(owner, 'POST', `/api/migrations/${id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    // Workers elsewhere hold no sandbox stores: only this server's runner may run it.
+    const job = await engine.jobs.liveJob(id);
+    expect(job).toMatchObject({ unlimited: true, pinnedTo: engine.runner.owner });
+    const takenElsewhere: string[] = [];
+    for (let taken; (taken = await engine.jobs.claim('worker-elsewhere:1:x', 60_000));)
+      takenElsewhere.push(taken.migrationId);
+    expect(takenElsewhere).not.toContain(id);
+    expect(
+      await engine.jobs.claim('this-server', 60_000, [], { pinnedTo: engine.runner.owner }),
+    ).toMatchObject({ id: job?.id });
+  });
 });
