@@ -39,6 +39,16 @@ describe('configuration', () => {
     expect(() => parseConfig({ WORKERS: '-1' })).toThrow(/WORKERS/);
   });
 
+  it('trusts the local server under both of its names only while PUBLIC_URL is the default', () => {
+    expect(parseConfig({ PORT: '4100' }).trustedOrigins).toEqual([
+      'http://localhost:4100',
+      'http://127.0.0.1:4100',
+    ]);
+    expect(parseConfig({ PUBLIC_URL: 'https://migrate.example.com/app' }).trustedOrigins).toEqual([
+      'https://migrate.example.com',
+    ]);
+  });
+
   it('treats empty values as unset and trims the public URL', () => {
     expect(parseConfig({ PORT: '', PUBLIC_URL: 'https://migrate.example.com/' }).publicUrl).toBe(
       'https://migrate.example.com',

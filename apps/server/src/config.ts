@@ -118,6 +118,14 @@ export const configSchema = z
       host: env.HOST,
       port: env.PORT,
       publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+      /**
+       * Origins whose pages may send state-changing requests: PUBLIC_URL's; with the local
+       * default, also the same server reached as 127.0.0.1, which a browser treats as another
+       * origin.
+       */
+      trustedOrigins: env.PUBLIC_URL
+        ? [new URL(env.PUBLIC_URL).origin]
+        : [`http://localhost:${env.PORT}`, `http://127.0.0.1:${env.PORT}`],
       dataDir,
       databaseUrl: env.DATABASE_URL,
       sqlitePath: resolve(dataDir, 'replatform.sqlite'),

@@ -312,6 +312,19 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
       payload: '{}',
     });
     expect(fetchMeta.statusCode).toBe(403);
+
+    // With the local default address, the same server reached as 127.0.0.1 is ours too; another
+    // port is not.
+    const signIn = (origin: string) =>
+      call(app, {
+        url: '/api/auth/sign-in/email',
+        body: { email: 'x@example.com', password: 'whatever1' },
+        headers: { origin },
+        ip: nextIp(),
+      });
+    expect((await signIn('http://127.0.0.1:4001')).statusCode).toBe(401);
+    expect((await signIn('http://localhost:4001')).statusCode).toBe(401);
+    expect((await signIn('http://127.0.0.1:4002')).statusCode).toBe(403);
   });
 
   it('changes the name, the e-mail (with the current password) and the password', async () => {

@@ -177,7 +177,7 @@ export function createBetterAuth(deps: BetterAuthDeps) {
     baseURL: config.publicUrl,
     basePath: '/api/auth',
     secret: deps.secret,
-    trustedOrigins: [new URL(config.publicUrl).origin],
+    trustedOrigins: config.trustedOrigins,
     database: {
       db: deps.db.kysely,
       type: deps.db.dialect,

@@ -201,7 +201,7 @@ const openEndpoints: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 export async function registerAuth(app: FastifyInstance): Promise<void> {
   const { config } = app.services;
   const auth = app.services.auth;
-  registerCrossSiteCheck(app, new URL(config.publicUrl).origin);
+  registerCrossSiteCheck(app, config.trustedOrigins);
 
   app.route({
     method: ['GET', 'POST'],
