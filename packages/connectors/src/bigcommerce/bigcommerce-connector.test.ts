@@ -153,6 +153,82 @@ describe('BigCommerce credentials and addressing', () => {
   });
 });
 
+describe('BigCommerce destination check', () => {
+  const readOnly = [
+    'store_v2_products_read_only',
+    'store_v2_customers_read_only',
+    'store_v2_orders_read_only',
+    'store_v2_information_read_only',
+  ];
+  let emulator: RunningBigCommerceEmulator;
+  beforeAll(async () => {
+    emulator = await store({
+      seed: { seed: 5, products: 3, customers: 2, orders: 2 },
+      plan: 'unlimited',
+      apiAccounts: [
+        { accessToken: 'read-only-token', scopes: readOnly },
+        {
+          accessToken: 'no-orders-token',
+          scopes: [
+            'store_v2_products',
+            'store_v2_customers',
+            'store_v2_orders_read_only',
+            'store_v2_information_read_only',
+          ],
+        },
+      ],
+    });
+  });
+  const as = (accessToken: string, http: ConnectorHttp = loopbackHttp()) =>
+    connector.connect({ storeHash: emulator.storeHash, accessToken }, { http });
+
+  it('accepts a read-only API account for a source and refuses it for a destination', async () => {
+    const source = as('read-only-token');
+    expect(await source.check()).toEqual({
+      ok: true,
+      storeName: expect.any(String),
+      currency: expect.any(String),
+    });
+    expect(await source.count('products')).toBe(3);
+    const error = await source.check({ write: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectorError);
+    expect(error).toMatchObject({ errorClass: 'config', code: 'read_only_credentials' });
+    expect((error as Error).message).toContain(
+      'may not change products and categories, customers and orders: its Products, Customers and Orders scopes are not set to modify.',
+    );
+    expect(String((error as Error).message)).not.toContain('read-only-token');
+  });
+
+  it('names the one scope an API account lacks', async () => {
+    await expect(as('no-orders-token').check({ write: true })).rejects.toMatchObject({
+      errorClass: 'config',
+      code: 'read_only_credentials',
+      message: expect.stringContaining(
+        'may not change orders: its Orders scope is not set to modify.',
+      ),
+    });
+  });
+
+  it('proves a full API account may write with writes that change nothing', async () => {
+    const before = JSON.stringify(emulator.state);
+    const http = recordingHttp();
+    expect(await as(emulator.accessToken, http).check({ write: true })).toEqual({
+      ok: true,
+      storeName: expect.any(String),
+      currency: expect.any(String),
+      canWrite: true,
+    });
+    expect(JSON.stringify(emulator.state)).toBe(before);
+    expect(http.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      `GET /stores/${emulator.storeHash}/v2/store`,
+      `PUT /stores/${emulator.storeHash}/v3/catalog/products`,
+      `PUT /stores/${emulator.storeHash}/v3/customers`,
+      `PUT /stores/${emulator.storeHash}/v2/orders/0`,
+    ]);
+    expect(specProblems(http.requests)).toEqual([]);
+  });
+});
+
 describe('BigCommerce request quota', () => {
   it('migrates products under the Standard ratio without a 429 and uses at least 90 % of the quota', async () => {
     const source = await store({

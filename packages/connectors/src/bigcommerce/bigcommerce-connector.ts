@@ -3,6 +3,8 @@ import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import {
   defineConnector,
   type Capabilities,
+  type CheckOptions,
+  type CheckResult,
   type Checkpoint,
   type Connection,
   type Connector,
@@ -98,6 +100,23 @@ export const bigCommerceCapabilities: Capabilities = {
   },
 };
 
+/**
+ * One write per OAuth scope a destination needs, each of which changes nothing: an empty batch
+ * update of products, an empty batch update of customers (the spec sets no minimum on either
+ * list) and an empty update of order 0, which no store has (order ids are positive). API
+ * accounts have no endpoint that lists their scopes, but BigCommerce checks the scope of a request
+ * before anything else, so a token that may only read gets 403 and any other answer (200, 404,
+ * 422) shows it may write.
+ */
+const writeProbes = [
+  { scope: 'Products', records: 'products and categories', path: '/v3/catalog/products', body: [] },
+  { scope: 'Customers', records: 'customers', path: '/v3/customers', body: [] },
+  { scope: 'Orders', records: 'orders', path: '/v2/orders/0', body: {} },
+] as const;
+
+const listed = (items: readonly string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
+
 class BigCommerceStoreConnection implements BigCommerceConnection {
   readonly #session: BcSession;
   readonly #orders: OrderMarkers;
@@ -123,9 +142,31 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
     };
   }
 
-  async check() {
+  async check(options: CheckOptions = {}): Promise<CheckResult> {
     const store = await this.#session.store();
-    return { ok: true as const, storeName: store.name, currency: store.units.currency };
+    const result = { ok: true as const, storeName: store.name, currency: store.units.currency };
+    if (!options.write) return result;
+    await this.#checkWrite();
+    return { ...result, canWrite: true };
+  }
+
+  async #checkWrite(): Promise<void> {
+    const missing: (typeof writeProbes)[number][] = [];
+    for (const probe of writeProbes) {
+      try {
+        await this.#session.client.request('PUT', probe.path, { body: probe.body });
+      } catch (error) {
+        if (error instanceof ConnectorError && error.status === 403) missing.push(probe);
+        else throw error;
+      }
+    }
+    if (missing.length === 0) return;
+    throw new ConnectorError(
+      'config',
+      'read_only_credentials',
+      `This BigCommerce API account may not change ${listed(missing.map((p) => p.records))}: its ${listed(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers and Orders set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
+      { status: 403 },
+    );
   }
 
   async count(entity: EntityType): Promise<number> {

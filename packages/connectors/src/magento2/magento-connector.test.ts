@@ -9,7 +9,7 @@ import {
 } from '@replatform/emulators/magento2/magento-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection, ConnectorHttpRequest } from '../kit/contract.ts';
-import { MemoryIdMap } from '../kit/conformance/conformance-suite.ts';
+import { copyAll, MemoryIdMap } from '../kit/conformance/conformance-suite.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
 import { magentoConnector, magentoCredentialsSchema } from './magento-connector.ts';
@@ -715,6 +715,117 @@ describe('Magento connector (integration with the emulator)', () => {
       // ... which a read does not turn into a product attribute.
       const back = (await readAll(destination, 'products')).records.find((p) => p.sku === 'TR-1');
       expect(Object.keys(back?.attributes ?? {})).not.toContain('replatform_source_id');
+    });
+  });
+
+  describe('checking a destination integration', () => {
+    // What a source needs: Magento's catalogue resources guard reading and writing alike.
+    const reading = [
+      'Magento_Backend::store',
+      'Magento_Catalog::catalog',
+      'Magento_Catalog::categories',
+      'Magento_Catalog::products',
+      'Magento_Catalog::attributes_attributes',
+      'Magento_Catalog::sets',
+      'Magento_Customer::customer',
+      'Magento_Sales::actions_view',
+    ];
+    const writing = [
+      ...reading,
+      'Magento_Customer::manage',
+      'Magento_Sales::create',
+      'Magento_Logging::system_magento_logging_bulk_operations',
+    ];
+    const integration = (name: string) => ({
+      consumerKey: `${name}-consumer-key`,
+      consumerSecret: `${name}-consumer-secret`,
+      accessToken: `${name}-access-token`,
+      accessTokenSecret: `${name}-token-secret`,
+    });
+    let emulator: MagentoEmulator;
+    beforeAll(async () => {
+      emulator = await startMagentoEmulator({
+        seed: { seed: 5, products: 4, customers: 3, orders: 2 },
+        bulk: { tickMs: 2, perTick: 25 },
+        integrations: [
+          { credentials: integration('reader'), resources: reading },
+          { credentials: integration('writer'), resources: writing },
+          {
+            credentials: integration('no-orders'),
+            resources: writing.filter((r) => r !== 'Magento_Sales::create'),
+          },
+        ],
+      });
+      emulators.push(emulator);
+    });
+    const as = (name: string) => connect(emulator, integration(name));
+    const counts = () => ({
+      products: emulator.store.catalog.products.size,
+      customers: emulator.store.customers.customers.size,
+      orders: emulator.store.sales.orders.size,
+      outbox: emulator.store.customers.outbox.length,
+    });
+
+    it('accepts a read-only integration for a source and refuses it for a destination', async () => {
+      const reader = as('reader');
+      await expect(reader.check()).resolves.toEqual({
+        ok: true,
+        storeName: 'Main Website Store',
+        currency: 'USD',
+      });
+      expect(await reader.count('customers')).toBe(3);
+      const error = await reader.check({ write: true }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectorError);
+      expect(error).toMatchObject({ errorClass: 'config', code: 'read_only_credentials' });
+      expect((error as Error).message).toContain(
+        'may not create or change customers, create orders and follow the bulk imports of customers: it lacks the API resources Customers > All Customers (Magento_Customer::manage), Sales > Operations > Orders > Actions > Create (Magento_Sales::create) and System > Action Logs > Bulk Actions (Magento_Logging::system_magento_logging_bulk_operations).',
+      );
+    });
+
+    it('names the one resource an integration lacks', async () => {
+      await expect(as('no-orders').check({ write: true })).rejects.toMatchObject({
+        code: 'read_only_credentials',
+        message: expect.stringContaining(
+          'may not create orders: it lacks the API resource Sales > Operations > Orders > Actions > Create (Magento_Sales::create).',
+        ),
+      });
+    });
+
+    it('proves write access with requests that change nothing', async () => {
+      const before = counts();
+      const bulks = emulator.store.bulk.bulks.size;
+      for (const connection of [as('writer'), connect(emulator)])
+        await expect(connection.check({ write: true })).resolves.toEqual({
+          ok: true,
+          storeName: 'Main Website Store',
+          currency: 'USD',
+          canWrite: true,
+        });
+      expect(counts()).toEqual(before);
+      expect(emulator.store.bulk.bulks.size).toBe(bulks);
+    });
+
+    it('checks every resource the writes need: what passed the check can migrate', async () => {
+      const target = await startMagentoEmulator({
+        seed: 'empty',
+        bulk: { tickMs: 2, perTick: 25 },
+        resources: writing,
+      });
+      emulators.push(target);
+      const destination = connect(target);
+      expect(await destination.check({ write: true })).toMatchObject({ canWrite: true });
+      const outcomes = await copyAll(
+        connect(emulator),
+        destination,
+        magentoConnector,
+        new MemoryIdMap(),
+      );
+      for (const [entity, list] of Object.entries(outcomes))
+        expect(
+          list.filter((o) => o.outcome === 'failed'),
+          entity,
+        ).toEqual([]);
+      expect(target.store.sales.orders.size).toBe(2);
     });
   });
 

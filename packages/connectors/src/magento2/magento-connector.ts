@@ -2,6 +2,8 @@ import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import { z } from 'zod';
 import {
   defineConnector,
+  type CheckOptions,
+  type CheckResult,
   type Checkpoint,
   type Connection,
   type ConnectorContext,
@@ -25,6 +27,7 @@ import { MagentoSession } from './session.ts';
 import { writeCategories, writeProducts } from './write-catalog.ts';
 import { writeCustomers } from './write-customers.ts';
 import { writeOrders } from './write-orders.ts';
+import { checkWriteAccess } from './write-access.ts';
 
 /**
  * Magento 2 / Adobe Commerce connector over the admin REST API (admin-schema-2.4.9.yaml), as an
@@ -100,13 +103,14 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
     });
     const session = new MagentoSession(client, context);
     return {
-      async check() {
+      async check(options: CheckOptions = {}): Promise<CheckResult> {
+        let result: CheckResult;
         try {
           const [config, storeName] = await Promise.all([
             session.storeConfig(),
             session.storeName(),
           ]);
-          return { ok: true, storeName, currency: config.base_currency_code.toUpperCase() };
+          result = { ok: true, storeName, currency: config.base_currency_code.toUpperCase() };
         } catch (error) {
           const notMagento =
             (error instanceof MagentoApiError && error.status === 404) ||
@@ -123,6 +127,9 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
           }
           throw error;
         }
+        if (!options.write) return result;
+        await checkWriteAccess(client);
+        return { ...result, canWrite: true };
       },
       async count(entity: EntityType) {
         switch (entity) {

@@ -446,6 +446,23 @@ export const shopInfo = op(
   2,
 );
 
+export const appAccessScopes = op(
+  'AppAccessScopes',
+  /* GraphQL */ `
+    query AppAccessScopes {
+      currentAppInstallation {
+        accessScopes {
+          handle
+        }
+      }
+    }
+  `,
+  z.object({
+    currentAppInstallation: z.object({ accessScopes: z.array(z.object({ handle: z.string() })) }),
+  }),
+  2,
+);
+
 const countSchema = z.object({ count: z.number().int(), precision: z.string() }).nullable();
 export const counts = {
   categories: op(
@@ -1597,6 +1614,7 @@ export function bulkCollectionsQuery(filter: string): string {
 /** All documents, for validation against the schema in tests. */
 export const allOperations: Operation<unknown>[] = [
   shopInfo,
+  appAccessScopes,
   ...Object.values(counts),
   productsPage,
   productVariantsPage,

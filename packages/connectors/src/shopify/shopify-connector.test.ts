@@ -16,11 +16,13 @@ import type { Connection, ConnectorHttp, Page } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import {
   connectShopify,
+  destinationScopes,
   shopifyConnector,
   shopifyCredentialsSchema,
   type ShopifyConnectorOptions,
   type ShopifyCredentials,
 } from './shopify-connector.ts';
+import { SHOPIFY_SCOPES } from './oauth.ts';
 import {
   allRecordedRequests,
   routeShop,
@@ -170,6 +172,86 @@ describe('credentials', () => {
       storeName: expect.any(String),
       currency: 'USD',
     });
+  });
+});
+
+describe('destination check', () => {
+  const readOnly = ['read_products', 'read_customers', 'read_orders', 'read_all_orders'];
+
+  it('accepts a read-only app token for a source and refuses it for a destination, naming the scopes', async () => {
+    const store = await startStore('readonly', {
+      seed: { seed: 4, products: 2, customers: 2, orders: 0 },
+      tokens: { shpat_readonly: readOnly },
+    });
+    const http = shopRoutingHttp();
+    const connection = connectShopify(
+      { shopDomain: store.shop, accessToken: 'shpat_readonly' },
+      { http },
+    );
+    expect(await connection.check()).toEqual({
+      ok: true,
+      storeName: expect.any(String),
+      currency: 'USD',
+    });
+    expect(await connection.count('products')).toBe(2);
+    const error = await connection.check({ write: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectorError);
+    expect(error).toMatchObject({ errorClass: 'config', code: 'read_only_credentials' });
+    expect((error as Error).message).toContain(
+      'may not create or change products and collections, customers and orders: it lacks the write_products, write_customers and write_orders access scopes.',
+    );
+    // Shopify's own report of the granted scopes, not a write, decided it.
+    expect(operations(http)).not.toContain('ProductSet');
+    expect(operations(http).at(-1)).toBe('AppAccessScopes');
+  });
+
+  it('names the one write scope a token lacks', async () => {
+    const store = await startStore('noorders', {
+      seed: 'empty',
+      tokens: { shpat_noorders: ['write_products', 'write_customers', 'read_orders'] },
+    });
+    const connection = connectShopify(
+      { shopDomain: store.shop, accessToken: 'shpat_noorders' },
+      { http: shopRoutingHttp() },
+    );
+    await expect(connection.check({ write: true })).rejects.toMatchObject({
+      errorClass: 'config',
+      code: 'read_only_credentials',
+      message: expect.stringContaining(
+        'may not create or change orders: it lacks the write_orders access scope.',
+      ),
+    });
+  });
+
+  it('accepts a token with the write scopes, changing nothing in the shop', async () => {
+    const store = await startStore('writer', {
+      seed: 'empty',
+      // Neither redirects nor holds are needed to write records (they end as warnings).
+      tokens: { shpat_writer: ['write_products', 'write_customers', 'write_orders'] },
+    });
+    const logged: string[] = [];
+    const connection = connectShopify(
+      { shopDomain: store.shop, accessToken: 'shpat_writer' },
+      { http: shopRoutingHttp(), log: (message) => logged.push(message) },
+    );
+    expect(await connection.check({ write: true })).toEqual({
+      ok: true,
+      storeName: expect.any(String),
+      currency: 'USD',
+      canWrite: true,
+    });
+    expect(logged).toContain('shopify: optional write scopes not granted');
+    expect(await connect(store).connection.check({ write: true })).toMatchObject({
+      canWrite: true,
+    });
+    for (const entity of ['categories', 'products', 'customers', 'orders'] as const)
+      expect(store.emulator.countStored(entity)).toBe(0);
+    expect(store.emulator.shop().metafieldDefinitions).toHaveLength(0);
+  });
+
+  it('asks only for scopes the app requests when it is installed', () => {
+    for (const scope of Object.keys(destinationScopes))
+      expect(SHOPIFY_SCOPES as readonly string[]).toContain(scope);
   });
 });
 

@@ -3,13 +3,16 @@ import type { EntityType } from '@replatform/canonical/entities';
 import {
   defineConnector,
   type Capabilities,
+  type CheckOptions,
+  type CheckResult,
   type Connection,
   type ConnectorContext,
   type Connector,
   type RateUsage,
 } from '../kit/contract.ts';
+import { ConnectorError } from '../kit/errors.ts';
 import type { CostStats } from './cost-bucket.ts';
-import { shopInfo } from './documents.ts';
+import { appAccessScopes, shopInfo } from './documents.ts';
 import { ShopifyGraphqlClient } from './graphql-client.ts';
 import { isValidShopDomain } from './oauth.ts';
 import { countOf, readEntity, readPageSizes } from './read.ts';
@@ -64,6 +67,51 @@ export const shopifyCapabilities: Capabilities = {
     orders: ['updatedAt'],
   },
 };
+
+/**
+ * The write scopes a destination needs and what each lets the connector create (requiredAccess of
+ * productSet and collectionCreate, customerCreate, orderCreate in the 2026-10 schema; metafieldsSet
+ * needs the scope of the record it marks). Redirects (write_online_store_navigation) and orders on
+ * hold (write_merchant_managed_fulfillment_orders) are not among them: without those scopes the
+ * records are still written, each with a warning.
+ */
+export const destinationScopes = {
+  write_products: 'products and collections',
+  write_customers: 'customers',
+  write_orders: 'orders',
+} as const;
+
+const optionalWriteScopes = [
+  'write_online_store_navigation',
+  'write_merchant_managed_fulfillment_orders',
+];
+
+const listed = (items: readonly string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
+
+/**
+ * Proves write access by Shopify's own report of the token's permissions: the scopes granted to
+ * the app's installation (currentAppInstallation.accessScopes, which every app may read). A write
+ * scope includes its read scope on Shopify, so only the write scopes are looked at.
+ */
+async function checkWriteScopes(
+  client: ShopifyGraphqlClient,
+  log: ConnectorContext['log'],
+): Promise<void> {
+  const answer = await client.request(appAccessScopes);
+  const granted = new Set(answer.currentAppInstallation.accessScopes.map((s) => s.handle));
+  const missing = (Object.keys(destinationScopes) as (keyof typeof destinationScopes)[]).filter(
+    (scope) => !granted.has(scope),
+  );
+  if (missing.length)
+    throw new ConnectorError(
+      'config',
+      'read_only_credentials',
+      `This Shopify access token may not create or change ${listed(missing.map((s) => destinationScopes[s]))}: it lacks the ${listed(missing)} access scope${missing.length > 1 ? 's' : ''}. A destination store needs an app with ${listed(Object.keys(destinationScopes))}: grant them to the app (a custom app: under its Admin API access scopes) and have the shop approve the update.`,
+    );
+  const optional = optionalWriteScopes.filter((scope) => !granted.has(scope));
+  if (optional.length) log?.('shopify: optional write scopes not granted', { scopes: optional });
+}
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -120,9 +168,12 @@ export function connectShopify(
   };
 
   return {
-    async check() {
+    async check(checkOptions: CheckOptions = {}): Promise<CheckResult> {
       const details = await shopDetails();
-      return { ok: true, storeName: details.name, currency: details.currencyCode };
+      const result = { ok: true as const, storeName: details.name, currency: details.currencyCode };
+      if (!checkOptions.write) return result;
+      await checkWriteScopes(client, context.log);
+      return { ...result, canWrite: true };
     },
     count: (entity: EntityType) => countOf(client, entity),
     read: (entity, checkpoint) => readEntity(readContext, entity, checkpoint),

@@ -149,6 +149,54 @@ describe('BigCommerce emulator', () => {
     expect(response.status).toBe(404);
   });
 
+  it('checks the OAuth scopes of API accounts before any route, answering 403', async () => {
+    const scoped = await startBigCommerceEmulator({
+      seed: { seed: 2, products: 2, customers: 1, orders: 1 },
+      plan: 'unlimited',
+      apiAccounts: [
+        {
+          accessToken: 'read-only',
+          scopes: [
+            'store_v2_products_read_only',
+            'store_v2_customers',
+            'store_v2_information_read_only',
+          ],
+        },
+      ],
+    });
+    try {
+      const call = client(scoped, 'read-only');
+      expect((await call('GET', '/v2/store')).status).toBe(200);
+      expect((await call('GET', '/v3/catalog/products')).status).toBe(200);
+      const v3 = await call('PUT', '/v3/catalog/products', [], { validate: false });
+      expect(v3.status).toBe(403);
+      expect(v3.body).toEqual({
+        status: 403,
+        title: "You don't have a required scope to access the endpoint",
+        type: expect.any(String),
+        errors: {},
+      });
+      // No Orders scope at all: neither reading nor writing, and the route is never reached.
+      const v2 = await call('GET', '/v2/orders', undefined, { validate: false });
+      expect(v2.status).toBe(403);
+      expect(v2.body).toEqual([
+        { status: 403, message: "You don't have a required scope to access the endpoint" },
+      ]);
+      expect((await call('PUT', '/v2/orders/0', {}, { validate: false })).status).toBe(403);
+      // Customers at modify: an empty batch update passes and changes nothing.
+      expect(await call('PUT', '/v3/customers', [])).toMatchObject({
+        status: 200,
+        body: { data: [] },
+      });
+      // The emulator's own token has every scope; order 0 does not exist.
+      const full = client(scoped);
+      expect((await full('PUT', '/v3/catalog/products', [])).status).toBe(200);
+      expect((await full('PUT', '/v2/orders/0', {}, { validate: false })).status).toBe(404);
+    } finally {
+      await scoped.close();
+    }
+  });
+
   it('creates one product per call with nested variants, images and custom fields', async () => {
     const body = {
       name: 'Emulator Test Jacket',

@@ -20,14 +20,16 @@ import {
   type QuotaStats,
 } from './quota.ts';
 import { buildRoutes, type ConcurrencyStats } from './routes.ts';
+import { allScopes, missingScope, missingScopeTitle } from './scopes.ts';
 import { seedFromSample } from './seed.ts';
 import { BcState } from './state.ts';
 
 /**
  * A stateful BigCommerce store on 127.0.0.1: /stores/{hash}/v3 (catalog, customers) and
- * /stores/{hash}/v2 (store information, orders), X-Auth-Token authentication, the per-store
- * request quota with its X-Rate-Limit-* headers, the customers API's batch and concurrency limits,
- * and BigCommerce's error bodies. Media are served under /media/.
+ * /stores/{hash}/v2 (store information, orders), X-Auth-Token authentication with the API
+ * account's OAuth scopes (scopes.ts), the per-store request quota with its X-Rate-Limit-* headers,
+ * the customers API's batch and concurrency limits, and BigCommerce's error bodies. Media are
+ * served under /media/.
  */
 
 export interface BigCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
@@ -37,8 +39,13 @@ export interface BigCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'
   seed?: SampleStoreOptions | 'empty';
   /** Store hash in the URL (^[a-z0-9]+$); random when not given. */
   storeHash?: string;
-  /** The API account's access token; random when not given. */
+  /** The API account's access token (every scope at modify); random when not given. */
   accessToken?: string;
+  /**
+   * More API accounts of the store, each with the OAuth scope parameters it was made with
+   * (`store_v2_products`, `store_v2_orders_read_only`, ...; scopes.ts), e.g. a read-only one.
+   */
+  apiAccounts?: { accessToken: string; scopes: readonly string[] }[];
   /** 150 (standard) or 450 (pro) requests per 30 s window; 'unlimited' never throttles. */
   plan?: BigCommercePlan;
   /** Overrides the plan's quota or window (tests use a short window with the same arithmetic). */
@@ -74,6 +81,9 @@ export async function startBigCommerceEmulator(
   const storeHash = options.storeHash ?? `s${randomBytes(5).toString('hex')}`;
   if (!storeHashPattern.test(storeHash)) throw new Error('storeHash must match ^[a-z0-9]+$');
   const accessToken = options.accessToken ?? randomBytes(16).toString('hex');
+  const accounts = new Map<string, ReadonlySet<string>>([[accessToken, new Set(allScopes)]]);
+  for (const account of options.apiAccounts ?? [])
+    accounts.set(account.accessToken, new Set(account.scopes));
   const plan = options.plan ?? 'standard';
   const quota = new QuotaWindow({ ...planQuotas[plan], ...options.quota });
   const sample = options.seed === 'empty' ? undefined : generateSampleStore(options.seed ?? {});
@@ -107,8 +117,13 @@ export async function startBigCommerceEmulator(
       const [, hash, version, rest = '/'] = match;
       const asError = version === '/v2' ? v2Error : v3Error;
       if (hash !== storeHash) return asError(new BcHttpError(404, 'Store not found'));
-      if (request.headers['x-auth-token'] !== accessToken) {
+      const token = request.headers['x-auth-token'];
+      const scopes = typeof token === 'string' ? accounts.get(token) : undefined;
+      if (!scopes) {
         return asError(new BcHttpError(401, 'No valid credential was found for this request'));
+      }
+      if (missingScope(scopes, request.method, `${version}${rest}`)) {
+        return asError(new BcHttpError(403, missingScopeTitle));
       }
       const decision = quota.take();
       if (!decision.allowed) {

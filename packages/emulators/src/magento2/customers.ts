@@ -184,6 +184,27 @@ export class Customers {
     return this.#save(input, existing);
   }
 
+  /**
+   * PUT /V1/customers/validate: AccountManagementInterface::validate runs the customer's attribute
+   * validation and answers what it found; nothing is stored and nothing is sent.
+   */
+  validate(body: Json): { valid: boolean; messages: string[] } {
+    if (body.customer === undefined) throw requiredField('customer');
+    const input = objectField(body.customer, 'Magento\\Customer\\Api\\Data\\CustomerInterface');
+    checkKeys(input, customerKeys, 'Magento\\Customer\\Api\\Data\\CustomerInterface');
+    const messages: string[] = [];
+    for (const [field, label] of [
+      ['firstname', 'First Name'],
+      ['lastname', 'Last Name'],
+      ['email', 'Email'],
+    ] as const) {
+      if (!optionalString(input[field])?.trim()) messages.push(`"${label}" is a required value.`);
+    }
+    const email = optionalString(input.email)?.trim();
+    if (email && !emailPattern.test(email)) messages.push(`"Email" is not a valid email address.`);
+    return { valid: messages.length === 0, messages };
+  }
+
   #save(input: Json, existing: CustomerRecord | undefined): CustomerRecord {
     checkKeys(input, customerKeys, 'Magento\\Customer\\Api\\Data\\CustomerInterface');
     const email = (optionalString(input.email) ?? existing?.email ?? '').trim();

@@ -751,3 +751,113 @@ describe('Magento emulator seeded from the Luma sample data', () => {
     }
   });
 });
+
+describe('Magento emulator integrations with custom API resources (ACL)', () => {
+  let emulator: MagentoEmulator;
+  const reader = {
+    consumerKey: 'reader-consumer-key',
+    consumerSecret: 'reader-consumer-secret',
+    accessToken: 'reader-access-token',
+    accessTokenSecret: 'reader-token-secret',
+  };
+  beforeAll(async () => {
+    emulator = await startMagentoEmulator({
+      seed: { seed: 3, products: 2, customers: 2, orders: 2 },
+      integrations: [
+        {
+          credentials: reader,
+          resources: ['Magento_Backend::store', 'Magento_Customer::customer'],
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+  const as = (credentials: typeof reader) => (method: string, path: string, body?: unknown) =>
+    signedFetch(emulator.url, credentials, method, path, body === undefined ? {} : { body });
+  const customer = { email: 'check@example.com', firstname: 'Check', lastname: 'Person' };
+
+  it('answers 401 naming the resource an integration was not granted, before reading the body', async () => {
+    const call = as(reader);
+    expect((await call('GET', '/rest/V1/store/storeConfigs')).status).toBe(200);
+    expect((await call('GET', '/rest/V1/customers/search?searchCriteria[pageSize]=1')).status).toBe(
+      200,
+    );
+    for (const [method, path, resource] of [
+      ['PUT', '/rest/V1/customers/validate', 'Magento_Customer::manage'],
+      ['PUT', '/rest/V1/orders/0', 'Magento_Sales::create'],
+      ['GET', '/rest/V1/products?searchCriteria[pageSize]=1', 'Magento_Catalog::products'],
+      ['POST', '/rest/default/async/bulk/V1/customers/', 'Magento_Customer::manage'],
+    ] as const) {
+      const answer = await call(method, path, method === 'GET' ? undefined : 'not an object');
+      expect(answer.status, path).toBe(401);
+      expect(answer.body, path).toEqual({
+        message: "The consumer isn't authorized to access %resources.",
+        parameters: { resources: resource },
+      });
+    }
+    expect(emulator.store.bulk.bulks.size).toBe(0);
+  });
+
+  it('validates a customer without storing it (PUT /V1/customers/validate)', async () => {
+    const call = as(emulator.credentials);
+    const before = emulator.store.customers.customers.size;
+    const valid = await call('PUT', '/rest/V1/customers/validate', { customer });
+    expect(valid).toMatchObject({ status: 200, body: { valid: true, messages: [] } });
+    expect(
+      adminSchema().checkResponse(
+        'PUT',
+        `${emulator.url}/rest/V1/customers/validate`,
+        200,
+        valid.body,
+      ),
+    ).toEqual([]);
+    const invalid = await call('PUT', '/rest/V1/customers/validate', {
+      customer: { ...customer, email: 'not-an-address', firstname: '' },
+    });
+    expect(invalid.body).toEqual({
+      valid: false,
+      messages: ['"First Name" is a required value.', '"Email" is not a valid email address.'],
+    });
+    expect(emulator.store.customers.customers.size).toBe(before);
+    expect(emulator.store.customers.outbox).toHaveLength(0);
+  });
+
+  it('saves an order address only for an address its order has, after Magento’s address validator', async () => {
+    const call = as(emulator.credentials);
+    const [order] = [...emulator.store.sales.orders.values()];
+    const billing = order?.billing_address as Record<string, unknown>;
+    const address = {
+      address_type: 'billing',
+      firstname: 'New',
+      lastname: 'Name',
+      street: ['2 Side St'],
+      city: 'Austin',
+      postcode: '78701',
+      country_id: 'US',
+      telephone: '555 0100',
+      email: 'buyer@example.com',
+    };
+    const before = JSON.stringify([...emulator.store.sales.orders.values()]);
+    for (const entity of [
+      // No order, e-mail or street: the validator refuses it before anything is stored.
+      { ...address, email: undefined, street: undefined },
+      { ...address, parent_id: order?.entity_id, address_type: 'other' },
+      // Order 0 does not exist.
+      { ...address, parent_id: 0 },
+    ]) {
+      const answer = await call('PUT', '/rest/V1/orders/0', { entity });
+      expect(answer).toMatchObject({
+        status: 400,
+        body: { message: "The order address couldn't be saved." },
+      });
+    }
+    expect(JSON.stringify([...emulator.store.sales.orders.values()])).toBe(before);
+    const saved = await call('PUT', `/rest/V1/orders/${String(order?.entity_id)}`, {
+      entity: { ...address, parent_id: order?.entity_id, entity_id: billing.entity_id },
+    });
+    expect(saved.status).toBe(200);
+    expect(order?.billing_address).toMatchObject({ firstname: 'New', street: ['2 Side St'] });
+  });
+});

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseAuthorizationHeader } from '@replatform/connectors/kit/oauth1/oauth1';
 import {
   Router,
   startEmulator,
@@ -35,7 +36,8 @@ import { platformSpecsDir } from '../framework/platform-specs.ts';
  * catalogue, customer, order and bulk-status routes a migration uses, under /rest/V1,
  * /rest/<store_code>/V1, and the asynchronous /rest/<store_code>/async[/bulk]/V1 forms Magento
  * derives from them. Requests are authenticated as an integration (OAuth 1.0a), as a real store
- * requires; media files are served under /media/catalog/product like Magento's pub/media.
+ * requires, and authorised by the ACL resource of their route, which the integration must have
+ * been granted; media files are served under /media/catalog/product like Magento's pub/media.
  */
 
 export interface MagentoEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
@@ -46,6 +48,13 @@ export interface MagentoEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
   seed?: SampleStoreOptions | 'luma' | 'empty';
   /** The integration's credentials; random ones are made when absent. */
   credentials?: IntegrationCredentials;
+  /**
+   * ACL resources granted to that integration (its API tab, Resource Access: Custom), or 'all'
+   * (Resource Access: All, the default).
+   */
+  resources?: readonly string[] | 'all';
+  /** More integrations of the same store, each with its own credentials and resources. */
+  integrations?: { credentials: IntegrationCredentials; resources: readonly string[] | 'all' }[];
   /** Accept the access token as a bearer token (Magento: oauth/consumer/enable_integration_as_bearer). */
   allowBearer?: boolean;
   settings?: Partial<StoreSettings>;
@@ -126,10 +135,16 @@ export async function startMagentoEmulator(
     accessToken: randomBytes(16).toString('hex'),
     accessTokenSecret: randomBytes(16).toString('hex'),
   };
-  const guard = new OAuthGuard(credentials, {
-    allowBearer: options.allowBearer ?? false,
-    ...(options.clock ? { now: options.clock } : {}),
-  });
+  const guardFor = (c: IntegrationCredentials) =>
+    new OAuthGuard(c, {
+      allowBearer: options.allowBearer ?? false,
+      ...(options.clock ? { now: options.clock } : {}),
+    });
+  const guard = guardFor(credentials);
+  const integrations = [
+    { credentials, resources: options.resources ?? 'all', guard },
+    ...(options.integrations ?? []).map((i) => ({ ...i, guard: guardFor(i.credentials) })),
+  ];
   const limits = options.inputLimits ? { maxPageSize: 300, defaultPageSize: 20 } : {};
   const { catalog, customers, sales, bulk } = store;
 
@@ -521,6 +536,13 @@ export async function startMagentoEmulator(
     },
     {
       method: 'PUT',
+      path: '/V1/customers/validate',
+      resource: 'Magento_Customer::manage',
+      service: 'Magento\\Customer\\Api\\AccountManagementInterface::validate',
+      handler: (ctx) => customers.validate(body(ctx)),
+    },
+    {
+      method: 'PUT',
       path: '/V1/customers/:customerId',
       resource: 'Magento_Customer::manage',
       service: 'Magento\\Customer\\Api\\CustomerRepositoryInterface::save',
@@ -548,6 +570,13 @@ export async function startMagentoEmulator(
       resource: 'Magento_Sales::create',
       service: 'Magento\\Sales\\Api\\OrderRepositoryInterface::save',
       handler: (ctx) => sales.json(sales.save(body(ctx))),
+    },
+    {
+      method: 'PUT',
+      path: '/V1/orders/:parent_id',
+      resource: 'Magento_Sales::create',
+      service: 'Magento\\Sales\\Api\\OrderAddressRepositoryInterface::save',
+      handler: (ctx) => sales.saveAddress(body(ctx)),
     },
     {
       method: 'GET',
@@ -617,11 +646,34 @@ export async function startMagentoEmulator(
     return found && route ? { route, params: found.params } : undefined;
   }
 
+  /** The integration a request's Authorization header names (by consumer key or bearer token). */
+  function integrationOf(authorization: string | undefined) {
+    const bearer = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1]?.trim();
+    const consumerKey = authorization
+      ? parseAuthorizationHeader(authorization)?.oauth_consumer_key
+      : undefined;
+    return (
+      integrations.find((i) =>
+        bearer ? i.credentials.accessToken === bearer : i.credentials.consumerKey === consumerKey,
+      ) ?? integrations[0]
+    );
+  }
+
+  /**
+   * Magento's web API checks the integration's OAuth signature and then whether it was granted
+   * the route's ACL resource; either failure is the same 401 naming the resource. The check runs
+   * before the request's input is read, so a refused request never reaches the service.
+   */
   function authorize(request: EmulatorRequest, route: Route, fullUrl: string): void {
     if (route.resource === 'anonymous') return;
-    const auth = request.headers.authorization;
-    const result = guard.verify(request.method, fullUrl, Array.isArray(auth) ? auth[0] : auth);
+    const header = request.headers.authorization;
+    const auth = Array.isArray(header) ? header[0] : header;
+    const integration = integrationOf(auth);
+    if (!integration) throw unauthorized(route.resource);
+    const result = integration.guard.verify(request.method, fullUrl, auth);
     if (!result.ok) throw unauthorized(route.resource);
+    if (integration.resources !== 'all' && !integration.resources.includes(route.resource))
+      throw unauthorized(route.resource);
   }
 
   function parseBody(request: EmulatorRequest): unknown {
@@ -683,9 +735,8 @@ export async function startMagentoEmulator(
     const baseUrl = `http://${host}`;
     const fullUrl = `${baseUrl}${request.raw.url ?? pathname}`;
     const path = match[3] ?? '/V1';
-    const payload = parseBody(request);
     if (match[2])
-      return handleAsync(request, match[2] === '/async/bulk', path, payload, {
+      return handleAsync(request, match[2] === '/async/bulk', path, {
         storeCode,
         baseUrl,
         fullUrl,
@@ -693,6 +744,7 @@ export async function startMagentoEmulator(
     const resolved = resolveRoute(request.method, path);
     if (!resolved) throw noRoute();
     authorize(request, resolved.route, fullUrl);
+    const payload = parseBody(request);
     const result = resolved.route.handler({
       params: resolved.params,
       query: request.url.searchParams,
@@ -716,7 +768,6 @@ export async function startMagentoEmulator(
     request: EmulatorRequest,
     isBulk: boolean,
     path: string,
-    payload: unknown,
     where: { storeCode: string; baseUrl: string; fullUrl: string },
   ): EmulatorResponse {
     if (request.method === 'GET') throw noRoute();
@@ -729,6 +780,7 @@ export async function startMagentoEmulator(
     const template = resolveRoute(request.method, probe);
     if (!template) throw noRoute();
     authorize(request, template.route, where.fullUrl);
+    const payload = parseBody(request);
     if (isBulk && !Array.isArray(payload)) {
       throw new MagentoError(400, 'Request body is expected to be an array of request bodies.');
     }

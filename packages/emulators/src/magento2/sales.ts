@@ -239,6 +239,55 @@ export class Sales {
     };
   }
 
+  /**
+   * PUT /V1/orders/{parent_id}: OrderAddressRepositoryInterface::save. The address resource model
+   * runs Magento\Sales\Model\Order\Address\Validator before storing anything (the order it
+   * belongs to, name, street, city, postcode, country, e-mail, a billing or shipping type), and the
+   * repository turns any failure, that one or the database's, into CouldNotSaveException. Only an
+   * address an order already has can be changed here: adding addresses is not modelled.
+   */
+  saveAddress(body: Json): Json {
+    if (body.entity === undefined) throw requiredField('entity');
+    const className = 'Magento\\Sales\\Api\\Data\\OrderAddressInterface';
+    const address = objectField(body.entity, className);
+    checkKeys(address, [...orderAddressKeys], className);
+    const refused = () => new MagentoError(400, "The order address couldn't be saved.");
+    const street = optionalArray(address.street, 'street') ?? [];
+    const present = (value: unknown) => value !== undefined && value !== null && value !== '';
+    const required = [
+      address.parent_id,
+      address.postcode,
+      address.lastname,
+      street[0],
+      address.city,
+      address.email,
+      address.telephone,
+      address.country_id,
+      address.firstname,
+      address.address_type,
+    ];
+    if (!required.every(present)) throw refused();
+    const email = optionalString(address.email) ?? '';
+    const type = optionalString(address.address_type);
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw refused();
+    if (type !== 'billing' && type !== 'shipping') throw refused();
+    const order = this.orders.get(optionalInt(address.parent_id) ?? 0);
+    if (!order) throw refused();
+    const entityId = optionalInt(address.entity_id);
+    const extension = isObject(order.extension_attributes) ? order.extension_attributes : {};
+    const addresses = [
+      order.billing_address,
+      ...(optionalArray(extension.shipping_assignments, 'shipping_assignments') ?? []).map((a) =>
+        isObject(a) && isObject(a.shipping) ? a.shipping.address : undefined,
+      ),
+    ].filter(isObject);
+    const target = addresses.find((a) => entityId !== undefined && a.entity_id === entityId);
+    if (!target) throw refused();
+    Object.assign(target, address, { entity_id: entityId });
+    order.updated_at = magentoTime();
+    return structuredClone(target);
+  }
+
   /** For seeding: stores an order as built, linked parent/child items included. */
   insertSeeded(order: Json, items: Json[]): Json {
     const id = this.#nextId++;

@@ -10,6 +10,7 @@ import {
   type ShopStore,
 } from './store.ts';
 import {
+  appInstallationView,
   bulkOperationView,
   collectionSearchValues,
   collectionSortKeys,
@@ -125,6 +126,8 @@ export function queryRoot(ctx: ViewContext): Record<string, unknown> {
 
   return {
     shop: () => shopView(ctx),
+    // No scope needed: any app may ask which scopes it was granted.
+    currentAppInstallation: () => appInstallationView(ctx),
     location: (args: Args) =>
       args.id === undefined || args.id === null || idOf(args.id, 'Location') === store.location.id
         ? locationView(ctx)

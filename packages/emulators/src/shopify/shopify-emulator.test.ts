@@ -129,6 +129,41 @@ describe('authentication and shops', () => {
     expect(other.status).toBe(404);
   });
 
+  it('keeps the scopes of custom-app tokens, reports them and enforces them on mutations', async () => {
+    const custom = await start({
+      seed: 'empty',
+      tokens: { shpat_reader: ['read_products', 'read_customers'] },
+    });
+    const reader = { token: 'shpat_reader' };
+    const scopes = await gql(
+      custom,
+      '{ currentAppInstallation { id accessScopes { handle } } }',
+      {},
+      reader,
+    );
+    expect(scopes.errors).toBeUndefined();
+    expect(scopes.data?.currentAppInstallation.accessScopes).toEqual([
+      { handle: 'read_products' },
+      { handle: 'read_customers' },
+    ]);
+    expect((await gql(custom, '{ productsCount { count } }', {}, reader)).data).toEqual({
+      productsCount: { count: 0 },
+    });
+    const refused = await gql(
+      custom,
+      'mutation { customerCreate(input: { email: "a@example.com" }) { userErrors { message } } }',
+      {},
+      reader,
+    );
+    expect(refused.errors?.[0]?.extensions?.code).toBe('ACCESS_DENIED');
+    expect(refused.errors?.[0]?.message).toContain('`write_customers` access scope');
+    expect(custom.countStored('customers')).toBe(0);
+    const full = await gql(custom, '{ currentAppInstallation { accessScopes { handle } } }');
+    expect(
+      (full.data?.currentAppInstallation.accessScopes as { handle: string }[]).map((s) => s.handle),
+    ).toEqual(expect.arrayContaining(['write_products', 'write_customers', 'write_orders']));
+  });
+
   it('serves seeded product images under /media', async () => {
     const answer = await gql(
       emulator,
@@ -962,6 +997,15 @@ describe('OAuth app install', () => {
       { token: body.access_token, shop: 'oauth-shop.myshopify.com' },
     );
     expect(write.errors?.[0]?.extensions?.code).toBe('ACCESS_DENIED');
+    const installation = await gql(
+      emulator,
+      '{ currentAppInstallation { accessScopes { handle description } } }',
+      {},
+      { token: body.access_token, shop: 'oauth-shop.myshopify.com' },
+    );
+    expect(installation.data?.currentAppInstallation.accessScopes).toEqual([
+      { handle: 'read_products', description: 'Read products, variants, and collections' },
+    ]);
   });
 
   it('signs the callback as Shopify documents it: sorted and form-encoded', async () => {

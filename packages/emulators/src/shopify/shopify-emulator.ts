@@ -72,6 +72,11 @@ export interface ShopifyEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
   shops?: string[];
   /** An access token valid for every shop with every scope (default: random). */
   accessToken?: string;
+  /**
+   * More access tokens valid for every shop, each with the scopes it was granted, as a custom app's
+   * Admin API token is (e.g. a read-only one next to the full one). OAuth installs record theirs.
+   */
+  tokens?: Record<string, readonly string[]>;
   shopName?: string;
   currency?: string;
   /** Clock in milliseconds (tests move it forward instead of waiting). */
@@ -199,6 +204,8 @@ export async function startShopifyEmulator(
       now,
     );
     store.tokens.set(accessToken, ALL_SCOPES);
+    for (const [token, scopes] of Object.entries(options.tokens ?? {}))
+      store.tokens.set(token, new Set(scopes));
     stores.set(domain, store);
     locks.set(domain, new Lock());
   }

@@ -1252,6 +1252,39 @@ export function shopView(ctx: ViewContext): View {
   };
 }
 
+/** AccessScope.description of the scopes the emulator knows (in the words of Shopify's scope list). */
+const scopeDescriptions: Record<string, string> = {
+  read_products: 'Read products, variants, and collections',
+  write_products: 'Modify products, variants, and collections',
+  read_customers: 'Read customer details and customer groups',
+  write_customers: 'Modify customer details and customer groups',
+  read_orders: 'Read orders, transactions, and fulfillments',
+  write_orders: 'Modify orders, transactions, and fulfillments',
+  read_all_orders: 'Read all orders, not only those of the last 60 days',
+  read_inventory: 'Read inventory',
+  write_inventory: 'Modify inventory',
+  read_locations: 'Read locations',
+  read_online_store_navigation: 'Read online store navigation and URL redirects',
+  write_online_store_navigation: 'Modify online store navigation and URL redirects',
+  write_merchant_managed_fulfillment_orders: 'Modify fulfillment orders assigned to the shop',
+};
+
+/**
+ * The installation of the app the request's access token belongs to: the scopes the merchant
+ * granted when installing it (OAuth) or configured on the custom app, as Shopify lists them.
+ */
+export function appInstallationView(ctx: ViewContext): View {
+  return {
+    __typename: 'AppInstallation',
+    id: gid('AppInstallation', 1),
+    accessScopes: [...ctx.scopes].map((handle) => ({
+      __typename: 'AccessScope',
+      handle,
+      description: scopeDescriptions[handle] ?? handle.replace(/_/g, ' '),
+    })),
+  };
+}
+
 export function redirectView(r: { id: number; path: string; target: string }): View {
   return {
     __typename: 'UrlRedirect',
