@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, screenshotsOf, startServer, type RunningServer } from './harness.ts';
+
+const screenshot = screenshotsOf(import.meta.url);
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 interface OidcProvider {
@@ -107,7 +109,7 @@ describe('Google sign-in through OpenID Connect against a local provider (e2e)',
 
     await page.waitForURL(`${server.url}/migration-history`);
     await page.getByRole('link', { name: 'My Account (Gina Google)' }).waitFor();
-    await screenshot(page, 'google-signed-in');
+    await screenshot(page, 'signed-in');
     const session = await (await page.request.get(`${server.url}/api/auth/get-session`)).json();
     expect(session.user).toMatchObject({ email: 'gina@example.com', name: 'Gina Google' });
     await context.close();

@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, startSmtpCatcher } from '@replatform/server/auth/smtp-catcher';
 import {
   launchBrowser,
-  screenshot,
+  screenshotsOf,
   startServer,
   viewports,
   type RunningServer,
 } from './harness.ts';
+
+const screenshot = screenshotsOf(import.meta.url);
 
 describe('accounts and sign-in in Chromium (e2e)', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
@@ -76,7 +78,7 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
       expect(await password.getAttribute('type')).toBe('text');
       await page.getByRole('button', { name: 'Hide password' }).click();
       expect(await password.getAttribute('type')).toBe('password');
-      await screenshot(page, `auth-sign-in-${size}`);
+      await screenshot(page, `sign-in-${size}`);
 
       // Validation of spec.md section 5, before anything is sent.
       await password.fill('');
@@ -86,20 +88,20 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
       await page.getByLabel('Email', { exact: true }).fill('not-an-email');
       await page.getByRole('button', { name: 'Sign In', exact: true }).click();
       await page.getByText('Please enter a valid email address.').waitFor();
-      await screenshot(page, `auth-validation-${size}`);
+      await screenshot(page, `validation-${size}`);
 
       await page.getByRole('link', { name: 'Sign up' }).click();
       await page.waitForURL(/\/signup$/);
       await page.getByRole('heading', { name: 'Create Account', level: 1 }).waitFor();
       await page.getByRole('button', { name: 'Create Account' }).click();
       await page.getByText('Please enter your full name.').waitFor();
-      await screenshot(page, `auth-sign-up-${size}`);
+      await screenshot(page, `sign-up-${size}`);
 
       await page.getByRole('link', { name: 'Sign in' }).click();
       await page.getByRole('button', { name: 'Forgot password?' }).click();
       await page.getByRole('heading', { name: 'Reset Password', level: 1 }).waitFor();
       expect(await page.getByLabel('Password', { exact: true }).count()).toBe(0);
-      await screenshot(page, `auth-reset-${size}`);
+      await screenshot(page, `reset-${size}`);
       await page.getByRole('link', { name: 'Back to Sign In' }).click();
       await page.getByRole('heading', { name: 'Welcome Back', level: 1 }).waitFor();
     }
@@ -134,7 +136,7 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     expect(await page.getByRole('form', { name: 'Welcome Back' }).getAttribute('aria-busy')).toBe(
       'true',
     );
-    await screenshot(page, 'auth-in-flight-phone');
+    await screenshot(page, 'in-flight-phone');
     releaseSignIn();
     await page.getByRole('alert').getByText('Invalid email or password.').waitFor();
     expect(await signInButton.isDisabled()).toBe(false);
@@ -187,7 +189,7 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     await signIn(page, 'wrong@example.com', 'not my password');
     await page.getByRole('alert').getByText('Invalid email or password.').waitFor();
     expect(page.url()).toMatch(/\/login$/);
-    await screenshot(page, 'auth-wrong-password');
+    await screenshot(page, 'wrong-password');
     for (let i = 0; i < 4; i++) {
       await Promise.all([
         page.waitForResponse((r) => r.url().endsWith('/api/auth/sign-in/email')),
@@ -220,7 +222,7 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     await page.getByRole('button', { name: 'Set New Password' }).click();
     await page.getByText('Passwords do not match').waitFor();
     await page.getByLabel('Confirm New Password', { exact: true }).fill('second password 2');
-    await screenshot(page, 'auth-new-password');
+    await screenshot(page, 'new-password');
     await page.getByRole('button', { name: 'Set New Password' }).click();
     await page
       .getByText('Your password has been reset. Please sign in with your new password.')

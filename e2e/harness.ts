@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -118,12 +119,38 @@ export async function launchBrowser(): Promise<Browser> {
 
 const screenshotDir = join(repoRoot, 'test-results', 'screenshots');
 
-/** Saves a full-page screenshot as a test artifact (test-results/ is not committed). */
-export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(screenshotDir, { recursive: true });
-  const path = join(screenshotDir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
-  return path;
+/**
+ * The screenshot function of one test file, used as
+ * `const screenshot = screenshotsOf(import.meta.url)`. It saves screenshots as test artifacts
+ * (test-results/ is not committed) named after the file, as
+ * test-results/screenshots/<file>--<name>.png (screens--payment-desktop.png for
+ * e2e/screens.e2e.test.ts), so test files running in parallel never write over each other's.
+ *
+ * A page is taken whole, from its top: a full-page capture draws fixed and sticky elements (the
+ * top bar, an overlay) where the viewport is scrolled to, in the middle of the picture. An open
+ * modal dialog is taken as the visitor sees it, the viewport dimmed around the dialog. Transitions
+ * (a bar growing to its new value) are shown finished.
+ */
+export function screenshotsOf(testFileUrl: string): (page: Page, name: string) => Promise<string> {
+  const file = basename(fileURLToPath(testFileUrl)).replace(/\.e2e\.test\.ts$/, '');
+  return async (page, name) => {
+    mkdirSync(screenshotDir, { recursive: true });
+    const path = join(screenshotDir, `${file}--${name}.png`);
+    const modal = (await page.locator('[role="dialog"][aria-modal="true"]').count()) > 0;
+    if (modal) {
+      await page.screenshot({ path, animations: 'disabled' });
+      return path;
+    }
+    const scrolled = await page.evaluate(() => {
+      const at = { left: window.scrollX, top: window.scrollY };
+      window.scrollTo({ left: 0, top: 0, behavior: 'instant' });
+      return at;
+    });
+    await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+    // The page is left as it was.
+    await page.evaluate((at) => window.scrollTo({ ...at, behavior: 'instant' }), scrolled);
+    return path;
+  };
 }
 
 export const viewports = {

@@ -3,11 +3,125 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   demoSignIn,
   launchBrowser,
-  screenshot,
+  screenshotsOf,
   startServer,
   viewports,
   type RunningServer,
 } from './harness.ts';
+
+const screenshot = screenshotsOf(import.meta.url);
+
+/**
+ * The sandbox source store of the journey. Big enough that the run lasts several of the Migrate
+ * step's 5 s polls, so the bars are seen on their way and not only empty and then full.
+ */
+const sandboxCounts = { products: 600, customers: 300, orders: 180 } as const;
+
+/** The status lines of the Migrate step (spec.md section 4). */
+const statusTexts = [
+  'Initializing migration...',
+  'Migrating products...',
+  'Migrating customers...',
+  'Migrating orders...',
+  'Finalizing migration...',
+  'Migration complete!',
+];
+
+/** One state of the Migrate step as the page showed it. */
+interface MigrateView {
+  /** The status line, null when there is none (a stopped run). */
+  status: string | null;
+  /** Each bar: its accessible name, aria-valuenow (0-100) and the done/total text beside it. */
+  bars: { label: string; value: number; text: string }[];
+}
+
+interface Watched {
+  views: MigrateView[];
+  /** performance.now() in the page when the confetti canvas appeared, and when it went. */
+  confettiShown: number | null;
+  confettiGone: number | null;
+}
+
+/**
+ * From now until the page is reloaded, records in the page every state the Migrate step shows
+ * (each change of its bars or status line, however briefly shown) and when the confetti canvas
+ * comes and goes. Resolves with a function reading what was recorded so far.
+ */
+async function watchMigration(page: Page): Promise<() => Promise<Watched>> {
+  await page.evaluate(() => {
+    const watched: Watched = { views: [], confettiShown: null, confettiGone: null };
+    (window as unknown as { watched: Watched }).watched = watched;
+    let last = '';
+    const record = () => {
+      const confetti = document.querySelector('[data-testid="confetti"]');
+      if (confetti && watched.confettiShown === null) watched.confettiShown = performance.now();
+      if (!confetti && watched.confettiShown !== null && watched.confettiGone === null)
+        watched.confettiGone = performance.now();
+      const bars = Array.from(
+        document.querySelectorAll<HTMLElement>('[role="progressbar"][aria-label$=" migrated"]'),
+      );
+      if (!bars.length) return;
+      const view: MigrateView = {
+        status:
+          bars[0]?.closest('section')?.querySelector('[aria-live]')?.textContent?.trim() ?? null,
+        bars: bars.map((bar) => ({
+          label: bar.getAttribute('aria-label') ?? '',
+          value: Number(bar.getAttribute('aria-valuenow')),
+          // The done/total text is the second line of the row above the bar.
+          text: bar.previousElementSibling?.lastElementChild?.textContent?.trim() ?? '',
+        })),
+      };
+      const key = JSON.stringify(view);
+      if (key !== last) watched.views.push(view);
+      last = key;
+    };
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+    record();
+  });
+  return () => page.evaluate(() => (window as unknown as { watched: Watched }).watched);
+}
+
+/** A bar's done/total text as numbers ('1,200/1,500'), or null ('Counting records...'). */
+function doneOf(text: string): { done: number; total: number } | null {
+  const match = /^([\d,]+)\/([\d,]+)$/.exec(text);
+  if (!match) return null;
+  const count = (s: string | undefined) => Number((s ?? '').replaceAll(',', ''));
+  return { done: count(match[1]), total: count(match[2]) };
+}
+
+/** The rows of an RFC 4180 text, whose quoted cells may hold commas, quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else if (ch !== '\r') cell += ch;
+  }
+  if (cell || row.length) rows.push([...row, cell]);
+  return rows;
+}
 
 /**
  * The whole signed-in journey of a store owner in real Chromium, against the real server with its
@@ -22,7 +136,10 @@ describe('migration journey in Chromium (e2e)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer({ SANDBOX_STORES: 'true', SANDBOX_COUNTS: '24,12,10' });
+    server = await startServer({
+      SANDBOX_STORES: 'true',
+      SANDBOX_COUNTS: `${sandboxCounts.products},${sandboxCounts.customers},${sandboxCounts.orders}`,
+    });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
@@ -113,14 +230,93 @@ describe('migration journey in Chromium (e2e)', () => {
     // The payment's notification shows at once, not at the bell's next 30 s poll.
     await expect.poll(() => unreadCount(page), { timeout: 5_000 }).toBe(unreadBefore + 1);
     await screenshot(page, 'payment-success-desktop');
-    await page.getByRole('button', { name: 'Start Migration' }).click();
 
-    // Step 4: the three bars move until the run completes, then confetti and step 5.
+    // Step 4: the three bars move until the run completes, then confetti and step 5. Every state
+    // the page shows is recorded in it, and every progress figure the server answers is kept.
+    const watched = await watchMigration(page);
+    const answers: Promise<Record<string, unknown> | undefined>[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/migration-progress')
+        answers.push(response.json().catch(() => undefined));
+    });
+    await page.getByRole('button', { name: 'Start Migration' }).click();
     await page.getByRole('heading', { name: 'Migration in Progress' }).waitFor();
+    const complete = page.getByRole('heading', { name: 'Migration Complete!' });
+    const midway = (view: MigrateView) =>
+      view.bars.some((bar) => {
+        const figures = doneOf(bar.text);
+        return Boolean(figures && figures.done > 0 && figures.done < figures.total);
+      });
+    // The screenshot shows the bars on their way when the run is still going by then.
+    await expect
+      .poll(async () => (await watched()).views.some(midway) || (await complete.count()) > 0, {
+        timeout: 180_000,
+        interval: 250,
+      })
+      .toBe(true);
     await screenshot(page, 'migrate-desktop');
-    await page.getByRole('heading', { name: 'Migration Complete!' }).waitFor({ timeout: 180_000 });
+    await complete.waitFor({ timeout: 180_000 });
     expect(await page.getByTestId('confetti').count()).toBe(1);
     await screenshot(page, 'complete-desktop');
+
+    const { views } = await watched();
+    const figures = (await Promise.all(answers)).filter((a) => a !== undefined);
+    expect(views.length, 'states of the Migrate step seen').toBeGreaterThan(1);
+    for (const view of views) {
+      expect(statusTexts, 'status line (spec.md section 4)').toContain(view.status);
+      expect(view.bars.map((b) => b.label)).toEqual([
+        'Products migrated',
+        'Customers migrated',
+        'Orders migrated',
+      ]);
+      for (const bar of view.bars) {
+        const shown = doneOf(bar.text);
+        if (!shown) {
+          expect(bar.text).toBe('Counting records...');
+          continue;
+        }
+        // The bar is as full as its text says.
+        if (shown.total > 0) expect(bar.value).toBe(Math.round((shown.done / shown.total) * 100));
+        // What it shows moved is what the server answered to the poll.
+        const key = bar.label.split(' ')[0]?.toLowerCase();
+        if (shown.done > 0)
+          expect(
+            figures.some(
+              (f) => f[`${key}Completed`] === shown.done && f[`${key}Total`] === shown.total,
+            ),
+            `${bar.label} ${bar.text} is a figure of /migration-progress`,
+          ).toBe(true);
+      }
+    }
+    // The bars moved: one was seen part-way, or a bar's figure grew from one poll to a later one.
+    const grew = views.some((view, i) =>
+      view.bars.some((bar, b) => {
+        const before = doneOf(bar.text);
+        return views.slice(i + 1).some((later) => {
+          const after = doneOf(later.bars[b]?.text ?? '');
+          return Boolean(before && after && after.done > before.done);
+        });
+      }),
+    );
+    expect(views.some(midway) || grew, 'bars seen part-way or growing').toBe(true);
+    // The last state before step 5: complete, every bar full at the store's counts.
+    expect(views.at(-1)).toEqual({
+      status: 'Migration complete!',
+      bars: (['products', 'customers', 'orders'] as const).map((type) => ({
+        label: `${type[0]?.toUpperCase()}${type.slice(1)} migrated`,
+        value: 100,
+        text: `${sandboxCounts[type].toLocaleString('en-US')}/${sandboxCounts[type].toLocaleString('en-US')}`,
+      })),
+    });
+
+    // The confetti falls for 5 s (spec.md section 4) and its canvas then goes away.
+    await expect.poll(() => page.getByTestId('confetti').count(), { timeout: 15_000 }).toBe(0);
+    const { confettiShown, confettiGone } = await watched();
+    expect(confettiShown).not.toBeNull();
+    expect(confettiGone).not.toBeNull();
+    const confettiMs = (confettiGone ?? 0) - (confettiShown ?? 0);
+    expect(confettiMs, 'confetti shown for about 5 s').toBeGreaterThanOrEqual(4_900);
+    expect(confettiMs, 'confetti shown for about 5 s').toBeLessThan(7_500);
 
     // Re-migrate: the first is free (always, for a demo account) and runs again to completion.
     await page.getByText('Re-migrations are free on demo accounts.').waitFor();
@@ -184,6 +380,7 @@ describe('migration journey in Chromium (e2e)', () => {
             .textContent()) ?? ''
         ).replace(/[^0-9]/g, ''),
       );
+    const total = await stat('Total Entries');
     const migrated = await stat('Migrated');
     const failed = await stat('Failed');
 
@@ -191,19 +388,33 @@ describe('migration journey in Chromium (e2e)', () => {
     await page.getByRole('link', { name: 'Download Report' }).click();
     const file = await download;
     const csv = await (await file.createReadStream()).toArray();
-    const rows = Buffer.concat(csv).toString('utf8').trim().split(/\r?\n/).slice(1);
-    const records = rows.filter((r) => /^(product|customer|order),/.test(r));
-    const outcomes = records.map((r) => r.split(',')[3]);
-    // Every record of the three data types is in the report once (categories come along).
+    const [header, ...rows] = parseCsv(Buffer.concat(csv).toString('utf8'));
+    expect(header).toEqual(['type', 'source_id', 'destination_id', 'outcome', 'reason']);
+    // Besides the records, the report holds the destination's notes on the import and the
+    // categories that travel with products; the detail page counts products, customers and
+    // orders only (spec.md section 3's data types).
+    for (const [type] of rows)
+      expect(['import', 'category', 'product', 'customer', 'order']).toContain(type);
+    expect(rows.filter((r) => r[0] === 'import').every((r) => r[3] === 'note')).toBe(true);
+    const records = rows.filter((r) => ['product', 'customer', 'order'].includes(r[0] ?? ''));
+    // Every record of the three data types is in the report once.
     const perType: Record<string, number> = {};
-    for (const r of records) {
-      const type = r.split(',')[0] ?? '';
-      perType[type] = (perType[type] ?? 0) + 1;
-    }
-    expect(perType).toEqual({ product: 24, customer: 12, order: 10 });
-    // The detail page's figures are the report's: migrated or skipped, and failed.
-    expect(outcomes.filter((o) => o !== 'failed').length).toBe(migrated);
-    expect(outcomes.filter((o) => o === 'failed').length).toBe(failed);
+    for (const [type = ''] of records) perType[type] = (perType[type] ?? 0) + 1;
+    expect(perType).toEqual({
+      product: sandboxCounts.products,
+      customer: sandboxCounts.customers,
+      order: sandboxCounts.orders,
+    });
+    expect(new Set(records.map((r) => `${r[0]} ${r[1]}`)).size).toBe(records.length);
+    // The detail page's figures are the report's: every record, those migrated or skipped (an
+    // unchanged record a re-migration skipped is at the destination all the same), and failed.
+    const outcomes = records.map((r) => r[3]);
+    expect(total, 'Total Entries').toBe(records.length);
+    expect(migrated, 'Migrated').toBe(
+      outcomes.filter((o) => o === 'migrated' || o === 'skipped').length,
+    );
+    expect(failed, 'Failed').toBe(outcomes.filter((o) => o === 'failed').length);
+    expect(migrated + failed).toBe(total);
     await page.close();
   }, 300_000);
 

@@ -4,11 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   demoSignIn,
   launchBrowser,
-  screenshot,
+  screenshotsOf,
   startServer,
   viewports,
   type RunningServer,
 } from './harness.ts';
+
+const screenshot = screenshotsOf(import.meta.url);
 
 /**
  * The public and help pages in Chromium: blog search, categories and posts, the enterprise quote,
@@ -53,7 +55,7 @@ describe('public and help pages (e2e)', () => {
   async function shot(page: Page, name: string) {
     await noSidewaysScroll(page, name);
     // Prefixed: the screen tour saves some of the same pages under their plain names.
-    await screenshot(page, `pages-${name}`);
+    await screenshot(page, name);
   }
 
   // The journeys run at desktop width; the phone test below revisits every screen and state.

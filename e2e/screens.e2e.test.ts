@@ -8,11 +8,13 @@ import {
   demoSignIn,
   freePort,
   launchBrowser,
-  screenshot,
+  screenshotsOf,
   startServer,
   viewports,
   type RunningServer,
 } from './harness.ts';
+
+const screenshot = screenshotsOf(import.meta.url);
 
 const stripeKey = 'sk_test_screen_tour';
 const webhookSecret = 'whsec_screen_tour';
@@ -163,6 +165,13 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await page.getByRole('heading', { name: 'No migrations yet' }).waitFor();
       await settle(page);
       await capture(page, 'dashboard-empty', width);
+      // Nor any history: the empty history leads back to the dashboard to start one.
+      await visit(page, '/migration-history', 'history-empty', width);
+      const empty = page.getByRole('heading', { name: 'No Migration History', level: 2 });
+      expect(await empty.count()).toBe(1);
+      await page.getByText('Your migrations will appear here.').waitFor();
+      await page.getByRole('link', { name: 'Start Migration', exact: true }).click();
+      await page.waitForURL(`${server.url}/migrations`);
       await page.getByRole('button', { name: 'Start Your First Migration' }).click();
       await page.getByRole('heading', { name: 'Name Your Migration' }).waitFor();
       expect(errors).toEqual([]);
@@ -213,6 +222,15 @@ describe('every screen at desktop and phone width (e2e)', () => {
           .locator('xpath=following-sibling::dd[1]')
           .textContent(),
       ).toBe('In Progress');
+      // A migration that does not exist (or is someone else's): Not Found, and the way back.
+      await visit(page, '/migration-history/NoSuchMigration00000', 'detail-not-found', width);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+        'Migration Not Found',
+      );
+      await page.getByText('The requested migration could not be found.').waitFor();
+      await page.getByRole('link', { name: 'Back to History' }).click();
+      await page.waitForURL(`${server.url}/migration-history`);
+      await page.getByRole('heading', { name: 'Migration History', level: 1 }).waitFor();
       for (const [path, name] of [
         ['/my-account', 'my-account'],
         ['/settings', 'settings'],
@@ -297,7 +315,8 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await closeWithEscape(page, 'Connect Magento 2');
       expect(await focused(page)).toBe('Tutorial');
 
-      // Sandbox WooCommerce stores on both sides, and the Success dialog.
+      // Sandbox WooCommerce stores on both sides, the Connection Failed dialog for a wrong
+      // secret and the Success dialog.
       for (const side of ['Source', 'Destination'] as const) {
         await page.getByLabel(`${side} platform`).selectOption('woocommerce');
         const form = page.getByRole('form', { name: `${side} Store connection` });
@@ -306,6 +325,23 @@ describe('every screen at desktop and phone width (e2e)', () => {
             timeout: 10_000,
           })
           .toMatch(/^ck_/);
+        if (side === 'Source') {
+          // Well formed, so the sandbox store itself is asked, and refuses it.
+          const secret = form.getByLabel('Consumer Secret', { exact: true });
+          const right = await secret.inputValue();
+          await secret.fill('cs_0123456789abcdef0123456789abcdef01234567');
+          await form.getByRole('button', { name: 'Verify Connection' }).click();
+          await checkDialog(page, 'Connection Failed', 'Got it');
+          const failed = page.getByRole('dialog', { name: 'Connection Failed' });
+          expect(await failed.locator('p').first().textContent()).toBe(
+            'Failed to verify connection. Please check your credentials.',
+          );
+          expect(await failed.getByRole('button', { name: 'Got it' }).count()).toBe(1);
+          await capture(page, 'connection-failed-modal', width);
+          await closeWithEscape(page, 'Connection Failed');
+          expect(await focused(page)).toBe('Verify Connection');
+          await secret.fill(right);
+        }
         await form.getByRole('button', { name: 'Verify Connection' }).click();
         if (side === 'Source') {
           await checkDialog(page, 'Success', 'Awesome!');
@@ -321,7 +357,28 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await page.getByRole('switch', { name: /Products/ }).click();
       await page.getByRole('switch', { name: /Orders/ }).click();
       await capture(page, 'select-data', width);
+
+      // The Payment step when its summary cannot be had (the server fails, here on purpose): it
+      // says so without the server's words, and the refresh it advises brings the step back.
+      const summary = '**/api/payments/summary?*';
+      await page.route(summary, (route) =>
+        route.fulfill({
+          status: 500,
+          json: { error: { code: 'internal', message: 'summary table unreadable' } },
+        }),
+      );
       await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+      const problem = page
+        .getByRole('alert')
+        .filter({ hasText: 'Payment details could not be loaded.' });
+      await problem.waitFor({ timeout: 15_000 });
+      const problemText = await problem.innerText();
+      expect(problemText).toContain('Please try refreshing the page or contact support.');
+      expect(problemText).not.toContain('summary table unreadable');
+      await settle(page);
+      await capture(page, 'payment-error', width);
+      await page.unroute(summary);
+      await page.reload();
 
       // The Payment step: a demo account gets the simulated card form next to Stripe Checkout.
       await page.getByRole('button', { name: 'Checkout with Stripe' }).waitFor();

@@ -8,11 +8,13 @@ import {
   demoSignIn,
   freePort,
   launchBrowser,
-  screenshot,
+  screenshotsOf,
   startServer,
   viewports,
   type RunningServer,
 } from './harness.ts';
+
+const screenshot = screenshotsOf(import.meta.url);
 
 const webhookSecret = 'whsec_browser_journey';
 
@@ -99,14 +101,14 @@ describe('Stripe Checkout journey in Chromium (e2e)', () => {
     await page.getByLabel('CVC').fill('123');
     await page.getByLabel('Name on card').fill('Demo Owner');
     await page.getByLabel('ZIP').fill('78701');
-    await screenshot(page, 'stripe-hosted-checkout-desktop');
+    await screenshot(page, 'hosted-checkout-desktop');
     await page.getByRole('button', { name: /^Pay / }).click();
 
     await page.waitForURL(
       /\/migrations\/[A-Za-z0-9]{20}\?payment=success|\/migrations\/[A-Za-z0-9]{20}$/,
     );
     await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor({ timeout: 20_000 });
-    await screenshot(page, 'stripe-payment-success-desktop');
+    await screenshot(page, 'payment-success-desktop');
 
     const popup = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Download Receipt' }).click();
