@@ -25,6 +25,7 @@ const connector = createBigCommerceConnector({
 let stores = 0;
 
 describeConformance('bigcommerce', {
+  compareVariantLinks: true,
   connector,
   async startStore(kind, sample) {
     stores += 1;

@@ -33,6 +33,7 @@ const connector: Connector<ShopifyCredentials> = {
 };
 
 describeConformance('shopify', {
+  compareVariantLinks: true,
   connector,
   http: shopRoutingHttp,
   async startStore(kind, sample) {
