@@ -75,6 +75,14 @@ export interface StartJobInput {
   /** The migration's version as the caller checked it: the start applies only to that state. */
   expectedVersion: number;
   lifecycle: { status: string; currentStep: number; completedAt: string | null };
+  /**
+   * Progress to show until the new run's first batch: a run that starts over (after a finished
+   * or failed one) counts from zero, so the previous run's figures must not linger meanwhile.
+   */
+  progress?: {
+    migrationStats: Record<string, { total: number; migrated: number; failed: number }>;
+    migratedEntities: number;
+  };
   /** Set when the start is a re-migration of a completed migration. */
   remigration?: RemigrationStart | undefined;
   /** The runner that alone may run the job (the one whose process holds its sandbox stores). */
@@ -176,6 +184,12 @@ export class EngineJobsRepository {
             status: input.lifecycle.status,
             current_step: input.lifecycle.currentStep,
             completed_at: input.lifecycle.completedAt,
+            ...(input.progress
+              ? {
+                  migration_stats: JSON.stringify(input.progress.migrationStats),
+                  migrated_entities: input.progress.migratedEntities,
+                }
+              : {}),
             last_updated: now,
             version: (eb) => eb('version', '+', 1),
           })

@@ -34,6 +34,20 @@ function selectedCountsOf(migration: StoredMigration): EntityCounts {
   return { products: pick('products'), customers: pick('customers'), orders: pick('orders') };
 }
 
+/** Nothing moved yet of the selected types, as a new run begins. */
+function freshProgress(migration: StoredMigration) {
+  const counts = selectedCountsOf(migration);
+  return {
+    migrationStats: Object.fromEntries(
+      selectedDataTypes(migration.dataTypes).map((type) => [
+        type,
+        { total: counts[type], migrated: 0, failed: 0 },
+      ]),
+    ),
+    migratedEntities: 0,
+  };
+}
+
 /** What a start has to know beyond the migration row. */
 export interface StartFacts {
   /** Demo accounts and migrations between sandbox stores never pay. */
@@ -156,6 +170,8 @@ export async function startMigration(
   const free = user.isDemo ? 'demo' : engine.isSandbox(migration) ? 'sandbox' : false;
   let current = migration;
   const again = normaliseStatus(current.status) === 'completed';
+  // After a finished or failed run the engine starts a new one, whose figures begin at zero.
+  const startsOver = again || normaliseStatus(current.status) === 'failed';
   if (!free && hasSelectedData(current.dataTypes) && (again || !isCounted(current))) {
     current = await engine.recount(current);
   }
@@ -175,6 +191,7 @@ export async function startMigration(
     unlimited: check.unlimited,
     expectedVersion: current.version,
     lifecycle: { status: 'in-progress', currentStep: 4, completedAt: null },
+    ...(startsOver ? { progress: freshProgress(current) } : {}),
     remigration: check.remigration,
     pinnedTo: engine.pinFor(current),
   });

@@ -336,9 +336,21 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     expect(short.statusCode).toBe(402);
     expect(short.json().error.message).toMatch(/holds 30 records but 29 were paid for/);
     await pay(id, 30);
+    // Held back from the runner for a moment: the new run's progress starts at zero, not at the
+    // finished run's full bars.
+    await engine.runner.stop();
     const again = await call(alice, 'POST', `/api/migrations/${id}/start`);
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json()).toMatchObject({ status: 'in-progress', currentStep: 4 });
+    const progress = (await call(alice, 'GET', `/migration-progress?migrationId=${id}`)).json();
+    expect(progress).toMatchObject({
+      state: 'queued',
+      productsCompleted: 0,
+      customersCompleted: 0,
+      ordersCompleted: 0,
+      overallProgress: 0,
+    });
+    expect(progress.productsTotal).toBeGreaterThan(0);
     await runToEnd(id);
     await engine.runner.stop();
     expect(againDestination.records.products.size).toBe(15);
