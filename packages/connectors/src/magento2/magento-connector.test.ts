@@ -542,9 +542,13 @@ describe('Magento connector (integration with the emulator)', () => {
         created_at: '2024-02-03 04:05:06',
         grand_total: 199.38,
       });
+      // Magento's own form of a configurable line: the parent product with the child's SKU.
+      const child = emulator.store.catalog.productBySku('TR-1-42-MOSS');
+      expect(stored?.items).toHaveLength(1);
       expect((stored?.items as Record<string, unknown>[])[0]).toMatchObject({
         product_id: parent.id,
         product_type: 'configurable',
+        sku: 'TR-1-42-MOSS',
         qty_ordered: 2,
       });
       const back = (await readAll(destination, 'orders')).records[0];
@@ -555,6 +559,10 @@ describe('Magento connector (integration with the emulator)', () => {
         fulfillmentStatus: 'fulfilled',
         note: 'Leave at door',
       });
+      // Read back, the line points at the variant again, without a child item to say so.
+      expect(back?.lines).toMatchObject([
+        { productId: String(parent.id), variantId: String(child.id), sku: 'TR-1-42-MOSS' },
+      ]);
       expect(back?.billingAddress?.phone).toBe('');
       const [again] = await destination.write('orders', [order], new MemoryIdMap());
       expect(again).toMatchObject({ outcome: 'skipped', destinationId: created?.destinationId });
@@ -848,7 +856,12 @@ describe('Magento connector (integration with the emulator)', () => {
         ['completed', 1, 'WS03-XS-Red'],
         ['refunded', 1, 'WS08-XS-Blue'],
       ]);
-      expect(orders[0]?.lines[0]?.variantId).not.toBeNull();
+      // The child item names the variant bought, a variant of the line's product.
+      for (const line of orders.flatMap((o) => o.lines)) {
+        const product = products.find((p) => p.id === line.productId);
+        const variant = product?.variants.find((v) => v.id === line.variantId);
+        expect(variant?.sku, line.sku).toBe(line.sku);
+      }
       const customers = (await readAll(source, 'customers')).records;
       expect(customers[0]?.addresses[0]).toMatchObject({
         province: 'MI',

@@ -11,6 +11,7 @@ const recorded: ConnectorHttpRequest[][] = [];
 const emulators: Awaited<ReturnType<typeof startMagentoEmulator>>[] = [];
 
 describeConformance('magento2', {
+  compareVariantLinks: true,
   connector: magentoConnector,
   // Magento writes a product's parts one request after another, so every hung request of the
   // fault tests costs its full deadline; the emulator answers in milliseconds.

@@ -24,6 +24,7 @@ import {
   type MagentoCategory,
   type MagentoCustomer,
   type MagentoOrder,
+  type MagentoOrderItem,
   type MagentoProduct,
 } from './magento-schemas.ts';
 import { paymentStatusFromTotals, statusFromMagento } from './order-status.ts';
@@ -554,9 +555,10 @@ export async function* readOrders(
       }),
     );
     const fallbackCurrency = await session.currency();
+    const variants = await variantIdsBySku(session, result.items);
     const mapped = result.items.map((o) => {
       after = Math.max(after, o.entity_id);
-      return orderToCanonical(o, fallbackCurrency);
+      return orderToCanonical(o, fallbackCurrency, variants);
     });
     const more = result.items.length > 0 && result.total_count > result.items.length;
     const next = more ? { version: 1 as const, cursor: String(after) } : null;
@@ -565,9 +567,55 @@ export async function* readOrders(
   }
 }
 
+const chunks = <T>(list: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) =>
+    list.slice(i * size, (i + 1) * size),
+  );
+
+/** The child item Magento links to a configurable parent item, if it has one. */
+const childOf = (o: MagentoOrder, item: MagentoOrderItem) =>
+  o.items.find((c) => c.parent_item_id === item.item_id);
+
+/**
+ * A configurable item saved through POST /V1/orders has no child item: the order item resource
+ * links a child only to a parent instance saved in the same request, which an API caller cannot
+ * name (the parent has no item id yet). Such an item still carries the bought child's SKU, as
+ * every configurable parent item does (the configurable type gives the cart item its child's
+ * SKU), so the variant is found through it. One search per page of orders.
+ */
+async function variantIdsBySku(
+  session: MagentoSession,
+  orders: readonly MagentoOrder[],
+): Promise<Map<string, number>> {
+  const skus = new Set<string>();
+  for (const o of orders)
+    for (const item of o.items)
+      if (item.product_type === 'configurable' && item.sku && !childOf(o, item)) skus.add(item.sku);
+  const ids = new Map<string, number>();
+  // 'in' takes a comma-separated list, so a SKU with a comma in it is searched on its own.
+  const listed = [...skus].filter((sku) => !sku.includes(','));
+  type Filter = [field: string, value: string, condition: string];
+  const searches: Filter[] = [
+    ...chunks(listed, pageSizes.orders).map((part): Filter => ['sku', part.join(','), 'in']),
+    ...[...skus].filter((sku) => sku.includes(',')).map((sku): Filter => ['sku', sku, 'eq']),
+  ];
+  for (const filter of searches) {
+    // GET /V1/products (admin-schema-2.4.9.yaml GetV1Products)
+    const result = await session.client.get(
+      '/V1/products',
+      productList,
+      criteria({ filters: [[filter]], pageSize: pageSizes.orders, currentPage: 1 }),
+    );
+    for (const p of result.items)
+      if (p.type_id !== 'configurable' && skus.has(p.sku)) ids.set(p.sku, p.id);
+  }
+  return ids;
+}
+
 export function orderToCanonical(
   o: MagentoOrder,
   fallbackCurrency: string,
+  variantIdBySku: ReadonlyMap<string, number> = new Map(),
 ): { sourceId: string; record?: Order; reason?: string } {
   const sourceId = String(o.entity_id);
   const currency = (
@@ -581,14 +629,17 @@ export function orderToCanonical(
   const lines: OrderLine[] = o.items
     .filter((item) => item.parent_item_id === null || item.parent_item_id === undefined)
     .map((item) => {
-      const child = o.items.find((c) => c.parent_item_id === item.item_id);
+      const child = childOf(o, item);
       const quantity = Math.max(1, Math.round(Number(item.qty_ordered ?? 1)));
       const price = Number(item.price ?? 0);
       const rowTotal = item.row_total ?? price * quantity;
+      const variantId =
+        child?.product_id ??
+        (item.product_type === 'configurable' ? variantIdBySku.get(item.sku) : undefined);
       return {
         id: String(item.item_id),
         productId: item.product_id ? String(item.product_id) : null,
-        variantId: child?.product_id ? String(child.product_id) : null,
+        variantId: variantId && variantId !== item.product_id ? String(variantId) : null,
         sku: child?.sku ?? item.sku,
         name: item.name || item.sku,
         quantity,
@@ -601,7 +652,7 @@ export function orderToCanonical(
   const shippedAll = o.items
     .filter((i) => i.parent_item_id === null || i.parent_item_id === undefined)
     .map((i) => {
-      const child = o.items.find((c) => c.parent_item_id === i.item_id);
+      const child = childOf(o, i);
       return {
         ordered: Number(i.qty_ordered ?? 0),
         shipped: Math.max(Number(i.qty_shipped ?? 0), Number(child?.qty_shipped ?? 0)),

@@ -138,6 +138,9 @@ async function writeOrder(
     const discount = Math.max(0, Math.round((rowTotal - amount(line.total)) * 100) / 100);
     // The canonical order says that some items were shipped, not which: none is made up.
     const shipped = record.fulfillmentStatus === 'fulfilled' ? line.quantity : 0;
+    // A variant line is written as Magento's parent item (the configurable product, holding the
+    // bought child's SKU) without its child item: POST /V1/orders cannot link a child to a parent
+    // that has no item id yet, and the reader finds the variant through that SKU.
     items.push({
       sku: line.sku || line.name,
       name: line.name,
