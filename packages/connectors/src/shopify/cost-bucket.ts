@@ -6,7 +6,9 @@ import type { RateUsage } from '../kit/contract.ts';
  * `extensions.cost.throttleStatus` (maximumAvailable, currentlyAvailable, restoreRate); between
  * responses the bucket refills at restoreRate points per second. Before a call whose requested
  * cost exceeds what is available, the client waits exactly the deficit divided by the restore rate,
- * so a steady run is never throttled.
+ * so a steady run is never throttled. Requests may overlap: each one holds its expected cost as a
+ * reservation from just before it goes out until its answer arrives, and later requests wait for
+ * what is left, so several in flight never ask together for more than the bucket holds.
  *
  * Use is measured only while the connection is busy (a request in flight or waiting for the
  * bucket), and the points drawn from what the bucket held when it got busy are left out: a full
@@ -54,6 +56,8 @@ export class CostBucket {
   #spell: BusySpell | undefined;
   #busyMs = 0;
   #restored = 0;
+  /** Points held by requests in flight (their expected cost), not yet seen in a status. */
+  #reserved = 0;
   readonly #stats = { requests: 0, throttled: 0, pointsRequested: 0, pointsUsed: 0, waitedMs: 0 };
 
   constructor(now: () => number) {
@@ -75,8 +79,19 @@ export class CostBucket {
     const available = this.available();
     if (available === undefined || !this.#status || this.#status.restoreRate <= 0) return 0;
     const needed = Math.min(cost, this.#status.maximumAvailable);
-    if (needed <= available) return 0;
-    return Math.ceil(((needed - available) / this.#status.restoreRate) * 1000);
+    const free = available - this.#reserved;
+    if (needed <= free) return 0;
+    return Math.max(1, Math.ceil(((needed - free) / this.#status.restoreRate) * 1000));
+  }
+
+  /** A request of `cost` points goes out now: later ones must not count on those points. */
+  reserve(cost: number): void {
+    this.#reserved += cost;
+  }
+
+  /** Its answer arrived (or it failed): the status it carries, if any, counts its cost instead. */
+  release(cost: number): void {
+    this.#reserved = Math.max(0, this.#reserved - cost);
   }
 
   /**

@@ -171,6 +171,45 @@ describe('ShopifyGraphqlClient', () => {
     expect(time.sleeps).toEqual([20]);
   });
 
+  it('keeps up to four requests in flight, and overlapping ones within what the bucket holds', async () => {
+    const time = clock();
+    // Each answer arrives when the test releases it; the bucket then holds 30 points.
+    let onWire = 0;
+    let mostOnWire = 0;
+    const answers: (() => void)[] = [];
+    const http: ConnectorHttp & { requests: ConnectorHttpRequest[] } = {
+      requests: [],
+      async request(request) {
+        http.requests.push(request);
+        onWire += 1;
+        mostOnWire = Math.max(mostOnWire, onWire);
+        await new Promise<void>((resolve) => answers.push(resolve));
+        onWire -= 1;
+        return ok({ data: shop, extensions: cost(10, 30) });
+      },
+    };
+    const client = make(http, time);
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const first = [1, 2, 3, 4, 5, 6].map(() => client.request({ ...shopInfo, cost: () => 10 }));
+    await tick();
+    // Nothing known of the bucket yet: four go out at once, the others wait for a place.
+    expect(onWire).toBe(4);
+    answers.shift()?.();
+    await tick();
+    await tick();
+    // The answer says 30 points are left, all held by the three still out: the fifth waits for
+    // the bucket to restore its 10 points (200 ms at 50 points/s) before it goes.
+    expect(time.sleeps[0]).toBe(200);
+    while (answers.length || onWire) {
+      answers.shift()?.();
+      await tick();
+    }
+    await Promise.all(first);
+    expect(http.requests).toHaveLength(6);
+    expect(mostOnWire).toBe(4);
+    expect(client.stats().throttled).toBe(0);
+  });
+
   it('waits exactly the deficit after THROTTLED and then succeeds', async () => {
     const time = clock();
     const throttled = {

@@ -34,6 +34,11 @@ export interface GraphqlClientOptions {
   maxAttempts?: number;
   /** First back-off delay in ms (doubles each attempt, at most 5 s). */
   backoffMs?: number;
+  /**
+   * Requests in flight at once (default 4). One at a time, the round trip and not the shop's
+   * restore rate would bound a run; the bucket model keeps overlapping requests within it.
+   */
+  maxInFlight?: number;
 }
 
 export interface RequestOptions {
@@ -91,10 +96,11 @@ export class ShopifyGraphqlClient {
   readonly #options: GraphqlClientOptions;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #learned = new Map<string, number>();
-  /** Requests go out one at a time so that the bucket model matches Shopify's. */
-  #queue: Promise<unknown> = Promise.resolve();
-  /** Requests accepted and not yet answered (queued ones included): the connection is busy. */
+  /** Requests accepted and not yet answered (waiting ones included): the connection is busy. */
   #pending = 0;
+  /** Requests on the wire, and those waiting for one of the maxInFlight places. */
+  #inFlight = 0;
+  readonly #waiting: (() => void)[] = [];
 
   constructor(options: GraphqlClientOptions) {
     this.#options = options;
@@ -121,12 +127,37 @@ export class ShopifyGraphqlClient {
     options: RequestOptions = {},
   ): Promise<T> {
     if (this.#pending++ === 0) this.bucket.beginBusy();
-    const run = () => this.#request(operation, variables, options.idempotent ?? true);
-    const next = this.#queue.then(run, run).finally(() => {
+    return this.#request(operation, variables, options.idempotent ?? true).finally(() => {
       if (--this.#pending === 0) this.bucket.endBusy();
     });
-    this.#queue = next.catch(() => undefined);
-    return next;
+  }
+
+  async #place(): Promise<void> {
+    if (this.#inFlight < (this.#options.maxInFlight ?? 4)) {
+      this.#inFlight += 1;
+      return;
+    }
+    // The place is handed over by the request that leaves it, so the count stays as it is.
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #leave(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#inFlight -= 1;
+  }
+
+  /** A request is off the wire: its reservation and its place go to the next. */
+  #done(cost: number): void {
+    this.bucket.release(cost);
+    this.#leave();
+  }
+
+  /** Waits until `cost` points are free in the bucket, then holds them (no await in between). */
+  async #fit(cost: number): Promise<void> {
+    for (let delay = this.bucket.delayFor(cost); delay > 0; delay = this.bucket.delayFor(cost))
+      await this.#wait(delay);
+    this.bucket.reserve(cost);
   }
 
   #expectedCost(
@@ -171,9 +202,16 @@ export class ShopifyGraphqlClient {
     for (;;) {
       this.#options.signal?.throwIfAborted();
       const expected = this.#expectedCost(operation, variables);
-      await this.#wait(this.bucket.delayFor(expected.cost));
 
       let response: ConnectorHttpResponse;
+      await this.#place();
+      try {
+        await this.#fit(expected.cost);
+      } catch (error) {
+        // Aborted while waiting for the bucket: nothing was reserved.
+        this.#leave();
+        throw error;
+      }
       try {
         response = await this.#options.http.request({
           method: 'POST',
@@ -191,6 +229,7 @@ export class ShopifyGraphqlClient {
           retryable: idempotent,
         });
       } catch (error) {
+        this.#done(expected.cost);
         if (error instanceof ConnectorError && error.errorClass !== 'transient') throw error;
         await transient(
           new ConnectorError(
@@ -202,6 +241,8 @@ export class ShopifyGraphqlClient {
         );
         continue;
       }
+      // The answer's status (read below, with no wait in between) now accounts for its cost.
+      this.#done(expected.cost);
 
       if (response.status === 401 || response.status === 403)
         throw new ConnectorError(

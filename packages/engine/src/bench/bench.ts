@@ -27,7 +27,8 @@ import { serverEnvironment, serverNodeFlags } from './server-runtime.ts';
  *         run took against the bound: the fewest requests BigCommerce's API needs for these
  *         records (request-bound.ts says which) at the published limit (target >= 90 %);
  *       - Shopify, Standard plan (100 query-cost points per second restored): points per second
- *         used against those available, from the connection's rateUsage() and the store's count.
+ *         used against those available, from the connection's rateUsage() and the store's count
+ *         (target >= 90 % of the restore rate, and no THROTTLED answer).
  * Any failed record, unmet target or run that does not complete makes the exit code 1.
  *
  * Options: --only a|b|bigcommerce|shopify, --scales 0.25,0.5,1 (a), --from/--to (a),
@@ -288,7 +289,13 @@ async function shopify(): Promise<boolean> {
       console.log(
         `  points/s used vs available: ${usage ? `${usage.usedPerSecond.toFixed(1)} of ${usage.availablePerSecond} (${pct(usage.usedPerSecond / usage.availablePerSecond)}) by the connection's rateUsage()` : 'not reported by the connection'}; the store charged ${fmt(use.used)} points = ${storeRate.toFixed(1)} of ${use.perSecond} points/s over the run (${pct(storeRate / use.perSecond)}), ${use.refused} THROTTLED`,
       );
-      return use.refused === 0;
+      // The bound here is the shop's restore rate: a run that kept Shopify busy spends it all.
+      const ratio = usage ? usage.usedPerSecond / usage.availablePerSecond : 0;
+      const met = use.refused === 0 && ratio >= 0.9;
+      console.log(
+        `  achieved ${pct(ratio)} of the restore rate while busy, with no THROTTLED answer (target >= 90 %): ${met ? 'met' : 'NOT met'}`,
+      );
+      return met;
     },
   );
 }
