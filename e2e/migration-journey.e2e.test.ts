@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsvRows } from '@replatform/emulators/framework/csv';
 import {
   demoSignIn,
   launchBrowser,
@@ -92,35 +93,6 @@ function doneOf(text: string): { done: number; total: number } | null {
   if (!match) return null;
   const count = (s: string | undefined) => Number((s ?? '').replaceAll(',', ''));
   return { done: count(match[1]), total: count(match[2]) };
-}
-
-/** The rows of an RFC 4180 text, whose quoted cells may hold commas, quotes and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (ch !== '\r') cell += ch;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
 }
 
 /**
@@ -388,7 +360,7 @@ describe('migration journey in Chromium (e2e)', () => {
     await page.getByRole('link', { name: 'Download Report' }).click();
     const file = await download;
     const csv = await (await file.createReadStream()).toArray();
-    const [header, ...rows] = parseCsv(Buffer.concat(csv).toString('utf8'));
+    const [header, ...rows] = parseCsvRows(Buffer.concat(csv).toString('utf8'));
     expect(header).toEqual(['type', 'source_id', 'destination_id', 'outcome', 'reason']);
     // Besides the records, the report holds the destination's notes on the import and the
     // categories that travel with products; the detail page counts products, customers and

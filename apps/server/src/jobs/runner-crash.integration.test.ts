@@ -10,7 +10,7 @@ import {
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { buildApp, type App } from '../app.ts';
 import { parseConfig } from '../config.ts';
-import { sealCredentials } from '../migrations/store-credentials.ts';
+import { readyWooCommerceMigration } from '../testing/woocommerce-migration.ts';
 import { startMigration } from './start-migration.ts';
 
 /**
@@ -85,30 +85,13 @@ describe('the job runner killed with SIGKILL mid-run (integration)', () => {
   }
 
   it('resumes in a second process and leaves exactly one copy of every record', async () => {
-    const { migrations, vault, engine, db } = app.services;
-    const created = await migrations.create({ userId: 'owner', email: 'o@x.io', storeName: 'K' });
-    const seal = (side: 'source' | 'destination', store: RunningWooCommerceEmulator) =>
-      sealCredentials(vault, created.id, side, {
-        platform: 'woocommerce',
-        secrets: {
-          storeUrl: store.url,
-          consumerKey: store.consumerKey,
-          consumerSecret: store.consumerSecret,
-        },
-      });
-    const ready = await migrations.update(created.id, 'owner', {
-      sourceStore: 'woocommerce',
-      destinationStore: 'woocommerce',
-      sourceStoreUrl: source.url,
-      destinationStoreUrl: destination.url,
-      sourceCredentials: seal('source', source),
-      destinationCredentials: seal('destination', destination),
-      sourceVerified: true,
-      destinationVerified: true,
-      dataTypes: { products: true, customers: true, orders: true },
-      currentStep: 3,
-    });
-    const { job } = await startMigration(engine, ready!, { isDemo: true });
+    const { migrations, engine, db } = app.services;
+    const created = await readyWooCommerceMigration(
+      app,
+      { source, destination },
+      { userId: 'owner', storeName: 'K' },
+    );
+    const { job } = await startMigration(engine, created, { isDemo: true });
     const began = Date.now();
 
     const first = serverProcess();

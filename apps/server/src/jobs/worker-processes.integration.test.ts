@@ -11,7 +11,7 @@ import {
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { buildApp, type App } from '../app.ts';
 import { parseConfig } from '../config.ts';
-import { sealCredentials } from '../migrations/store-credentials.ts';
+import { readyWooCommerceMigration } from '../testing/woocommerce-migration.ts';
 import { startMigration } from './start-migration.ts';
 
 /**
@@ -97,7 +97,7 @@ describe.each(testDialects())('worker processes on %s (integration)', (dialect) 
   }
 
   it('shares queued migrations between worker processes, each run once', async () => {
-    const { migrations, vault, engine } = app.services;
+    const { migrations, engine } = app.services;
     const workers = [workerProcess(), workerProcess()];
     await waitFor(
       async () => workers.every((w) => w.runner() !== ''),
@@ -107,34 +107,13 @@ describe.each(testDialects())('worker processes on %s (integration)', (dialect) 
     const began = Date.now();
     const ids: string[] = [];
     for (const [i, destination] of destinations.entries()) {
-      const created = await migrations.create({
-        userId: 'owner',
-        email: 'o@x.io',
-        storeName: `Shared ${i + 1}`,
-      });
-      const seal = (side: 'source' | 'destination', store: RunningWooCommerceEmulator) =>
-        sealCredentials(vault, created.id, side, {
-          platform: 'woocommerce',
-          secrets: {
-            storeUrl: store.url,
-            consumerKey: store.consumerKey,
-            consumerSecret: store.consumerSecret,
-          },
-        });
-      const ready = await migrations.update(created.id, 'owner', {
-        sourceStore: 'woocommerce',
-        destinationStore: 'woocommerce',
-        sourceStoreUrl: source.url,
-        destinationStoreUrl: destination.url,
-        sourceCredentials: seal('source', source),
-        destinationCredentials: seal('destination', destination),
-        sourceVerified: true,
-        destinationVerified: true,
-        dataTypes: { products: true, customers: true, orders: true },
-        currentStep: 3,
-      });
-      await startMigration(engine, ready!, { isDemo: true });
-      ids.push(created.id);
+      const ready = await readyWooCommerceMigration(
+        app,
+        { source, destination },
+        { userId: 'owner', storeName: `Shared ${i + 1}` },
+      );
+      await startMigration(engine, ready, { isDemo: true });
+      ids.push(ready.id);
     }
     // The web server itself runs none of them.
     expect(engine.runner.started).toBe(false);

@@ -1,9 +1,8 @@
 /**
- * RFC 4180 CSV as the platforms' sample files use it: quoted fields with commas, doubled quotes
- * and line breaks, CRLF or LF, an optional BOM. Rows become objects keyed by the header; blank
- * rows are dropped.
+ * The rows of RFC 4180 CSV as the platforms' sample files (and our reports) use it: quoted fields
+ * with commas, doubled quotes and line breaks, CRLF or LF, an optional BOM.
  */
-export function parseCsv(text: string): Record<string, string>[] {
+export function parseCsvRows(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -33,7 +32,12 @@ export function parseCsv(text: string): Record<string, string>[] {
     row.push(field);
     rows.push(row);
   }
-  const [header, ...body] = rows;
+  return rows;
+}
+
+/** CSV rows as objects keyed by the header; blank rows are dropped. */
+export function parseCsv(text: string): Record<string, string>[] {
+  const [header, ...body] = parseCsvRows(text);
   if (!header) return [];
   return body
     .filter((r) => r.some((cell) => cell !== ''))
