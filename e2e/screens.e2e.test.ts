@@ -359,7 +359,7 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await capture(page, 'select-data', width);
 
       // The Payment step when its summary cannot be had (the server fails, here on purpose): it
-      // says so without the server's words, and the refresh it advises brings the step back.
+      // says so without the server's words, and its button loads the step again once it can.
       const summary = '**/api/payments/summary?*';
       await page.route(summary, (route) =>
         route.fulfill({
@@ -378,7 +378,7 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await settle(page);
       await capture(page, 'payment-error', width);
       await page.unroute(summary);
-      await page.reload();
+      await page.getByRole('button', { name: 'Load payment details again' }).click();
 
       // The Payment step: a demo account gets the simulated card form next to Stripe Checkout.
       await page.getByRole('button', { name: 'Checkout with Stripe' }).waitFor();

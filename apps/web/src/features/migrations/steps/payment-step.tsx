@@ -414,6 +414,18 @@ export function PaymentStep({
         <h2 className="font-semibold">{title}</h2>
         {why ? <p className="mt-1">{why}</p> : null}
         <p className="mt-1">Please try refreshing the page or contact support.</p>
+        {recordReturn.isError ? null : (
+          <button
+            type="button"
+            onClick={() => {
+              if (summary.isError) void summary.refetch();
+              if (config.isError) void config.refetch();
+            }}
+            className="mt-4 inline-flex items-center gap-2 rounded-md border border-red-300 bg-white px-4 py-2 font-medium text-red-800 hover:bg-red-100"
+          >
+            Load payment details again
+          </button>
+        )}
       </section>
     );
   }
