@@ -3,8 +3,8 @@ import { configOrExit, exitOnFailure, stopGracefully } from './process.ts';
 
 /**
  * `npm run worker`: a process that runs migrations and serves nothing, for operators who need
- * more than one machine's workers. Any number of them (on any machines) share the job queue in
- * the database named by DATABASE_URL with the web servers: jobs are claimed with leases, a dead
+ * more than one machine's workers. Any number of them (on any machines, with PostgreSQL) share
+ * the job queue in the database with the web servers: jobs are claimed with leases, a dead
  * worker's jobs are taken over, and its runs resume from their last committed batch. Workers hold
  * no sandbox stores, so migrations between sandbox stores stay with the server that holds them.
  */

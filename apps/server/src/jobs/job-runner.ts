@@ -143,6 +143,7 @@ export class JobRunner {
   start(options: { keepAlive?: boolean } = {}): void {
     if (this.#started) return;
     this.#started = true;
+    runnersHere.add(this.owner);
     this.#keepAlive = options.keepAlive ?? false;
     void this.#o.jobs.liveJobs().then(
       (live) => {
