@@ -27,6 +27,8 @@ describe('log redaction', () => {
         body: { currentPassword: 'current-password-value', newPassword: 'new-password-value' },
         store: { consumerSecret: 'cs_consumer_secret_value', accessToken: 'shpat_token_value' },
         error: { details: { token: 'reset-token-value' } },
+        exchange: { answer: { access_token: 'oauth-access-token-value' } },
+        outbound: { headers: { 'x-auth-token': 'bc-token-value' } },
         res: { headers: { 'set-cookie': 'replatform.session=set-cookie-value' } },
       },
       'something happened',
@@ -41,6 +43,8 @@ describe('log redaction', () => {
       'cs_consumer_secret_value',
       'shpat_token_value',
       'reset-token-value',
+      'oauth-access-token-value',
+      'bc-token-value',
       'set-cookie-value',
     ]) {
       expect(out).not.toContain(secret);

@@ -23,6 +23,12 @@ const secretKeys = [
   'destinationAccessToken',
   'destinationAccessTokenSecret',
   'client_secret',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'sessionToken',
+  'webhookSecret',
+  'encryptionKey',
   'credentials',
 ];
 
@@ -37,8 +43,13 @@ export function loggerOptions(level: string): FastifyLoggerOptions & LoggerOptio
         'req.headers["x-shopify-access-token"]',
         'req.headers["stripe-signature"]',
         'res.headers["set-cookie"]',
-        'headers.authorization',
-        'headers.cookie',
+        // Headers of outbound requests and answers, at the top or one level down.
+        ...['authorization', 'cookie', '["x-auth-token"]', '["x-shopify-access-token"]'].flatMap(
+          (h) => {
+            const path = h.startsWith('[') ? `headers${h}` : `headers.${h}`;
+            return [path, `*.${path}`];
+          },
+        ),
         ...secretKeys.flatMap((k) => [k, `*.${k}`, `*.*.${k}`]),
       ],
       censor: '[redacted]',
