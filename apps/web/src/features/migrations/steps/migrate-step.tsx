@@ -192,7 +192,9 @@ export function MigrateStep({
         })}
       </div>
       {p ? (
-        <p className="mt-6 text-sm text-slate-500">Overall {Math.round(p.overallProgress)}%</p>
+        <p className="mt-6 text-sm text-slate-500">
+          {Math.round(p.overallProgress)}% of the selected records moved
+        </p>
       ) : null}
     </section>
   );
