@@ -8,7 +8,7 @@ import { createPostgresSchema, testDialects } from '@replatform/db/test-database
 import { MemoryStore, memoryConnector, sampleData } from '@replatform/engine/testing/memory-store';
 import { buildApp, type App } from '../app.ts';
 import { parseConfig } from '../config.ts';
-import { createEngineServices } from './engine-services.ts';
+import { createEngineServices, type EngineServicesOptions } from './engine-services.ts';
 import {
   isDeadLocalHolder,
   JobRunner,
@@ -19,6 +19,18 @@ import { startMigration } from './start-migration.ts';
 
 const SOURCE = 'https://source.example.com';
 const DESTINATION = 'https://destination.example.com';
+
+/** Another runner over an app's database and stores, as a second process on them would have. */
+function engineOf(app: App, options: Partial<EngineServicesOptions> = {}) {
+  return createEngineServices({
+    db: app.services.db,
+    migrations: app.services.migrations,
+    connections: app.services.connections,
+    log: app.log,
+    notifier: () => undefined,
+    ...options,
+  });
+}
 
 async function waitFor(probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
   const until = Date.now() + ms;
@@ -118,15 +130,7 @@ describe.each(testDialects())('job runner on %s', (dialect) => {
     expect(dead?.migrationId).toBe(id);
 
     // A runner with a short lease, as a second process on the same database would be.
-    const takeover = createEngineServices({
-      db: second.services.db,
-      migrations: second.services.migrations,
-      connections: second.services.connections,
-      log: second.log,
-      notifier: () => undefined,
-      leaseMs: 1_000,
-      pollMs: 50,
-    });
+    const takeover = engineOf(second, { leaseMs: 1_000, pollMs: 50 });
     takeover.runner.start();
     try {
       await waitFor(
@@ -206,16 +210,7 @@ describe.each(testDialects())('job runner on %s', (dialect) => {
     expect(isDeadLocalHolder(alive, 'me')).toBe(false);
     const held = await engine.jobs.claim(alive, 60_000);
     expect(held?.migrationId).toBe(id);
-    const restarted = createEngineServices({
-      db: app.services.db,
-      migrations,
-      connections: app.services.connections,
-      log: app.log,
-      notifier: () => undefined,
-      leaseMs: 60_000,
-      heartbeatMs: 50,
-      pollMs: 50,
-    });
+    const restarted = engineOf(app, { leaseMs: 60_000, heartbeatMs: 50, pollMs: 50 });
     restarted.runner.start();
     try {
       await new Promise((r) => setTimeout(r, 600));
@@ -251,11 +246,7 @@ describe.each(testDialects())('job runner on %s', (dialect) => {
       expect(await engine.jobs.claim(holder, 20)).toBeDefined();
       await new Promise((r) => setTimeout(r, 40));
     }
-    const runner = createEngineServices({
-      db: app.services.db,
-      migrations,
-      connections: app.services.connections,
-      log: app.log,
+    const runner = engineOf(app, {
       notifier: () => notifications,
       pollMs: 50,
       maxCrashes: 1,
@@ -397,14 +388,7 @@ describe.each(testDialects())('job runner on %s', (dialect) => {
     expect(ran).toHaveLength(1);
 
     // Through the migration handler, the owner reads why and what to do.
-    const handled = createEngineServices({
-      db: app.services.db,
-      migrations,
-      connections: app.services.connections,
-      log: app.log,
-      notifier: () => notifications,
-      pollMs: 20,
-    });
+    const handled = engineOf(app, { notifier: () => notifications, pollMs: 20 });
     await app.services.db.kysely
       .updateTable('migrations')
       .set({ status: 'in-progress', current_step: 4 })

@@ -14,6 +14,7 @@ import {
   type RateUsage,
   type WriteOutcome,
 } from '../kit/contract.ts';
+import { listInWords } from '../kit/words.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { BigCommerceClient, type ClientStats, type RetryPolicy } from './client.ts';
 import type { PacerOptions } from './rate-pacer.ts';
@@ -114,9 +115,6 @@ const writeProbes = [
   { scope: 'Orders', records: 'orders', path: '/v2/orders/0', body: {} },
 ] as const;
 
-const listed = (items: readonly string[]) =>
-  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
-
 class BigCommerceStoreConnection implements BigCommerceConnection {
   readonly #session: BcSession;
   readonly #orders: OrderMarkers;
@@ -164,7 +162,7 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
     throw new ConnectorError(
       'config',
       'read_only_credentials',
-      `This BigCommerce API account may not change ${listed(missing.map((p) => p.records))}: its ${listed(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers and Orders set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
+      `This BigCommerce API account may not change ${listInWords(missing.map((p) => p.records))}: its ${listInWords(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers and Orders set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
       { status: 403 },
     );
   }

@@ -28,6 +28,7 @@ import {
   type MagentoProduct,
 } from './magento-schemas.ts';
 import { paymentStatusFromTotals, statusFromMagento } from './order-status.ts';
+import { findProducts } from './write-catalog.ts';
 import { criteria, type MagentoSession } from './session.ts';
 
 /**
@@ -567,11 +568,6 @@ export async function* readOrders(
   }
 }
 
-const chunks = <T>(list: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(list.length / size) }, (_, i) =>
-    list.slice(i * size, (i + 1) * size),
-  );
-
 /** The child item Magento links to a configurable parent item, if it has one. */
 const childOf = (o: MagentoOrder, item: MagentoOrderItem) =>
   o.items.find((c) => c.parent_item_id === item.item_id);
@@ -592,22 +588,10 @@ async function variantIdsBySku(
     for (const item of o.items)
       if (item.product_type === 'configurable' && item.sku && !childOf(o, item)) skus.add(item.sku);
   const ids = new Map<string, number>();
-  // 'in' takes a comma-separated list, so a SKU with a comma in it is searched on its own.
-  const listed = [...skus].filter((sku) => !sku.includes(','));
-  type Filter = [field: string, value: string, condition: string];
-  const searches: Filter[] = [
-    ...chunks(listed, pageSizes.orders).map((part): Filter => ['sku', part.join(','), 'in']),
-    ...[...skus].filter((sku) => sku.includes(',')).map((sku): Filter => ['sku', sku, 'eq']),
-  ];
-  for (const filter of searches) {
-    // GET /V1/products (admin-schema-2.4.9.yaml GetV1Products)
-    const result = await session.client.get(
-      '/V1/products',
-      productList,
-      criteria({ filters: [[filter]], pageSize: pageSizes.orders, currentPage: 1 }),
-    );
-    for (const p of result.items)
-      if (p.type_id !== 'configurable' && skus.has(p.sku)) ids.set(p.sku, p.id);
+  const found = await findProducts(session, [...skus]);
+  for (const sku of skus) {
+    const product = found.get(sku.toLowerCase());
+    if (product && product.type_id !== 'configurable') ids.set(sku, product.id);
   }
   return ids;
 }

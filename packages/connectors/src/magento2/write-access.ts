@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConnectorError } from '../kit/errors.ts';
+import { listInWords } from '../kit/words.ts';
 import { MagentoApiError, type MagentoClient } from './client.ts';
 import { criteria } from './session.ts';
 
@@ -106,9 +107,6 @@ const probes: Probe[] = [
   },
 ];
 
-const listed = (items: readonly string[]) =>
-  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
-
 export async function checkWriteAccess(client: MagentoClient): Promise<void> {
   const missing: Probe[] = [];
   for (const probe of probes) {
@@ -125,7 +123,7 @@ export async function checkWriteAccess(client: MagentoClient): Promise<void> {
   throw new ConnectorError(
     'config',
     'read_only_credentials',
-    `This Magento integration may not ${listed(missing.map((p) => p.needed))}: it lacks the API resource${missing.length > 1 ? 's' : ''} ${listed(missing.map((p) => `${p.label} (${p.resource})`))}. A destination store needs them: tick them on the integration's API tab under System > Extensions > Integrations, save it and reauthorize it.`,
+    `This Magento integration may not ${listInWords(missing.map((p) => p.needed))}: it lacks the API resource${missing.length > 1 ? 's' : ''} ${listInWords(missing.map((p) => `${p.label} (${p.resource})`))}. A destination store needs them: tick them on the integration's API tab under System > Extensions > Integrations, save it and reauthorize it.`,
     { status: 401 },
   );
 }

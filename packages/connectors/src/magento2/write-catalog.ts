@@ -572,7 +572,7 @@ function productSku(record: Product): string {
 }
 
 /** Existing products by SKU (lower case), looked up in a few list requests. */
-async function findProducts(
+export async function findProducts(
   session: MagentoSession,
   skus: string[],
 ): Promise<Map<string, MagentoProduct>> {

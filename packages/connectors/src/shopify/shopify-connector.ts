@@ -10,6 +10,7 @@ import {
   type Connector,
   type RateUsage,
 } from '../kit/contract.ts';
+import { listInWords } from '../kit/words.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import type { CostStats } from './cost-bucket.ts';
 import { appAccessScopes, shopInfo } from './documents.ts';
@@ -86,9 +87,6 @@ const optionalWriteScopes = [
   'write_merchant_managed_fulfillment_orders',
 ];
 
-const listed = (items: readonly string[]) =>
-  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
-
 /**
  * Proves write access by Shopify's own report of the token's permissions: the scopes granted to
  * the app's installation (currentAppInstallation.accessScopes, which every app may read). A write
@@ -107,7 +105,7 @@ async function checkWriteScopes(
     throw new ConnectorError(
       'config',
       'read_only_credentials',
-      `This Shopify access token may not create or change ${listed(missing.map((s) => destinationScopes[s]))}: it lacks the ${listed(missing)} access scope${missing.length > 1 ? 's' : ''}. A destination store needs an app with ${listed(Object.keys(destinationScopes))}: grant them to the app (a custom app: under its Admin API access scopes) and have the shop approve the update.`,
+      `This Shopify access token may not create or change ${listInWords(missing.map((s) => destinationScopes[s]))}: it lacks the ${listInWords(missing)} access scope${missing.length > 1 ? 's' : ''}. A destination store needs an app with ${listInWords(Object.keys(destinationScopes))}: grant them to the app (a custom app: under its Admin API access scopes) and have the shop approve the update.`,
     );
   const optional = optionalWriteScopes.filter((scope) => !granted.has(scope));
   if (optional.length) log?.('shopify: optional write scopes not granted', { scopes: optional });
