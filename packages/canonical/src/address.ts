@@ -20,8 +20,13 @@ export const addressSchema = z.strictObject({
   postalCode: z.string(),
   /** ISO 3166-1 alpha-2 country code, upper case ('US'); '' when the store had none. */
   countryCode: z.string().regex(/^([A-Z]{2})?$/),
-  /** Phone number as entered, '' when none. */
+  /** Phone number as entered, '' when none (never copied from another address). */
   phone: z.string(),
+  /**
+   * E-mail address kept on the address itself (WooCommerce's billing e-mail), '' when the source
+   * had none. Never filled in from the account's e-mail: a destination that demands one says so.
+   */
+  email: z.string(),
 });
 export type Address = z.infer<typeof addressSchema>;
 
@@ -37,5 +42,6 @@ export function emptyAddress(): Address {
     postalCode: '',
     countryCode: '',
     phone: '',
+    email: '',
   };
 }

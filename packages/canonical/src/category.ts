@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { metafieldSchema } from './metafield.ts';
 
 /** A product category (Shopify: a collection). Categories form a tree through parentId. */
 export const categorySchema = z.strictObject({
@@ -6,7 +7,7 @@ export const categorySchema = z.strictObject({
   id: z.string().min(1),
   /** Source id of the parent category; null for a root category. */
   parentId: z.string().min(1).nullable(),
-  /** Display name. */
+  /** Display name. The natural key, with the parent: no two siblings share a name. */
   name: z.string().min(1),
   /** URL key / handle, lower case; used to build redirects when the destination's URL differs. */
   slug: z.string(),
@@ -16,6 +17,19 @@ export const categorySchema = z.strictObject({
   position: z.number().int().nonnegative(),
   /** Category image URL, or null. */
   imageUrl: z.url().nullable(),
+  /** Alternative text of the category image, '' when none. */
+  imageAlt: z.string(),
+  /**
+   * What the category page shows, where the store lets the merchant choose: 'default' (the
+   * theme's choice), 'products', 'subcategories' or 'both'.
+   */
+  displayType: z.enum(['default', 'products', 'subcategories', 'both']),
+  /** SEO page title, '' to use the name. */
+  seoTitle: z.string(),
+  /** SEO meta description, '' when none. */
+  seoDescription: z.string(),
+  /** Custom fields of the category (see metafieldSchema). */
+  metafields: z.array(metafieldSchema),
   /** Path of the category on the source storefront ('/shoes/running'), or null if unknown. */
   sourceUrlPath: z.string().nullable(),
 });

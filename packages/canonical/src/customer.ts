@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressSchema } from './address.ts';
+import { metafieldSchema } from './metafield.ts';
 
 export const customerAddressSchema = z.strictObject({
   ...addressSchema.shape,
@@ -16,6 +17,8 @@ export const customerSchema = z.strictObject({
   id: z.string().min(1),
   /** E-mail address, lower-cased; the natural key used to find an existing customer. */
   email: z.email(),
+  /** Log-in name where the platform has one apart from the e-mail ('' when it has none). */
+  username: z.string(),
   /** Given name on the account, '' when the store has none. */
   firstName: z.string(),
   /** Family name on the account, '' when the store has none. */
@@ -24,7 +27,10 @@ export const customerSchema = z.strictObject({
   phone: z.string(),
   /** Whether the customer agreed to receive marketing e-mail. */
   acceptsMarketing: z.boolean(),
-  /** Addresses, default billing/shipping flagged. */
+  /**
+   * Addresses, default billing/shipping flagged. An address the source did not have is not
+   * made up: a store with an empty shipping address gives no shipping address here.
+   */
   addresses: z.array(customerAddressSchema),
   /** Free-text note kept by the merchant, '' when none. */
   note: z.string(),
@@ -33,6 +39,13 @@ export const customerSchema = z.strictObject({
    * alphabetically), so comparisons sort them.
    */
   tags: z.array(z.string()),
+  /**
+   * The customer's group, role or segment as the store names it ('customer', 'Wholesale'), ''
+   * when the platform has none or it is the default one.
+   */
+  group: z.string(),
+  /** Custom fields of the account (see metafieldSchema). */
+  metafields: z.array(metafieldSchema),
   /** When the account was created at the source (ISO-8601). */
   createdAt: z.iso.datetime({ offset: true }),
 });

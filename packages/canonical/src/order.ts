@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressSchema } from './address.ts';
+import { metafieldSchema } from './metafield.ts';
 import { currencySchema, moneySchema } from './money.ts';
 
 /**
@@ -52,7 +53,11 @@ export const fulfillmentStatuses = ['unfulfilled', 'partial', 'fulfilled'] as co
 export const orderLineSchema = z.strictObject({
   /** The source platform's line-item id, as a string. */
   id: z.string().min(1),
-  /** Source id of the ordered product, or null when it no longer exists at the source. */
+  /**
+   * Source id of the ordered product, or null when it no longer exists at the source. A line
+   * whose product is gone is still part of the order: destinations write it as a custom line
+   * with its name, SKU and price, never drop the order for it.
+   */
   productId: z.string().min(1).nullable(),
   /** Source id of the ordered variant, or null for a simple product or a deleted one. */
   variantId: z.string().min(1).nullable(),
@@ -68,6 +73,13 @@ export const orderLineSchema = z.strictObject({
   tax: moneySchema,
   /** Line total after line discounts, before tax (unitPrice x quantity - discounts). */
   total: moneySchema,
+  /** Tax class of the line, '' for the standard class. */
+  taxClass: z.string(),
+  /**
+   * What the line says about itself besides its product: the chosen option values of a variant
+   * ('Size': 'M'), personalisation text, custom fields of the line.
+   */
+  meta: z.array(z.strictObject({ key: z.string().min(1), value: z.string() })),
 });
 export type OrderLine = z.infer<typeof orderLineSchema>;
 
@@ -86,10 +98,64 @@ export type ShippingLine = z.infer<typeof shippingLineSchema>;
 export const discountSchema = z.strictObject({
   /** Coupon code or discount title. */
   code: z.string(),
-  /** Amount taken off the order. */
+  /** Amount taken off the order, before tax. */
   amount: moneySchema,
+  /** Tax taken off with it. */
+  tax: moneySchema,
 });
 export type Discount = z.infer<typeof discountSchema>;
+
+/** A charge or credit on the order that is neither a product nor shipping ('Gift wrap'). */
+export const feeLineSchema = z.strictObject({
+  name: z.string(),
+  /** Positive for a charge, negative for a credit; before tax. */
+  amount: moneySchema,
+  /** Tax charged on it. */
+  tax: moneySchema,
+  /** Tax class, '' for the standard class. */
+  taxClass: z.string(),
+  /** 'taxable' or 'none'. */
+  taxStatus: z.enum(['taxable', 'none']),
+});
+export type FeeLine = z.infer<typeof feeLineSchema>;
+
+/** Money given back on an order. An order may have several. */
+export const refundSchema = z.strictObject({
+  /** The source platform's refund id, as a string. */
+  id: z.string().min(1),
+  /** When it was refunded (ISO-8601). */
+  createdAt: z.iso.datetime({ offset: true }),
+  /** Amount given back (positive). */
+  amount: moneySchema,
+  /** Why, as the merchant wrote it, '' when no reason was given. */
+  reason: z.string(),
+  /** Lines given back, by the source id of the order line; [] for an amount-only refund. */
+  lines: z.array(
+    z.strictObject({
+      lineId: z.string().min(1),
+      /** Units given back (positive). */
+      quantity: z.number().int().nonnegative(),
+      /** Amount of this line given back (positive), before tax. */
+      amount: moneySchema,
+      /** Tax of this line given back (positive). */
+      tax: moneySchema,
+    }),
+  ),
+});
+export type Refund = z.infer<typeof refundSchema>;
+
+/** A note on the order: the merchant's own, or one sent to the customer. */
+export const orderNoteSchema = z.strictObject({
+  /** The note as written. */
+  content: z.string().min(1),
+  /** True when the customer was shown or sent it. */
+  customerNote: z.boolean(),
+  /** Who wrote it ('' for the store itself or when unknown). */
+  author: z.string(),
+  /** When it was written (ISO-8601). */
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type OrderNote = z.infer<typeof orderNoteSchema>;
 
 /** A historical order, imported as a record of what was sold (never re-charged or re-notified). */
 export const orderSchema = z.strictObject({
@@ -119,6 +185,10 @@ export const orderSchema = z.strictObject({
   shippingLines: z.array(shippingLineSchema),
   /** Order-level discounts (coupons, automatic discounts), [] when none. */
   discounts: z.array(discountSchema),
+  /** Fees and credits, [] when none. */
+  fees: z.array(feeLineSchema),
+  /** Refunds in the order they were made, [] when none. */
+  refunds: z.array(refundSchema),
   /** Sum of line totals before order discounts, shipping and tax. */
   subtotal: moneySchema,
   /** Total tax of the order. */
@@ -127,13 +197,37 @@ export const orderSchema = z.strictObject({
   shippingTotal: moneySchema,
   /** Total of order-level discounts. */
   discountTotal: moneySchema,
-  /** What the customer paid: subtotal - discounts + shipping + tax. */
+  /** Total of fees and credits, before tax. */
+  feeTotal: moneySchema,
+  /** Total refunded so far (positive). */
+  refundTotal: moneySchema,
+  /** What the customer paid: subtotal - discounts + shipping + fees + tax. */
   grandTotal: moneySchema,
   /** Address the order was billed to, null when the source had none. */
   billingAddress: addressSchema.nullable(),
   /** Address the order was shipped to, null when nothing was shipped. */
   shippingAddress: addressSchema.nullable(),
-  /** Customer's note on the order, '' when none. */
+  /** Customer's note on the order (given at checkout), '' when none. */
   note: z.string(),
+  /** Notes added after the order was placed, oldest first. */
+  notes: z.array(orderNoteSchema),
+  /** Payment method code ('bacs', 'stripe') and its title as shown, '' when none. */
+  paymentMethod: z.string(),
+  paymentMethodTitle: z.string(),
+  /** The payment gateway's transaction id, '' when none. */
+  transactionId: z.string(),
+  /** When it was paid (ISO-8601), null when not paid or unknown. */
+  paidAt: z.iso.datetime({ offset: true }).nullable(),
+  /** When it was completed (ISO-8601), null when not completed or unknown. */
+  completedAt: z.iso.datetime({ offset: true }).nullable(),
+  /** Whether the amounts were entered including tax. */
+  pricesIncludeTax: z.boolean(),
+  /** Where the order was placed from: the buyer's IP address and browser, '' when unknown. */
+  customerIpAddress: z.string(),
+  customerUserAgent: z.string(),
+  /** How the order was created at the source ('checkout', 'admin', 'rest-api'), '' if unknown. */
+  createdVia: z.string(),
+  /** Custom fields of the order (see metafieldSchema). */
+  metafields: z.array(metafieldSchema),
 });
 export type Order = z.infer<typeof orderSchema>;

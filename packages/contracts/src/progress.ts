@@ -66,6 +66,19 @@ export const verificationSchema = z.object({
       missing: z.number().int().nonnegative(),
     }),
   ),
+  /**
+   * Fields the destination could not hold (or the source's model could not carry), with the
+   * reason and how many migrated records had a value for each: a run with any is "completed with
+   * N known differences", never "every record matches".
+   */
+  knownDifferences: z.array(
+    z.object({
+      entity: z.string(),
+      field: z.string(),
+      reason: z.string(),
+      records: z.number().int().nonnegative(),
+    }),
+  ),
   /** A few differences to show, e.g. { entity, sourceId, destinationId, field, detail }. */
   examples: z.array(
     z.object({

@@ -53,6 +53,24 @@ export interface OutcomeRow {
    * instead of skipping it as unchanged.
    */
   incomplete?: boolean;
+  /**
+   * Fields of the record the destination could not hold (or the source model could not carry),
+   * with the reason; replaces what an earlier run noted for the record. Undefined keeps it.
+   */
+  differences?: readonly RecordDifference[];
+}
+
+export interface RecordDifference {
+  field: string;
+  reason: string;
+}
+
+/** How many records of an entity share one known difference. */
+export interface DifferenceSummary {
+  entity: string;
+  field: string;
+  reason: string;
+  records: number;
 }
 
 export interface StoredCheckpoint {
@@ -78,6 +96,8 @@ export interface BatchCommit {
   progress?: MigrationProgressColumns;
   /** The job lease under which the batch was written; the commit is refused if it was lost. */
   fence?: LeaseFence;
+  /** Shared files the batch stored at the destination for the first time. */
+  assets?: readonly { kind: string; key: string; destinationId: string }[];
 }
 
 export interface LeaseFence {
@@ -138,6 +158,13 @@ function entryFromRow(
 // Keeps IN lists well under SQLite's and PostgreSQL's bound-parameter limits.
 const IN_CHUNK = 500;
 const INSERT_CHUNK = 300;
+
+/** One difference per field (the first reason given wins), as the table's key requires. */
+function uniqueByField(differences: readonly RecordDifference[]): RecordDifference[] {
+  const seen = new Map<string, RecordDifference>();
+  for (const d of differences) if (!seen.has(d.field)) seen.set(d.field, d);
+  return [...seen.values()];
+}
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -386,10 +413,138 @@ export class EngineRepository {
           )
           .execute();
       }
+      const noted = commit.rows.filter((r) => r.differences !== undefined);
+      for (const part of chunks(noted, IN_CHUNK)) {
+        await trx
+          .deleteFrom('engine_record_differences')
+          .where('migration_id', '=', commit.migrationId)
+          .where('entity', '=', commit.entity)
+          .where(
+            'source_id',
+            'in',
+            part.map((r) => r.sourceId),
+          )
+          .execute();
+      }
+      const differences = noted.flatMap((r) =>
+        uniqueByField(r.differences ?? []).map((d) => ({
+          migration_id: commit.migrationId,
+          entity: commit.entity,
+          source_id: r.sourceId,
+          field: d.field,
+          reason: d.reason,
+        })),
+      );
+      for (const part of chunks(differences, INSERT_CHUNK)) {
+        await trx.insertInto('engine_record_differences').values(part).execute();
+      }
+      for (const part of chunks(commit.assets ?? [], INSERT_CHUNK)) {
+        await trx
+          .insertInto('engine_assets')
+          .values(
+            part.map((a) => ({
+              migration_id: commit.migrationId,
+              kind: a.kind,
+              source_key: a.key,
+              destination_id: a.destinationId,
+              updated_at: now,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['migration_id', 'kind', 'source_key']).doUpdateSet((eb) => ({
+              destination_id: eb.ref('excluded.destination_id'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
       if (commit.checkpoint)
         await this.#upsertCheckpoint(trx, commit.runId, commit.entity, commit.checkpoint);
       if (commit.progress) await this.#writeProgress(trx, commit.migrationId, commit.progress, now);
     });
+  }
+
+  /** The destination's copies of shared files, by their identity at the source. */
+  async assets(
+    migrationId: string,
+    kind: string,
+    keys: readonly string[],
+  ): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const part of chunks([...new Set(keys)], IN_CHUNK)) {
+      const rows = await this.#k
+        .selectFrom('engine_assets')
+        .select(['source_key', 'destination_id'])
+        .where('migration_id', '=', migrationId)
+        .where('kind', '=', kind)
+        .where('source_key', 'in', part)
+        .execute();
+      for (const row of rows) found.set(row.source_key, row.destination_id);
+    }
+    return found;
+  }
+
+  /** Known differences of these records, by source id. */
+  async differencesOf(
+    migrationId: string,
+    entity: string,
+    sourceIds: readonly string[],
+  ): Promise<Map<string, RecordDifference[]>> {
+    const found = new Map<string, RecordDifference[]>();
+    for (const part of chunks([...new Set(sourceIds)], IN_CHUNK)) {
+      const rows = await this.#k
+        .selectFrom('engine_record_differences')
+        .select(['source_id', 'field', 'reason'])
+        .where('migration_id', '=', migrationId)
+        .where('entity', '=', entity)
+        .where('source_id', 'in', part)
+        .orderBy('field')
+        .execute();
+      for (const row of rows) {
+        const list = found.get(row.source_id) ?? [];
+        list.push({ field: row.field, reason: row.reason });
+        found.set(row.source_id, list);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Known differences of the migration's records that reached the destination, counted by
+   * entity, field and reason (the detail page's list), most frequent first.
+   */
+  async differenceSummary(migrationId: string): Promise<DifferenceSummary[]> {
+    const rows = await this.#k
+      .selectFrom('engine_record_differences as d')
+      .innerJoin('engine_id_map as m', (join) =>
+        join
+          .onRef('m.migration_id', '=', 'd.migration_id')
+          .onRef('m.entity', '=', 'd.entity')
+          .onRef('m.source_id', '=', 'd.source_id'),
+      )
+      .select([
+        'd.entity',
+        'd.field',
+        'd.reason',
+        (eb) => eb.fn.countAll<string | number>().as('records'),
+      ])
+      .where('d.migration_id', '=', migrationId)
+      .where('m.destination_id', 'is not', null)
+      .groupBy(['d.entity', 'd.field', 'd.reason'])
+      .execute();
+    return rows
+      .map((r) => ({
+        entity: r.entity,
+        field: r.field,
+        reason: r.reason,
+        records: Number(r.records),
+      }))
+      .sort(
+        (a, b) =>
+          b.records - a.records ||
+          a.entity.localeCompare(b.entity) ||
+          a.field.localeCompare(b.field),
+      );
   }
 
   /** Outcomes of one run so far, by entity and outcome (a resumed run starts from these). */

@@ -222,6 +222,25 @@ export interface EngineCheckpointsTable {
 }
 
 /** Durable jobs of the embedded runner, claimed with a lease that a heartbeat extends. */
+export interface EngineRecordDifferencesTable {
+  migration_id: string;
+  entity: string;
+  source_id: string;
+  /** Canonical path of the field ('variants.downloads') or the source platform's own name. */
+  field: string;
+  reason: string;
+}
+
+export interface EngineAssetsTable {
+  migration_id: string;
+  /** 'image' */
+  kind: string;
+  /** The file's identity at the source (its URL). */
+  source_key: string;
+  destination_id: string;
+  updated_at: string;
+}
+
 export interface EngineJobsTable {
   id: string;
   migration_id: string;
@@ -251,6 +270,8 @@ export interface Database {
   engine_id_map: EngineIdMapTable;
   engine_checkpoints: EngineCheckpointsTable;
   engine_jobs: EngineJobsTable;
+  engine_record_differences: EngineRecordDifferencesTable;
+  engine_assets: EngineAssetsTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;

@@ -224,9 +224,62 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect((await repository.latestRun(migrationId))?.notes).toEqual(result.notes);
     const lines = reportLines(await collect(reportCsv(repository, migrationId)));
     expect(lines.slice(0, 2)).toEqual([
-      ['import', '', '', 'note', 'Customer e-mails switched off for the import.'],
-      ['import', '', '', 'note', 'Customer e-mails restored.'],
+      ['import', '', '', 'note', 'Customer e-mails switched off for the import.', ''],
+      ['import', '', '', 'note', 'Customer e-mails restored.', ''],
     ]);
+  });
+
+  it('names each field the destination cannot hold, record by record, and links products written before what they point at', async () => {
+    const data = sampleData({ products: 12, customers: 0, orders: 0 });
+    const [first, second, third] = data.products;
+    // The first product points at the last ones, which come later in the stream.
+    first!.upsellIds = [data.products[11]!.id];
+    first!.groupedProductIds = [data.products[10]!.id];
+    first!.featured = true;
+    second!.featured = true;
+    third!.visibility = 'visible';
+    const sourceStore = MemoryStore.seeded(data);
+    const destinationStore = new MemoryStore();
+    const featured = 'This platform has no featured products.';
+    const result = await executeMigration({
+      repository,
+      migrationId,
+      dataTypes: ['products'],
+      source: memoryConnection(sourceStore, { pageSize: 3 }),
+      destination: memoryConnection(destinationStore, {
+        batchSize: 2,
+        destinationFields: {
+          products: { unsupported: { featured, visibility: 'No visibility settings.' } },
+        },
+      }),
+      retry: fast,
+    });
+    expect(result.status).toBe('completed');
+    const written = [...destinationStore.records.products.values()].find(
+      (p) => p.name === first!.name,
+    );
+    const idOf = async (sourceId: string) =>
+      (await repository.lookup(migrationId, 'products', [sourceId])).get(sourceId)?.destinationId;
+    expect(written?.upsellIds).toEqual([await idOf(data.products[11]!.id)]);
+    expect(written?.groupedProductIds).toEqual([await idOf(data.products[10]!.id)]);
+    expect(result.verification?.status).toBe('passed');
+    expect(result.verification?.knownDifferences).toEqual([
+      { entity: 'products', field: 'featured', reason: featured, records: 2 },
+    ]);
+    const lines = reportLines(await collect(reportCsv(repository, migrationId)));
+    const line = (id: string) => lines.find((l) => l[0] === 'product' && l[1] === id);
+    expect(line(first!.id)?.[5]).toBe(`featured: ${featured}`);
+    expect(line(third!.id)?.[5]).toBe('');
+    // Nothing changed: a second run writes nothing, the links stay.
+    const again = await executeMigration({
+      repository,
+      migrationId,
+      dataTypes: ['products'],
+      source: memoryConnection(sourceStore, { pageSize: 3 }),
+      destination: memoryConnection(destinationStore, { batchSize: 2 }),
+      retry: fast,
+    });
+    expect(again.stats.products).toMatchObject({ migrated: 0, skipped: 12, failed: 0 });
   });
 
   it('reads the next source page while the previous batch is being written', async () => {

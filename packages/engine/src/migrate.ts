@@ -1,20 +1,25 @@
 import type { Category } from '@replatform/canonical/category';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import type { Product } from '@replatform/canonical/product';
 import type {
+  AssetRecord,
   Capabilities,
   Checkpoint,
   Connection,
   IdMap,
+  Page,
   RateUsage,
   WriteOutcome,
 } from '@replatform/connectors/kit/contract';
 import { ConnectorError } from '@replatform/connectors/kit/errors';
+import { knownDifferences } from '@replatform/connectors/kit/fields';
 import type {
   EngineRepository,
   IdMapEntry,
   LeaseFence,
   MigrationProgressColumns,
   OutcomeRow,
+  RecordDifference,
   RecordOutcome,
 } from '@replatform/db/engine-repository';
 import { LeaseLostError } from '@replatform/db/engine-repository';
@@ -22,7 +27,7 @@ import { contentHash } from './content-hash.ts';
 import { fatalError, type EngineError } from './errors.ts';
 import { isPaidEntity, paidEntityTypes } from './plan.ts';
 import { readAhead, readPages } from './read-pages.ts';
-import { referencesByEntity } from './references.ts';
+import { imageKeys, productLinks, referencesByEntity } from './references.ts';
 import { withRetries, type RetryPolicy } from './retry.ts';
 
 export interface StoreSide {
@@ -99,6 +104,8 @@ type AnyRecord = EntityRecord[EntityType];
 interface Batch {
   records: AnyRecord[];
   rejected: { sourceId: string; reason: string }[];
+  /** What the source's model could not carry, by source id (Page.losses). */
+  losses: Map<string, RecordDifference[]>;
   /** JSON checkpoint the stream may resume from once this batch is committed. */
   checkpoint: string | undefined;
 }
@@ -111,6 +118,16 @@ interface PreparedBatch {
   decided: OutcomeRow[];
   toWrite: AnyRecord[];
   idMap: IdMap;
+  /**
+   * Records written before what they point at: their content hash is not stored until the
+   * relinking write, so a run that stops in between writes them again when it resumes.
+   */
+  deferred: Set<string>;
+}
+
+interface WrittenBatch {
+  rows: OutcomeRow[];
+  assets: AssetRecord[];
 }
 
 class StopRun extends Error {}
@@ -136,6 +153,20 @@ const runsAfter: Record<EntityType, readonly EntityType[]> = {
 };
 
 const DEFAULT_BATCH = 25;
+
+function emptyBatch(): Batch {
+  return { records: [], rejected: [], losses: new Map(), checkpoint: undefined };
+}
+
+function lossesOf(losses: Page<EntityType>['losses']): Map<string, RecordDifference[]> {
+  const out = new Map<string, RecordDifference[]>();
+  for (const loss of losses ?? []) {
+    const list = out.get(loss.sourceId) ?? [];
+    list.push({ field: loss.field, reason: loss.reason });
+    out.set(loss.sourceId, list);
+  }
+  return out;
+}
 const UNCHANGED = 'Unchanged since the last run; not sent again.';
 const RETRIED = 'It will be written again on the next run.';
 
@@ -179,6 +210,8 @@ export class MigratePhase {
   #leaseLost = false;
   #paymentNeeded = 0;
   #notes: string[] = [];
+  /** Products to write again once the products they point at are at the destination. */
+  readonly #relink = new Map<string, Product>();
 
   constructor(options: MigratePhaseOptions) {
     this.#o = options;
@@ -424,6 +457,7 @@ export class MigratePhase {
       else if (!(error instanceof StopRun)) this.#fail(error, 'source', `reading ${entity}`);
     }
     await this.#drain(lane);
+    if (entity === 'products' && !this.#halted()) await this.#relinkProducts(lane);
     if (this.#halted()) return;
     try {
       await this.#o.repository.saveCheckpoint(
@@ -441,17 +475,20 @@ export class MigratePhase {
   async #streamPages(lane: Lane, from: Checkpoint | null): Promise<void> {
     const { entity } = lane;
     const size = this.#batchSize(entity);
-    let current: Batch = { records: [], rejected: [], checkpoint: undefined };
+    let current = emptyBatch();
     const pages = readAhead(
       readPages(this.#o.source.connection, entity, from, this.#o.retry, this.#o.signal),
     );
     try {
       for await (const page of pages) {
+        const losses = lossesOf(page.losses);
         for (const record of page.records) {
           current.records.push(record);
+          const lost = losses.get(record.id);
+          if (lost) current.losses.set(record.id, lost);
           if (current.records.length >= size) {
             await this.#dispatch(lane, current);
-            current = { records: [], rejected: [], checkpoint: undefined };
+            current = emptyBatch();
             if (this.#halted()) return;
           }
         }
@@ -480,6 +517,7 @@ export class MigratePhase {
   async #streamCategories(lane: Lane): Promise<void> {
     const all: Category[] = [];
     const rejected: Batch['rejected'] = [];
+    const losses = new Map<string, RecordDifference[]>();
     try {
       for await (const page of readPages(
         this.#o.source.connection,
@@ -490,6 +528,7 @@ export class MigratePhase {
       )) {
         all.push(...page.records);
         rejected.push(...(page.rejected ?? []));
+        for (const [id, lost] of lossesOf(page.losses)) losses.set(id, lost);
       }
     } catch (error) {
       this.#fail(error, 'source', 'reading categories');
@@ -508,15 +547,17 @@ export class MigratePhase {
     const levels: Category[][] = [];
     for (const category of all) (levels[depthOf(category, new Set())] ??= []).push(category);
     const size = this.#batchSize('categories');
-    if (rejected.length)
-      await this.#dispatch(lane, { records: [], rejected, checkpoint: undefined });
+    if (rejected.length) await this.#dispatch(lane, { ...emptyBatch(), rejected });
     for (const level of levels) {
       if (!level) continue;
       for (let i = 0; i < level.length; i += size) {
+        const records = level.slice(i, i + size);
         await this.#dispatch(lane, {
-          records: level.slice(i, i + size),
-          rejected: [],
-          checkpoint: undefined,
+          ...emptyBatch(),
+          records,
+          losses: new Map(
+            records.flatMap((r) => (losses.has(r.id) ? [[r.id, losses.get(r.id) ?? []]] : [])),
+          ),
         });
         if (this.#halted()) return;
       }
@@ -525,13 +566,27 @@ export class MigratePhase {
     }
   }
 
+  /**
+   * Writes again the products that pointed at products not yet at the destination when they were
+   * written (up-sells, cross-sells, grouped members), now that the whole stream is there.
+   */
+  async #relinkProducts(lane: Lane): Promise<void> {
+    const pending = [...this.#relink.values()];
+    this.#relink.clear();
+    const size = this.#batchSize('products');
+    for (let i = 0; i < pending.length && !this.#halted(); i += size) {
+      await this.#dispatch(lane, { ...emptyBatch(), records: pending.slice(i, i + size) }, true);
+    }
+    await this.#drain(lane);
+  }
+
   async #drain(lane: Lane): Promise<void> {
     while (lane.inFlight.size) await Promise.all([...lane.inFlight]);
     await lane.commitChain;
   }
 
   /** Starts a batch: waits for room, decides what to skip, checks the payment budget, writes. */
-  async #dispatch(lane: Lane, batch: Batch): Promise<void> {
+  async #dispatch(lane: Lane, batch: Batch, relink = false): Promise<void> {
     if (this.#halted()) return;
     const { entity } = lane;
     const ids = batch.records.map((r) => r.id);
@@ -540,7 +595,7 @@ export class MigratePhase {
     while (lane.inFlight.size >= this.#concurrency) await Promise.race(lane.inFlight);
     if (this.#halted()) return;
 
-    const prepared = await this.#prepare(entity, batch);
+    const prepared = await this.#prepare(entity, batch, relink);
     if (!prepared) return;
     // Nothing new (all done earlier in this run) and no checkpoint to move: no commit needed.
     if (!prepared.toWrite.length && !prepared.decided.length && batch.checkpoint === undefined)
@@ -550,14 +605,14 @@ export class MigratePhase {
     written.catch(() => {});
     const committed = lane.commitChain.then(async () => {
       if (this.#failure || this.#leaseLost) return;
-      let rows: OutcomeRow[];
+      let result: WrittenBatch;
       try {
-        rows = await written;
+        result = await written;
       } catch (error) {
         this.#fail(error, 'destination', `writing ${entity}`);
         return;
       }
-      await this.#commit(entity, prepared, rows);
+      await this.#commit(entity, prepared, result);
     });
     // The chain itself never rejects, so later batches still queue behind a failed one (and
     // then do nothing).
@@ -578,7 +633,11 @@ export class MigratePhase {
     lane.inFlight.add(tracked);
   }
 
-  async #prepare(entity: EntityType, batch: Batch): Promise<PreparedBatch | undefined> {
+  async #prepare(
+    entity: EntityType,
+    batch: Batch,
+    relink = false,
+  ): Promise<PreparedBatch | undefined> {
     const o = this.#o;
     // Later duplicates of a source id in one batch replace earlier ones.
     const unique = new Map(batch.records.map((r) => [r.id, r]));
@@ -600,6 +659,10 @@ export class MigratePhase {
       const hash = contentHash(record);
       hashes.set(record.id, hash);
       const known = existing.get(record.id);
+      if (relink && known?.destinationId) {
+        toWrite.push(record);
+        continue;
+      }
       if (known && known.outcome !== 'failed' && known.contentHash === hash) {
         // Already handled earlier in this very run (before a restart): nothing to add.
         if (known.runId === o.runId) continue;
@@ -641,18 +704,38 @@ export class MigratePhase {
         if (entry.destinationId) known.set(`${refEntity}:${id}`, entry.destinationId);
       }
     }
-    const idMap: IdMap = { get: (e, sourceId) => known.get(`${e}:${sourceId}`) };
-    return { batch, existing, hashes, decided, toWrite, idMap };
+    const assets = new Map<string, string>();
+    const deferred = new Set<string>();
+    if (entity === 'products') {
+      const keys = toWrite.flatMap((r) => imageKeys(r as Product));
+      for (const [key, id] of await o.repository.assets(o.migrationId, 'image', keys))
+        assets.set(key, id);
+      // A product pointing at products not written yet is written again once they are.
+      for (const record of relink ? [] : toWrite) {
+        if (productLinks(record as Product).some((id) => !known.has(`products:${id}`))) {
+          this.#relink.set(record.id, record as Product);
+          deferred.add(record.id);
+        }
+      }
+    }
+    const idMap: IdMap = {
+      get: (e, sourceId) => known.get(`${e}:${sourceId}`),
+      asset: (kind, key) => (kind === 'image' ? assets.get(key) : undefined),
+    };
+    return { batch, existing, hashes, decided, toWrite, idMap, deferred };
   }
 
-  async #write(entity: EntityType, prepared: PreparedBatch): Promise<OutcomeRow[]> {
+  async #write(entity: EntityType, prepared: PreparedBatch): Promise<WrittenBatch> {
     const rows = [...prepared.decided];
-    if (prepared.toWrite.length === 0) return rows;
+    if (prepared.toWrite.length === 0) return { rows, assets: [] };
     const outcomes = await this.#writeIsolating(entity, prepared.toWrite, prepared.idMap);
     const bySource = new Map(outcomes.map((o) => [o.sourceId, o]));
+    const fields = this.#o.destination.capabilities.destinationFields[entity] ?? {};
     for (const record of prepared.toWrite) {
       const outcome = bySource.get(record.id);
-      const hash = prepared.hashes.get(record.id) ?? null;
+      const hash = prepared.deferred.has(record.id)
+        ? null
+        : (prepared.hashes.get(record.id) ?? null);
       const previous = prepared.existing.get(record.id)?.destinationId ?? null;
       if (!outcome) {
         rows.push({
@@ -667,6 +750,10 @@ export class MigratePhase {
       const warnings = outcome.warnings?.length
         ? `Not carried over: ${outcome.warnings.join('; ')}`
         : null;
+      const differences = [
+        ...(prepared.batch.losses.get(record.id) ?? []),
+        ...knownDifferences(entity, record, fields),
+      ];
       switch (outcome.outcome) {
         case 'created':
         case 'updated':
@@ -678,6 +765,7 @@ export class MigratePhase {
             reason: outcome.incomplete
               ? `${warnings ?? 'Written without part of its content.'} ${RETRIED}`
               : warnings,
+            differences,
             ...(outcome.incomplete ? { incomplete: true } : {}),
           });
           break;
@@ -688,6 +776,7 @@ export class MigratePhase {
             contentHash: hash,
             outcome: 'skipped',
             reason: outcome.reason ?? 'Already at the destination.',
+            differences,
           });
           break;
         default:
@@ -700,7 +789,7 @@ export class MigratePhase {
           });
       }
     }
-    return rows;
+    return { rows, assets: outcomes.flatMap((o) => o.assets ?? []) };
   }
 
   /**
@@ -737,7 +826,11 @@ export class MigratePhase {
     }
   }
 
-  async #commit(entity: EntityType, prepared: PreparedBatch, rows: OutcomeRow[]): Promise<void> {
+  async #commit(
+    entity: EntityType,
+    prepared: PreparedBatch,
+    { rows, assets }: WrittenBatch,
+  ): Promise<void> {
     const o = this.#o;
     const stats = (this.#stats[entity] ??= { total: 0, migrated: 0, skipped: 0, failed: 0 });
     const sent = new Set(prepared.toWrite.map((r) => r.id));
@@ -765,6 +858,7 @@ export class MigratePhase {
         : { checkpoint: { checkpoint: prepared.batch.checkpoint, done: false } }),
       progress: this.#progressColumns(false),
       ...(o.fence ? { fence: o.fence } : {}),
+      ...(assets.length ? { assets } : {}),
     });
     this.#lastEntity = entity;
     this.#report();

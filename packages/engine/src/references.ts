@@ -14,8 +14,13 @@ export function references(
       const parent = (record as EntityRecord['categories']).parentId;
       return parent ? [['categories', parent]] : [];
     }
-    case 'products':
-      return (record as EntityRecord['products']).categoryIds.map((id) => ['categories', id]);
+    case 'products': {
+      const product = record as EntityRecord['products'];
+      return [
+        ...product.categoryIds.map((id): [EntityType, string] => ['categories', id]),
+        ...productLinks(product).map((id): [EntityType, string] => ['products', id]),
+      ];
+    }
     case 'orders': {
       const order = record as EntityRecord['orders'];
       const refs: [EntityType, string][] = order.customerId
@@ -27,6 +32,23 @@ export function references(
     default:
       return [];
   }
+}
+
+/** Other products a product points at: up-sells, cross-sells, the members of a grouped one. */
+export function productLinks(product: EntityRecord['products']): string[] {
+  return [
+    ...new Set([...product.upsellIds, ...product.crossSellIds, ...product.groupedProductIds]),
+  ];
+}
+
+/** The source images a product shows (gallery and variant images), by their URL. */
+export function imageKeys(product: EntityRecord['products']): string[] {
+  return [
+    ...new Set([
+      ...product.images.map((i) => i.url),
+      ...product.variants.flatMap((v) => (v.imageUrl ? [v.imageUrl] : [])),
+    ]),
+  ];
 }
 
 /** Groups references by entity, without duplicates. */

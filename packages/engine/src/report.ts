@@ -9,13 +9,21 @@ const singular: Record<string, string> = {
   orders: 'order',
 };
 
-export const reportHeader = ['type', 'source_id', 'destination_id', 'outcome', 'reason'] as const;
+export const reportHeader = [
+  'type',
+  'source_id',
+  'destination_id',
+  'outcome',
+  'reason',
+  'not_carried',
+] as const;
 
 /**
  * The per-record report as CSV lines: first what the destination did around the import in the
  * latest run (type 'import', outcome 'note', e.g. customer e-mails switched off and restored),
  * then every record the migration has seen, with where it went and how it ended (migrated,
- * skipped or failed, with the reason), in dependency order. Read from the id map page by page,
+ * skipped or failed, with the reason, and each field the destination could not hold with why), in
+ * dependency order. Read from the id map page by page,
  * so a store of any size streams out in bounded memory.
  */
 export async function* reportCsv(
@@ -25,7 +33,7 @@ export async function* reportCsv(
 ): AsyncGenerator<string> {
   yield csvRow(reportHeader);
   const run = await repository.latestRun(migrationId);
-  for (const note of run?.notes ?? []) yield csvRow(['import', '', '', 'note', note]);
+  for (const note of run?.notes ?? []) yield csvRow(['import', '', '', 'note', note, '']);
   const present = new Set(await repository.mappedEntities(migrationId));
   const order = [
     ...entityTypes,
@@ -37,6 +45,11 @@ export async function* reportCsv(
     for (;;) {
       const rows = await repository.idMapPage(migrationId, entity, after, pageSize);
       if (rows.length === 0) break;
+      const differences = await repository.differencesOf(
+        migrationId,
+        entity,
+        rows.map((r) => r.sourceId),
+      );
       let chunk = '';
       for (const row of rows) {
         chunk += csvRow([
@@ -45,6 +58,7 @@ export async function* reportCsv(
           row.destinationId,
           row.outcome,
           row.reason,
+          (differences.get(row.sourceId) ?? []).map((d) => `${d.field}: ${d.reason}`).join(' | '),
         ]);
       }
       yield chunk;

@@ -1,6 +1,6 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import { comparable } from '@replatform/connectors/kit/conformance/compare';
-import type { EngineRepository } from '@replatform/db/engine-repository';
+import type { DifferenceSummary, EngineRepository } from '@replatform/db/engine-repository';
 import { fieldHashes } from './content-hash.ts';
 import type { StoreSide } from './migrate.ts';
 import { readPages } from './read-pages.ts';
@@ -30,6 +30,12 @@ export interface VerificationResult {
   mismatched: number;
   missing: number;
   entities: Partial<Record<EntityType, EntityVerification>>;
+  /**
+   * Fields of migrated records the destination could not hold (or the source's model could not
+   * carry), by entity, field and reason, with how many records had a value for each. Absent in
+   * results stored before they were recorded.
+   */
+  knownDifferences?: DifferenceSummary[];
   examples: {
     mismatched: { entity: EntityType; sourceId: string; destinationId: string; fields: string[] }[];
     missing: { entity: EntityType; sourceId: string; reason: string }[];
@@ -70,7 +76,7 @@ function ignoredFields(
   side: StoreSide,
 ): string[] {
   const ignore = [
-    ...(side.capabilities.unsupportedFields?.[entity] ?? []),
+    ...Object.keys(side.capabilities.destinationFields[entity]?.unsupported ?? {}),
     ...(storeOwned[entity] ?? []),
   ];
   if (entity === 'products' && !streams.includes('categories')) ignore.push('categoryIds');
@@ -215,6 +221,9 @@ export async function verifyMigration(options: VerifyOptions): Promise<Verificat
     result.missing += counts.missing;
   }
   await repository.clearVerifyFields(migrationId);
+  result.knownDifferences = (await repository.differenceSummary(migrationId)).filter((d) =>
+    (streams as readonly string[]).includes(d.entity),
+  );
   if (result.mismatched > 0 || result.missing > 0) result.status = 'mismatches';
   return result;
 }

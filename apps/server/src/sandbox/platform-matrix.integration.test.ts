@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityType } from '@replatform/canonical/entities';
 import type { Platform } from '@replatform/contracts/migration';
 import type { Capabilities } from '@replatform/connectors/kit/contract';
+import { declaredFor } from '@replatform/connectors/kit/fields';
 import { createHttpClient } from '@replatform/connectors/kit/http/http-client';
 import { connectorRegistry } from '@replatform/connectors/registry';
 import { EngineRepository } from '@replatform/db/engine-repository';
@@ -31,7 +32,7 @@ const words = (field: string) => field.replace(/([a-z])([A-Z])/g, '$1 $2').toLow
 
 /**
  * Whether a field that differs at the destination is accounted for: the destination says it
- * cannot hold it (capabilities.unsupportedFields), or the record's outcome carried a warning
+ * cannot hold it (capabilities.destinationFields), or the record's outcome carried a warning
  * naming it (kept as the id map's reason).
  */
 function explained(
@@ -40,7 +41,8 @@ function explained(
   capabilities: Capabilities,
   reason: string | null,
 ): boolean {
-  if (capabilities.unsupportedFields?.[entity]?.includes(field)) return true;
+  if (declaredFor(capabilities.destinationFields[entity]?.unsupported, field) !== undefined)
+    return true;
   if (!reason) return false;
   const text = reason.toLowerCase();
   return text.includes(field.toLowerCase()) || text.includes(words(field));

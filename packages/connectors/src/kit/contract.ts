@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Platform } from '@replatform/contracts/migration';
+import type { DestinationFields, NativeCatalogue } from './fields.ts';
 
 /**
  * Where a read stream stands. Opaque to the engine (each connector decides what `cursor` means:
@@ -20,6 +21,11 @@ export interface Page<E extends EntityType> {
    * reported as failed; the rest of the page goes on.
    */
   rejected?: { sourceId: string; reason: string }[];
+  /**
+   * Fields of the page's source records that the model could not carry (a native field declared
+   * notCarried that had a value), each a known difference of its record.
+   */
+  losses?: { sourceId: string; field: string; reason: string }[];
 }
 
 export type WriteOutcomeKind = 'created' | 'updated' | 'skipped' | 'failed';
@@ -40,6 +46,20 @@ export interface WriteOutcome {
    * warnings, but the engine writes it again on the next run instead of skipping it as unchanged.
    */
   incomplete?: boolean;
+  /**
+   * Shared files this write stored at the destination for the first time (a product image used by
+   * several records), so later writes reuse them instead of storing them again.
+   */
+  assets?: AssetRecord[];
+}
+
+/** A file stored once per destination and reused by every record that shows it. */
+export interface AssetRecord {
+  kind: 'image';
+  /** The file's identity at the source (its URL). */
+  key: string;
+  /** The destination's id of its copy (a media library id, a file name). */
+  destinationId: string;
 }
 
 /**
@@ -48,6 +68,11 @@ export interface WriteOutcome {
  */
 export interface IdMap {
   get(entity: EntityType, sourceId: string): string | undefined;
+  /**
+   * The destination's copy of a shared file stored by an earlier write of this migration
+   * (AssetRecord), or undefined when it has none yet.
+   */
+  asset?(kind: AssetRecord['kind'], key: string): string | undefined;
 }
 
 export interface CheckResult {
@@ -92,8 +117,16 @@ export interface Capabilities {
   /** Largest page read() returns per entity. */
   pageSize: Partial<Record<EntityType, number>>;
   rateLimit: RateLimitPolicy;
-  /** Canonical fields this platform cannot hold as a destination (listed in the report). */
-  unsupportedFields?: Partial<Record<EntityType, readonly string[]>>;
+  /**
+   * The platform's own fields per entity and what a migration from this platform does with each
+   * (see kit/fields.ts); a field the API answers with and this does not declare fails the tests.
+   */
+  nativeFields: NativeCatalogue;
+  /**
+   * Canonical fields this platform cannot hold as a destination, or holds in another form, with
+   * the reason (each record with a value for an unsupported field reports it).
+   */
+  destinationFields: Partial<Record<EntityType, DestinationFields>>;
 }
 
 /** What a connection needs from the outside world. */

@@ -1,4 +1,13 @@
 import type { Category } from '@replatform/canonical/category';
+import {
+  categoryDefaults,
+  customerDefaults,
+  inventoryDefaults,
+  orderDefaults,
+  orderLineDefaults,
+  productDefaults,
+  variantDefaults,
+} from '@replatform/canonical/defaults';
 import type { Customer } from '@replatform/canonical/customer';
 import { entityTypes, type EntityRecord, type EntityType } from '@replatform/canonical/entities';
 import type { Order } from '@replatform/canonical/order';
@@ -80,7 +89,7 @@ export interface MemoryConnectionOptions {
   crashOn?: (record: EntityRecord[EntityType]) => boolean;
   random?: () => number;
   delayMs?: number;
-  unsupportedFields?: Capabilities['unsupportedFields'];
+  destinationFields?: Capabilities['destinationFields'];
   rateLimit?: Capabilities['rateLimit'];
   /**
    * A part of the record the store could not take this time (an image it could not fetch): the
@@ -111,6 +120,10 @@ function mapRefs<E extends EntityType>(
       p.categoryIds = p.categoryIds
         .map((id) => idMap.get('categories', id))
         .filter((id): id is string => Boolean(id));
+      for (const key of ['upsellIds', 'crossSellIds', 'groupedProductIds'] as const)
+        p[key] = p[key]
+          .map((id) => idMap.get('products', id))
+          .filter((id): id is string => Boolean(id));
       break;
     }
     case 'orders': {
@@ -155,7 +168,8 @@ export function memoryConnection(
     },
     pageSize: { categories: pageSize, products: pageSize, customers: pageSize, orders: pageSize },
     rateLimit: options.rateLimit ?? { description: 'unlimited' },
-    ...(options.unsupportedFields ? { unsupportedFields: options.unsupportedFields } : {}),
+    nativeFields: {},
+    destinationFields: options.destinationFields ?? {},
   };
 
   const connection: Connection = {
@@ -327,7 +341,7 @@ export function sampleData(counts: {
       slug: `category-${i}`,
       description: '',
       position: i,
-      imageUrl: null,
+      ...categoryDefaults(),
       sourceUrlPath: null,
     });
   }
@@ -335,18 +349,17 @@ export function sampleData(counts: {
   for (let i = 1; i <= counts.products; i++) {
     const variable = i % 3 === 0;
     const price = { amount: 1000 + i, currency: 'USD' };
-    const variant = (id: string, sku: string, size?: string) => ({
+    const variant = (id: string, sku: string, size?: string, position = 0) => ({
+      ...variantDefaults(price),
       id,
       sku,
       optionValues: size ? [{ name: 'Size', value: size }] : [],
-      price,
-      compareAtPrice: null,
       weight: { value: 1, unit: 'kg' as const },
-      inventory: { tracked: true, quantity: i % 7 },
-      barcode: '',
-      imageUrl: null,
+      inventory: { ...inventoryDefaults(), tracked: true, quantity: i % 7 },
+      position,
     });
     products.push({
+      ...productDefaults(),
       id: String(i),
       type: variable ? 'variable' : 'simple',
       name: i === 7 ? '=HYPERLINK("http://evil")' : `Product ${i}`,
@@ -356,17 +369,18 @@ export function sampleData(counts: {
       shortDescriptionHtml: '',
       status: 'active',
       vendor: 'Acme',
-      options: variable ? [{ name: 'Size', values: ['S', 'M'] }] : [],
+      options: variable
+        ? [{ name: 'Size', values: ['S', 'M'], shared: null, visible: true, position: 0 }]
+        : [],
       variants: variable
-        ? [variant(`${i}-s`, `P${i}-S`, 'S'), variant(`${i}-m`, `P${i}-M`, 'M')]
+        ? [variant(`${i}-s`, `P${i}-S`, 'S', 0), variant(`${i}-m`, `P${i}-M`, 'M', 1)]
         : [variant(`${i}-v`, `P${i}`)],
-      images: [{ url: `https://img.example.com/${i}.png`, alt: '', position: 0 }],
+      images: [{ url: `https://img.example.com/${i}.png`, alt: '', title: '', position: 0 }],
       categoryIds: categories.length ? [categories[i % categories.length]!.id] : [],
       tags: [],
       seoTitle: '',
       seoDescription: '',
       dimensions: null,
-      attributes: {},
       sourceUrlPath: `/products/product-${i}`,
       createdAt: at(i),
       updatedAt: null,
@@ -375,6 +389,7 @@ export function sampleData(counts: {
   const customers: Customer[] = [];
   for (let i = 1; i <= counts.customers; i++) {
     customers.push({
+      ...customerDefaults(),
       id: String(i),
       email: `customer${i}@example.com`,
       firstName: 'Ada',
@@ -392,6 +407,7 @@ export function sampleData(counts: {
     const usd = (amount: number) => ({ amount, currency: 'USD' });
     const product = products[i % Math.max(1, products.length)];
     orders.push({
+      ...orderDefaults('USD'),
       id: String(i),
       number: String(1000 + i),
       createdAt: at(i),
@@ -413,6 +429,7 @@ export function sampleData(counts: {
           unitPrice: usd(1000),
           tax: usd(0),
           total: usd(1000),
+          ...orderLineDefaults(),
         },
       ],
       shippingLines: [],

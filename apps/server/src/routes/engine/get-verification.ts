@@ -22,6 +22,7 @@ export function presentVerification(result: VerificationResult): Verification {
     checkedAt: result.checkedAt,
     ...(result.message ? { message: result.message } : {}),
     entities,
+    knownDifferences: result.knownDifferences ?? [],
     examples: [
       ...result.examples.mismatched.map((x) => ({
         entity: x.entity,
@@ -52,11 +53,23 @@ export const getVerification: FastifyPluginAsyncZod = async (app) => {
       reply.header('Cache-Control', 'no-store');
       const latest = await engine.repository.latestRun(migration.id);
       if (latest?.phase === 'verify') {
-        return { status: 'running' as const, checkedAt: null, entities: {}, examples: [] };
+        return {
+          status: 'running' as const,
+          checkedAt: null,
+          entities: {},
+          knownDifferences: [],
+          examples: [],
+        };
       }
       const verified = await engine.repository.latestVerifiedRun(migration.id);
       if (!verified) {
-        return { status: 'not-run' as const, checkedAt: null, entities: {}, examples: [] };
+        return {
+          status: 'not-run' as const,
+          checkedAt: null,
+          entities: {},
+          knownDifferences: [],
+          examples: [],
+        };
       }
       return presentVerification(verified.verification as VerificationResult);
     },

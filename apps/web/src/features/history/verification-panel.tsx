@@ -16,6 +16,7 @@ export function VerificationPanel({ migrationId }: { migrationId: string }) {
     refetchInterval: (query) => (query.state.data?.status === 'running' ? 5000 : false),
   });
   const v = verification.data;
+  const known = v?.knownDifferences.reduce((sum, d) => sum + d.records, 0) ?? 0;
   return (
     <section
       aria-labelledby="verification-title"
@@ -46,9 +47,11 @@ export function VerificationPanel({ migrationId }: { migrationId: string }) {
             ) : (
               <XCircle size={18} aria-hidden />
             )}
-            {v.status === 'passed'
-              ? 'Every migrated record matches the source.'
-              : 'Some records differ from the source.'}
+            {v.status !== 'passed'
+              ? 'Some records differ from the source.'
+              : known === 0
+                ? 'Every migrated record matches the source.'
+                : `Completed with ${formatCount(known)} known ${known === 1 ? 'difference' : 'differences'}: every other field matches the source.`}
             {v.checkedAt ? (
               <span className="text-sm font-normal text-slate-500">
                 Checked {formatDateTime(v.checkedAt)}
@@ -81,6 +84,23 @@ export function VerificationPanel({ migrationId }: { migrationId: string }) {
               ))}
             </tbody>
           </table>
+          {v.knownDifferences.length > 0 ? (
+            <div className="mt-4">
+              <h3 className="text-sm font-semibold">Known differences</h3>
+              <p className="text-sm text-slate-600">
+                What the destination cannot hold, field by field. The report names each record.
+              </p>
+              <ul className="mt-2 space-y-2 text-sm text-slate-700">
+                {v.knownDifferences.map((d) => (
+                  <li key={`${d.entity}-${d.field}-${d.reason}`}>
+                    <span className="capitalize">{d.entity}</span>{' '}
+                    <code className="rounded bg-slate-100 px-1">{d.field}</code> (
+                    {formatCount(d.records)} {d.records === 1 ? 'record' : 'records'}): {d.reason}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           {v.examples.length > 0 ? (
             <ul className="mt-3 space-y-1 text-sm text-slate-700">
               {v.examples.map((x) => (

@@ -1,4 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import {
+  orderDefaults,
+  orderLineDefaults,
+  productDefaults,
+  variantDefaults,
+} from '@replatform/canonical/defaults';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
 import { comparable, isEmptyValue, valueAt, variantKeysOf } from './compare.ts';
@@ -6,42 +12,29 @@ import { comparable, isEmptyValue, valueAt, variantKeysOf } from './compare.ts';
 const usd = (amount: number) => ({ amount, currency: 'USD' });
 
 const variant = (id: string, sku: string, size: string): Product['variants'][number] => ({
+  ...variantDefaults(usd(100)),
   id,
   sku,
   optionValues: [{ name: 'Size', value: size }],
-  price: usd(100),
-  compareAtPrice: null,
-  weight: null,
-  inventory: { tracked: false, quantity: 0 },
-  barcode: '',
-  imageUrl: null,
+  position: 0,
 });
 
 const product = (id: string, variants: Product['variants']): Product => ({
+  ...productDefaults(),
   id,
   type: 'variable',
   name: 'Shirt',
   slug: 'shirt',
-  sku: '',
-  descriptionHtml: '',
-  shortDescriptionHtml: '',
-  status: 'active',
-  vendor: '',
-  options: [{ name: 'Size', values: ['S', 'M'] }],
+  options: [{ name: 'Size', values: ['S', 'M'], shared: null, visible: true, position: 0 }],
   variants,
-  images: [],
-  categoryIds: [],
   tags: ['b', 'A', 'c'],
-  seoTitle: '',
-  seoDescription: '',
-  dimensions: null,
-  attributes: {},
   sourceUrlPath: null,
   createdAt: null,
   updatedAt: null,
 });
 
 const order = (productId: string, variantId: string | null): Order => ({
+  ...orderDefaults('USD'),
   id: 'o',
   number: '1',
   createdAt: '2024-01-01T00:00:00Z',
@@ -63,6 +56,7 @@ const order = (productId: string, variantId: string | null): Order => ({
       unitPrice: usd(100),
       tax: usd(0),
       total: usd(100),
+      ...orderLineDefaults(),
     },
   ],
   shippingLines: [],

@@ -1,4 +1,5 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import { sortMetafields, type Metafield } from '@replatform/canonical/metafield';
 import type { Product } from '@replatform/canonical/product';
 
 /**
@@ -32,26 +33,7 @@ function dropPath(value: unknown, path: string[]): void {
   else dropPath(record[head], rest);
 }
 
-/** The value at a dotted path; lists along the way give the list of their items' values. */
-export function valueAt(value: unknown, path: string): unknown {
-  let current: unknown = value;
-  for (const [i, key] of path.split('.').entries()) {
-    if (Array.isArray(current))
-      return current.map((item) => valueAt(item, path.split('.').slice(i).join('.')));
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
-/** '', 0, false, null, nothing, and lists or objects made only of those. */
-export function isEmptyValue(value: unknown): boolean {
-  if (value === undefined || value === null || value === '' || value === 0 || value === false)
-    return true;
-  if (Array.isArray(value)) return value.every(isEmptyValue);
-  if (typeof value === 'object') return Object.values(value).every(isEmptyValue);
-  return false;
-}
+export { isEmptyValue, valueAt } from '../fields.ts';
 
 /**
  * A resolver for ComparableOptions.variantKey over a store's products: a variant is named by its
@@ -85,6 +67,8 @@ export function comparable<E extends EntityType>(
 ): Record<string, unknown> {
   const copy = structuredClone(record) as Record<string, unknown>;
   delete copy.id;
+  if (Array.isArray(copy.metafields))
+    copy.metafields = sortMetafields(copy.metafields as Metafield[]);
   switch (entity) {
     case 'categories':
       copy.parentId = mapId(options, 'categories', copy.parentId as string | null);
@@ -93,9 +77,19 @@ export function comparable<E extends EntityType>(
       copy.categoryIds = (copy.categoryIds as string[])
         .map((id) => mapId(options, 'categories', id))
         .sort();
+      for (const key of ['upsellIds', 'crossSellIds'] as const)
+        copy[key] = (copy[key] as string[]).map((id) => mapId(options, 'products', id)).sort();
+      copy.groupedProductIds = (copy.groupedProductIds as string[]).map((id) =>
+        mapId(options, 'products', id),
+      );
       copy.tags = sortedTags(copy.tags as string[]);
-      for (const variant of copy.variants as Record<string, unknown>[]) delete variant.id;
-      (copy.variants as { sku: string }[]).sort((a, b) => a.sku.localeCompare(b.sku));
+      for (const variant of copy.variants as Record<string, unknown>[]) {
+        delete variant.id;
+        variant.metafields = sortMetafields(variant.metafields as Metafield[]);
+      }
+      (copy.variants as { sku: string; position: number }[]).sort(
+        (a, b) => a.sku.localeCompare(b.sku) || a.position - b.position,
+      );
       break;
     }
     case 'customers':
@@ -103,6 +97,13 @@ export function comparable<E extends EntityType>(
       break;
     case 'orders': {
       copy.customerId = mapId(options, 'customers', copy.customerId as string | null);
+      // Refunds name lines by id, which each store assigns: compare by the line's position.
+      const lineIds = (copy.lines as { id: string }[]).map((l) => l.id);
+      for (const refund of copy.refunds as Record<string, unknown>[]) {
+        delete refund.id;
+        for (const line of refund.lines as Record<string, unknown>[])
+          line.lineId = `line ${lineIds.indexOf(line.lineId as string) + 1}`;
+      }
       for (const line of copy.lines as Record<string, unknown>[]) {
         delete line.id;
         const productId = line.productId as string | null;

@@ -16,6 +16,7 @@ import type {
   WriteOutcome,
 } from '../contract.ts';
 import { ConnectorError } from '../errors.ts';
+import { comparableNative, differingPaths, undeclaredFields, type SourceField } from '../fields.ts';
 import { loopbackHttp } from '../testing/loopback-http.ts';
 import {
   comparable,
@@ -73,13 +74,37 @@ export interface ConformanceHarness<C> {
   compareVariantLinks?: boolean;
   /** Time after which the fault tests give up on an unanswered request. Default 3 s. */
   faultTimeoutMs?: number;
+  /**
+   * The store's records as the platform's own API answers them, for the tests that compare
+   * stores on the platform's own fields ('native catalogue', 'native round trip').
+   */
+  native?: NativeAccess<C>;
+}
+
+export interface NativeAccess<C> {
+  /**
+   * Every record of an entity as the platform answers it (with the sub-records a migration reads
+   * along with it, e.g. a product's variations, under the key the connector's nativeFields
+   * declare), with its id.
+   */
+  read(store: ConformanceStore<C>, entity: EntityType): Promise<{ id: string; record: unknown }[]>;
+  /** Variant id -> a key both stores share (its SKU, or its product and options). */
+  variantKeys?(store: ConformanceStore<C>): Promise<Map<string, string>>;
+  /**
+   * The short list of native fields the platform assigns itself when a record is written (order
+   * numbers it will not take, dates it stamps), per entity, with the reason: left out of the
+   * same-platform comparison.
+   */
+  assignedOnWrite?: Partial<Record<EntityType, Readonly<Record<string, string>>>>;
 }
 
 export const conformanceTests = [
   'check',
   'count',
   'read',
+  'native catalogue',
   'round trip',
+  'native round trip',
   'idempotent rewrite',
   'faults on read',
   'faults on write',
@@ -256,6 +281,21 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
       ).toBe(true);
     });
 
+    test('native catalogue', async () => {
+      const native = harness.native;
+      if (!native) throw new Error('The harness gives no native access to the store.');
+      for (const entity of readable) {
+        const catalogue = connector.capabilities.nativeFields[entity];
+        expect(catalogue, `${entity}: nativeFields declared`).toBeDefined();
+        const records = await native.read(seeded, entity);
+        expect(records.length, `${entity} native records`).toBeGreaterThan(0);
+        const undeclared = new Set(
+          records.flatMap(({ record }) => undeclaredFields(record, catalogue ?? {})),
+        );
+        expect([...undeclared], `${entity}: fields neither carried nor declared`).toEqual([]);
+      }
+    });
+
     describe('as destination', () => {
       let target: ConformanceStore<C>;
       let destination: Connection;
@@ -285,7 +325,9 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
             first[entity].every((o) => o.outcome === 'created'),
             `${entity} all created`,
           ).toBe(true);
-          const unsupported = connector.capabilities.unsupportedFields?.[entity] ?? [];
+          const unsupported = Object.keys(
+            connector.capabilities.destinationFields[entity]?.unsupported ?? {},
+          );
           const owned = harness.storeOwned?.[entity] ?? [];
           const ignore = [...unsupported, ...owned];
           // Source records already carry source ids; destination ids map back through the id map.
@@ -336,6 +378,47 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
             }
           }
         }
+      });
+
+      test('native round trip', async () => {
+        const native = harness.native;
+        if (!native) throw new Error('The harness gives no native access to the store.');
+        expect(first, 'the round trip ran first').toBeDefined();
+        const sourceVariants = (await native.variantKeys?.(seeded)) ?? new Map<string, string>();
+        const destinationVariants =
+          (await native.variantKeys?.(target)) ?? new Map<string, string>();
+        const sourceByKey = new Map([...sourceVariants].map(([id, key]) => [key, id]));
+        const toSource = (kind: EntityType | 'variants', id: string) =>
+          kind === 'variants'
+            ? sourceByKey.get(destinationVariants.get(id) ?? '')
+            : idMap.sourceIdOf(kind, id);
+        const problems: string[] = [];
+        for (const entity of writable) {
+          const catalogue: Record<string, SourceField> = {
+            ...connector.capabilities.nativeFields[entity],
+          };
+          for (const [path, why] of Object.entries(native.assignedOnWrite?.[entity] ?? {}))
+            catalogue[path] = { assigned: why };
+          const expected = new Map(
+            (await native.read(seeded, entity)).map(({ id, record }) => [
+              id,
+              comparableNative(record, catalogue),
+            ]),
+          );
+          for (const { id, record } of await native.read(target, entity)) {
+            const sourceId = idMap.sourceIdOf(entity, id);
+            if (!sourceId || !expected.has(sourceId)) {
+              problems.push(`${entity} ${id}: not migrated from the source`);
+              continue;
+            }
+            for (const path of differingPaths(
+              expected.get(sourceId),
+              comparableNative(record, catalogue, toSource),
+            ))
+              problems.push(`${entity} ${sourceId}: ${path}`);
+          }
+        }
+        expect(problems, 'fields that differ between the two stores').toEqual([]);
       });
 
       test('idempotent rewrite', async () => {

@@ -1,0 +1,171 @@
+import type { Category } from './category.ts';
+import type { Customer } from './customer.ts';
+import type { Money } from './money.ts';
+import type { Order, OrderLine } from './order.ts';
+import type { Inventory, Product, Variant } from './product.ts';
+
+/**
+ * The neutral value of each field a platform has no notion of: what the model holds when the
+ * source says nothing about the field (no featured flag, no sale schedule, no downloads). They
+ * are the "empty" values that a comparison and the known-difference check treat as nothing to
+ * carry, so spreading them never invents data; a connector overrides each field its platform has.
+ */
+export function categoryDefaults(): Omit<
+  Category,
+  'id' | 'parentId' | 'name' | 'slug' | 'description' | 'position' | 'sourceUrlPath'
+> {
+  return {
+    imageUrl: null,
+    imageAlt: '',
+    displayType: 'default',
+    seoTitle: '',
+    seoDescription: '',
+    metafields: [],
+  };
+}
+
+export function inventoryDefaults(): Inventory {
+  return {
+    tracked: false,
+    quantity: 0,
+    stockStatus: 'instock',
+    backorders: 'no',
+    lowStockThreshold: null,
+  };
+}
+
+export function variantDefaults(
+  price: Money,
+): Omit<Variant, 'id' | 'sku' | 'optionValues' | 'position'> {
+  return {
+    status: 'active',
+    price,
+    salePrice: null,
+    saleStartsAt: null,
+    saleEndsAt: null,
+    weight: null,
+    inventory: inventoryDefaults(),
+    barcode: '',
+    imageUrl: null,
+    taxClass: null,
+    shippingClass: null,
+    virtual: false,
+    downloadable: false,
+    downloads: [],
+    downloadLimit: null,
+    downloadExpiryDays: null,
+    metafields: [],
+  };
+}
+
+export function productDefaults(): Omit<
+  Product,
+  'id' | 'type' | 'name' | 'slug' | 'variants' | 'sourceUrlPath' | 'createdAt' | 'updatedAt'
+> {
+  return {
+    sku: '',
+    descriptionHtml: '',
+    shortDescriptionHtml: '',
+    status: 'active',
+    visibility: 'visible',
+    featured: false,
+    vendor: '',
+    options: [],
+    attributes: [],
+    defaultOptionValues: [],
+    images: [],
+    categoryIds: [],
+    tags: [],
+    seoTitle: '',
+    seoDescription: '',
+    weight: null,
+    dimensions: null,
+    taxStatus: 'taxable',
+    taxClass: '',
+    shippingClass: '',
+    soldIndividually: false,
+    reviewsAllowed: true,
+    purchaseNote: '',
+    menuOrder: 0,
+    upsellIds: [],
+    crossSellIds: [],
+    groupedProductIds: [],
+    externalUrl: '',
+    buttonText: '',
+    metafields: [],
+  };
+}
+
+export function customerDefaults(): Pick<Customer, 'username' | 'group' | 'metafields'> {
+  return { username: '', group: '', metafields: [] };
+}
+
+export function orderLineDefaults(): Pick<OrderLine, 'taxClass' | 'meta'> {
+  return { taxClass: '', meta: [] };
+}
+
+export function orderDefaults(
+  currency: string,
+): Pick<
+  Order,
+  | 'fees'
+  | 'refunds'
+  | 'notes'
+  | 'paymentMethod'
+  | 'paymentMethodTitle'
+  | 'transactionId'
+  | 'paidAt'
+  | 'completedAt'
+  | 'pricesIncludeTax'
+  | 'customerIpAddress'
+  | 'customerUserAgent'
+  | 'createdVia'
+  | 'metafields'
+  | 'feeTotal'
+  | 'refundTotal'
+> {
+  return {
+    fees: [],
+    refunds: [],
+    notes: [],
+    paymentMethod: '',
+    paymentMethodTitle: '',
+    transactionId: '',
+    paidAt: null,
+    completedAt: null,
+    pricesIncludeTax: false,
+    customerIpAddress: '',
+    customerUserAgent: '',
+    createdVia: '',
+    metafields: [],
+    feeTotal: { amount: 0, currency },
+    refundTotal: { amount: 0, currency },
+  };
+}
+
+const zero: Money = { amount: 0, currency: 'XXX' };
+
+/** One record of each entity made only of neutral values, to look neutral values up by path. */
+const neutralRecords: Record<string, unknown> = {
+  categories: categoryDefaults(),
+  products: {
+    ...productDefaults(),
+    variants: [{ ...variantDefaults(zero), position: 0 }],
+  },
+  customers: { ...customerDefaults(), acceptsMarketing: false, note: '', tags: [] },
+  orders: { ...orderDefaults('XXX'), lines: [orderLineDefaults()] },
+};
+
+/**
+ * The neutral value of a field (a dotted canonical path, through lists), or undefined when the
+ * field has none: a record holding it has nothing to carry there.
+ */
+export function neutralValue(entity: string, path: string): unknown {
+  let current: unknown = neutralRecords[entity];
+  for (const key of path.split('.')) {
+    if (Array.isArray(current)) current = current[0];
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { entityTypes } from '@replatform/canonical/entities';
+import { fidelityMatrix } from './fidelity-matrix.ts';
+import { connectorRegistry } from './registry.ts';
+
+const documentUrl = new URL('../../../docs/fidelity.md', import.meta.url);
+
+describe('fidelity matrix', () => {
+  it('declares the native fields of every entity each platform reads', () => {
+    for (const connector of Object.values(connectorRegistry)) {
+      for (const entity of entityTypes) {
+        if (!connector?.capabilities.read.includes(entity)) continue;
+        const catalogue = connector.capabilities.nativeFields[entity];
+        expect(Object.keys(catalogue ?? {}).length, `${connector.label} ${entity}`).toBeGreaterThan(
+          5,
+        );
+      }
+    }
+  });
+
+  it('is what docs/fidelity.md says (run `npm run fidelity` after changing a declaration)', () => {
+    expect(readFileSync(documentUrl, 'utf8')).toBe(fidelityMatrix(connectorRegistry));
+  });
+});

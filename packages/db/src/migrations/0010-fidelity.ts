@@ -1,0 +1,45 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * Fidelity records of a migration:
+ * - `engine_record_differences`: per record, each field the destination could not hold (or the
+ *   model could not carry) with the reason, so the report names them record by record and the
+ *   detail page counts them by field;
+ * - `engine_assets`: shared files (product images) stored once at the destination, by their
+ *   identity at the source, so every later record that shows one reuses the copy.
+ */
+export const fidelityTables: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('engine_record_differences')
+      .addColumn('migration_id', 'text', (c) =>
+        c.notNull().references('migrations.id').onDelete('cascade'),
+      )
+      .addColumn('entity', 'text', (c) => c.notNull())
+      .addColumn('source_id', 'text', (c) => c.notNull())
+      .addColumn('field', 'text', (c) => c.notNull())
+      .addColumn('reason', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('engine_record_differences_pk', [
+        'migration_id',
+        'entity',
+        'source_id',
+        'field',
+      ])
+      .execute();
+    await db.schema
+      .createTable('engine_assets')
+      .addColumn('migration_id', 'text', (c) =>
+        c.notNull().references('migrations.id').onDelete('cascade'),
+      )
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('source_key', 'text', (c) => c.notNull())
+      .addColumn('destination_id', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('engine_assets_pk', ['migration_id', 'kind', 'source_key'])
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('engine_assets').execute();
+    await db.schema.dropTable('engine_record_differences').execute();
+  },
+};
