@@ -20,13 +20,32 @@ export interface EngineRun {
   verification: unknown;
   /** What the destination did to prepare and finish the import (e-mails switched off, ...). */
   notes: string[];
+  /** The store the run is waiting for, and when it is probed next; null when none. */
+  waiting: RunWaiting | null;
+  /** Records done over time: [epoch ms, records done], oldest first. */
+  samples: [number, number][];
   updatedAt: string;
+}
+
+export interface RunWaiting {
+  side: 'source' | 'destination';
+  since: string;
+  retryAt: string;
+  reason: string;
 }
 
 export type RunChanges = Partial<
   Pick<
     EngineRun,
-    'status' | 'phase' | 'finishedAt' | 'errorCode' | 'errorMessage' | 'verification' | 'notes'
+    | 'status'
+    | 'phase'
+    | 'finishedAt'
+    | 'errorCode'
+    | 'errorMessage'
+    | 'verification'
+    | 'notes'
+    | 'waiting'
+    | 'samples'
   >
 >;
 
@@ -134,6 +153,8 @@ function runFromRow(row: Selectable<EngineRunsTable>): EngineRun {
     errorMessage: row.error_message,
     verification: row.verification === null ? null : JSON.parse(row.verification),
     notes: row.notes ? (JSON.parse(row.notes) as string[]) : [],
+    waiting: row.waiting ? (JSON.parse(row.waiting) as RunWaiting) : null,
+    samples: row.samples ? (JSON.parse(row.samples) as [number, number][]) : [],
     updatedAt: row.updated_at,
   };
 }
@@ -263,6 +284,9 @@ export class EngineRepository {
       columns.verification =
         changes.verification === null ? null : JSON.stringify(changes.verification);
     if (changes.notes !== undefined) columns.notes = JSON.stringify(changes.notes);
+    if (changes.waiting !== undefined)
+      columns.waiting = changes.waiting === null ? null : JSON.stringify(changes.waiting);
+    if (changes.samples !== undefined) columns.samples = JSON.stringify(changes.samples);
     await this.#k.updateTable('engine_runs').set(columns).where('id', '=', runId).execute();
   }
 

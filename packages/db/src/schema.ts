@@ -190,6 +190,10 @@ export interface EngineRunsTable {
   updated_at: string;
   /** JSON list of what the destination did to prepare and finish the import (0006). */
   notes: Generated<string | null>;
+  /** JSON of the store the run waits for (StoreOutage), null when none (0010). */
+  waiting: Generated<string | null>;
+  /** JSON list of [epoch ms, records done] over the run, for its rate (0010). */
+  samples: Generated<string | null>;
 }
 
 /**

@@ -282,6 +282,52 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(again.stats.products).toMatchObject({ migrated: 0, skipped: 12, failed: 0 });
   });
 
+  it('waits for a destination that goes down mid-run and finishes by itself when it is back', async () => {
+    let writes = 0;
+    let downUntil = 0;
+    const { sourceStore, destinationStore, options } = setup(
+      { products: 30, customers: 10, orders: 10 },
+      {},
+      {
+        down: () => {
+          writes += 1;
+          // Down for 300 ms just after the first records arrived.
+          if (writes === 6) downUntil = Date.now() + 300;
+          return Date.now() < downUntil;
+        },
+      },
+    );
+    const outages: (string | null)[] = [];
+    const result = await executeMigration(
+      options({
+        retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5, outageMs: 5_000, probeMaxDelayMs: 40 },
+        onOutage: (o) => outages.push(o ? `${o.side} ${o.reason}` : null),
+      }),
+    );
+    expect(result.status).toBe('completed');
+    expect(outages[0]).toBe('destination The store answered 502 Bad Gateway');
+    expect(outages.at(-1)).toBeNull();
+    for (const entity of entityTypes)
+      expect(destinationStore.records[entity].size, entity).toBe(sourceStore.records[entity].size);
+    expect(Object.values(result.stats).every((s) => s?.failed === 0)).toBe(true);
+    const run = await repository.latestRun(migrationId);
+    expect(run?.waiting).toBeNull();
+    expect(run?.samples.length).toBeGreaterThan(0);
+    expect(run?.samples.at(-1)?.[1]).toBe(56);
+  });
+
+  it('gives up on a store that stays down longer than the outage window', async () => {
+    const { options } = setup({ products: 5, customers: 0, orders: 0 }, {}, { down: () => true });
+    const result = await executeMigration(
+      options({
+        dataTypes: ['products'],
+        retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5, outageMs: 150, probeMaxDelayMs: 20 },
+      }),
+    );
+    expect(result).toMatchObject({ status: 'failed', code: 'store_unavailable' });
+    expect((await repository.latestRun(migrationId))?.waiting).toBeNull();
+  });
+
   it('reads the next source page while the previous batch is being written', async () => {
     const events: string[] = [];
     const { options } = setup(

@@ -11,7 +11,7 @@ import {
   type StoreSide,
 } from './migrate.ts';
 import { planMigration } from './plan.ts';
-import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
+import { defaultRetryPolicy, type RetryPolicy, type StoreOutage } from './retry.ts';
 import { verifyMigration, type VerificationResult } from './verification.ts';
 
 export interface ExecuteOptions {
@@ -31,6 +31,13 @@ export interface ExecuteOptions {
   /** Run the verification pass after a completed run (default true). */
   verify?: boolean | undefined;
   onProgress?: ((progress: EngineProgress) => void) | undefined;
+  /**
+   * Told when the run starts waiting for a store that keeps failing (and at each new probe
+   * time), and `null` once it answers again. The waiting is also kept on the run.
+   */
+  onOutage?: ((outage: StoreOutage | null) => void) | undefined;
+  /** Time between two samples of the run's progress kept for its rate (default 15 s). */
+  sampleEveryMs?: number;
   /** Called once the migrate phase has ended, before verification. */
   onMigrated?: ((outcome: ExecuteResult) => void | Promise<void>) | undefined;
   log?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
@@ -116,6 +123,33 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       { status: 'in-progress', currentStep: 4, completedAt: null },
       statusesLeadingTo('in-progress'),
     );
+    const runId = run.id;
+    const sampleEvery = options.sampleEveryMs ?? 15_000;
+    const samples = [...run.samples];
+    let lastSample = samples.at(-1)?.[0] ?? 0;
+    let saving = Promise.resolve();
+    const persist = (changes: Parameters<EngineRepository['updateRun']>[1]) => {
+      saving = saving
+        .then(() => repository.updateRun(runId, changes))
+        .catch((error: unknown) =>
+          options.log?.('recording the run failed', { error: String(error) }),
+        );
+    };
+    const sample = (stats: RunStats, force = false) => {
+      const at = now().getTime();
+      if (!force && at - lastSample < sampleEvery) return;
+      lastSample = at;
+      const done = Object.values(stats).reduce(
+        (sum, s) => sum + (s ? s.migrated + s.skipped + s.failed : 0),
+        0,
+      );
+      samples.push([at, done]);
+      // Long runs keep every other sample, so the list stays small and spans the whole run.
+      if (samples.length > 400)
+        samples.splice(0, samples.length, ...samples.filter((_, i) => i % 2 === 0));
+      persist({ samples });
+    };
+    let waiting = false;
     const phase = new MigratePhase({
       repository,
       migrationId,
@@ -128,10 +162,22 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       fence: options.fence,
       concurrency: options.concurrency,
       retry,
-      onProgress: options.onProgress,
+      onProgress: (progress) => {
+        sample(progress.stats);
+        options.onProgress?.(progress);
+      },
+      onOutage: (outage) => {
+        if (outage === null && !waiting) return;
+        waiting = outage !== null;
+        persist({ waiting: outage });
+        options.onOutage?.(outage);
+      },
       log: options.log,
     });
     const outcome = await phase.run();
+    sample(outcome.stats, true);
+    if (waiting) persist({ waiting: null });
+    await saving;
     const finishedAt = now().toISOString();
     const facts = { notes: outcome.notes, rateUsage: outcome.rateUsage };
     switch (outcome.status) {

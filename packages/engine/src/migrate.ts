@@ -28,7 +28,7 @@ import { fatalError, type EngineError } from './errors.ts';
 import { isPaidEntity, paidEntityTypes } from './plan.ts';
 import { readAhead, readPages } from './read-pages.ts';
 import { imageKeys, productLinks, referencesByEntity } from './references.ts';
-import { withRetries, type RetryPolicy } from './retry.ts';
+import { StoreWatch, type RetryPolicy, type StoreOutage } from './retry.ts';
 
 export interface StoreSide {
   connection: Connection;
@@ -95,6 +95,11 @@ export interface MigratePhaseOptions {
   /** Batches written at once (commits stay in order). */
   concurrency?: number | undefined;
   retry: RetryPolicy;
+  /**
+   * Told when a store has kept failing past the retries and the run is waiting for it (with
+   * when it is probed next), and `null` when it answers again.
+   */
+  onOutage?: ((outage: StoreOutage | null) => void) | undefined;
   onProgress?: ((progress: EngineProgress) => void) | undefined;
   log?: ((message: string, fields?: Record<string, unknown>) => void) | undefined;
 }
@@ -212,9 +217,13 @@ export class MigratePhase {
   #notes: string[] = [];
   /** Products to write again once the products they point at are at the destination. */
   readonly #relink = new Map<string, Product>();
+  readonly #sourceWatch: StoreWatch;
+  readonly #destinationWatch: StoreWatch;
 
   constructor(options: MigratePhaseOptions) {
     this.#o = options;
+    this.#sourceWatch = new StoreWatch('source', options.retry, options.onOutage);
+    this.#destinationWatch = new StoreWatch('destination', options.retry, options.onOutage);
     this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 3));
   }
 
@@ -387,7 +396,7 @@ export class MigratePhase {
 
   async #sourceCall<T>(task: () => Promise<T>, what: string): Promise<T> {
     try {
-      return await withRetries(task, this.#o.retry, this.#o.signal);
+      return await this.#sourceWatch.run(task, this.#o.signal);
     } catch (error) {
       this.#fail(error, 'source', what);
       throw new StopRun();
@@ -396,7 +405,7 @@ export class MigratePhase {
 
   async #destinationCall<T>(task: () => Promise<T>, what: string): Promise<T> {
     try {
-      return await withRetries(task, this.#o.retry, this.#o.signal);
+      return await this.#destinationWatch.run(task, this.#o.signal);
     } catch (error) {
       this.#fail(error, 'destination', what);
       throw new StopRun();
@@ -477,7 +486,7 @@ export class MigratePhase {
     const size = this.#batchSize(entity);
     let current = emptyBatch();
     const pages = readAhead(
-      readPages(this.#o.source.connection, entity, from, this.#o.retry, this.#o.signal),
+      readPages(this.#o.source.connection, entity, from, this.#sourceWatch, this.#o.signal),
     );
     try {
       for await (const page of pages) {
@@ -523,7 +532,7 @@ export class MigratePhase {
         this.#o.source.connection,
         'categories',
         null,
-        this.#o.retry,
+        this.#sourceWatch,
         this.#o.signal,
       )) {
         all.push(...page.records);
@@ -803,9 +812,8 @@ export class MigratePhase {
     idMap: IdMap,
   ): Promise<WriteOutcome[]> {
     try {
-      return await withRetries(
+      return await this.#destinationWatch.run(
         () => this.#o.destination.connection.write(entity, records as never[], idMap),
-        this.#o.retry,
         this.#o.signal,
         (attempt, error) =>
           this.#o.log?.('retrying a batch', { entity, attempt, error: errorText(error) }),

@@ -1,26 +1,27 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import type { Checkpoint, Connection, Page } from '@replatform/connectors/kit/contract';
-import { isTransient } from '@replatform/connectors/kit/errors';
-import { retryDelay, sleep, type RetryPolicy } from './retry.ts';
+import { sleep, StoreWatch, type RetryPolicy } from './retry.ts';
 
 /**
  * Reads an entity page by page from `from`. A transient failure that outlasts the connector's own
  * retries restarts the read at the last page received (pages carry their successor's
- * checkpoint), a bounded number of times in a row.
+ * checkpoint), as long as the store's watch keeps waiting for it.
  */
 export async function* readPages<E extends EntityType>(
   connection: Connection,
   entity: E,
   from: Checkpoint | null,
-  policy: RetryPolicy,
+  watch: StoreWatch | RetryPolicy,
   signal?: AbortSignal,
 ): AsyncGenerator<Page<E>> {
+  const store = watch instanceof StoreWatch ? watch : new StoreWatch('source', watch);
   let position = from;
   let failures = 0;
   for (;;) {
     try {
       for await (const page of connection.read(entity, position)) {
         failures = 0;
+        store.answered();
         yield page;
         if (!page.next) return;
         position = page.next;
@@ -28,8 +29,9 @@ export async function* readPages<E extends EntityType>(
       return;
     } catch (error) {
       failures += 1;
-      if (!isTransient(error) || failures >= policy.attempts || signal?.aborted) throw error;
-      await sleep(retryDelay(failures, policy, error), signal);
+      const delay = store.delayAfter(failures, error, signal);
+      if (delay === undefined) throw error;
+      await sleep(delay, signal);
     }
   }
 }

@@ -6,7 +6,10 @@ import type { Kysely, Migration } from 'kysely';
  *   model could not carry) with the reason, so the report names them record by record and the
  *   detail page counts them by field;
  * - `engine_assets`: shared files (product images) stored once at the destination, by their
- *   identity at the source, so every later record that shows one reuses the copy.
+ *   identity at the source, so every later record that shows one reuses the copy;
+ * - `engine_runs.waiting`: the store a run is waiting for (down for an update, a hosting hiccup)
+ *   and when it is probed next, so the owner sees why nothing moves;
+ * - `engine_runs.samples`: records done over time, for the rate chart and the time left.
  */
 export const fidelityTables: Migration = {
   async up(db: Kysely<unknown>) {
@@ -37,8 +40,12 @@ export const fidelityTables: Migration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('engine_assets_pk', ['migration_id', 'kind', 'source_key'])
       .execute();
+    await db.schema.alterTable('engine_runs').addColumn('waiting', 'text').execute();
+    await db.schema.alterTable('engine_runs').addColumn('samples', 'text').execute();
   },
   async down(db: Kysely<unknown>) {
+    await db.schema.alterTable('engine_runs').dropColumn('samples').execute();
+    await db.schema.alterTable('engine_runs').dropColumn('waiting').execute();
     await db.schema.dropTable('engine_assets').execute();
     await db.schema.dropTable('engine_record_differences').execute();
   },

@@ -85,6 +85,8 @@ export interface MemoryConnectionOptions {
   transientReadRate?: number;
   /** Every call fails as if the credentials were revoked. */
   revoked?: () => boolean;
+  /** Every call fails as if the store were down (502 from its proxy) while this says so. */
+  down?: () => boolean;
   /** Throws a non-connector error for these records (a connector bug), to test isolation. */
   crashOn?: (record: EntityRecord[EntityType]) => boolean;
   random?: () => number;
@@ -155,6 +157,13 @@ export function memoryConnection(
     if (options.delayMs) await sleep(options.delayMs);
     if (options.revoked?.()) {
       throw new ConnectorError('config', 'auth_failed', 'The store answered 401 Unauthorized');
+    }
+    if (options.down?.()) {
+      throw new ConnectorError(
+        'transient',
+        'store_unavailable',
+        'The store answered 502 Bad Gateway',
+      );
     }
   };
   const capabilities: Capabilities = {
