@@ -77,6 +77,11 @@ export interface OutcomeRow {
    * with the reason; replaces what an earlier run noted for the record. Undefined keeps it.
    */
   differences?: readonly RecordDifference[];
+  /**
+   * What the source record looked like when written (field hashes as JSON), for verification
+   * without reading the source again; null or undefined keeps what was stored.
+   */
+  sourceFields?: string | null;
 }
 
 export interface RecordDifference {
@@ -342,6 +347,70 @@ export class EngineRepository {
     return found;
   }
 
+  /**
+   * The records of an entity a verification after run `runId` looks at: those the run wrote,
+   * and up to `sample` others (written earlier, or found unchanged), picked at random. With
+   * their destination ids and what the source looked like when each was written.
+   */
+  async verificationSet(
+    migrationId: string,
+    entity: string,
+    runId: string,
+    sample: number,
+  ): Promise<{ sourceId: string; destinationId: string; sourceFields: string | null }[]> {
+    const base = () =>
+      this.#k
+        .selectFrom('engine_id_map')
+        .select(['source_id', 'destination_id', 'source_fields'])
+        .where('migration_id', '=', migrationId)
+        .where('entity', '=', entity)
+        .where('destination_id', 'is not', null)
+        .where('outcome', '!=', 'failed');
+    const written = await base()
+      .where('run_id', '=', runId)
+      .where('outcome', '=', 'migrated')
+      .execute();
+    const others =
+      sample > 0
+        ? await base()
+            .where((eb) => eb.or([eb('run_id', '!=', runId), eb('outcome', '!=', 'migrated')]))
+            .orderBy(sql`random()`)
+            .limit(sample)
+            .execute()
+        : [];
+    return [...written, ...others].map((r) => ({
+      sourceId: r.source_id,
+      destinationId: r.destination_id ?? '',
+      sourceFields: r.source_fields,
+    }));
+  }
+
+  /** Records of an entity whose last outcome is failed, with the reason (keyset paging). */
+  async failedRecords(
+    migrationId: string,
+    entity: string,
+    limit: number,
+  ): Promise<{ count: number; examples: { sourceId: string; reason: string | null }[] }> {
+    const failed = () =>
+      this.#k
+        .selectFrom('engine_id_map')
+        .where('migration_id', '=', migrationId)
+        .where('entity', '=', entity)
+        .where('outcome', '=', 'failed');
+    const count = await failed()
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .executeTakeFirstOrThrow();
+    const examples = await failed()
+      .select(['source_id', 'reason'])
+      .orderBy('source_id')
+      .limit(limit)
+      .execute();
+    return {
+      count: Number(count.count),
+      examples: examples.map((r) => ({ sourceId: r.source_id, reason: r.reason })),
+    };
+  }
+
   /** Source ids of the given destination ids of one entity (the id map read backwards). */
   async sourceIdsOf(
     migrationId: string,
@@ -387,6 +456,7 @@ export class EngineRepository {
               run_id: commit.runId,
               updated_at: now,
               verify_fields: null,
+              source_fields: r.sourceFields ?? null,
             })),
           )
           .onConflict((oc) =>
@@ -401,6 +471,9 @@ export class EngineRepository {
               reason: eb.ref('excluded.reason'),
               run_id: eb.ref('excluded.run_id'),
               updated_at: eb.ref('excluded.updated_at'),
+              source_fields: sql<
+                string | null
+              >`coalesce(excluded.source_fields, engine_id_map.source_fields)`,
             })),
           )
           .execute();
@@ -421,6 +494,7 @@ export class EngineRepository {
               run_id: commit.runId,
               updated_at: now,
               verify_fields: null,
+              source_fields: r.sourceFields ?? null,
             })),
           )
           .onConflict((oc) =>
@@ -433,6 +507,9 @@ export class EngineRepository {
               reason: eb.ref('excluded.reason'),
               run_id: eb.ref('excluded.run_id'),
               updated_at: eb.ref('excluded.updated_at'),
+              source_fields: sql<
+                string | null
+              >`coalesce(excluded.source_fields, engine_id_map.source_fields)`,
             })),
           )
           .execute();

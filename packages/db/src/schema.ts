@@ -213,6 +213,8 @@ export interface EngineIdMapTable {
   updated_at: string;
   /** Field hashes of the destination record, written by the verification pass. */
   verify_fields: string | null;
+  /** Field hashes of the source record when it was last written (0010). */
+  source_fields: Generated<string | null>;
 }
 
 /** Where a run's read stream of one entity stands; moves in the transaction of its batch. */

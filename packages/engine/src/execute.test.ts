@@ -6,6 +6,7 @@ import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import { openTestDatabase, testDialects } from '@replatform/db/test-databases';
 import { executeMigration, type ExecuteOptions } from './execute.ts';
 import { reportCsv } from './report.ts';
+import { verifyMigration } from './verification.ts';
 import {
   MemoryStore,
   memoryConnection,
@@ -280,6 +281,57 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
       retry: fast,
     });
     expect(again.stats.products).toMatchObject({ migrated: 0, skipped: 12, failed: 0 });
+  });
+
+  it('verifies what a run wrote by id, plus a sample of the rest, without reading either store in full', async () => {
+    const events: string[] = [];
+    const { sourceStore, destinationStore, options } = setup(
+      { products: 40, customers: 30, orders: 0 },
+      { trace: (e) => events.push(e) },
+      { trace: (e) => events.push(e) },
+    );
+    const first = await executeMigration(options({ dataTypes: ['products', 'customers'] }));
+    expect(first.verification).toMatchObject({
+      status: 'passed',
+      mode: 'incremental',
+      matched: 76,
+    });
+    // A re-run where two customers changed: both are checked, with a sample of 25 untouched ones.
+    const changed = [...sourceStore.records.customers.values()].slice(0, 2);
+    for (const customer of changed) customer.firstName = 'Grace';
+    events.length = 0;
+    const again = await executeMigration(
+      options({ dataTypes: ['products', 'customers'], verifyMode: 'incremental' }),
+    );
+    expect(again.stats.customers).toMatchObject({ migrated: 2, skipped: 28 });
+    expect(again.verification?.entities.customers).toMatchObject({ source: 27, matched: 27 });
+    expect(again.verification?.entities.products).toMatchObject({ source: 25, matched: 25 });
+    const verifyReads = events.filter((e) => e.startsWith('read:') && e.endsWith(':start'));
+    // The migrate phase reads the source; verification adds no page read of either store.
+    expect(verifyReads.length).toBe(events.filter((e) => e.startsWith('read:')).length / 2);
+    expect(events.some((e) => e.startsWith('readByIds:customers'))).toBe(true);
+    // A record the run wrote that differs at the destination is caught.
+    const ids = await repository.lookup(migrationId, 'customers', [changed[0]!.id]);
+    const written = destinationStore.records.customers.get(ids.get(changed[0]!.id)!.destinationId!);
+    written!.lastName = 'Hopper';
+    const tampered = await verifyMigration({
+      repository,
+      migrationId,
+      streams: ['customers'],
+      source: memoryConnection(sourceStore),
+      destination: memoryConnection(destinationStore),
+      retry: fast,
+      mode: 'incremental',
+      runId: again.runId,
+    });
+    expect(tampered).toMatchObject({ status: 'mismatches', mismatched: 1, mode: 'incremental' });
+    expect(tampered.examples.mismatched[0]?.fields).toEqual(['lastName']);
+    written!.lastName = changed[0]!.lastName;
+    // Asked for, both stores are read again in full.
+    const full = await executeMigration(
+      options({ dataTypes: ['products', 'customers'], verifyMode: 'full' }),
+    );
+    expect(full.verification).toMatchObject({ status: 'passed', mode: 'full' });
   });
 
   it('waits for a destination that goes down mid-run and finishes by itself when it is back', async () => {

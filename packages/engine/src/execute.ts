@@ -30,6 +30,11 @@ export interface ExecuteOptions {
   retry?: RetryPolicy | undefined;
   /** Run the verification pass after a completed run (default true). */
   verify?: boolean | undefined;
+  /**
+   * How the verification after the run compares (see VerifyOptions.mode): 'incremental' (the
+   * default) checks what the run wrote and a sample of the rest; 'full' reads both stores again.
+   */
+  verifyMode?: 'full' | 'incremental' | undefined;
   onProgress?: ((progress: EngineProgress) => void) | undefined;
   /**
    * Told when the run starts waiting for a store that keeps failing (and at each new probe
@@ -265,6 +270,8 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       destination: options.destination,
       retry,
       signal: options.signal,
+      mode: options.verifyMode ?? 'incremental',
+      runId: run.id,
       now,
       onProgress: () =>
         options.onProgress?.({ runId: run.id, phase: 'verify', entity: null, stats: {} }),

@@ -29,6 +29,7 @@ import { isPaidEntity, paidEntityTypes } from './plan.ts';
 import { readAhead, readPages } from './read-pages.ts';
 import { imageKeys, productLinks, referencesByEntity } from './references.ts';
 import { StoreWatch, type RetryPolicy, type StoreOutage } from './retry.ts';
+import { sourceNote } from './verification.ts';
 
 export interface StoreSide {
   connection: Connection;
@@ -763,6 +764,10 @@ export class MigratePhase {
         ...(prepared.batch.losses.get(record.id) ?? []),
         ...knownDifferences(entity, record, fields),
       ];
+      const sourceFields =
+        outcome.outcome === 'failed'
+          ? null
+          : sourceNote(entity, record, this.#o.streams, this.#o.destination);
       switch (outcome.outcome) {
         case 'created':
         case 'updated':
@@ -775,6 +780,7 @@ export class MigratePhase {
               ? `${warnings ?? 'Written without part of its content.'} ${RETRIED}`
               : warnings,
             differences,
+            sourceFields,
             ...(outcome.incomplete ? { incomplete: true } : {}),
           });
           break;
@@ -786,6 +792,7 @@ export class MigratePhase {
             outcome: 'skipped',
             reason: outcome.reason ?? 'Already at the destination.',
             differences,
+            sourceFields,
           });
           break;
         default:

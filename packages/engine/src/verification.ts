@@ -1,4 +1,4 @@
-import type { EntityType } from '@replatform/canonical/entities';
+import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import { comparable } from '@replatform/connectors/kit/conformance/compare';
 import type { DifferenceSummary, EngineRepository } from '@replatform/db/engine-repository';
 import { fieldHashes } from './content-hash.ts';
@@ -24,6 +24,12 @@ export interface EntityVerification {
 export interface VerificationResult {
   /** passed: every source record found and equal. mismatches: some were not. failed: could not run. */
   status: 'passed' | 'mismatches' | 'failed';
+  /**
+   * full: both stores read again, record by record. incremental: the records the run wrote and a
+   * random sample of the others, read from the destination by id and compared with what the
+   * source held when each was written. Absent in results stored before there was a choice.
+   */
+  mode?: 'full' | 'incremental';
   checkedAt: string;
   message?: string;
   matched: number;
@@ -50,6 +56,16 @@ export interface VerifyOptions {
   destination: StoreSide;
   retry: RetryPolicy;
   signal?: AbortSignal | undefined;
+  /**
+   * 'incremental' (with the run just finished): compare the records that run wrote plus a sample
+   * of the others, by id, when the destination can read by id and every record's source note is
+   * kept; otherwise, and for 'full' (the default), read both stores in full.
+   */
+  mode?: 'full' | 'incremental';
+  /** The run whose writes an incremental verification checks. */
+  runId?: string;
+  /** Untouched records compared per entity in an incremental verification (default 25). */
+  sampleSize?: number;
   /** Examples kept per kind. */
   exampleLimit?: number;
   now?: () => Date;
@@ -70,7 +86,7 @@ const storeOwned: Partial<Record<EntityType, string[]>> = {
  * Fields left out of the comparison: those the destination cannot hold, those each store
  * decides for itself, and links to entities that were not part of the run.
  */
-function ignoredFields(
+export function ignoredFields(
   entity: EntityType,
   streams: readonly EntityType[],
   side: StoreSide,
@@ -83,6 +99,72 @@ function ignoredFields(
   if (entity === 'orders' && !streams.includes('customers')) ignore.push('customerId');
   if (entity === 'orders' && !streams.includes('products')) ignore.push('lines.productId');
   return ignore;
+}
+
+/**
+ * What a source record looks like in the comparison (a hash per field), noted when it is written
+ * so that a verification after the run need not read the source again.
+ */
+export function sourceNote(
+  entity: EntityType,
+  record: EntityRecord[EntityType],
+  streams: readonly EntityType[],
+  destination: StoreSide,
+): string {
+  const ignore = ignoredFields(entity, streams, destination);
+  return JSON.stringify(
+    fieldHashes(
+      normaliseRepresentation(
+        entity,
+        comparable(entity, record, { toSourceId: (_e, id) => id, ignore }),
+      ),
+    ),
+  );
+}
+
+const BY_ID_CHUNK = 100;
+
+/** Top-level fields whose hashes differ between the source's note and the destination's. */
+function differingFields(
+  expected: Record<string, string>,
+  actual: Record<string, string>,
+): string[] {
+  return [...new Set([...Object.keys(expected), ...Object.keys(actual)])]
+    .filter((k) => expected[k] !== actual[k])
+    .sort();
+}
+
+/**
+ * What destination records look like in the comparison, by the source id each was migrated
+ * from (records this migration did not write are left out): ids mapped back to source ids.
+ */
+async function destinationNotes(
+  repository: EngineRepository,
+  migrationId: string,
+  entity: EntityType,
+  records: readonly EntityRecord[EntityType][],
+  ignore: readonly string[],
+): Promise<Map<string, Record<string, string>>> {
+  const own = await repository.sourceIdsOf(
+    migrationId,
+    entity,
+    records.map((r) => r.id),
+  );
+  const refs = new Map<EntityType, Map<string, string>>();
+  for (const [e, ids] of referencesByEntity(entity, records)) {
+    refs.set(e, await repository.sourceIdsOf(migrationId, e, [...ids]));
+  }
+  const notes = new Map<string, Record<string, string>>();
+  for (const record of records) {
+    const sourceId = own.get(record.id);
+    if (!sourceId) continue;
+    const form = normaliseRepresentation(
+      entity,
+      comparable(entity, record, { toSourceId: (e, id) => refs.get(e)?.get(id), ignore }),
+    );
+    notes.set(sourceId, fieldHashes(form));
+  }
+  return notes;
 }
 
 /**
@@ -118,33 +200,89 @@ export async function verifyMigration(options: VerifyOptions): Promise<Verificat
     result.entities[entity] = counts;
     const ignore = ignoredFields(entity, streams, destination);
 
-    for await (const page of readPages(destination.connection, entity, null, retry, signal)) {
-      if (signal?.aborted) throw new Error('Verification interrupted.');
-      const own = await repository.sourceIdsOf(
+    const readByIds = destination.connection.readByIds?.bind(destination.connection);
+    if (options.mode === 'incremental' && options.runId && readByIds) {
+      const set = await repository.verificationSet(
         migrationId,
         entity,
-        page.records.map((r) => r.id),
+        options.runId,
+        options.sampleSize ?? 25,
       );
-      const refIds = referencesByEntity(entity, page.records);
-      const refs = new Map<EntityType, Map<string, string>>();
-      for (const [e, ids] of refIds) {
-        refs.set(e, await repository.sourceIdsOf(migrationId, e, [...ids]));
-      }
-      const rows: { sourceId: string; fields: string }[] = [];
-      for (const record of page.records) {
-        counts.destination += 1;
-        const sourceId = own.get(record.id);
-        if (!sourceId) {
-          counts.unmapped += 1;
-          continue;
+      if (set.every((r) => r.sourceFields !== null)) {
+        result.mode ??= 'incremental';
+        const noteOf = (destinationRecords: EntityRecord[EntityType][]) =>
+          destinationNotes(repository, migrationId, entity, destinationRecords, ignore);
+        for (let i = 0; i < set.length; i += BY_ID_CHUNK) {
+          if (signal?.aborted) throw new Error('Verification interrupted.');
+          const chunk = set.slice(i, i + BY_ID_CHUNK);
+          const records = await readByIds(
+            entity,
+            chunk.map((r) => r.destinationId),
+          );
+          counts.destination += records.length;
+          const seen = await noteOf(records);
+          for (const row of chunk) {
+            counts.source += 1;
+            const actual = seen.get(row.sourceId);
+            if (!actual) {
+              counts.missing += 1;
+              if (result.examples.missing.length < limit)
+                result.examples.missing.push({
+                  entity,
+                  sourceId: row.sourceId,
+                  reason: 'Not found at the destination.',
+                });
+              continue;
+            }
+            const fields = differingFields(
+              JSON.parse(row.sourceFields ?? '{}') as Record<string, string>,
+              actual,
+            );
+            if (fields.length === 0) counts.matched += 1;
+            else {
+              counts.mismatched += 1;
+              if (result.examples.mismatched.length < limit)
+                result.examples.mismatched.push({
+                  entity,
+                  sourceId: row.sourceId,
+                  destinationId: row.destinationId,
+                  fields,
+                });
+            }
+          }
+          checked += chunk.length;
+          options.onProgress?.(checked);
         }
-        const form = normaliseRepresentation(
-          entity,
-          comparable(entity, record, { toSourceId: (e, id) => refs.get(e)?.get(id), ignore }),
-        );
-        rows.push({ sourceId, fields: JSON.stringify(fieldHashes(form)) });
+        // Records that never reached the destination are missing, as a full comparison finds.
+        const failed = await repository.failedRecords(migrationId, entity, limit);
+        counts.source += failed.count;
+        counts.missing += failed.count;
+        for (const f of failed.examples) {
+          if (result.examples.missing.length >= limit) break;
+          result.examples.missing.push({
+            entity,
+            sourceId: f.sourceId,
+            reason: `Failed during the migration: ${f.reason ?? 'no reason given'}`,
+          });
+        }
+        result.matched += counts.matched;
+        result.mismatched += counts.mismatched;
+        result.missing += counts.missing;
+        continue;
       }
-      await repository.setVerifyFields(migrationId, entity, rows);
+    }
+    result.mode = 'full';
+
+    for await (const page of readPages(destination.connection, entity, null, retry, signal)) {
+      if (signal?.aborted) throw new Error('Verification interrupted.');
+      const notes = await destinationNotes(repository, migrationId, entity, page.records, ignore);
+      counts.destination += page.records.length;
+      counts.unmapped += page.records.length - notes.size;
+      await repository.setVerifyFields(
+        migrationId,
+        entity,
+        [...notes].map(([sourceId, fields]) => ({ sourceId, fields: JSON.stringify(fields) })),
+      );
       checked += page.records.length;
       options.onProgress?.(checked);
     }
@@ -195,10 +333,7 @@ export async function verifyMigration(options: VerifyOptions): Promise<Verificat
             comparable(entity, record, { toSourceId: (_e, id) => id, ignore }),
           ),
         );
-        const actual = JSON.parse(note) as Record<string, string>;
-        const fields = [...new Set([...Object.keys(expected), ...Object.keys(actual)])]
-          .filter((k) => expected[k] !== actual[k])
-          .sort();
+        const fields = differingFields(expected, JSON.parse(note) as Record<string, string>);
         if (fields.length === 0) {
           counts.matched += 1;
         } else {

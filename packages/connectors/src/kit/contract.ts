@@ -203,6 +203,11 @@ export interface Connection {
   count(entity: EntityType): Promise<number>;
   read<E extends EntityType>(entity: E, checkpoint: Checkpoint | null): AsyncIterable<Page<E>>;
   /**
+   * The records of these ids (the platform's own), in any order; ids the store no longer has are
+   * left out. Lets a verification look at what a run wrote without reading the whole store.
+   */
+  readByIds?<E extends EntityType>(entity: E, ids: readonly string[]): Promise<EntityRecord[E][]>;
+  /**
    * Writes a batch and answers one outcome per record, in input order. A record already at the
    * destination (found by id map or by the source-id marker) is updated or skipped, never created
    * twice. A failing record never fails the batch; a failure of the whole store throws a

@@ -9,7 +9,10 @@ import type { Kysely, Migration } from 'kysely';
  *   identity at the source, so every later record that shows one reuses the copy;
  * - `engine_runs.waiting`: the store a run is waiting for (down for an update, a hosting hiccup)
  *   and when it is probed next, so the owner sees why nothing moves;
- * - `engine_runs.samples`: records done over time, for the rate chart and the time left.
+ * - `engine_runs.samples`: records done over time, for the rate chart and the time left;
+ * - `engine_id_map.source_fields`: what each record looked like at the source when it was last
+ *   written (a hash per field), so a verification after a run compares the destination with it
+ *   instead of reading the whole source again.
  */
 export const fidelityTables: Migration = {
   async up(db: Kysely<unknown>) {
@@ -42,8 +45,10 @@ export const fidelityTables: Migration = {
       .execute();
     await db.schema.alterTable('engine_runs').addColumn('waiting', 'text').execute();
     await db.schema.alterTable('engine_runs').addColumn('samples', 'text').execute();
+    await db.schema.alterTable('engine_id_map').addColumn('source_fields', 'text').execute();
   },
   async down(db: Kysely<unknown>) {
+    await db.schema.alterTable('engine_id_map').dropColumn('source_fields').execute();
     await db.schema.alterTable('engine_runs').dropColumn('samples').execute();
     await db.schema.alterTable('engine_runs').dropColumn('waiting').execute();
     await db.schema.dropTable('engine_assets').execute();

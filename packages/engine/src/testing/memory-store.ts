@@ -190,6 +190,14 @@ export function memoryConnection(
       await guard();
       return store.records[entity].size;
     },
+    async readByIds<E extends EntityType>(entity: E, ids: readonly string[]) {
+      options.trace?.(`readByIds:${entity}:${ids.length}`);
+      await guard();
+      return ids.flatMap((id) => {
+        const record = store.records[entity].get(id);
+        return record ? [structuredClone(record) as EntityRecord[E]] : [];
+      });
+    },
     async *read<E extends EntityType>(entity: E, checkpoint: { cursor: string } | null) {
       let offset = checkpoint ? Number(checkpoint.cursor) : 0;
       let all: EntityRecord[E][] | undefined;
