@@ -3,6 +3,7 @@ import type { Platform } from '@replatform/contracts/migration';
 import { bigCommerceStoreHash } from '@replatform/connectors/bigcommerce/store-hash';
 import type { Connection, Connector, ConnectorHttp } from '@replatform/connectors/kit/contract';
 import { ConnectorError } from '@replatform/connectors/kit/errors';
+import { createAdaptiveLimiter } from '@replatform/connectors/kit/http/adaptive-limiter';
 import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
 import type { StoredMigration } from '@replatform/db/migrations-repository';
 import { ApiError } from '../http/errors.ts';
@@ -18,6 +19,11 @@ export interface StoreConnectionOptions {
   egressAllowlist: readonly string[];
   /** Whether plain-http store addresses are allowed at all (off by default). */
   egressAllowHttp: boolean;
+  /**
+   * The transport's deadline for one request. Connectors enforce their own, shorter deadlines
+   * (WooCommerce: 60 s); this one must never be shorter, or a batch the store is still working on
+   * is abandoned and sent again. Default 120 s.
+   */
   timeoutMs?: number;
   /** Wraps the guarded client, e.g. to route sandbox shops to their emulators. */
   route?: (http: ConnectorHttp) => ConnectorHttp;
@@ -37,7 +43,7 @@ export class StoreConnections {
     this.#client = createHttpClient({
       allowlist: [...options.egressAllowlist],
       allowHttp: options.egressAllowHttp,
-      timeoutMs: options.timeoutMs ?? 30_000,
+      timeoutMs: options.timeoutMs ?? 120_000,
     });
     this.#http = options.route ? options.route(this.#client) : this.#client;
   }
@@ -70,8 +76,15 @@ export class StoreConnections {
     return parsed.data;
   }
 
+  /**
+   * A connection with a limiter of its own: requests in flight to the store start at 2 and follow
+   * what the store can take (kit/http/adaptive-limiter.ts), shared by all the lanes of a run.
+   */
   connect(platform: Platform, credentials: unknown): Connection {
-    return this.connector(platform).connect(credentials, { http: this.#http });
+    return this.connector(platform).connect(credentials, {
+      http: this.#http,
+      limiter: createAdaptiveLimiter({ initial: 2, max: 16 }),
+    });
   }
 
   /** A connection to one verified side of a stored migration. */

@@ -136,6 +136,12 @@ export interface ConnectorContext {
    * open sockets themselves.
    */
   http: ConnectorHttp;
+  /**
+   * The store's in-flight limiter (kit/http/adaptive-limiter.ts), shared by every lane of a run:
+   * connectors that do not pace to a published quota of their own pass it on every request, so
+   * requests in flight follow what the store can take.
+   */
+  limiter?: RequestLimiter;
   /** Structured log sink; never pass credentials. */
   log?: (message: string, fields?: Record<string, unknown>) => void;
   signal?: AbortSignal;
@@ -143,8 +149,16 @@ export interface ConnectorContext {
 
 /** Paces the requests of one store (see kit/http/rate-limiter.ts for the token bucket). */
 export interface RequestLimiter {
-  /** Waits for a slot; the returned function frees it once the answer has been read. */
-  acquire(signal?: AbortSignal): Promise<() => void>;
+  /**
+   * Waits for a slot; the returned function frees it once the answer has been read, told how the
+   * request ended ('ok', 'overload' for a time-out or 429/502/503/504, 'error') so that an
+   * adaptive limiter can size itself by the store's answers; `kind` (method and path without
+   * ids) groups requests that take alike.
+   */
+  acquire(
+    signal?: AbortSignal,
+    kind?: string,
+  ): Promise<(outcome?: 'ok' | 'overload' | 'error') => void>;
   /** Told the store's own quota when it announces one (a 429 with Retry-After). */
   update?(quota: { remaining: number; resetMs: number }): void;
 }

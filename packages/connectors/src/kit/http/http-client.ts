@@ -12,7 +12,7 @@ import {
 import type { EgressTarget, Resolver } from './egress-guard.ts';
 import { HttpError, redactUrl } from './errors.ts';
 import type { HttpErrorCode } from './errors.ts';
-import type { Release } from './rate-limiter.ts';
+import type { Release, RequestOutcome } from './rate-limiter.ts';
 import {
   DEFAULT_RETRY,
   backoffDelay,
@@ -280,7 +280,12 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     input: HttpRequest,
     keepBody: (status: number, headers: Record<string, string>) => boolean,
   ): Promise<Exchange> {
-    const release: Release = input.limiter ? await input.limiter.acquire(input.signal) : () => {};
+    // Requests alike in cost share a pace in adaptive limiters: method and path without ids.
+    const kind = `${method} ${target.url.pathname.replace(/\d+/g, '#')}`;
+    const release: Release = input.limiter
+      ? await input.limiter.acquire(input.signal, kind)
+      : () => {};
+    let outcome: RequestOutcome = 'error';
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -292,6 +297,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const fail = (error: unknown): never => {
       if (input.signal?.aborted) throw input.signal.reason;
       if (timedOut) {
+        outcome = 'overload';
         throw new HttpError(
           'transient',
           'timeout',
@@ -321,6 +327,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         return fail(error);
       }
       const status = response.statusCode;
+      outcome = [429, 502, 503, 504].includes(status) ? 'overload' : 'ok';
       const responseHeaders = flattenHeaders(response.headers);
       if (!keepBody(status, responseHeaders)) {
         await response.body.dump({ limit: 64 * 1024 }).catch(() => {});
@@ -364,7 +371,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     } finally {
       clearTimeout(timer);
       input.signal?.removeEventListener('abort', onCallerAbort);
-      release();
+      release(outcome);
     }
   }
 

@@ -21,8 +21,15 @@ export interface ServerQuota {
   resetMs: number;
 }
 
+/**
+ * How a request ended, for limiters that size themselves by the store's answers: 'ok' (any
+ * answer that is not an overload), 'overload' (timed out, or 429/502/503/504), 'error' (the
+ * connection failed in some other way).
+ */
+export type RequestOutcome = 'ok' | 'overload' | 'error';
+
 /** Call once the request is finished (response read); calling again does nothing. */
-export type Release = () => void;
+export type Release = (outcome?: RequestOutcome) => void;
 
 export interface RateLimiter {
   /** Waits for a slot; rejects with the signal's reason when aborted while waiting. */
