@@ -130,6 +130,54 @@ describe.each(testDialects())('engine repositories on %s', (dialect) => {
     expect((await engine.findRun(run.id))?.notes).toEqual(['Customer e-mails switched off.']);
   });
 
+  it('keeps differences per record, shared assets, source notes, and whether the migration created each record', async () => {
+    const run = await engine.createRun(migrationId, ['products']);
+    const commit = (
+      rows: OutcomeRow[],
+      assets: { kind: string; key: string; destinationId: string }[] = [],
+    ) => engine.commitBatch({ migrationId, runId: run.id, entity: 'products', rows, assets });
+    await commit(
+      [
+        row('1', {
+          created: true,
+          sourceFields: '{"name":"a"}',
+          differences: [{ field: 'featured', reason: 'No flag.' }],
+        }),
+        row('2', {
+          differences: [
+            { field: 'featured', reason: 'No flag.' },
+            { field: 'menuOrder', reason: 'No order.' },
+          ],
+        }),
+      ],
+      [{ kind: 'image', key: 'https://src/a.jpg', destinationId: '77' }],
+    );
+    // A later write of record 1 (an update) keeps that it was created, and its notes.
+    await commit([row('1', { differences: [] })]);
+    expect(await engine.differenceSummary(migrationId)).toEqual([
+      { entity: 'products', field: 'featured', reason: 'No flag.', records: 1 },
+      { entity: 'products', field: 'menuOrder', reason: 'No order.', records: 1 },
+    ]);
+    expect([...(await engine.differencesOf(migrationId, 'products', ['1', '2'])).keys()]).toEqual([
+      '2',
+    ]);
+    expect(
+      await engine.assets(migrationId, 'image', ['https://src/a.jpg', 'https://src/b.jpg']),
+    ).toEqual(new Map([['https://src/a.jpg', '77']]));
+    const set = await engine.verificationSet(migrationId, 'products', run.id, 0);
+    expect(set.find((r) => r.sourceId === '1')?.sourceFields).toBe('{"name":"a"}');
+    const created = await db.kysely
+      .selectFrom('engine_id_map')
+      .select(['source_id', 'created'])
+      .where('migration_id', '=', migrationId)
+      .orderBy('source_id')
+      .execute();
+    expect(created.map((r) => [r.source_id, Number(r.created)])).toEqual([
+      ['1', 1],
+      ['2', 0],
+    ]);
+  });
+
   it('refuses a batch whose job lease was lost, leaving nothing behind', async () => {
     const run = await engine.createRun(migrationId, ['products']);
     await jobs.enqueue(migrationId, 'u');

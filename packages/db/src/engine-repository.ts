@@ -82,6 +82,8 @@ export interface OutcomeRow {
    * without reading the source again; null or undefined keeps what was stored.
    */
   sourceFields?: string | null;
+  /** The destination record was created by this write (not found there). Never unset later. */
+  created?: boolean;
 }
 
 export interface RecordDifference {
@@ -457,6 +459,7 @@ export class EngineRepository {
               updated_at: now,
               verify_fields: null,
               source_fields: r.sourceFields ?? null,
+              created: r.created ? 1 : 0,
             })),
           )
           .onConflict((oc) =>
@@ -474,6 +477,7 @@ export class EngineRepository {
               source_fields: sql<
                 string | null
               >`coalesce(excluded.source_fields, engine_id_map.source_fields)`,
+              created: sql<number>`case when excluded.created = 1 then 1 else engine_id_map.created end`,
             })),
           )
           .execute();
@@ -495,6 +499,7 @@ export class EngineRepository {
               updated_at: now,
               verify_fields: null,
               source_fields: r.sourceFields ?? null,
+              created: r.created ? 1 : 0,
             })),
           )
           .onConflict((oc) =>
@@ -510,6 +515,7 @@ export class EngineRepository {
               source_fields: sql<
                 string | null
               >`coalesce(excluded.source_fields, engine_id_map.source_fields)`,
+              created: sql<number>`case when excluded.created = 1 then 1 else engine_id_map.created end`,
             })),
           )
           .execute();

@@ -215,6 +215,8 @@ export interface EngineIdMapTable {
   verify_fields: string | null;
   /** Field hashes of the source record when it was last written (0010). */
   source_fields: Generated<string | null>;
+  /** 1 when this migration created the destination record, 0 when it found it there (0010). */
+  created: Generated<number>;
 }
 
 /** Where a run's read stream of one entity stands; moves in the transaction of its batch. */

@@ -781,6 +781,7 @@ export class MigratePhase {
               : warnings,
             differences,
             sourceFields,
+            ...(outcome.outcome === 'created' ? { created: true } : {}),
             ...(outcome.incomplete ? { incomplete: true } : {}),
           });
           break;

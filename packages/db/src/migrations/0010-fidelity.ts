@@ -12,7 +12,9 @@ import type { Kysely, Migration } from 'kysely';
  * - `engine_runs.samples`: records done over time, for the rate chart and the time left;
  * - `engine_id_map.source_fields`: what each record looked like at the source when it was last
  *   written (a hash per field), so a verification after a run compares the destination with it
- *   instead of reading the whole source again.
+ *   instead of reading the whole source again;
+ * - `engine_id_map.created`: 1 when this migration created the destination record (rather than
+ *   finding it there), so undoing a migration removes only what it created.
  */
 export const fidelityTables: Migration = {
   async up(db: Kysely<unknown>) {
@@ -46,8 +48,13 @@ export const fidelityTables: Migration = {
     await db.schema.alterTable('engine_runs').addColumn('waiting', 'text').execute();
     await db.schema.alterTable('engine_runs').addColumn('samples', 'text').execute();
     await db.schema.alterTable('engine_id_map').addColumn('source_fields', 'text').execute();
+    await db.schema
+      .alterTable('engine_id_map')
+      .addColumn('created', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
   async down(db: Kysely<unknown>) {
+    await db.schema.alterTable('engine_id_map').dropColumn('created').execute();
     await db.schema.alterTable('engine_id_map').dropColumn('source_fields').execute();
     await db.schema.alterTable('engine_runs').dropColumn('samples').execute();
     await db.schema.alterTable('engine_runs').dropColumn('waiting').execute();
