@@ -7,7 +7,7 @@ import { paymentTables } from './migrations/0005-payments.ts';
 import { remigrationTables } from './migrations/0006-remigrations.ts';
 import { formTables } from './migrations/0007-forms.ts';
 import { jobPinning } from './migrations/0008-job-pinning.ts';
-import { fidelityTables } from './migrations/0010-fidelity.ts';
+import { fidelityTables } from './migrations/0011-fidelity.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -23,7 +23,7 @@ const migrations: Record<string, Migration> = {
   '0006_remigrations': remigrationTables,
   '0007_forms': formTables,
   '0008_job_pinning': jobPinning,
-  '0010_fidelity': fidelityTables,
+  '0011_fidelity': fidelityTables,
 };
 
 export const migrationProvider: MigrationProvider = {

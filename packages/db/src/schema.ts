@@ -190,9 +190,9 @@ export interface EngineRunsTable {
   updated_at: string;
   /** JSON list of what the destination did to prepare and finish the import (0006). */
   notes: Generated<string | null>;
-  /** JSON of the store the run waits for (StoreOutage), null when none (0010). */
+  /** JSON of the store the run waits for (StoreOutage), null when none (0011). */
   waiting: Generated<string | null>;
-  /** JSON list of [epoch ms, records done] over the run, for its rate (0010). */
+  /** JSON list of [epoch ms, records done] over the run, for its rate (0011). */
   samples: Generated<string | null>;
 }
 
@@ -213,9 +213,9 @@ export interface EngineIdMapTable {
   updated_at: string;
   /** Field hashes of the destination record, written by the verification pass. */
   verify_fields: string | null;
-  /** Field hashes of the source record when it was last written (0010). */
+  /** Field hashes of the source record when it was last written (0011). */
   source_fields: Generated<string | null>;
-  /** 1 when this migration created the destination record, 0 when it found it there (0010). */
+  /** 1 when this migration created the destination record, 0 when it found it there (0011). */
   created: Generated<number>;
 }
 
