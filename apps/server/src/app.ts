@@ -121,8 +121,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       workers: config.workers,
     }),
   });
-  // Running jobs stop at a batch boundary and hand their leases back before the database closes.
-  app.addHook('preClose', () => app.services.engine.runner.stop());
+  // The job queue (pg-boss on PostgreSQL) is ready before anything can queue a job.
+  try {
+    await app.services.engine.runner.prepare();
+  } catch (error) {
+    await connections.close();
+    await sandbox?.close();
+    await db.close();
+    throw error;
+  }
+  // Running jobs stop at a batch boundary and are handed back before the database closes.
+  app.addHook('preClose', async () => {
+    await app.services.engine.runner.stop();
+    await app.services.engine.runner.close();
+  });
   app.addHook('onClose', async () => {
     await connections.close();
     await sandbox?.close();
