@@ -130,6 +130,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await db.close();
     throw error;
   }
+  // A deleted account's running migrations stop wherever they run before their rows go.
+  auth.onUserDeleted(async (userId) => {
+    const live = await app.services.engine.jobs.liveJobs();
+    for (const job of live.filter((j) => j.userId === userId))
+      await app.services.engine.cancel(job.migrationId, 'The account was deleted.');
+  });
   // Running jobs stop at a batch boundary and are handed back before the database closes.
   app.addHook('preClose', async () => {
     await app.services.engine.runner.stop();

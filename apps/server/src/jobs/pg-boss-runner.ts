@@ -22,6 +22,16 @@ export function pinnedQueue(runner: string): string {
   return `${MIGRATION_QUEUE}.pinned.${runner.replace(/[^\w.-]/g, '.')}`;
 }
 
+/**
+ * pg-boss's schema on a database: `pgboss` beside our tables in `public`, else
+ * `<schema>_pgboss`, so servers sharing a schema share a queue and test schemas stay apart.
+ */
+export async function queueSchema(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ schema: string }>('select current_schema() as schema');
+  const current = rows[0]?.schema ?? 'public';
+  return current === 'public' ? 'pgboss' : `${current}_pgboss`;
+}
+
 /** What a pg-boss job carries: the `engine_jobs` row it runs. */
 interface QueueData {
   jobId: string;
@@ -118,7 +128,7 @@ export class PgBossRunner implements MigrationRunner {
     return [...this.#running.keys()];
   }
 
-  /** pg-boss's schema: `pgboss` beside tables in `public`, else `<schema>_pgboss` (test schemas). */
+  /** pg-boss's schema (see queueSchema). */
   get schema(): string {
     return this.#schema;
   }
@@ -134,11 +144,7 @@ export class PgBossRunner implements MigrationRunner {
 
   async prepare(): Promise<void> {
     if (this.#boss) return;
-    const { rows } = await this.#o.pool.query<{ schema: string }>(
-      'select current_schema() as schema',
-    );
-    const current = rows[0]?.schema ?? 'public';
-    this.#schema = current === 'public' ? 'pgboss' : `${current}_pgboss`;
+    this.#schema = await queueSchema(this.#o.pool);
     const pool = this.#o.pool;
     const shared: IDatabase = {
       executeSql: (text: string, values?: unknown[]) => pool.query(text, values),
