@@ -276,8 +276,8 @@ async function main(): Promise<void> {
     owner.set(m.id, account);
   }
 
-  // API load: every account polls its migrations' progress as the Migrate step does (every 5 s
-  // in the browser; here every second), and lists its migrations, alternating between servers.
+  // API load: every account polls its migrations' progress as the Migrate step does (every 5 s),
+  // and lists its migrations, alternating between servers.
   const apiTimes: number[] = [];
   const apiErrors: string[] = [];
   let polling = true;
@@ -299,14 +299,80 @@ async function main(): Promise<void> {
         ...mine.map((id) => timed(`${base}/migration-progress?migrationId=${id}`, { headers })),
         timed(`${base}/get-migrations`, { headers }),
       ]).catch((error: unknown) => apiErrors.push(String(error)));
-      await sleep(1000);
+      await sleep(5000);
     }
   });
 
-  // All started at once, through the API of either server.
   const startedAt = new Map<string, number>();
   const firstRunning = new Map<string, number>();
   const doneAt = new Map<string, number>();
+  let startsSent = false;
+  const runStarted = Date.now();
+  // Watch the jobs; kill a random worker holding jobs every few seconds and start another.
+  const kills: { at: number; pid: number; jobs: string[]; takenOverAt: Map<string, number> }[] = [];
+  let lastKill = Date.now();
+  const deadline = Date.now() + n('timeout') * 1000;
+  const pidOf = (holder: string | null) => Number(holder?.split(':')[1] ?? NaN);
+  const watch = async () => {
+    for (;;) {
+      const jobs = await db.kysely
+        .selectFrom('engine_jobs')
+        .select(['migration_id', 'state', 'lease_owner'])
+        .where('migration_id', 'in', ids)
+        .execute();
+      const now = Date.now();
+      for (const job of jobs) {
+        if (job.state === 'running' && job.lease_owner && !firstRunning.has(job.migration_id))
+          firstRunning.set(job.migration_id, now);
+        if (job.state === 'done' && !doneAt.has(job.migration_id))
+          doneAt.set(job.migration_id, now);
+        for (const kill of kills) {
+          if (!kill.jobs.includes(job.migration_id) || kill.takenOverAt.has(job.migration_id))
+            continue;
+          if (job.lease_owner && pidOf(job.lease_owner) !== kill.pid)
+            kill.takenOverAt.set(job.migration_id, now);
+          else if (job.state === 'done') kill.takenOverAt.set(job.migration_id, now);
+        }
+      }
+      if (
+        startsSent &&
+        jobs.length === ids.length &&
+        jobs.every((j) => j.state === 'done' || j.state === 'failed')
+      )
+        break;
+      if (now > deadline) throw new Error('the migrations did not finish in time');
+      if (kills.length < n('kills') && now - lastKill > n('kill-every') * 1000) {
+        const live = procs.filter((p) => p.kind === 'worker' && p.child.exitCode === null);
+        const holding = live
+          .map((p) => ({
+            p,
+            jobs: jobs
+              .filter((j) => j.state === 'running' && pidOf(j.lease_owner) === p.child.pid)
+              .map((j) => j.migration_id),
+          }))
+          .filter((h) => h.jobs.length > 0);
+        const victim = holding[Math.floor(Math.random() * holding.length)];
+        if (victim) {
+          victim.p.child.kill('SIGKILL');
+          kills.push({
+            at: Date.now(),
+            pid: victim.p.child.pid!,
+            jobs: victim.jobs,
+            takenOverAt: new Map(),
+          });
+          lastKill = Date.now();
+          console.log(
+            `  ${((Date.now() - runStarted) / 1000).toFixed(0)} s: SIGKILL worker ${victim.p.child.pid} holding ${victim.jobs.length} migrations; another worker started`,
+          );
+          startWorker();
+        }
+      }
+      await sleep(250);
+    }
+  };
+  // The jobs are watched from before the first start, so no wait is counted late.
+  const watching = watch();
+  // All started at once, through the API of either server.
   await Promise.all(
     ids.map(async (id, i) => {
       const account = owner.get(id)!;
@@ -318,63 +384,10 @@ async function main(): Promise<void> {
       if (!res.ok) throw new Error(`start answered ${res.status}`);
     }),
   );
-  const runStarted = Date.now();
+  startsSent = true;
   console.log(`${MIGRATIONS} migrations started from ${ACCOUNTS} accounts`);
+  await watching;
 
-  // Watch the jobs; kill a random worker holding jobs every few seconds and start another.
-  const kills: { at: number; pid: number; jobs: string[]; takenOverAt: Map<string, number> }[] = [];
-  let lastKill = Date.now();
-  const deadline = Date.now() + n('timeout') * 1000;
-  const pidOf = (holder: string | null) => Number(holder?.split(':')[1] ?? NaN);
-  for (;;) {
-    const jobs = await db.kysely
-      .selectFrom('engine_jobs')
-      .select(['migration_id', 'state', 'lease_owner'])
-      .where('migration_id', 'in', ids)
-      .execute();
-    const now = Date.now();
-    for (const job of jobs) {
-      if (job.state === 'running' && job.lease_owner && !firstRunning.has(job.migration_id))
-        firstRunning.set(job.migration_id, now);
-      if (job.state === 'done' && !doneAt.has(job.migration_id)) doneAt.set(job.migration_id, now);
-      for (const kill of kills) {
-        if (!kill.jobs.includes(job.migration_id) || kill.takenOverAt.has(job.migration_id))
-          continue;
-        if (job.lease_owner && pidOf(job.lease_owner) !== kill.pid)
-          kill.takenOverAt.set(job.migration_id, now);
-        else if (job.state === 'done') kill.takenOverAt.set(job.migration_id, now);
-      }
-    }
-    if (jobs.every((j) => j.state === 'done' || j.state === 'failed')) break;
-    if (now > deadline) throw new Error('the migrations did not finish in time');
-    if (kills.length < n('kills') && now - lastKill > n('kill-every') * 1000) {
-      const live = procs.filter((p) => p.kind === 'worker' && p.child.exitCode === null);
-      const holding = live
-        .map((p) => ({
-          p,
-          jobs: jobs
-            .filter((j) => j.state === 'running' && pidOf(j.lease_owner) === p.child.pid)
-            .map((j) => j.migration_id),
-        }))
-        .filter((h) => h.jobs.length > 0);
-      const victim = holding[Math.floor(Math.random() * holding.length)];
-      if (victim) {
-        victim.p.child.kill('SIGKILL');
-        kills.push({
-          at: Date.now(),
-          pid: victim.p.child.pid!,
-          jobs: victim.jobs,
-          takenOverAt: new Map(),
-        });
-        lastKill = Date.now();
-        console.log(
-          `  ${((Date.now() - runStarted) / 1000).toFixed(0)} s: SIGKILL worker ${victim.p.child.pid} holding ${victim.jobs.length} migrations; another worker started`,
-        );
-        startWorker();
-      }
-    }
-    await sleep(250);
-  }
   const runEnded = Date.now();
   polling = false;
   await Promise.all(pollers);

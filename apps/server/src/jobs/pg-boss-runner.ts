@@ -286,6 +286,11 @@ export class PgBossRunner implements MigrationRunner {
       status,
       output,
     });
+    // Fetched while this runner stops: back to the queue at once, untouched.
+    if (!this.#started) {
+      await this.#handBack(queue, job);
+      return settled('completed', { state: 'handed back' });
+    }
     const record = await this.#o.jobs.beginAttempt(job.data.jobId, this.owner);
     // Finished or cancelled meanwhile: nothing to run.
     if (!record) return settled('completed', { state: 'not live' });
