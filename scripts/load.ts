@@ -101,6 +101,9 @@ function startPostgres(): { url: string; stop: () => void } {
 /** What to undo if the run stops half-way: processes started and the private cluster. */
 const undo: (() => void)[] = [];
 
+/** Still running: a process killed by a signal keeps a null exit code. */
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
 interface Proc {
   child: ChildProcess;
   kind: 'server' | 'worker';
@@ -164,7 +167,7 @@ async function main(): Promise<void> {
       { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const proc: Proc = { child, kind, output: '' };
-    undo.unshift(() => child.exitCode === null && child.kill('SIGKILL'));
+    undo.unshift(() => running(child) && child.kill('SIGKILL'));
     const keep = (chunk: Buffer) => (proc.output = (proc.output + chunk.toString()).slice(-4000));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
@@ -342,7 +345,7 @@ async function main(): Promise<void> {
         break;
       if (now > deadline) throw new Error('the migrations did not finish in time');
       if (kills.length < n('kills') && now - lastKill > n('kill-every') * 1000) {
-        const live = procs.filter((p) => p.kind === 'worker' && p.child.exitCode === null);
+        const live = procs.filter((p) => p.kind === 'worker' && running(p.child));
         const holding = live
           .map((p) => ({
             p,
@@ -447,11 +450,9 @@ Load figures (${WORKERS} workers, ${SERVERS} web servers, ${MIGRATIONS} migratio
   if (apiErrors.length) console.log(`  API errors (first 5): ${apiErrors.slice(0, 5).join('; ')}`);
 
   await db.close();
-  for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGTERM');
+  for (const p of procs) if (running(p.child)) p.child.kill('SIGTERM');
   await Promise.all(
-    procs.map((p) =>
-      p.child.exitCode === null ? new Promise((r) => p.child.once('exit', r)) : undefined,
-    ),
+    procs.map((p) => (running(p.child) ? new Promise((r) => p.child.once('exit', r)) : undefined)),
   );
   for (const store of stores) await store.close();
   const cleanup = new pg.Client({ connectionString: adminUrl });
