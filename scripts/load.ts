@@ -198,7 +198,8 @@ async function main(): Promise<void> {
       await sleep(250);
     }
   }
-  const perWorker = Math.ceil(MIGRATIONS / WORKERS);
+  // Headroom: the workers left after a kill can hold every migration, as operators would size them.
+  const perWorker = Math.ceil(MIGRATIONS / Math.max(1, WORKERS - 1));
   const startWorker = () =>
     node('apps/server/src/worker.ts', { WORKERS: String(perWorker), LOG_LEVEL: 'info' }, 'worker');
   const workersUp = Array.from({ length: WORKERS }, () => startWorker());
