@@ -27,10 +27,23 @@ describe.each(testDialects())('server on %s', (dialect) => {
     await close();
   });
 
-  it('answers /healthz with the database dialect', async () => {
+  it('answers /healthz with the database and the job queue', async () => {
     const res = await app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: dialect });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      database: dialect,
+      checks: {
+        database: { ok: true, ms: expect.any(Number) },
+        queue: {
+          kind: dialect === 'postgres' ? 'pg-boss' : 'embedded',
+          ok: true,
+          queued: 0,
+          running: 0,
+          workers: 0,
+        },
+      },
+    });
   });
 
   it('answers unknown API routes with a JSON 404', async () => {

@@ -20,7 +20,7 @@ import { migrationRoutes } from './routes/migrations/migration-routes.ts';
 import { verifyRoutes } from './routes/connections/verify-routes.ts';
 import { sandboxRoutes } from './routes/connections/sandbox-routes.ts';
 import { shopifyInstallRoutes } from './routes/shopify/shopify-install-routes.ts';
-import { SandboxStores } from './sandbox/sandbox-stores.ts';
+import { routeToEmulators, SandboxStores } from './sandbox/sandbox-stores.ts';
 import type { ConnectorHttp } from '@replatform/connectors/kit/contract';
 import { StoreConnections, type ConnectorRegistry } from './connections/store-connections.ts';
 import { connectorRegistry } from '@replatform/connectors/registry';
@@ -95,12 +95,26 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const sandbox = config.sandboxStores
     ? await SandboxStores.start(config.sandboxCounts ? { products, customers, orders } : {})
     : undefined;
+  // Emulated BigCommerce and Shopify stores (tests and local runs, e.g. `npm run load`): their
+  // API hosts are fixed, so requests for the configured hashes and shops go to the emulators.
+  const emulated = config.emulatedStores;
+  const routesOf = (platform: string) =>
+    new Map(emulated.filter((e) => e.platform === platform).map((e) => [e.key, e.origin]));
+  const [shopRoutes, hashRoutes] = [routesOf('shopify'), routesOf('bigcommerce')];
+  const route = (http: ConnectorHttp) => {
+    const routed = sandbox ? sandbox.route(http) : http;
+    return emulated.length ? routeToEmulators(routed, shopRoutes, hashRoutes) : routed;
+  };
   const connections = new StoreConnections({
     registry: options.registry ?? connectorRegistry,
     vault,
-    egressAllowlist: [...config.egressAllowlist, ...(sandbox?.origins() ?? [])],
+    egressAllowlist: [
+      ...config.egressAllowlist,
+      ...(sandbox?.origins() ?? []),
+      ...emulated.map((e) => e.origin),
+    ],
     egressAllowHttp: config.egressAllowHttp,
-    ...(sandbox ? { route: (http: ConnectorHttp) => sandbox.route(http) } : {}),
+    ...(sandbox || emulated.length ? { route } : {}),
   });
   app.decorate('services', {
     config,
@@ -121,8 +135,26 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       workers: config.workers,
     }),
   });
-  // Running jobs stop at a batch boundary and hand their leases back before the database closes.
-  app.addHook('preClose', () => app.services.engine.runner.stop());
+  // The job queue (pg-boss on PostgreSQL) is ready before anything can queue a job.
+  try {
+    await app.services.engine.runner.prepare();
+  } catch (error) {
+    await connections.close();
+    await sandbox?.close();
+    await db.close();
+    throw error;
+  }
+  // A deleted account's running migrations stop wherever they run before their rows go.
+  auth.onUserDeleted(async (userId) => {
+    const live = await app.services.engine.jobs.liveJobs();
+    for (const job of live.filter((j) => j.userId === userId))
+      await app.services.engine.cancel(job.migrationId, 'The account was deleted.');
+  });
+  // Running jobs stop at a batch boundary and are handed back before the database closes.
+  app.addHook('preClose', async () => {
+    await app.services.engine.runner.stop();
+    await app.services.engine.runner.close();
+  });
   app.addHook('onClose', async () => {
     await connections.close();
     await sandbox?.close();

@@ -79,4 +79,26 @@ describe('configuration', () => {
     // Tests and local runs may take test payments on the return path alone.
     expect(problems({ NODE_ENV: 'test', STRIPE_SECRET_KEY: 'sk_test_abc' })).toEqual([]);
   });
+
+  it('routes emulated BigCommerce and Shopify stores only outside production', () => {
+    const stores =
+      'bigcommerce:abc123=http://127.0.0.1:9100,shopify:demo-1.myshopify.com=http://127.0.0.1:9200';
+    expect(parseConfig({ NODE_ENV: 'test', EMULATED_STORES: stores }).emulatedStores).toEqual([
+      { platform: 'bigcommerce', key: 'abc123', origin: 'http://127.0.0.1:9100' },
+      { platform: 'shopify', key: 'demo-1.myshopify.com', origin: 'http://127.0.0.1:9200' },
+    ]);
+    const refused = (env: Record<string, string>) => {
+      try {
+        parseConfig(env);
+        return '';
+      } catch (error) {
+        return (error as ConfigError).problems.join('\n');
+      }
+    };
+    expect(refused({ NODE_ENV: 'production', EMULATED_STORES: stores })).toMatch(/EMULATED_STORES/);
+    // Only loopback emulators: no real host can be substituted for a platform's API.
+    expect(
+      refused({ NODE_ENV: 'test', EMULATED_STORES: 'bigcommerce:abc=http://10.0.0.1:80' }),
+    ).toMatch(/EMULATED_STORES/);
+  });
 });

@@ -71,6 +71,25 @@ export const configSchema = z
       .regex(/^whsec_\S+$/, 'must be a Stripe webhook signing secret (whsec_…)')
       .optional(),
     STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+    EMULATED_STORES: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? '')
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(
+              /^(bigcommerce:[a-z0-9]+|shopify:[a-z0-9-]+\.myshopify\.com)=http:\/\/127\.0\.0\.1:\d+$/,
+              'entries must be bigcommerce:<store hash>=http://127.0.0.1:<port> or shopify:<shop>.myshopify.com=http://127.0.0.1:<port>',
+            ),
+        ),
+      ),
     OPERATOR_EMAIL: z.email().optional(),
     WORKERS: z.coerce.number().int().min(0).max(32).default(2),
   })
@@ -89,6 +108,14 @@ export const configSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['STRIPE_API_BASE'],
+        message: 'is for tests and local runs only (NODE_ENV development or test)',
+      });
+    }
+    // Emulated stores stand in for real platforms only in tests and local runs.
+    if (env.EMULATED_STORES.length && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EMULATED_STORES'],
         message: 'is for tests and local runs only (NODE_ENV development or test)',
       });
     }
@@ -151,6 +178,11 @@ export const configSchema = z
       egressAllowlist: env.EGRESS_ALLOWLIST,
       egressAllowHttp: env.EGRESS_ALLOW_HTTP,
       sandboxStores: env.SANDBOX_STORES,
+      emulatedStores: env.EMULATED_STORES.map((entry) => {
+        const [store = '', origin = ''] = entry.split('=');
+        const [platform = '', key = ''] = store.split(':');
+        return { platform: platform as 'bigcommerce' | 'shopify', key, origin };
+      }),
       sandboxCounts: env.SANDBOX_COUNTS?.split(',').map(Number),
       shopify: {
         apiKey: env.SHOPIFY_API_KEY,

@@ -10,8 +10,23 @@ export const apiErrorSchema = z.object({
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
+/** GET /healthz: 200 when the database and the job queue answer, 503 otherwise. */
 export const healthSchema = z.object({
-  status: z.literal('ok'),
+  status: z.enum(['ok', 'unavailable']),
   database: z.enum(['sqlite', 'postgres']),
+  checks: z.object({
+    database: z.object({ ok: z.boolean(), ms: z.number(), error: z.string().optional() }),
+    queue: z.object({
+      /** pg-boss on PostgreSQL, the embedded runner on SQLite. */
+      kind: z.enum(['embedded', 'pg-boss']),
+      ok: z.boolean(),
+      /** Jobs waiting and running over every process on the database. */
+      queued: z.number(),
+      running: z.number(),
+      /** Jobs this process runs at once (0: it leaves them to workers). */
+      workers: z.number(),
+      error: z.string().optional(),
+    }),
+  }),
 });
 export type Health = z.infer<typeof healthSchema>;

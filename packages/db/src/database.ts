@@ -18,6 +18,8 @@ export interface DatabaseOptions {
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL's connection pool, which the job queue (pg-boss) shares; absent on SQLite. */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -25,7 +27,7 @@ export function openDatabase(options: DatabaseOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+    return { kysely, dialect: 'postgres', pool, close: () => kysely.destroy() };
   }
   if (options.sqlitePath !== ':memory:')
     mkdirSync(dirname(options.sqlitePath), { recursive: true });

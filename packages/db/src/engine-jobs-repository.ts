@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Db } from './database.ts';
 import { newId } from './migrations-repository.ts';
 import type { Database, EngineJobsTable } from './schema.ts';
@@ -29,6 +29,8 @@ export interface EngineJob {
   lastError: string | null;
   /** The runner that alone may run this job (its sandbox stores live in that process), or null. */
   pinnedTo: string | null;
+  /** The pg-boss job that queues it (PostgreSQL), or null (embedded runner). */
+  queueJobId: string | null;
   createdAt: string;
   /** Last sign of life of the lease holder (heartbeat, commit) or last change. */
   updatedAt: string;
@@ -49,6 +51,7 @@ function fromRow(row: Selectable<EngineJobsTable>): EngineJob {
     failures: Number(row.failures),
     lastError: row.last_error,
     pinnedTo: row.pinned_to,
+    queueJobId: row.queue_job_id ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -87,6 +90,12 @@ export interface StartJobInput {
   remigration?: RemigrationStart | undefined;
   /** The runner that alone may run the job (the one whose process holds its sandbox stores). */
   pinnedTo?: string | undefined;
+  /**
+   * Queues the job elsewhere in the same transaction (pg-boss on PostgreSQL), with the UUID given
+   * as `queueJobId`; answers false when the queue refuses it (a live job for the migration).
+   */
+  enqueue?: ((trx: Transaction<Database>, job: EngineJob) => Promise<boolean>) | undefined;
+  queueJobId?: string | undefined;
 }
 
 /** Which jobs a runner may take: those for any runner, and those pinned to it. */
@@ -241,6 +250,7 @@ export class EngineJobsRepository {
             lease_expires_at: null,
             last_error: null,
             pinned_to: input.pinnedTo ?? null,
+            queue_job_id: input.queueJobId ?? null,
             created_at: now,
             updated_at: now,
           })
@@ -248,6 +258,7 @@ export class EngineJobsRepository {
           .returningAll()
           .executeTakeFirst();
         if (!job) throw new StartConflict();
+        if (input.enqueue && !(await input.enqueue(trx, fromRow(job)))) throw new StartConflict();
         return { outcome: 'started' as const, job: fromRow(job) };
       });
     } catch (error) {
@@ -483,28 +494,112 @@ export class EngineJobsRepository {
     return row ? fromRow(row) : undefined;
   }
 
-  /** Ends the job for good (done, failed or parked), if this worker still holds it. */
+  /**
+   * Ends the job for good (done, failed or parked), if this worker still holds it. `failure`
+   * counts the attempt that ends it as one more failure (a job given up after its last one).
+   */
   async finish(
     jobId: string,
     owner: string,
     state: 'done' | 'failed' | 'parked',
     lastError: string | null = null,
+    failure = false,
   ): Promise<boolean> {
     const now = this.#now().toISOString();
     const result = await this.#db.kysely
       .updateTable('engine_jobs')
-      .set({
+      .set((eb) => ({
         state,
         lease_owner: null,
         lease_expires_at: null,
         last_error: lastError,
         updated_at: now,
-      })
+        ...(failure ? { failures: eb('failures', '+', 1) } : {}),
+      }))
       .where('id', '=', jobId)
       .where('lease_owner', '=', owner)
       .where('state', '=', 'running')
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * An attempt of a queued job begins (PostgreSQL: pg-boss handed the job to `worker`). An attempt
+   * that finds the previous one never ended (its worker still named) counts as a crash: that
+   * worker died holding it. Answers undefined when the job is no longer live (finished, or
+   * cancelled meanwhile).
+   */
+  async beginAttempt(jobId: string, worker: string): Promise<EngineJob | undefined> {
+    const row = await this.#db.kysely
+      .updateTable('engine_jobs')
+      .set((eb) => ({
+        state: 'running',
+        lease_owner: worker,
+        attempts: eb('attempts', '+', 1),
+        crashes: crashIfHeld,
+        updated_at: this.#now().toISOString(),
+      }))
+      .where('id', '=', jobId)
+      .where('state', 'in', LIVE)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
+  /**
+   * An attempt ends without finishing the job: handed back on a graceful stop (`failed` false),
+   * or ended by an error, counted as one more failure. The job waits for its next attempt.
+   * Only the worker that holds it may; answers the job as it is now, undefined otherwise.
+   */
+  async endAttempt(
+    jobId: string,
+    worker: string,
+    outcome: { failed: false } | { failed: true; error: string },
+  ): Promise<EngineJob | undefined> {
+    const row = await this.#db.kysely
+      .updateTable('engine_jobs')
+      .set((eb) => ({
+        state: 'queued',
+        lease_owner: null,
+        ...(outcome.failed ? { failures: eb('failures', '+', 1), last_error: outcome.error } : {}),
+        updated_at: this.#now().toISOString(),
+      }))
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', worker)
+      .where('state', '=', 'running')
+      .returningAll()
+      .executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** Ends the live job of a migration as failed with `reason`, whoever holds it (cancellation). */
+  async cancelLive(migrationId: string, reason: string): Promise<EngineJob | undefined> {
+    const row = await this.#db.kysely
+      .updateTable('engine_jobs')
+      .set({
+        state: 'failed',
+        lease_owner: null,
+        lease_expires_at: null,
+        last_error: reason,
+        updated_at: this.#now().toISOString(),
+      })
+      .where('migration_id', '=', migrationId)
+      .where('state', 'in', LIVE)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** Jobs to show operators: every live one, and those that ended since `since`, newest first. */
+  async forOperators(since: string): Promise<EngineJob[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('engine_jobs')
+      .selectAll()
+      .where((eb) => eb.or([eb('state', 'in', LIVE), eb('updated_at', '>=', since)]))
+      .orderBy('created_at', 'desc')
+      .limit(500)
+      .execute();
+    return rows.map(fromRow);
   }
 
   /**

@@ -126,9 +126,21 @@ export interface BatchCommit {
   assets?: readonly { kind: string; key: string; destinationId: string }[];
 }
 
-export interface LeaseFence {
-  jobId: string;
-  owner: string;
+/**
+ * The claim a run's batches are committed under; a commit is refused once it is lost. Either the
+ * embedded runner's lease on the `engine_jobs` row (SQLite), or the attempt of a pg-boss job
+ * (PostgreSQL): the job must still be active in that attempt (pg-boss counts attempts in
+ * `retry_count`), so a worker whose job was failed by the heartbeat monitor, cancelled, or
+ * claimed again by another worker cannot commit.
+ */
+export type LeaseFence = { jobId: string; owner: string } | { jobId: string; queue: QueueClaim };
+
+/** One attempt of a pg-boss job: its schema, queue name, job id and `retry_count`. */
+export interface QueueClaim {
+  schema: string;
+  name: string;
+  id: string;
+  attempt: number;
 }
 
 /** The worker no longer holds the job's lease: another worker took the migration over. */
@@ -814,6 +826,16 @@ export class EngineRepository {
 
   async #fence(trx: Transaction<Database>, fence: LeaseFence | undefined): Promise<void> {
     if (!fence) return;
+    if ('queue' in fence) {
+      // A shared row lock until this transaction ends: pg-boss's heartbeat monitor, a cancel or a
+      // new claim must wait for this commit, and after them the check fails.
+      const { schema, name, id, attempt } = fence.queue;
+      const held = await sql<{ held: number }>`select 1 as held from ${sql.table(`${schema}.job`)}
+        where name = ${name} and id = ${id}::uuid and state = 'active' and retry_count = ${attempt}
+        for share`.execute(trx);
+      if (held.rows.length === 0) throw new LeaseLostError(fence.jobId);
+      return;
+    }
     const result = await trx
       .updateTable('engine_jobs')
       .set({ updated_at: this.#stamp() })

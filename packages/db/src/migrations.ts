@@ -7,6 +7,8 @@ import { paymentTables } from './migrations/0005-payments.ts';
 import { remigrationTables } from './migrations/0006-remigrations.ts';
 import { formTables } from './migrations/0007-forms.ts';
 import { jobPinning } from './migrations/0008-job-pinning.ts';
+import { queueJobs } from './migrations/0009-queue-jobs.ts';
+import { rateLimitTables } from './migrations/0010-rate-limits.ts';
 import { fidelityTables } from './migrations/0011-fidelity.ts';
 
 /**
@@ -23,6 +25,8 @@ const migrations: Record<string, Migration> = {
   '0006_remigrations': remigrationTables,
   '0007_forms': formTables,
   '0008_job_pinning': jobPinning,
+  '0009_queue_jobs': queueJobs,
+  '0010_rate_limits': rateLimitTables,
   '0011_fidelity': fidelityTables,
 };
 

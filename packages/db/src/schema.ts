@@ -268,8 +268,16 @@ export interface EngineJobsTable {
   last_error: string | null;
   /** The runner that alone may run the job (sandbox stores live in its process), or null. */
   pinned_to: string | null;
+  /** The pg-boss job (a UUID) that queues this job on PostgreSQL; null on the embedded runner. */
+  queue_job_id: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface RateLimitEventsTable {
+  key: string;
+  /** Epoch milliseconds (a string from PostgreSQL's bigint). */
+  at: number | string;
 }
 
 export interface Database {
@@ -289,4 +297,5 @@ export interface Database {
   payment_quotes: PaymentQuotesTable;
   remigrations: RemigrationsTable;
   stripe_events: StripeEventsTable;
+  rate_limit_events: RateLimitEventsTable;
 }

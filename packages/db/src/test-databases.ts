@@ -55,6 +55,8 @@ export async function createPostgresSchema(): Promise<{ url: string; drop: () =>
       const cleanup = new pg.Client({ connectionString: baseUrl });
       await cleanup.connect();
       await cleanup.query(`DROP SCHEMA "${schema}" CASCADE`);
+      // The job queue's own schema beside it (see pg-boss-runner.ts), when a test started one.
+      await cleanup.query(`DROP SCHEMA IF EXISTS "${schema}_pgboss" CASCADE`);
       await cleanup.end();
     },
   };

@@ -1,3 +1,5 @@
+import type { RateLimitEvents } from '@replatform/db/rate-limit-events-repository';
+
 /** A window of at most `max` events per `windowMs`. */
 export interface Limit {
   max: number;
@@ -5,56 +7,102 @@ export interface Limit {
 }
 
 /**
- * Counts events per key in a sliding window, in memory. Limits are per process: several server
- * processes behind one address each count on their own, which still bounds guessing.
+ * The events a counter keeps: in this process's memory (tests, and the default of a counter
+ * made without a store), or in the database shared by every server (RateLimitEventsRepository),
+ * so that a limit reached through one server holds on all of them.
  */
-export class SlidingWindowCounter {
+export type { RateLimitEvents } from '@replatform/db/rate-limit-events-repository';
+
+/** Events in this process's memory, never more per key than the largest limit needs. */
+export class MemoryEvents implements RateLimitEvents {
   readonly #events = new Map<string, number[]>();
-  readonly #now: () => number;
+  #queue: Promise<unknown> = Promise.resolve();
   #sinceSweep = 0;
 
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
+  async recent(key: string, since: number, limit: number): Promise<number[]> {
+    const kept = (this.#events.get(key) ?? []).filter((t) => t > since);
+    return kept.slice(-limit).reverse();
   }
 
-  #recent(key: string, windowMs: number): number[] {
-    const cutoff = this.#now() - windowMs;
-    const kept = (this.#events.get(key) ?? []).filter((t) => t > cutoff);
-    if (kept.length) this.#events.set(key, kept);
-    else this.#events.delete(key);
-    return kept;
+  async add(key: string, at: number): Promise<void> {
+    const times = this.#events.get(key) ?? [];
+    times.push(at);
+    this.#events.set(key, times.slice(-100));
+    if (++this.#sinceSweep >= 1000) {
+      this.#sinceSweep = 0;
+      const dayAgo = at - 24 * 60 * 60 * 1000;
+      for (const [k, t] of this.#events)
+        if ((t[t.length - 1] ?? 0) < dayAgo) this.#events.delete(k);
+    }
   }
 
-  count(key: string, limit: Limit): number {
-    return this.#recent(key, limit.windowMs).length;
-  }
-
-  /** Milliseconds until the key is under its limit again (0 when it already is). */
-  retryAfter(key: string, limit: Limit): number {
-    const recent = this.#recent(key, limit.windowMs);
-    if (recent.length < limit.max) return 0;
-    const oldestThatCounts = recent[recent.length - limit.max] ?? this.#now();
-    return Math.max(1, oldestThatCounts + limit.windowMs - this.#now());
-  }
-
-  add(key: string, limit: Limit): void {
-    const recent = this.#recent(key, limit.windowMs);
-    recent.push(this.#now());
-    // Never hold more than the limit needs to decide.
-    this.#events.set(key, recent.slice(-limit.max));
-    if (++this.#sinceSweep >= 1000) this.#sweep();
-  }
-
-  reset(key: string): void {
+  async reset(key: string): Promise<void> {
     this.#events.delete(key);
   }
 
-  #sweep(): void {
-    this.#sinceSweep = 0;
-    const dayAgo = this.#now() - 24 * 60 * 60 * 1000;
-    for (const [key, times] of this.#events) {
-      if ((times[times.length - 1] ?? 0) < dayAgo) this.#events.delete(key);
-    }
+  async exclusive<T>(
+    _keys: readonly string[],
+    fn: (events: RateLimitEvents) => Promise<T>,
+  ): Promise<T> {
+    const run: Promise<T> = this.#queue.then(() => fn(this));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+}
+
+/** Counts events per key in a sliding window, in a store of events (see RateLimitEvents). */
+export class SlidingWindowCounter {
+  readonly #events: RateLimitEvents;
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now, events: RateLimitEvents = new MemoryEvents()) {
+    this.#now = now;
+    this.#events = events;
+  }
+
+  /** The same counter deciding inside `events` (one exclusive decision, see `exclusive`). */
+  #within(events: RateLimitEvents): SlidingWindowCounter {
+    return new SlidingWindowCounter(this.#now, events);
+  }
+
+  async count(key: string, limit: Limit): Promise<number> {
+    return (await this.#events.recent(key, this.#now() - limit.windowMs, limit.max)).length;
+  }
+
+  /** Milliseconds until the key is under its limit again (0 when it already is). */
+  async retryAfter(key: string, limit: Limit): Promise<number> {
+    const recent = await this.#events.recent(key, this.#now() - limit.windowMs, limit.max);
+    if (recent.length < limit.max) return 0;
+    const oldestThatCounts = recent[limit.max - 1] ?? this.#now();
+    return Math.max(1, oldestThatCounts + limit.windowMs - this.#now());
+  }
+
+  async add(key: string, _limit: Limit): Promise<void> {
+    await this.#events.add(key, this.#now());
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.#events.reset(key);
+  }
+
+  /** Decides on `keys` while no other server decides on them; `fn` uses the counter it gets. */
+  exclusive<T>(
+    keys: readonly string[],
+    fn: (counter: SlidingWindowCounter) => Promise<T>,
+  ): Promise<T> {
+    return this.#events.exclusive(keys, (events) => fn(this.#within(events)));
+  }
+
+  /**
+   * Counts one event if the key is under its limit, in one step: answers 0 when counted, or the
+   * milliseconds to wait.
+   */
+  take(key: string, limit: Limit): Promise<number> {
+    return this.exclusive([key], async (counter) => {
+      const wait = await counter.retryAfter(key, limit);
+      if (wait === 0) await counter.add(key, limit);
+      return wait;
+    });
   }
 }
 
@@ -93,12 +141,12 @@ export interface LimitDecision {
 export class AuthRateLimiter {
   readonly #counter: SlidingWindowCounter;
 
-  constructor(now?: () => number) {
-    this.#counter = new SlidingWindowCounter(now);
+  constructor(now?: () => number, events?: RateLimitEvents) {
+    this.#counter = new SlidingWindowCounter(now, events);
   }
 
   /** Decides and, when allowed, counts the attempt (failures are recorded after the answer). */
-  attempt(action: AuthAction, ip: string, account?: string): LimitDecision {
+  async attempt(action: AuthAction, ip: string, account?: string): Promise<LimitDecision> {
     const checks: Array<[string, Limit]> = [
       action === 'reauth'
         ? [`reauth:${ip}`, authLimits.reauthPerIp]
@@ -113,35 +161,43 @@ export class AuthRateLimiter {
     }
     if (action === 'demo') checks.push([`demo:${ip}`, authLimits.demoAccountsPerIp]);
 
-    let retryAfterMs = 0;
-    for (const [key, limit] of checks) {
-      retryAfterMs = Math.max(retryAfterMs, this.#counter.retryAfter(key, limit));
-    }
-    if (action === 'sign-in' && account) {
-      const pairKey = `fail:${account}|${ip}`;
-      retryAfterMs = Math.max(
-        retryAfterMs,
-        this.#counter.retryAfter(pairKey, authLimits.signInFailuresPerAccountAndIp),
-      );
-      const accountWait = this.#counter.retryAfter(
-        `fail:${account}`,
-        authLimits.signInFailuresPerAccount,
-      );
-      if (accountWait > 0 && this.#counter.count(pairKey, authLimits.signInFailuresPerAccountAndIp))
-        retryAfterMs = Math.max(retryAfterMs, accountWait);
-    }
-    if (retryAfterMs > 0) return { allowed: false, retryAfterMs };
-    for (const [key, limit] of checks) this.#counter.add(key, limit);
-    return { allowed: true, retryAfterMs: 0 };
+    return this.#counter.exclusive(
+      checks.map(([key]) => key),
+      async (counter) => {
+        let retryAfterMs = 0;
+        for (const [key, limit] of checks) {
+          retryAfterMs = Math.max(retryAfterMs, await counter.retryAfter(key, limit));
+        }
+        if (action === 'sign-in' && account) {
+          const pairKey = `fail:${account}|${ip}`;
+          retryAfterMs = Math.max(
+            retryAfterMs,
+            await counter.retryAfter(pairKey, authLimits.signInFailuresPerAccountAndIp),
+          );
+          const accountWait = await counter.retryAfter(
+            `fail:${account}`,
+            authLimits.signInFailuresPerAccount,
+          );
+          if (
+            accountWait > 0 &&
+            (await counter.count(pairKey, authLimits.signInFailuresPerAccountAndIp))
+          )
+            retryAfterMs = Math.max(retryAfterMs, accountWait);
+        }
+        if (retryAfterMs > 0) return { allowed: false, retryAfterMs };
+        for (const [key, limit] of checks) await counter.add(key, limit);
+        return { allowed: true, retryAfterMs: 0 };
+      },
+    );
   }
 
-  signInFailed(ip: string, account: string): void {
-    this.#counter.add(`fail:${account}|${ip}`, authLimits.signInFailuresPerAccountAndIp);
-    this.#counter.add(`fail:${account}`, authLimits.signInFailuresPerAccount);
+  async signInFailed(ip: string, account: string): Promise<void> {
+    await this.#counter.add(`fail:${account}|${ip}`, authLimits.signInFailuresPerAccountAndIp);
+    await this.#counter.add(`fail:${account}`, authLimits.signInFailuresPerAccount);
   }
 
-  signInSucceeded(ip: string, account: string): void {
-    this.#counter.reset(`fail:${account}|${ip}`);
+  async signInSucceeded(ip: string, account: string): Promise<void> {
+    await this.#counter.reset(`fail:${account}|${ip}`);
   }
 }
 

@@ -2,6 +2,7 @@ import { APIError } from 'better-auth/api';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '@replatform/db/database';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
+import { RateLimitEventsRepository } from '@replatform/db/rate-limit-events-repository';
 import type { Config } from '../config.ts';
 import { sendNotFound } from '../http/errors.ts';
 import { authConfigRoutes } from '../routes/auth/get-auth-config.ts';
@@ -98,7 +99,8 @@ export async function createAuthService(deps: {
   const service: AuthService = {
     betterAuth,
     mailer,
-    limiter: new AuthRateLimiter(),
+    // Counted in the database, so every server on it enforces the same limits.
+    limiter: new AuthRateLimiter(undefined, new RateLimitEventsRepository(db)),
     providers: { google: Boolean(config.auth.google) },
     currentUser(request) {
       let pending = resolved.get(request);
@@ -218,7 +220,7 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
         limited.account = (await auth.currentUser(request))?.id;
       }
       if (limited) {
-        const decision = auth.limiter.attempt(limited.action, request.ip, limited.account);
+        const decision = await auth.limiter.attempt(limited.action, request.ip, limited.account);
         if (!decision.allowed) {
           return reply
             .status(429)
@@ -240,8 +242,8 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
       const response = await auth.betterAuth.handler(toWebRequest(request, config.publicUrl));
 
       if (limited?.action === 'sign-in' && limited.account) {
-        if (response.status === 401) auth.limiter.signInFailed(request.ip, limited.account);
-        if (response.ok) auth.limiter.signInSucceeded(request.ip, limited.account);
+        if (response.status === 401) await auth.limiter.signInFailed(request.ip, limited.account);
+        if (response.ok) await auth.limiter.signInSucceeded(request.ip, limited.account);
       }
       // Google's callback answers with a redirect; it signed somebody in when it set a session.
       const signedIn =

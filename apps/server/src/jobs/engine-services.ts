@@ -10,13 +10,16 @@ import { connectionFailure, type StoreConnections } from '../connections/store-c
 import { ApiError } from '../http/errors.ts';
 import { JobRunner } from './job-runner.ts';
 import { migrationJobHandler, type Notifier } from './migration-job.ts';
+import { PgBossRunner } from './pg-boss-runner.ts';
+import type { MigrationRunner } from './runner.ts';
 
 /** The engine as the server holds it: its repositories, the job runner and the sandbox rule. */
 export interface EngineServices {
   repository: EngineRepository;
   jobs: EngineJobsRepository;
   remigrations: RemigrationsRepository;
-  runner: JobRunner;
+  /** pg-boss on PostgreSQL, the embedded runner on SQLite. */
+  runner: MigrationRunner;
   /** Further store origins to treat as sandbox stores (local test stores of an operator). */
   sandboxOrigins: Set<string>;
   /** A migration between sandbox stores is free (decisions.md section 2). */
@@ -31,6 +34,11 @@ export interface EngineServices {
    * (as GET /get-total-migration-entities does); answers the updated migration.
    */
   recount: (migration: StoredMigration) => Promise<StoredMigration>;
+  /**
+   * Stops the migration's live job, if any, wherever it runs, and ends it as failed with
+   * `reason`: its worker's next commit is refused. Answers whether there was one.
+   */
+  cancel: (migrationId: string, reason: string) => Promise<boolean>;
 }
 
 export interface EngineServicesOptions {
@@ -42,6 +50,8 @@ export interface EngineServicesOptions {
   /** The built-in sandbox stores, when the server runs them. */
   sandbox?: { isSandboxAddress(platform: string, address: string): boolean } | undefined;
   workers?: number;
+  /** pg-boss (PostgreSQL): heartbeat, monitor and poll intervals in seconds. */
+  queue?: { heartbeatSeconds?: number; monitorSeconds?: number; pollSeconds?: number };
   leaseMs?: number;
   heartbeatMs?: number;
   pollMs?: number;
@@ -55,27 +65,43 @@ export interface EngineServicesOptions {
 export function createEngineServices(options: EngineServicesOptions): EngineServices {
   const repository = new EngineRepository(options.db);
   const jobs = new EngineJobsRepository(options.db);
-  const runner = new JobRunner({
-    jobs,
+  const handler = migrationJobHandler({
+    migrations: options.migrations,
+    engine: repository,
+    connections: options.connections,
     log: options.log,
-    handler: migrationJobHandler({
-      migrations: options.migrations,
-      engine: repository,
-      connections: options.connections,
-      log: options.log,
-      notifier: options.notifier,
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      ...(options.retry === undefined ? {} : { retry: options.retry }),
-    }),
+    notifier: options.notifier,
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+  });
+  const limits = {
     ...(options.workers === undefined ? {} : { workers: options.workers }),
-    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
-    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
-    ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
     ...(options.maxCrashes === undefined ? {} : { maxCrashes: options.maxCrashes }),
     ...(options.maxFailures === undefined ? {} : { maxFailures: options.maxFailures }),
     runsPinned: options.sandbox !== undefined,
-  });
+  };
+  const runner: MigrationRunner = options.db.pool
+    ? new PgBossRunner({
+        pool: options.db.pool,
+        jobs,
+        handler,
+        log: options.log,
+        ...limits,
+        ...options.queue,
+        ...(options.retryDelayMs === undefined
+          ? {}
+          : { retryDelaySeconds: Math.max(1, Math.round(options.retryDelayMs / 1000)) }),
+      })
+    : new JobRunner({
+        jobs,
+        log: options.log,
+        handler,
+        ...limits,
+        ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+        ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+        ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
+      });
   const { sandbox } = options;
   const sandboxOrigins = new Set<string>();
   const isSandboxStore = (platform: string, address: string) => {
@@ -110,6 +136,11 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
     remigrations: new RemigrationsRepository(options.db),
     runner,
     recount,
+    cancel: async (migrationId, reason) => {
+      const ended = await jobs.cancelLive(migrationId, reason);
+      if (ended) await runner.cancel(ended);
+      return ended !== undefined;
+    },
     sandboxOrigins,
     isSandbox: (migration) =>
       isSandboxStore(migration.sourceStore, migration.sourceStoreUrl) &&

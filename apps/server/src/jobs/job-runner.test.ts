@@ -4,7 +4,6 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entityTypes } from '@replatform/canonical/entities';
-import { createPostgresSchema, testDialects } from '@replatform/db/test-databases';
 import { MemoryStore, memoryConnector, sampleData } from '@replatform/engine/testing/memory-store';
 import { buildApp, type App } from '../app.ts';
 import { parseConfig } from '../config.ts';
@@ -40,22 +39,18 @@ async function waitFor(probe: () => Promise<boolean>, ms = 20_000): Promise<void
   }
 }
 
-describe.each(testDialects())('job runner on %s', (dialect) => {
+// The embedded runner runs on SQLite only; PostgreSQL's jobs run on pg-boss (pg-boss-runner.test.ts).
+describe('embedded job runner on sqlite', () => {
   let dataDir: string;
-  let databaseUrl: string | undefined;
-  let dropSchema: (() => Promise<void>) | undefined;
   let sourceStore: MemoryStore;
   let destinationStore: MemoryStore;
   const apps: App[] = [];
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'replatform-runner-'));
-    if (dialect === 'postgres')
-      ({ url: databaseUrl, drop: dropSchema } = await createPostgresSchema());
   });
   afterAll(async () => {
     for (const app of apps) await app.close().catch(() => {});
-    await dropSchema?.();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -67,7 +62,6 @@ describe.each(testDialects())('job runner on %s', (dialect) => {
       DATA_DIR: dataDir,
       // These tests bring their own stores; the built-in sandbox stores only cost start-up time.
       SANDBOX_STORES: 'false',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     });
     // Slow writes, so that the run is still going when the process goes away.
     const connector = memoryConnector(

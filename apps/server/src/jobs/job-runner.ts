@@ -2,27 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EngineJob, EngineJobsRepository } from '@replatform/db/engine-jobs-repository';
+import type { JobHandler, MigrationRunner, QueueHealth, Queueing } from './runner.ts';
 
-export interface JobContext {
-  job: EngineJob;
-  /** This worker's lease name, to fence database writes. */
-  owner: string;
-  /** Aborted on shutdown or when the lease is lost. */
-  signal: AbortSignal;
-}
-
-/** How a job attempt ended. 'interrupted' gives the job back to be resumed. */
-export type JobOutcome =
-  { state: 'done' } | { state: 'failed' | 'parked'; error: string } | { state: 'interrupted' };
-
-export interface JobHandler {
-  run(context: JobContext): Promise<JobOutcome>;
-  /**
-   * Called when a job is given up: it keeps crashing or failing (`reason` says how), or nobody
-   * can run it any more (`message` then tells the owner what happened and what to do).
-   */
-  giveUp(job: EngineJob, reason: string, message?: string): Promise<void>;
-}
+export type { JobContext, JobHandler, JobOutcome } from './runner.ts';
 
 export interface JobRunnerOptions {
   jobs: EngineJobsRepository;
@@ -87,7 +69,7 @@ export function isDeadLocalHolder(holder: string, self: string): boolean {
 }
 
 /**
- * The embedded job runner: in-process workers over durable job rows. A job is claimed with a
+ * The embedded job runner (SQLite; one machine): in-process workers over durable job rows. A job is claimed with a
  * lease that a heartbeat renews; if this process dies, the lease runs out and any runner (this
  * one after a restart, or another process on the same database) takes the job over, and the
  * engine resumes from its last committed batch. A runner on the same machine takes it over
@@ -97,7 +79,8 @@ export function isDeadLocalHolder(holder: string, self: string): boolean {
  * Crashes (a claim that finds the lease still held) and failures (an error the attempt caught)
  * are counted apart, each with its own limit, after which the job is given up.
  */
-export class JobRunner {
+export class JobRunner implements MigrationRunner {
+  readonly kind = 'embedded' as const;
   readonly owner = leaseOwnerName();
   readonly #o: Required<Omit<JobRunnerOptions, 'log' | 'handler' | 'jobs'>> &
     Pick<JobRunnerOptions, 'log' | 'handler' | 'jobs'>;
@@ -134,6 +117,30 @@ export class JobRunner {
   /** Migration ids of the jobs this process is running now. */
   get active(): string[] {
     return [...this.#running.keys()];
+  }
+
+  /** Nothing to ready: the queue is the `engine_jobs` table of the schema migrations. */
+  async prepare(): Promise<void> {}
+
+  async close(): Promise<void> {}
+
+  /** Jobs are claimed from their `engine_jobs` rows; nothing else to queue. */
+  queueing(): Queueing {
+    return {};
+  }
+
+  /** Ending the job's row is enough: its worker's next heartbeat finds the lease lost. */
+  async cancel(): Promise<void> {}
+
+  async health(): Promise<QueueHealth> {
+    const live = await this.#o.jobs.liveJobs();
+    return {
+      kind: 'embedded',
+      ok: true,
+      queued: live.filter((job) => job.state === 'queued').length,
+      running: live.filter((job) => job.state === 'running').length,
+      workers: this.#started ? this.#o.workers : 0,
+    };
   }
 
   /**
@@ -287,7 +294,7 @@ export class JobRunner {
       try {
         const outcome = await this.#o.handler.run({
           job,
-          owner: this.owner,
+          fence: { jobId: job.id, owner: this.owner },
           signal: controller.signal,
         });
         if (outcome.state === 'interrupted') {

@@ -9,7 +9,7 @@ import { paidRecordLimit } from '@replatform/engine/payment-limit';
 import { selectedDataTypes } from '@replatform/engine/plan';
 import type { RetryPolicy } from '@replatform/engine/retry';
 import type { StoreConnections } from '../connections/store-connections.ts';
-import type { JobHandler, JobOutcome } from './job-runner.ts';
+import type { JobHandler, JobOutcome } from './runner.ts';
 
 /** The notification service's entry point, when the server has one. */
 export interface Notifier {
@@ -100,7 +100,7 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
   };
 
   return {
-    async run({ job, owner, signal }): Promise<JobOutcome> {
+    async run({ job, fence, signal }): Promise<JobOutcome> {
       const migration = await deps.migrations.findForUser(job.migrationId, job.userId);
       if (!migration) return { state: 'failed', error: 'The migration no longer exists.' };
 
@@ -134,7 +134,7 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
           destination,
           paidRecords: job.unlimited ? undefined : paidRecordLimit(migration.paymentInfo),
           signal,
-          fence: { jobId: job.id, owner },
+          fence,
           concurrency: deps.concurrency,
           retry: deps.retry,
           onMigrated: (result) => announce(migration, result),

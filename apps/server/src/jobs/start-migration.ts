@@ -185,6 +185,7 @@ export async function startMigration(
   });
   if (!check.ok) throw check.error;
 
+  const pinnedTo = engine.pinFor(current);
   const started = await engine.jobs.startJob({
     migrationId: current.id,
     userId: current.userId,
@@ -193,7 +194,8 @@ export async function startMigration(
     lifecycle: { status: 'in-progress', currentStep: 4, completedAt: null },
     ...(startsOver ? { progress: freshProgress(current) } : {}),
     remigration: check.remigration,
-    pinnedTo: engine.pinFor(current),
+    pinnedTo,
+    ...engine.runner.queueing(pinnedTo),
   });
   if (started.outcome === 'changed') {
     throw new ApiError(

@@ -8,6 +8,7 @@ import {
   contactPriorityLabels,
 } from '@replatform/contracts/forms';
 import { ContactMessagesRepository } from '@replatform/db/forms-repository';
+import { RateLimitEventsRepository } from '@replatform/db/rate-limit-events-repository';
 import { SlidingWindowCounter, type Limit } from '../../auth/rate-limit.ts';
 import { requireUser } from '../../auth/require-user.ts';
 import { mailOperatorInBackground, operatorMail, operatorMailsSettled } from './operator-mail.ts';
@@ -25,7 +26,11 @@ export const contactLimits = {
  */
 export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   const messages = new ContactMessagesRepository(app.services.db);
-  const counter = new SlidingWindowCounter();
+  // Counted in the database, so the limit holds over every server.
+  const counter = new SlidingWindowCounter(
+    undefined,
+    new RateLimitEventsRepository(app.services.db),
+  );
   app.services.auth.onUserDeleted(async (userId) => {
     await messages.deleteAllForUser(userId);
   });
@@ -66,7 +71,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await requireUser(request);
       const key = `contact:${user.id}`;
-      const wait = counter.retryAfter(key, contactLimits.perUser);
+      const wait = await counter.take(key, contactLimits.perUser);
       if (wait > 0) {
         const minutes = Math.max(1, Math.ceil(wait / 60_000));
         return reply
@@ -80,7 +85,6 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
             },
           });
       }
-      counter.add(key, contactLimits.perUser);
 
       const body = request.body;
       const stored = await messages.create({ userId: user.id, ...body });

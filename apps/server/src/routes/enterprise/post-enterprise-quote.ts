@@ -6,6 +6,7 @@ import {
   storeSizeLabels,
 } from '@replatform/contracts/forms';
 import { EnterpriseQuotesRepository } from '@replatform/db/forms-repository';
+import { RateLimitEventsRepository } from '@replatform/db/rate-limit-events-repository';
 import { SlidingWindowCounter, type Limit } from '../../auth/rate-limit.ts';
 import {
   mailOperatorInBackground,
@@ -26,7 +27,11 @@ export const enterpriseQuoteLimits = {
  */
 export const enterpriseRoutes: FastifyPluginAsyncZod = async (app) => {
   const quotes = new EnterpriseQuotesRepository(app.services.db);
-  const counter = new SlidingWindowCounter();
+  // Counted in the database, so the limit holds over every server.
+  const counter = new SlidingWindowCounter(
+    undefined,
+    new RateLimitEventsRepository(app.services.db),
+  );
   app.addHook('preClose', () => operatorMailsSettled(app));
 
   app.post(
@@ -39,7 +44,7 @@ export const enterpriseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const key = `quote:${request.ip}`;
-      const wait = counter.retryAfter(key, enterpriseQuoteLimits.perAddress);
+      const wait = await counter.take(key, enterpriseQuoteLimits.perAddress);
       if (wait > 0) {
         const minutes = Math.max(1, Math.ceil(wait / 60_000));
         return reply
@@ -53,7 +58,6 @@ export const enterpriseRoutes: FastifyPluginAsyncZod = async (app) => {
             },
           });
       }
-      counter.add(key, enterpriseQuoteLimits.perAddress);
 
       const { website, ...quote } = request.body;
       if (website?.trim()) {
