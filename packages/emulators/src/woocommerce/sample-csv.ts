@@ -37,13 +37,19 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
     }
     return parent;
   };
+  // "Attribute N global" makes a store-wide attribute (pa_<name>), as the importer does.
+  const globalId = (name: string) => {
+    const slug = `pa_${name.toLowerCase()}`;
+    return (store.attributeByTaxonomy(slug) ?? store.createAttribute({ name, slug: name })).id;
+  };
   const attributes = (row: Record<string, string>, variation: boolean) => {
     const out: Json[] = [];
     for (let n = 1; row[`Attribute ${n} name`] !== undefined; n++) {
       const name = row[`Attribute ${n} name`];
       if (!name) continue;
+      const global = row[`Attribute ${n} global`] === '1';
       out.push({
-        name,
+        ...(global ? { id: globalId(name) } : { name }),
         position: n - 1,
         visible: row[`Attribute ${n} visible`] === '1',
         variation,
@@ -53,10 +59,19 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
     return out;
   };
 
+  // The importer titles each image by its file name.
   const attach = (url: string) => {
     const path = mediaPath(url);
     const existing = [...store.attachments.values()].find((a) => a.path === path);
-    return (existing ?? store.addAttachment(path, '', Date.UTC(2017, 11, 1))).id;
+    return (existing ?? store.addAttachment(path, '', Date.UTC(2017, 11, 1), path.split('/').pop()))
+      .id;
+  };
+  const downloads = (row: Record<string, string>) => {
+    const out: Json[] = [];
+    for (let n = 1; row[`Download ${n} URL`] !== undefined; n++)
+      if (row[`Download ${n} URL`])
+        out.push({ name: row[`Download ${n} name`] ?? '', file: row[`Download ${n} URL`] });
+    return out;
   };
   const bySku = new Map<string, Product>();
   const isVariation = (row: Record<string, string>) => row.Type === 'variation';
@@ -100,9 +115,15 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
       menu_order: Number(row.Position || 0),
       external_url: row['External URL'],
       button_text: row['Button text'],
-      meta_data: Object.entries(row)
-        .filter(([k, v]) => k.startsWith('Meta: ') && v !== '')
-        .map(([k, v]) => ({ key: k.slice('Meta: '.length), value: v })),
+      downloads: downloads(row),
+      download_limit: Number(row['Download limit'] || -1),
+      download_expiry: Number(row['Download expiry days'] || -1),
+      meta_data: [
+        { key: '_original_id', value: row.ID },
+        ...Object.entries(row)
+          .filter(([k, v]) => k.startsWith('Meta: ') && v !== '')
+          .map(([k, v]) => ({ key: k.slice('Meta: '.length), value: v })),
+      ],
     };
     const product = await store.saveProduct(input);
     if (row.SKU) bySku.set(row.SKU, product);
@@ -127,9 +148,10 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
       menu_order: Number(row.Position || 0),
       image: image ? { id: attach(image) } : {},
       attributes: attributes(row, true).map((a) => ({
-        name: a.name,
+        ...(a.id ? { id: a.id } : { name: a.name }),
         option: (a.options as string[])[0] ?? '',
       })),
+      meta_data: [{ key: '_original_id', value: row.ID }],
     });
   }
 }
