@@ -63,7 +63,15 @@ export function convertLength(value: number, from: string, to: string): string {
 /** The `_gmt` form WooCommerce takes: 'Y-m-d\TH:i:s' in UTC. */
 export const isoToGmt = (iso: string) => new Date(iso).toISOString().slice(0, 19);
 
-const price = (m: Money) => fromMinor(m.amount, m.currency);
+/**
+ * A catalogue price as WooCommerce's own importer and admin keep it: WooCommerce stores the text
+ * it is given ('45' and '45.00' are the same price to it), and stores commonly hold the shortest
+ * form.
+ */
+export function price(m: Money): string {
+  const text = fromMinor(m.amount, m.currency);
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
 
 const weightText = (weight: Weight | null, units: StoreUnits) =>
   weight ? convertWeight(weight.value, weight.unit, units.weight) : '';
@@ -341,6 +349,11 @@ export function customerBody(c: Customer): Written {
     warnings.push(
       `WooCommerce keeps one billing and one shipping address per customer; the customer's other addresses (${dropped}) were not copied.`,
     );
+  const hidden = c.metafields.filter((m) => m.key.startsWith('_')).map((m) => m.key);
+  if (hidden.length)
+    warnings.push(
+      `WordPress keeps user meta whose key starts with '_' away from the REST API; the custom fields ${hidden.join(', ')} were not copied.`,
+    );
   if (billing?.phone && c.phone && billing.phone !== c.phone)
     warnings.push(
       `WooCommerce keeps one phone per customer, the billing address's; the account's own phone (${c.phone}) was not copied.`,
@@ -356,7 +369,7 @@ export function customerBody(c: Customer): Written {
       billing: billingBody,
       // A merged billing-and-shipping address has no e-mail of its own on the shipping side.
       shipping: shipping ? address(shipping, false) : {},
-      meta_data: metafieldsToMeta(c.metafields),
+      meta_data: metafieldsToMeta(c.metafields.filter((m) => !m.key.startsWith('_'))),
     },
     warnings,
   };

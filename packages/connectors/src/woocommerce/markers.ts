@@ -18,6 +18,10 @@ import { createHash } from 'node:crypto';
  *   requires one, so the line is written with 'other' and read back without it;
  * - `_replatform_sku` on a line whose product no longer exists: WooCommerce answers a line's SKU
  *   from its product, so a custom line keeps the SKU it was sold under here.
+ *
+ * Customers are the exception: WordPress counts a user meta key with a leading underscore as
+ * protected, and WooCommerce's customers route neither writes nor answers protected meta. Their
+ * markers are `replatform_source_id` and `replatform_hash` (customerMarkers).
  */
 export const markers = {
   sourceId: '_replatform_source_id',
@@ -31,8 +35,13 @@ export const markers = {
   sku: '_replatform_sku',
 } as const;
 
+export const customerMarkers = {
+  sourceId: 'replatform_source_id',
+  hash: 'replatform_hash',
+} as const;
+
 /** Meta keys the connector writes itself; never read as the merchant's own meta data. */
-export const isMarker = (key: string) => key.startsWith('_replatform_');
+export const isMarker = (key: string) => /^_?replatform_/.test(key);
 
 /** Orders the connector creates without a source of their own say so in created_via. */
 export const createdVia = 'replatform';
@@ -41,8 +50,11 @@ export function metaValue(list: readonly { key: string; value: unknown }[], key:
   return list.find((m) => m.key === key)?.value;
 }
 
-export function sourceIdOf(list: readonly { key: string; value: unknown }[]): string | undefined {
-  const value = metaValue(list, markers.sourceId);
+export function sourceIdOf(
+  list: readonly { key: string; value: unknown }[],
+  key: string = markers.sourceId,
+): string | undefined {
+  const value = metaValue(list, key);
   return value === undefined || value === null ? undefined : String(value);
 }
 

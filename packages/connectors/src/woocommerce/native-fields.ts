@@ -36,7 +36,7 @@ const sale = (prefix: string, canonical: string) =>
   ({
     [`${prefix}regular_price`]: {
       converted: `${canonical}.price`,
-      how: 'the regular price, as minor units of the store currency',
+      how: "the regular price, as minor units of the store currency (written in its shortest form, '45' for 45.00)",
     },
     [`${prefix}sale_price`]: {
       converted: `${canonical}.salePrice`,
@@ -206,7 +206,8 @@ const productFields: Record<string, SourceField> = {
   permalink_template: { assigned: "the store's address pattern for products" },
   generated_slug: { assigned: 'the slug WordPress would make from the name' },
   _links: links,
-  'variation_records[]': { carried: 'variants' },
+  // The list's order means nothing: menu_order orders the variations.
+  'variation_records[]': { carried: 'variants', unordered: true },
   'variation_records[].id': { assigned: 'WooCommerce numbers variations' },
   'variation_records[].type': { assigned: "always 'variation'" },
   'variation_records[].date_created': {

@@ -3,7 +3,7 @@ import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
 import { customerBody, type Json } from './from-canonical.ts';
-import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
+import { customerMarkers as markers, digest, metaValue, sourceIdOf } from './markers.ts';
 import { wooNamespace } from './metafields.ts';
 import { pageSize } from './read.ts';
 import { decodeEntities } from './to-canonical.ts';
@@ -15,7 +15,8 @@ import { wcCustomerSchema, type WcError, type WcMeta } from './wc-schemas.ts';
  * `GET /customers?email=`, and the account found is ours (its `_replatform_source_id` names the
  * source customer: update or skip) or the merchant's (linked, left alone).
  *
- * Passwords cannot be read, so WordPress gives every created account a password of its own and
+ * The markers are the unprotected user meta `replatform_source_id` and `replatform_hash` (see
+ * markers.ts). Passwords cannot be read, so WordPress gives every created account a password of its own and
  * flags it (user meta `default_password_nag`); the flag is removed again from an account whose
  * source did not have it, so the account holds what the source's did (the customer sets a
  * password through "Lost your password?" either way).
@@ -113,7 +114,8 @@ export class CustomerWriter {
       for (const op of ops) {
         const c = records[op.key] as Customer;
         const customer = await byEmail(c);
-        if (customer && sourceIdOf(customer.meta_data) === c.id) found.set(op.key, customer);
+        if (customer && sourceIdOf(customer.meta_data, markers.sourceId) === c.id)
+          found.set(op.key, customer);
       }
       return found;
     };
@@ -185,7 +187,11 @@ export class CustomerWriter {
         };
         continue;
       }
-      decide(key, { id: found.id, meta: found.meta_data }, sourceIdOf(found.meta_data) === c.id);
+      decide(
+        key,
+        { id: found.id, meta: found.meta_data },
+        sourceIdOf(found.meta_data, markers.sourceId) === c.id,
+      );
     }
     const second = await runBatch(
       this.client,

@@ -234,6 +234,10 @@ export class ProductWriter {
       records.map((_, i) => i),
     );
 
+    // Products of this batch already at the destination can be linked to at once.
+    for (const [i, found] of existing)
+      if (this.ours(records[i] as Product, found, idMap))
+        this.written.set((records[i] as Product).id, found.id);
     const create: BatchOp[] = [];
     const update: BatchOp[] = [];
     const bodies = new Map<number, Json>();

@@ -432,7 +432,8 @@ export class Serializer {
       shipping: this.address(c.shipping, false),
       is_paying_customer: c.isPayingCustomer,
       avatar_url: `https://secure.gravatar.com/avatar/${c.id.toString(16).padStart(32, '0')}?s=96&d=mm&r=g`,
-      meta_data: this.meta(c.meta),
+      // Protected user meta (a leading _) is not answered.
+      meta_data: this.meta(c.meta.filter((m) => !m.key.startsWith('_'))),
       _links: this.links(`customers/${c.id}`, 'customers'),
     };
   }

@@ -451,7 +451,11 @@ export class WooStore extends CatalogStore {
       customer.billing = this.address(input.billing, customer.billing, true);
     if (input.shipping !== undefined)
       customer.shipping = this.address(input.shipping, customer.shipping, false);
-    this.applyMeta(customer.meta, input.meta_data);
+    // update_customer_meta_fields(): protected user meta (a leading _) is not written.
+    this.applyMeta(
+      customer.meta,
+      asList(input.meta_data).filter((m) => !asString(asObject(m).key).startsWith('_')),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
