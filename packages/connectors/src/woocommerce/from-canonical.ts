@@ -381,6 +381,13 @@ export interface LineRefs {
   variationId: number;
 }
 
+const paidStatuses: readonly Order['paymentStatus'][] = [
+  'paid',
+  'partially_paid',
+  'partially_refunded',
+  'refunded',
+];
+
 export interface WcOrderStatus {
   /** The status the order is created with. */
   status: string;
@@ -407,9 +414,7 @@ export interface WcOrderStatus {
  */
 export function orderStatusToWc(o: Order): WcOrderStatus {
   const warnings: string[] = [];
-  const paid = ['paid', 'partially_paid', 'partially_refunded', 'refunded'].includes(
-    o.paymentStatus,
-  );
+  const paid = paidStatuses.includes(o.paymentStatus);
   const fulfilled = o.fulfillmentStatus === 'fulfilled' || o.status === 'completed';
   const closed = ['cancelled', 'refunded', 'failed'].includes(o.status);
   let final: string;
@@ -433,6 +438,14 @@ export function orderStatusToWc(o: Order): WcOrderStatus {
     );
   if (o.paymentStatus === 'partially_paid')
     warnings.push('WooCommerce has no partial payment; the payment status shows as paid in full.');
+  if (paid && !o.paidAt)
+    warnings.push(
+      'WooCommerce counts an order as paid by its payment date, which the source did not have: the date of the import stands in for it.',
+    );
+  if ((final === 'completed' || o.fulfillmentStatus === 'fulfilled') && !o.completedAt)
+    warnings.push(
+      'WooCommerce dates the completion of a completed order, which the source did not: the date of the import stands in for it.',
+    );
   if (final === 'completed' && !paid)
     warnings.push(
       `WooCommerce counts a completed order as paid; this order's payment status was ${o.paymentStatus === 'authorized' ? 'authorised but not captured' : o.paymentStatus}.`,
@@ -440,12 +453,33 @@ export function orderStatusToWc(o: Order): WcOrderStatus {
   return { status: created, finalStatus: final, warnings };
 }
 
-/** The order meta WooCommerce routes to its own setters (WC_Data internal meta keys). */
-export function orderDatesMeta(o: Order): Json[] {
-  const timestamp = (iso: string | null) => (iso ? Math.floor(Date.parse(iso) / 1000) : '');
+/**
+ * The order meta WooCommerce routes to its own setters (WC_Data internal meta keys): the payment
+ * and completion dates, and whether the prices include tax. WooCommerce counts an order as paid
+ * by its payment date and stamps one (and a completion date) as the order passes through
+ * processing or completed: a date the source did not have is cleared, except where the order was
+ * paid or fulfilled without a known date, whose stamp then stands (see orderStatusToWc).
+ */
+export function orderDatesMeta(o: Order, stamp = Math.floor(Date.now() / 1000)): Json[] {
+  const timestamp = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+  const paid = paidStatuses.includes(o.paymentStatus);
+  const fulfilled = o.fulfillmentStatus === 'fulfilled' || o.status === 'completed';
+  const final = orderStatusToWc(o).finalStatus;
+  // WooCommerce stamps a payment date only on the way through processing or completed.
+  const stampsPayment = ['processing', 'completed', 'refunded'].includes(final);
   return [
-    { key: '_date_paid', value: timestamp(o.paidAt) },
-    { key: '_date_completed', value: timestamp(o.completedAt) },
+    ...(o.paidAt
+      ? [{ key: '_date_paid', value: timestamp(o.paidAt) }]
+      : !paid
+        ? [{ key: '_date_paid', value: '' }]
+        : stampsPayment
+          ? []
+          : [{ key: '_date_paid', value: stamp }]),
+    ...(o.completedAt
+      ? [{ key: '_date_completed', value: timestamp(o.completedAt) }]
+      : fulfilled
+        ? []
+        : [{ key: '_date_completed', value: '' }]),
     { key: '_prices_include_tax', value: o.pricesIncludeTax },
   ];
 }

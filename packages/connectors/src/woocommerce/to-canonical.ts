@@ -365,7 +365,10 @@ export function productToCanonical(
         ...sellableOf(v, currency),
         weight: weight && JSON.stringify(weight) !== JSON.stringify(productWeight) ? weight : null,
         ...(ownDimensions ? { dimensions: ownDimensions } : {}),
-        ...(v.description.trim() !== '' ? { descriptionHtml: bareAmpersands(v.description) } : {}),
+        // WooCommerce answers it formatted for display (wc_format_content, a line break added).
+        ...(v.description.trim() !== ''
+          ? { descriptionHtml: bareAmpersands(v.description.trim()) }
+          : {}),
         inventory: inventoryOf(v, v.manage_stock === true || v.manage_stock === 'parent'),
         barcode: v.global_unique_id,
         imageUrl: v.image && validUrl(v.image.src) ? v.image.src : null,

@@ -290,7 +290,7 @@ export class OrderWriter {
       meta: o.metafields,
       refunds: o.refunds,
       notes: o.notes.map((n) => [n.content, n.customerNote, n.author]),
-      dates: orderDatesMeta(o),
+      dates: [o.paidAt, o.completedAt, o.pricesIncludeTax],
       client: [o.customerIpAddress, o.customerUserAgent],
     });
     return {

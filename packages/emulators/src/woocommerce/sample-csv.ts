@@ -9,6 +9,10 @@ import { parseCsv } from '../framework/csv.ts';
  * nested categories, tags, attributes and images. Image URLs point at the emulator's /media/.
  */
 
+/** The importer reads measures as numbers: '.5' becomes '0.5'. */
+const measure = (cell: string | undefined) =>
+  cell === undefined || cell.trim() === '' ? '' : String(Number(cell));
+
 const list = (cell: string | undefined) =>
   (cell ?? '')
     .split(',')
@@ -99,11 +103,11 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
       manage_stock: stock !== '',
       ...(stock !== '' ? { stock_quantity: Number(stock) } : {}),
       stock_status: row['In stock?'] === '0' ? 'outofstock' : 'instock',
-      weight: row['Weight (lbs)'],
+      weight: measure(row['Weight (lbs)']),
       dimensions: {
-        length: row['Length (in)'],
-        width: row['Width (in)'],
-        height: row['Height (in)'],
+        length: measure(row['Length (in)']),
+        width: measure(row['Width (in)']),
+        height: measure(row['Height (in)']),
       },
       reviews_allowed: row['Allow customer reviews?'] === '1',
       regular_price: type === 'variable' ? '' : row['Regular price'],
@@ -144,7 +148,7 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
       sale_price: row['Sale price'],
       manage_stock: stock !== '',
       ...(stock !== '' ? { stock_quantity: Number(stock) } : {}),
-      weight: row['Weight (lbs)'],
+      weight: measure(row['Weight (lbs)']),
       menu_order: Number(row.Position || 0),
       image: image ? { id: attach(image) } : {},
       attributes: attributes(row, true).map((a) => ({

@@ -332,6 +332,8 @@ type RouteEndpoint = RouteEntry['endpoints'][number];
  * difference is allowed here and listed.
  */
 const nullableInPractice = new Set(['image', 'stock_quantity', 'sku', 'parent_name']);
+/** Fields a real 11.0.1 store answers as an integer although the schema says string. */
+const integerInPractice = new Set(['shipping_class_id']);
 
 export function normaliseSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(normaliseSchema);
@@ -350,6 +352,7 @@ export function normaliseSchema(schema: unknown): unknown {
           // parent name of an order line whose product is gone or is not a variation.
           if (nullableInPractice.has(k) && typeof inner.type === 'string')
             inner.type = [inner.type, 'null'];
+          if (integerInPractice.has(k)) inner.type = ['string', 'integer'];
           return [k, inner];
         }),
       );
