@@ -51,7 +51,7 @@ export class ProductWriter {
   /** Destination ids of the products this connection wrote, by source id. */
   private readonly written = new Map<string, number>();
   /** Products whose links wait for products not at the destination yet, by source id. */
-  private readonly pendingLinks = new Map<string, { id: number; p: Product; described: Json }>();
+  private readonly pendingLinks = new Map<string, { id: number; p: Product }>();
 
   constructor(client: WooClient, info: () => Promise<StoreInfo>, images: ImageStore) {
     this.client = client;
@@ -243,7 +243,7 @@ export class ProductWriter {
     const bodies = new Map<number, Json>();
     const hashes = new Map<number, { hash: string; images: string }>();
     /** Products pointing at products not at the destination yet: linked once they are. */
-    const linksLater = new Map<number, Json>();
+    const linksLater = new Set<number>();
     /** Records whose gallery is sent (all created ones, updated ones whose images changed). */
     const withImages = new Set<number>();
     for (const [i, p] of records.entries()) {
@@ -284,7 +284,7 @@ export class ProductWriter {
       const hash = digest({ body: described, images: gallery(p), variants: p.variants });
       const imagesHash = digest(gallery(p));
       hashes.set(i, { hash, images: imagesHash });
-      if (missing) linksLater.set(i, described);
+      if (missing) linksLater.add(i);
       const complete = p.type !== 'variable' || found?.variations.length === p.variants.length;
       if (found && metaValue(found.meta_data, markers.hash) === hash && complete) {
         outcomes[i] = {
@@ -382,7 +382,7 @@ export class ProductWriter {
       deferred,
       parsed,
       hashes,
-      new Set(linksLater.keys()),
+      linksLater,
       idMap,
       warnings,
       incomplete,
@@ -451,11 +451,11 @@ export class ProductWriter {
     for (const [i, outcome] of outcomes.entries())
       if (outcome?.destinationId && outcome.outcome !== 'failed')
         this.written.set((records[i] as Product).id, Number(outcome.destinationId));
-    for (const [i, described] of linksLater) {
+    for (const i of linksLater) {
       const id = outcomes[i]?.destinationId;
       const p = records[i] as Product;
       if (id && outcomes[i]?.outcome !== 'failed')
-        this.pendingLinks.set(p.id, { id: Number(id), p, described });
+        this.pendingLinks.set(p.id, { id: Number(id), p });
     }
     await this.linkPending(idMap);
     records.forEach((p, i) => {
@@ -484,27 +484,23 @@ export class ProductWriter {
 
   /**
    * Completes the links of products written before the products they point at, once those are
-   * at the destination, and only then marks them up to date (with the hash a full write of the
-   * product gives, so a later write of it is skipped).
+   * at the destination. They stay unmarked (no hash): the engine writes such a product again once
+   * its stream is done, and that write marks it up to date.
    */
   private async linkPending(idMap: IdMap) {
     const ready = [...this.pendingLinks.values()].filter(({ p }) => !this.missingLinks(p, idMap));
     if (!ready.length) return;
-    const ops: BatchOp[] = ready.map(({ id, p, described }, key) => {
-      const links = {
+    const ops: BatchOp[] = ready.map(({ id, p }, key) => ({
+      key,
+      body: {
+        id,
         upsell_ids: this.link(p.upsellIds, idMap),
         cross_sell_ids: this.link(p.crossSellIds, idMap),
         ...(p.type === 'grouped'
           ? { grouped_products: this.link(p.groupedProductIds, idMap) }
           : {}),
-      };
-      const hash = digest({
-        body: { ...described, ...links },
-        images: gallery(p),
-        variants: p.variants,
-      });
-      return { key, body: { id, ...links, meta_data: [{ key: markers.hash, value: hash }] } };
-    });
+      },
+    }));
     const results = await runBatch(
       this.client,
       '/products/batch',
