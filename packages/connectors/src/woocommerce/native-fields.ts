@@ -491,7 +491,8 @@ const orderFields: Record<string, SourceField> = {
     notCarried:
       "WooCommerce's copy of the coupon definition (coupon_info) is not migrated; the order keeps the code and the amount taken off.",
   },
-  'refunds[]': { carried: 'refunds' },
+  // Newest first by the second they were made in: refunds made in one second come in any order.
+  'refunds[]': { carried: 'refunds', unordered: true },
   'refunds[].id': { assigned: 'WooCommerce numbers refunds' },
   'refunds[].reason': { carried: 'refunds.reason' },
   'refunds[].total': { converted: 'refunds.amount', how: 'a positive amount' },

@@ -26,6 +26,12 @@ const errorText = (e: WcError) =>
   `${decodeEntities(e.message).replace(/<[^>]*>/g, '')} (${e.code})`;
 const passwordNag = 'default_password_nag';
 
+/** WordPress sets the flag itself when it creates the account: sent too, it would be twice. */
+const withoutNag = (body: Json): Json => ({
+  ...body,
+  meta_data: (body.meta_data as Json[]).filter((m) => m.key !== passwordNag),
+});
+
 export class CustomerWriter {
   private readonly client: WooClient;
 
@@ -97,7 +103,7 @@ export class CustomerWriter {
     records.forEach((_, i) => {
       const found = existing.get(i);
       if (found) decide(i, found, true);
-      else create.push({ key: i, body: (bodies[i] as { body: Json }).body });
+      else create.push({ key: i, body: withoutNag((bodies[i] as { body: Json }).body) });
     });
 
     const byEmail = async (c: Customer) => {
@@ -130,7 +136,9 @@ export class CustomerWriter {
         '/customers/batch',
         {
           create: renamed.map(([key]) => {
-            const { username: _username, ...rest } = (bodies[key] as { body: Json }).body;
+            const { username: _username, ...rest } = withoutNag(
+              (bodies[key] as { body: Json }).body,
+            );
             return { key, body: rest };
           }),
           update: [],
