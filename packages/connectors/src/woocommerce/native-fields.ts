@@ -36,20 +36,20 @@ const sale = (prefix: string, canonical: string) =>
   ({
     [`${prefix}regular_price`]: {
       converted: `${canonical}.price`,
-      how: "the regular price, as minor units of the store currency (written in its shortest form, '45' for 45.00)",
+      how: "the regular price, as minor units of the store currency (written in its shortest form, '45' for 45.00).",
     },
     [`${prefix}sale_price`]: {
       converted: `${canonical}.salePrice`,
-      how: 'the sale price (also one scheduled for later), as minor units',
+      how: 'the sale price (also one scheduled for later), as minor units.',
     },
     [`${prefix}date_on_sale_from`]: {
       converted: `${canonical}.saleStartsAt`,
-      how: "the store's local time of date_on_sale_from_gmt",
+      how: "the store's local time of date_on_sale_from_gmt.",
     },
     [`${prefix}date_on_sale_from_gmt`]: { carried: `${canonical}.saleStartsAt` },
     [`${prefix}date_on_sale_to`]: {
       converted: `${canonical}.saleEndsAt`,
-      how: "the store's local time of date_on_sale_to_gmt",
+      how: "the store's local time of date_on_sale_to_gmt.",
     },
     [`${prefix}date_on_sale_to_gmt`]: { carried: `${canonical}.saleEndsAt` },
     [`${prefix}price`]: {
@@ -68,11 +68,11 @@ const sale = (prefix: string, canonical: string) =>
     [`${prefix}downloads[].file`]: { carried: `${canonical}.downloads.url` },
     [`${prefix}download_limit`]: {
       converted: `${canonical}.downloadLimit`,
-      how: '-1 (no limit) as none',
+      how: '-1 (no limit) as none.',
     },
     [`${prefix}download_expiry`]: {
       converted: `${canonical}.downloadExpiryDays`,
-      how: '-1 (never expires) as none',
+      how: '-1 (never expires) as none.',
     },
     [`${prefix}stock_quantity`]: { carried: `${canonical}.inventory.quantity` },
     [`${prefix}stock_status`]: { carried: `${canonical}.inventory.stockStatus` },
@@ -99,24 +99,24 @@ const productFields: Record<string, SourceField> = {
     assigned:
       "the product's address on the store, which WooCommerce builds from its slug (its path is kept for redirects)",
   },
-  date_created: { converted: 'createdAt', how: "the store's local time of date_created_gmt" },
+  date_created: { converted: 'createdAt', how: "the store's local time of date_created_gmt." },
   date_created_gmt: { carried: 'createdAt' },
   date_modified: { assigned: 'stamped by WooCommerce whenever the product changes' },
   date_modified_gmt: { assigned: 'stamped by WooCommerce whenever the product changes' },
   type: { carried: 'type' },
   status: {
     converted: 'status',
-    how: 'publish as active, private, pending and draft as they are, future (scheduled) as draft',
+    how: 'publish as active, private, pending and draft as they are, future (scheduled) as draft.',
   },
   featured: { carried: 'featured' },
   catalog_visibility: { carried: 'visibility' },
   description: {
     converted: 'descriptionHtml',
-    how: "the HTML as stored; WordPress's &amp; for a lone & is read as &",
+    how: "the HTML as stored; WordPress's &amp; for a lone & is read as &.",
   },
   short_description: {
     converted: 'shortDescriptionHtml',
-    how: "the HTML as stored; WordPress's &amp; for a lone & is read as &",
+    how: "the HTML as stored; WordPress's &amp; for a lone & is read as &.",
   },
   sku: { carried: ['sku', 'variants.sku'] },
   global_unique_id: { carried: 'variants.barcode' },
@@ -131,9 +131,9 @@ const productFields: Record<string, SourceField> = {
   sold_individually: { carried: 'soldIndividually' },
   weight: {
     converted: ['weight', 'variants.weight'],
-    how: "a number in the store's weight unit",
+    how: "a number in the store's weight unit.",
   },
-  dimensions: { converted: 'dimensions', how: "numbers in the store's dimension unit" },
+  dimensions: { converted: 'dimensions', how: "numbers in the store's dimension unit." },
   shipping_required: { assigned: 'WooCommerce works it out from virtual' },
   shipping_taxable: { assigned: 'WooCommerce works it out from the tax status' },
   shipping_class: { carried: 'shippingClass' },
@@ -162,9 +162,9 @@ const productFields: Record<string, SourceField> = {
   'categories[].id': { carried: 'categoryIds', ref: 'categories' },
   'categories[].name': { assigned: "the category's own name, migrated with the category" },
   'categories[].slug': { assigned: "the category's own slug, migrated with the category" },
-  'brands[]': { converted: 'vendor', how: 'the name of the first brand', unordered: true },
+  'brands[]': { converted: 'vendor', how: 'the name of the first brand.', unordered: true },
   'brands[].id': { assigned: "the store's own id of the brand" },
-  'brands[].name': { converted: 'vendor', how: 'the name of the first brand' },
+  'brands[].name': { converted: 'vendor', how: 'the name of the first brand.' },
   'brands[].slug': { assigned: 'WordPress makes a brand slug from its name' },
   'tags[]': { carried: 'tags', unordered: true },
   'tags[].id': { assigned: "the store's own id of the tag" },
@@ -175,7 +175,7 @@ const productFields: Record<string, SourceField> = {
   has_options: { assigned: 'WooCommerce works it out from the product type and attributes' },
   'attributes[]': {
     converted: ['options', 'attributes'],
-    how: 'an attribute used for variations as an option, the others as descriptive attributes',
+    how: 'an attribute used for variations as an option, the others as descriptive attributes.',
   },
   'attributes[].id': {
     assigned: "the store's own id of a store-wide attribute (0 for the product's own)",
@@ -183,13 +183,13 @@ const productFields: Record<string, SourceField> = {
   'attributes[].name': { carried: ['options.name', 'attributes.name'] },
   'attributes[].slug': {
     converted: ['options.shared', 'attributes.shared'],
-    how: "a store-wide attribute (pa_color) by its slug without the pa_ prefix; a product's own attribute has none",
+    how: "a store-wide attribute (pa_color) by its slug without the pa_ prefix; a product's own attribute has none.",
   },
   'attributes[].position': { carried: ['options.position', 'attributes.position'] },
   'attributes[].visible': { carried: ['options.visible', 'attributes.visible'] },
   'attributes[].variation': {
     converted: ['options', 'attributes'],
-    how: 'used for variations: an option; not: a descriptive attribute',
+    how: 'used for variations: an option; not: a descriptive attribute.',
   },
   'attributes[].options': { carried: ['options.values', 'attributes.values'] },
   'default_attributes[]': { carried: 'defaultOptionValues' },
@@ -197,7 +197,7 @@ const productFields: Record<string, SourceField> = {
   'default_attributes[].name': { carried: 'defaultOptionValues.name' },
   'default_attributes[].option': {
     converted: 'defaultOptionValues.value',
-    how: "a store-wide attribute's value is answered as its term slug and read as the term's name",
+    how: "a store-wide attribute's value is answered as its term slug and read as the term's name.",
   },
   variations: { assigned: 'the ids of the variations, read in full under variation_records' },
   grouped_products: { carried: 'groupedProductIds', ref: 'products' },
@@ -224,7 +224,7 @@ const productFields: Record<string, SourceField> = {
   },
   'variation_records[].description': {
     converted: 'variants.descriptionHtml',
-    how: 'the HTML as WooCommerce formats it (paragraphs added)',
+    how: 'the HTML as WooCommerce formats it (paragraphs added).',
   },
   'variation_records[].permalink': { assigned: "the variation's address on the store" },
   'variation_records[].sku': { carried: 'variants.sku' },
@@ -232,7 +232,7 @@ const productFields: Record<string, SourceField> = {
   ...sale('variation_records[].', 'variants'),
   'variation_records[].status': {
     converted: 'variants.status',
-    how: 'publish as active; private, draft and pending as private (not offered to shoppers)',
+    how: 'publish as active; private, draft and pending as private (not offered to shoppers).',
   },
   'variation_records[].tax_status': {
     notCarried:
@@ -240,23 +240,23 @@ const productFields: Record<string, SourceField> = {
   },
   'variation_records[].tax_class': {
     converted: 'variants.taxClass',
-    how: "'parent' (the product's class) as none of its own, '' as the standard class",
+    how: "'parent' (the product's class) as none of its own, '' as the standard class.",
   },
   'variation_records[].manage_stock': {
     converted: 'variants.inventory.tracked',
-    how: "'parent' (stock kept on the product) as tracked with the product's quantity",
+    how: "'parent' (stock kept on the product) as tracked with the product's quantity.",
   },
   'variation_records[].weight': {
     converted: 'variants.weight',
-    how: "WooCommerce answers the product's weight for a variation without its own; only a weight of its own is the variant's",
+    how: "WooCommerce answers the product's weight for a variation without its own; only a weight of its own is the variant's.",
   },
   'variation_records[].dimensions': {
     converted: 'variants.dimensions',
-    how: "WooCommerce answers the product's dimensions for a variation without its own; only dimensions of its own are the variant's",
+    how: "WooCommerce answers the product's dimensions for a variation without its own; only dimensions of its own are the variant's.",
   },
   'variation_records[].shipping_class': {
     converted: 'variants.shippingClass',
-    how: "WooCommerce answers the product's class for a variation without its own; only a class of its own is the variant's",
+    how: "WooCommerce answers the product's class for a variation without its own; only a class of its own is the variant's.",
   },
   'variation_records[].image': { carried: 'variants.imageUrl' },
   ...image('variation_records[].image', {
@@ -284,7 +284,7 @@ const productFields: Record<string, SourceField> = {
   'variation_records[].attributes[].option': { carried: 'variants.optionValues.value' },
   'variation_records[].menu_order': {
     converted: 'variants.position',
-    how: 'the order of the variants',
+    how: 'the order of the variants.',
   },
   ...meta('variation_records[].', 'variants.metafields'),
   'variation_records[].name': { assigned: 'made by WooCommerce from the attribute values' },
@@ -294,12 +294,12 @@ const productFields: Record<string, SourceField> = {
 
 const categoryFields: Record<string, SourceField> = {
   id: { assigned: 'WordPress numbers terms' },
-  name: { converted: 'name', how: "WordPress's HTML escaping (&amp;) undone" },
+  name: { converted: 'name', how: "WordPress's HTML escaping (&amp;) undone." },
   slug: { carried: 'slug' },
   parent: { carried: 'parentId', ref: 'categories' },
   description: {
     converted: 'description',
-    how: 'WordPress keeps paragraphs as blank lines; they are read as the paragraphs it shows',
+    how: 'WordPress keeps paragraphs as blank lines; they are read as the paragraphs it shows.',
   },
   display: { carried: 'displayType' },
   image: { carried: 'imageUrl' },
@@ -325,14 +325,14 @@ const address = (kind: 'billing' | 'shipping', canonical: string, phoneToo = fal
 
 const customerFields: Record<string, SourceField> = {
   id: { assigned: 'WordPress numbers accounts' },
-  date_created: { converted: 'createdAt', how: "the store's local time of date_created_gmt" },
+  date_created: { converted: 'createdAt', how: "the store's local time of date_created_gmt." },
   date_created_gmt: { carried: 'createdAt' },
   date_modified: { assigned: 'stamped by WooCommerce whenever the account changes' },
   date_modified_gmt: { assigned: 'stamped by WooCommerce whenever the account changes' },
-  email: { converted: 'email', how: 'lower-cased' },
+  email: { converted: 'email', how: 'lower-cased.' },
   first_name: { carried: 'firstName' },
   last_name: { carried: 'lastName' },
-  role: { converted: 'group', how: "'customer' (the role of every shop customer) as none" },
+  role: { converted: 'group', how: "'customer' (the role of every shop customer) as none." },
   username: { carried: 'username' },
   ...address('billing', 'addresses', true),
   'billing.email': { carried: 'addresses.email' },
@@ -364,22 +364,22 @@ const lineFields = (prefix: string, canonical: string) =>
     [`${prefix}.tax_class`]: { carried: `${canonical}.taxClass` },
     [`${prefix}.subtotal`]: {
       converted: `${canonical}.unitPrice`,
-      how: 'the line before discounts, divided by the quantity',
+      how: 'the line before discounts, divided by the quantity.',
     },
     [`${prefix}.subtotal_tax`]: {
       assigned: 'WooCommerce works out the tax before discounts from its tax rates',
     },
     [`${prefix}.total`]: {
       converted: `${canonical}.total`,
-      how: 'after discounts, as minor units',
+      how: 'after discounts, as minor units.',
     },
-    [`${prefix}.total_tax`]: { converted: `${canonical}.tax`, how: 'as minor units' },
+    [`${prefix}.total_tax`]: { converted: `${canonical}.tax`, how: 'as minor units.' },
     [`${prefix}.taxes`]: { assigned: "WooCommerce's split of the line tax by tax rate" },
     [`${prefix}.meta_data[]`]: { carried: `${canonical}.meta` },
     ...orderItemMeta(prefix),
     [`${prefix}.sku`]: {
       converted: `${canonical}.sku`,
-      how: "the product's SKU as WooCommerce answers it (none for a product that no longer exists)",
+      how: "the product's SKU as WooCommerce answers it (none for a product that no longer exists).",
     },
     [`${prefix}.global_unique_id`]: { assigned: "the product's GTIN as WooCommerce answers it" },
     [`${prefix}.price`]: { assigned: 'WooCommerce works it out: the line total by the quantity' },
@@ -399,33 +399,36 @@ const orderFields: Record<string, SourceField> = {
   version: { assigned: 'the WooCommerce version that last saved the order' },
   status: {
     converted: ['status', 'paymentStatus', 'fulfillmentStatus'],
-    how: 'the status, with the payment and fulfilment it implies (the table in to-canonical.ts)',
+    how: 'the status, with the payment and fulfilment it implies (the table in to-canonical.ts).',
   },
   currency: { carried: 'currency' },
   currency_symbol: { assigned: "the currency's symbol" },
   prices_include_tax: { carried: 'pricesIncludeTax' },
-  date_created: { converted: 'createdAt', how: "the store's local time of date_created_gmt" },
+  date_created: { converted: 'createdAt', how: "the store's local time of date_created_gmt." },
   date_created_gmt: { carried: 'createdAt' },
-  date_modified: { converted: 'updatedAt', how: "the store's local time of date_modified_gmt" },
+  date_modified: { converted: 'updatedAt', how: "the store's local time of date_modified_gmt." },
   date_modified_gmt: { carried: 'updatedAt' },
-  date_paid: { converted: 'paidAt', how: "the store's local time of date_paid_gmt" },
+  date_paid: { converted: 'paidAt', how: "the store's local time of date_paid_gmt." },
   date_paid_gmt: { carried: 'paidAt' },
-  date_completed: { converted: 'completedAt', how: "the store's local time of date_completed_gmt" },
+  date_completed: {
+    converted: 'completedAt',
+    how: "the store's local time of date_completed_gmt.",
+  },
   date_completed_gmt: { carried: 'completedAt' },
-  discount_total: { converted: 'discountTotal', how: 'as minor units' },
-  discount_tax: { converted: 'discounts.tax', how: 'the tax taken off by the coupons' },
-  shipping_total: { converted: 'shippingTotal', how: 'as minor units' },
-  shipping_tax: { converted: 'shippingLines.tax', how: 'the tax of the shipping lines' },
-  cart_tax: { converted: 'taxTotal', how: 'the tax of the product lines and fees' },
-  total: { converted: 'grandTotal', how: 'as minor units' },
-  total_tax: { converted: 'taxTotal', how: 'as minor units' },
+  discount_total: { converted: 'discountTotal', how: 'as minor units.' },
+  discount_tax: { converted: 'discounts.tax', how: 'the tax taken off by the coupons.' },
+  shipping_total: { converted: 'shippingTotal', how: 'as minor units.' },
+  shipping_tax: { converted: 'shippingLines.tax', how: 'the tax of the shipping lines.' },
+  cart_tax: { converted: 'taxTotal', how: 'the tax of the product lines and fees.' },
+  total: { converted: 'grandTotal', how: 'as minor units.' },
+  total_tax: { converted: 'taxTotal', how: 'as minor units.' },
   customer_id: { carried: 'customerId', ref: 'customers' },
   customer_ip_address: { carried: 'customerIpAddress' },
   customer_user_agent: { carried: 'customerUserAgent' },
   customer_note: { carried: 'note' },
-  billing: { converted: 'billingAddress', how: 'the billing address (its e-mail is the buyer’s)' },
+  billing: { converted: 'billingAddress', how: 'the billing address (its e-mail is the buyer’s).' },
   'billing.email': { carried: ['email', 'billingAddress.email'] },
-  shipping: { converted: 'shippingAddress', how: 'the shipping address' },
+  shipping: { converted: 'shippingAddress', how: 'the shipping address.' },
   payment_method: { carried: 'paymentMethod' },
   payment_method_title: { carried: 'paymentMethodTitle' },
   transaction_id: { carried: 'transactionId' },
@@ -443,10 +446,10 @@ const orderFields: Record<string, SourceField> = {
   'shipping_lines[].method_id': { carried: 'shippingLines.code' },
   'shipping_lines[].instance_id': {
     converted: 'shippingLines.code',
-    how: "with the method, as WooCommerce names shipping rates ('flat_rate:1')",
+    how: "with the method, as WooCommerce names shipping rates ('flat_rate:1').",
   },
-  'shipping_lines[].total': { converted: 'shippingLines.price', how: 'as minor units' },
-  'shipping_lines[].total_tax': { converted: 'shippingLines.tax', how: 'as minor units' },
+  'shipping_lines[].total': { converted: 'shippingLines.price', how: 'as minor units.' },
+  'shipping_lines[].total_tax': { converted: 'shippingLines.tax', how: 'as minor units.' },
   'shipping_lines[].taxes': { assigned: "WooCommerce's split of the tax by tax rate" },
   'shipping_lines[].tax_status': {
     assigned: "taken by WooCommerce from the shipping method's settings",
@@ -464,8 +467,8 @@ const orderFields: Record<string, SourceField> = {
     notCarried:
       'The amount a fee was entered with at checkout, before WooCommerce worked out its total; the model keeps the total.',
   },
-  'fee_lines[].total': { converted: 'fees.amount', how: 'as minor units (negative for a credit)' },
-  'fee_lines[].total_tax': { converted: 'fees.tax', how: 'as minor units' },
+  'fee_lines[].total': { converted: 'fees.amount', how: 'as minor units (negative for a credit).' },
+  'fee_lines[].total_tax': { converted: 'fees.tax', how: 'as minor units.' },
   'fee_lines[].taxes': { assigned: "WooCommerce's split of the tax by tax rate" },
   'fee_lines[].meta_data': {
     notCarried: 'The data model keeps no details of a fee besides its name, amount and tax.',
@@ -473,8 +476,8 @@ const orderFields: Record<string, SourceField> = {
   'coupon_lines[]': { carried: 'discounts' },
   'coupon_lines[].id': { assigned: 'WooCommerce numbers order items' },
   'coupon_lines[].code': { carried: 'discounts.code' },
-  'coupon_lines[].discount': { converted: 'discounts.amount', how: 'as minor units' },
-  'coupon_lines[].discount_tax': { converted: 'discounts.tax', how: 'as minor units' },
+  'coupon_lines[].discount': { converted: 'discounts.amount', how: 'as minor units.' },
+  'coupon_lines[].discount_tax': { converted: 'discounts.tax', how: 'as minor units.' },
   'coupon_lines[].discount_type': {
     notCarried:
       "The kind of coupon (percentage or fixed amount) is part of the coupon's definition, which is not migrated; the order keeps the amount it took off.",
@@ -495,8 +498,8 @@ const orderFields: Record<string, SourceField> = {
   'refunds[]': { carried: 'refunds', unordered: true },
   'refunds[].id': { assigned: 'WooCommerce numbers refunds' },
   'refunds[].reason': { carried: 'refunds.reason' },
-  'refunds[].total': { converted: 'refunds.amount', how: 'a positive amount' },
-  'refunds[].total_tax': { converted: 'refunds.lines.tax', how: 'the tax given back' },
+  'refunds[].total': { converted: 'refunds.amount', how: 'a positive amount.' },
+  'refunds[].total_tax': { converted: 'refunds.lines.tax', how: 'the tax given back.' },
   payment_url: { assigned: "the address of the order's payment page" },
   is_editable: { assigned: 'WooCommerce works it out from the status' },
   needs_payment: { assigned: 'WooCommerce works it out from the status and total' },
@@ -506,10 +509,10 @@ const orderFields: Record<string, SourceField> = {
   'refund_records[].id': { assigned: 'WooCommerce numbers refunds' },
   'refund_records[].date_created': {
     converted: 'refunds.createdAt',
-    how: "the store's local time of date_created_gmt",
+    how: "the store's local time of date_created_gmt.",
   },
   'refund_records[].date_created_gmt': { carried: 'refunds.createdAt' },
-  'refund_records[].amount': { converted: 'refunds.amount', how: 'as minor units' },
+  'refund_records[].amount': { converted: 'refunds.amount', how: 'as minor units.' },
   'refund_records[].reason': { carried: 'refunds.reason' },
   'refund_records[].refunded_by': { assigned: 'the user who recorded the refund' },
   'refund_records[].refunded_payment': {
@@ -531,33 +534,33 @@ const orderFields: Record<string, SourceField> = {
   },
   'refund_records[].line_items[].quantity': {
     converted: 'refunds.lines.quantity',
-    how: 'units given back, as a positive number',
+    how: 'units given back, as a positive number.',
   },
   'refund_records[].line_items[].tax_class': {
     assigned: 'the tax class of the order line it gives back',
   },
   'refund_records[].line_items[].subtotal': {
     converted: 'refunds.lines.amount',
-    how: 'a positive amount',
+    how: 'a positive amount.',
   },
   'refund_records[].line_items[].subtotal_tax': {
     converted: 'refunds.lines.tax',
-    how: 'a positive amount',
+    how: 'a positive amount.',
   },
   'refund_records[].line_items[].total': {
     converted: 'refunds.lines.amount',
-    how: 'a positive amount',
+    how: 'a positive amount.',
   },
   'refund_records[].line_items[].total_tax': {
     converted: 'refunds.lines.tax',
-    how: 'a positive amount',
+    how: 'a positive amount.',
   },
   'refund_records[].line_items[].taxes': {
     assigned: "WooCommerce's split of the tax by tax rate",
   },
   'refund_records[].line_items[].meta_data': {
     converted: 'refunds.lines.lineId',
-    how: 'WooCommerce names the order line given back in the _refunded_item_id entry',
+    how: 'WooCommerce names the order line given back in the _refunded_item_id entry.',
   },
   'refund_records[].line_items[].sku': { assigned: "the product's SKU as WooCommerce answers it" },
   'refund_records[].line_items[].global_unique_id': {
@@ -586,16 +589,16 @@ const orderFields: Record<string, SourceField> = {
   'note_records[].id': { assigned: 'WordPress numbers comments, which notes are' },
   'note_records[].author': {
     converted: 'notes.author',
-    how: "'WooCommerce' (a note the store wrote itself) as none, a person by name",
+    how: "'WooCommerce' (a note the store wrote itself) as none, a person by name.",
   },
   'note_records[].date_created': {
     converted: 'notes.createdAt',
-    how: "the store's local time of date_created_gmt",
+    how: "the store's local time of date_created_gmt.",
   },
   'note_records[].date_created_gmt': { carried: 'notes.createdAt' },
   'note_records[].note': {
     converted: 'notes.content',
-    how: "WordPress's &amp; for a lone & is read as &",
+    how: "WordPress's &amp; for a lone & is read as &.",
   },
   'note_records[].customer_note': { carried: 'notes.customerNote' },
   'note_records[]._links': links,
