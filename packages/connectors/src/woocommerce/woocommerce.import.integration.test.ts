@@ -191,6 +191,30 @@ describe('orders', () => {
     expect(again.map((o) => o.outcome)).toEqual(['skipped', 'skipped']);
   });
 
+  it('neither takes nor gives back stock for historical orders, cancelled ones included', async () => {
+    const connection = connect();
+    const idMap = new MemoryIdMap();
+    idMap.record('products', await connection.write('products', [product('p')], idMap));
+    const base = order('c', 'p');
+    const line = base.lines[0] as Order['lines'][number];
+    const reduced = { ...line, meta: [{ key: '_reduced_stock', value: '1' }] };
+    await connection.write(
+      'orders',
+      [
+        { ...base, status: 'cancelled', paymentStatus: 'voided', lines: [reduced] },
+        {
+          ...order('k', 'p'),
+          status: 'completed',
+          fulfillmentStatus: 'fulfilled',
+          lines: [reduced],
+        },
+      ],
+      idMap,
+    );
+    const stored = emu.store.products.get(Number(idMap.get('products', 'p')));
+    expect(stored?.stockQuantity).toBe(10);
+  });
+
   it('puts an authorised, uncaptured payment on hold, and says so', async () => {
     const { outcome, back } = await written(
       order('a', 'p', { status: 'pending', paymentStatus: 'authorized' }),

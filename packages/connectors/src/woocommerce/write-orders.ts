@@ -25,8 +25,8 @@ import {
  *
  * An order is created with its lines (a line whose product is not at the destination becomes a
  * line without product, keeping name, quantity and amounts), shipping lines, fees and credits,
- * payment method and transaction id, and `_order_stock_reduced` (so the store does not take stock
- * again). Then, in this order:
+ * payment method and transaction id, and `_order_stock_reduced` where the store would take stock
+ * (so it does not take it again). Then, in this order:
  * - its refunds, through the refunds endpoint (api_refund and api_restock off: no money moves, no
  *   stock comes back), each with its amount, reason and lines; the refunds of a fully refunded
  *   order make it refunded themselves, so WooCommerce adds no refund of its own;
@@ -61,6 +61,8 @@ const indexEntrySchema = z.looseObject({
     WcMeta[]
   >,
 });
+/** The statuses whose reaching makes WooCommerce reduce stock (wc_maybe_reduce_stock_levels). */
+const takesStock = ['processing', 'completed', 'on-hold', 'refunded'];
 const couponSchema = z.looseObject({ id: z.number().int(), code: z.string() });
 const noteSchema = z.looseObject({ id: z.number().int() });
 
@@ -275,8 +277,13 @@ export class OrderWriter {
         { key: markers.hash, value: '' },
         { key: markers.sourceNumber, value: o.number },
         { key: markers.sourceCreatedAt, value: o.createdAt },
-        // Historical orders must not take stock again: WC_Order::set_order_stock_reduced().
-        { key: '_order_stock_reduced', value: 'yes' },
+        // Historical orders must not take stock again: WC_Order::set_order_stock_reduced(). Only
+        // where WooCommerce would take it: marked so, a cancelled or pending order would give
+        // stock back for its lines' _reduced_stock (wc_maybe_increase_stock_levels).
+        ...(takesStock.includes(String(written.body.status)) ||
+        takesStock.includes(written.finalStatus)
+          ? [{ key: '_order_stock_reduced', value: 'yes' }]
+          : []),
         ...(o.customerIpAddress
           ? [{ key: '_customer_ip_address', value: o.customerIpAddress }]
           : []),
