@@ -30,13 +30,12 @@ export const storeAssigned: Partial<Record<EntityType, readonly string[]>> = {
 };
 
 /** The store's records as WooCommerce answers them, for the native tests of the suite. */
-export function nativeAccess<
-  S extends { credentials: WooCommerceCredentials },
->(): NativeAccess<WooCommerceCredentials> {
-  const client = (store: S) => new WooClient(store.credentials, { http: loopbackHttp() });
+export function nativeAccess(): NativeAccess<WooCommerceCredentials> {
+  const client = (store: { credentials: WooCommerceCredentials }) =>
+    new WooClient(store.credentials, { http: loopbackHttp() });
   return {
-    read: (store, entity) => readNative(client(store as S), entity),
-    variantKeys: (store) => variationKeys(client(store as S)),
+    read: (store, entity) => readNative(client(store), entity),
+    variantKeys: (store) => variationKeys(client(store)),
     assignedOnWrite,
   };
 }
