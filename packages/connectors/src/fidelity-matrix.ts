@@ -11,7 +11,11 @@ import { canonicalPathsOf, fieldFate, type FieldFate } from './kit/fields.ts';
  * test fails when the committed file differs from what the declarations give.
  */
 export function fidelityMatrix(connectors: Partial<Record<Platform, Connector<unknown>>>): string {
-  const platforms = Object.values(connectors).filter((c): c is Connector<unknown> => !!c);
+  // A connector without declarations yet is left out (the matrix test fails on it anyway).
+  const platforms = Object.values(connectors).filter(
+    (c): c is Connector<unknown> =>
+      !!c?.capabilities.nativeFields && !!c.capabilities.destinationFields,
+  );
   const cell = (fate: FieldFate): string => {
     switch (fate.fate) {
       case 'carried':

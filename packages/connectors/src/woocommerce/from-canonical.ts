@@ -3,23 +3,24 @@ import type { Category } from '@replatform/canonical/category';
 import type { Customer } from '@replatform/canonical/customer';
 import { fromMinor, type Money } from '@replatform/canonical/money';
 import type { Order } from '@replatform/canonical/order';
-import type { Product, Variant } from '@replatform/canonical/product';
+import type { Dimensions, Product, Variant, Weight } from '@replatform/canonical/product';
 import { createdVia, markers } from './markers.ts';
+import { metafieldsToMeta } from './metafields.ts';
 import type { StoreUnits } from './to-canonical.ts';
 
 /**
- * Canonical -> WooCommerce request bodies, limited to the writable fields of the wc/v3 schemas
- * (wc-v3-index.woocommerce-11.0.1.json). What WooCommerce cannot hold is reported as a warning.
+ * Canonical -> WooCommerce request bodies, limited to the writable fields of the wc/v3 routes
+ * (wc-v3-index.woocommerce-11.0.1.json) plus the few a real store reads although the index does
+ * not list them as writable (each named where it is written). What WooCommerce cannot hold is
+ * declared in native-fields.ts (destinationFields); what depends on the record at hand is a
+ * warning.
  *
- * Orders are historical records, and WooCommerce recalculates an order's totals itself when the
- * API creates it: taxes come only from the store's own tax rates (none on a store that does not
- * charge tax), and coupon lines must name coupons that exist today and are applied by today's
- * rules. So an imported order carries:
- * - each discount as a negative fee line named after the code (the amount actually given);
- * - the tax actually charged as one non-taxable fee line "Tax" (meta `_replatform_tax_total`),
- *   and per line / shipping line in meta `_replatform_tax`;
- * which keeps the order total what the customer paid, and lets the connector read the same
- * figures back. Status, payment and fulfilment: see orderStatusToWc.
+ * Orders are historical records, and WooCommerce recalculates an order's taxes itself when the
+ * API creates it: only from the store's own tax rates (none on a store that does not charge tax).
+ * So an imported order carries the tax actually charged as one non-taxable fee line "Tax" (meta
+ * `_replatform_tax_total`), and per line / shipping line in meta `_replatform_tax`, which keeps
+ * the order total what the customer paid and lets the connector read the same figures back.
+ * Status, payment and fulfilment: see orderStatusToWc.
  */
 
 export type Json = Record<string, unknown>;
@@ -62,21 +63,60 @@ export function convertLength(value: number, from: string, to: string): string {
 /** The `_gmt` form WooCommerce takes: 'Y-m-d\TH:i:s' in UTC. */
 export const isoToGmt = (iso: string) => new Date(iso).toISOString().slice(0, 19);
 
-const price = (m: Money) => fromMinor(m.amount, m.currency);
+/**
+ * A catalogue price as WooCommerce's own importer and admin keep it: WooCommerce stores the text
+ * it is given ('45' and '45.00' are the same price to it), and stores commonly hold the shortest
+ * form.
+ */
+export function price(m: Money): string {
+  const text = fromMinor(m.amount, m.currency);
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
 
-/** Regular and sale price: WooCommerce's "compare-at" is the regular price of an item on sale. */
-export function wcPrices(variant: Pick<Variant, 'price' | 'compareAtPrice'>): {
-  regular_price: string;
-  sale_price: string;
-} {
-  const compare = variant.compareAtPrice;
-  return compare && compare.amount > variant.price.amount
-    ? { regular_price: price(compare), sale_price: price(variant.price) }
-    : { regular_price: price(variant.price), sale_price: '' };
+const weightText = (weight: Weight | null, units: StoreUnits) =>
+  weight ? convertWeight(weight.value, weight.unit, units.weight) : '';
+
+function dimensionsBody(d: Dimensions | null | undefined, units: StoreUnits) {
+  return d
+    ? {
+        length: convertLength(d.length, d.unit, units.dimension),
+        width: convertLength(d.width, d.unit, units.dimension),
+        height: convertLength(d.height, d.unit, units.dimension),
+      }
+    : { length: '', width: '', height: '' };
+}
+
+/** Price, sale (with its schedule), stock and downloads of a simple product or a variation. */
+export function sellableBody(v: Variant): Json {
+  const inventory = v.inventory;
+  return {
+    regular_price: price(v.price),
+    sale_price: v.salePrice ? price(v.salePrice) : '',
+    // '' clears a schedule (WooCommerce skips a null one).
+    date_on_sale_from_gmt: v.saleStartsAt ? isoToGmt(v.saleStartsAt) : '',
+    date_on_sale_to_gmt: v.saleEndsAt ? isoToGmt(v.saleEndsAt) : '',
+    virtual: v.virtual,
+    downloadable: v.downloadable,
+    downloads: v.downloads.map((d) => ({ name: d.name, file: d.url })),
+    download_limit: v.downloadLimit ?? -1,
+    download_expiry: v.downloadExpiryDays ?? -1,
+    manage_stock: inventory.tracked,
+    ...(inventory.tracked ? { stock_quantity: inventory.quantity } : {}),
+    stock_status: inventory.stockStatus,
+    backorders: inventory.backorders,
+    low_stock_amount: inventory.lowStockThreshold,
+    global_unique_id: v.barcode,
+  };
 }
 
 export function productStatusToWc(status: Product['status']): string {
-  return status === 'active' ? 'publish' : status === 'archived' ? 'private' : 'draft';
+  return status === 'active'
+    ? 'publish'
+    : status === 'archived'
+      ? 'private'
+      : status === 'pending' || status === 'private'
+        ? status
+        : 'draft';
 }
 
 /** The inline tags WordPress keeps in a term description ($allowedtags, via wp_filter_kses). */
@@ -117,133 +157,172 @@ export function termDescription(html: string): { text: string; dropped: string[]
 export const categoryPositionLost = (position: number) =>
   `The category's sort position (${position}) was not kept: this WooCommerce's REST API cannot set it (menu_order is read-only since WooCommerce 11); sort the categories under Products > Categories.`;
 
-/** `menuOrder`: whether the store's categories route takes menu_order (see writesCategoryOrder). */
-export function categoryBody(c: Category, parent: number, menuOrder = false): Written {
+/**
+ * `menuOrder`: whether the store's categories route takes menu_order (see writesCategoryOrder).
+ * `image`: the image as the destination takes it ({id} of an image it already stored, or {src}).
+ */
+export function categoryBody(
+  c: Category,
+  parent: number,
+  menuOrder = false,
+  image?: Json,
+): Written {
   const description = termDescription(c.description);
   const warnings: string[] = [];
   if (description.dropped.length)
     warnings.push(
       `WordPress keeps only links and text styles in category descriptions; the ${description.dropped.map((t) => `<${t}>`).join(', ')} formatting of the description was flattened to text.`,
     );
-  if (c.position !== 0 && !menuOrder) warnings.push(categoryPositionLost(c.position));
   return {
     body: {
       name: c.name,
       slug: c.slug,
       parent,
       description: description.text,
+      display: c.displayType,
       ...(menuOrder ? { menu_order: c.position } : {}),
-      ...(c.imageUrl ? { image: { src: c.imageUrl } } : {}),
+      ...(c.imageUrl
+        ? {
+            image: {
+              ...(image ?? { src: c.imageUrl }),
+              ...(c.imageAlt ? { alt: c.imageAlt } : {}),
+            },
+          }
+        : {}),
     },
     warnings,
   };
 }
 
+/** How a product's links, terms and images were resolved at the destination. */
 export interface ProductRefs {
   categoryIds: number[];
   tagIds: number[];
   brandIds: number[];
+  /** Destination ids of store-wide attributes, by their slug. */
+  attributeIds: Map<string, number>;
+  /** The gallery as the destination takes it, in position order. */
+  images: Json[];
+  upsellIds: number[];
+  crossSellIds: number[];
+  groupedIds: number[];
   currency: string;
   units: StoreUnits;
 }
 
 export function productBody(p: Product, refs: ProductRefs): Written {
   const warnings: string[] = [];
-  const variable = p.type === 'variable';
   const first = p.variants[0];
-  if (p.seoTitle || p.seoDescription)
-    warnings.push('WooCommerce has no SEO title or description of its own; they were not copied.');
+  const sellable = p.type === 'simple' || p.type === 'external';
   if (first && first.price.currency !== refs.currency)
     warnings.push(
       `Prices are in ${first.price.currency}; the store sells in ${refs.currency}. Amounts were copied unconverted.`,
     );
-  const weightUnit = refs.units.weight;
+  const attribute = (
+    a: {
+      name: string;
+      values: string[];
+      shared: { slug: string } | null;
+      visible: boolean;
+      position: number;
+    },
+    variation: boolean,
+  ) => {
+    const id = a.shared ? refs.attributeIds.get(a.shared.slug) : undefined;
+    return {
+      ...(id ? { id } : { name: a.name }),
+      position: a.position,
+      visible: a.visible,
+      variation,
+      options: a.values,
+    };
+  };
+  const attributes = [
+    ...p.options.map((o) => ({ position: o.position, body: attribute(o, true) })),
+    ...p.attributes.map((a) => ({ position: a.position, body: attribute(a, false) })),
+  ]
+    .sort((a, b) => a.position - b.position)
+    .map((a) => a.body);
+  const defaults =
+    p.type === 'variable'
+      ? p.defaultOptionValues.flatMap((d) => {
+          const option = p.options.find((o) => o.name === d.name);
+          if (!option) return [];
+          const id = option.shared ? refs.attributeIds.get(option.shared.slug) : undefined;
+          return [{ ...(id ? { id } : { name: option.name }), option: d.value }];
+        })
+      : [];
   const body: Json = {
     name: p.name,
     slug: p.slug,
-    type: variable ? 'variable' : 'simple',
+    type: p.type,
     status: productStatusToWc(p.status),
+    featured: p.featured,
+    catalog_visibility: p.visibility,
     description: p.descriptionHtml,
     short_description: p.shortDescriptionHtml,
-    sku: p.sku,
+    sku: sellable ? p.sku || (first?.sku ?? '') : p.sku,
     categories: refs.categoryIds.map((id) => ({ id })),
     tags: refs.tagIds.map((id) => ({ id })),
     brands: refs.brandIds.map((id) => ({ id })),
-    images: [...p.images]
-      .sort((a, b) => a.position - b.position)
-      .map((img) => ({ src: img.url, ...(img.alt ? { alt: img.alt } : {}) })),
-    attributes: [
-      ...p.options.map((o, position) => ({
-        name: o.name,
-        position,
-        visible: true,
-        variation: true,
-        options: o.values,
-      })),
-      ...Object.entries(p.attributes).map(([name, value], i) => ({
-        name,
-        position: p.options.length + i,
-        visible: true,
-        variation: false,
-        options: [value],
-      })),
-    ],
-    dimensions: p.dimensions
-      ? {
-          length: convertLength(p.dimensions.length, p.dimensions.unit, refs.units.dimension),
-          width: convertLength(p.dimensions.width, p.dimensions.unit, refs.units.dimension),
-          height: convertLength(p.dimensions.height, p.dimensions.unit, refs.units.dimension),
-        }
-      : { length: '', width: '', height: '' },
+    images: refs.images,
+    attributes,
+    ...(p.type === 'variable' ? { default_attributes: defaults } : {}),
+    weight: weightText(sellable ? (first?.weight ?? p.weight) : p.weight, refs.units),
+    dimensions: dimensionsBody(p.dimensions, refs.units),
+    tax_status: p.taxStatus,
+    tax_class: p.taxClass,
+    shipping_class: p.shippingClass,
+    sold_individually: p.soldIndividually,
+    reviews_allowed: p.reviewsAllowed,
+    purchase_note: p.purchaseNote,
+    menu_order: p.menuOrder,
+    upsell_ids: refs.upsellIds,
+    cross_sell_ids: refs.crossSellIds,
+    ...(p.type === 'external' ? { external_url: p.externalUrl, button_text: p.buttonText } : {}),
+    // A real store sets a grouped product's members from grouped_products although the index
+    // lists the field as read-only (WC_REST_Products_Controller: set_children).
+    ...(p.type === 'grouped' ? { grouped_products: refs.groupedIds } : {}),
     ...(p.createdAt ? { date_created_gmt: isoToGmt(p.createdAt) } : {}),
+    meta_data: metafieldsToMeta(p.metafields),
   };
-  if (!variable && first) {
-    Object.assign(body, wcPrices(first), {
-      manage_stock: first.inventory.tracked,
-      ...(first.inventory.tracked ? { stock_quantity: first.inventory.quantity } : {}),
-      weight: first.weight ? convertWeight(first.weight.value, first.weight.unit, weightUnit) : '',
-      global_unique_id: first.barcode,
-    });
-    if (first.imageUrl && !p.images.some((i) => i.url === first.imageUrl))
-      warnings.push('The variant image is not in the gallery and was not copied.');
-  }
+  if (sellable && first) Object.assign(body, sellableBody(first));
   return { body, warnings };
 }
 
 /**
- * A variation; `imageId` is the gallery image WooCommerce stored for the variant's image URL.
- * Empty dimensions make the variation use its product's, as WooCommerce does.
+ * A variation. `imageId`: the destination's media id of the variant's image, or the image by URL
+ * when the destination has none yet. Empty dimensions make the variation use its product's.
  */
 export function variationBody(
   v: Variant,
   units: StoreUnits,
-  menuOrder: number,
-  imageId: number | undefined,
+  attributeIds: Map<string, number>,
+  options: Product['options'],
+  image: Json | undefined,
 ): Json {
-  const d = v.dimensions;
   return {
     sku: v.sku,
-    global_unique_id: v.barcode,
+    status: v.status === 'active' ? 'publish' : 'private',
     description: v.descriptionHtml ?? '',
-    ...wcPrices(v),
-    manage_stock: v.inventory.tracked,
-    ...(v.inventory.tracked ? { stock_quantity: v.inventory.quantity } : {}),
-    weight: v.weight ? convertWeight(v.weight.value, v.weight.unit, units.weight) : '',
-    dimensions: d
-      ? {
-          length: convertLength(d.length, d.unit, units.dimension),
-          width: convertLength(d.width, d.unit, units.dimension),
-          height: convertLength(d.height, d.unit, units.dimension),
-        }
-      : { length: '', width: '', height: '' },
-    attributes: v.optionValues.map((o) => ({ name: o.name, option: o.value })),
-    menu_order: menuOrder,
-    image: imageId ? { id: imageId } : {},
+    ...sellableBody(v),
+    tax_class: v.taxClass ?? 'parent',
+    shipping_class: v.shippingClass ?? '',
+    weight: weightText(v.weight, units),
+    dimensions: dimensionsBody(v.dimensions, units),
+    attributes: v.optionValues.map((o) => {
+      const option = options.find((x) => x.name === o.name);
+      const id = option?.shared ? attributeIds.get(option.shared.slug) : undefined;
+      return { ...(id ? { id } : { name: o.name }), option: o.value };
+    }),
+    menu_order: v.position,
+    image: image ?? {},
+    meta_data: metafieldsToMeta(v.metafields),
   };
 }
 
-/** An address without its phone (the billing address carries it separately). */
-function address(a: Address): Json {
+/** An address as WooCommerce keeps it; an e-mail is only sent when there is one. */
+function address(a: Address, withEmail: boolean): Json {
   return {
     first_name: a.firstName,
     last_name: a.lastName,
@@ -254,6 +333,9 @@ function address(a: Address): Json {
     state: a.province,
     postcode: a.postalCode,
     country: a.countryCode,
+    phone: a.phone,
+    // WooCommerce refuses an empty billing e-mail: none is sent, and none is made up.
+    ...(withEmail && a.email ? { email: a.email } : {}),
   };
 }
 
@@ -267,28 +349,27 @@ export function customerBody(c: Customer): Written {
     warnings.push(
       `WooCommerce keeps one billing and one shipping address per customer; the customer's other addresses (${dropped}) were not copied.`,
     );
+  const hidden = c.metafields.filter((m) => m.key.startsWith('_')).map((m) => m.key);
+  if (hidden.length)
+    warnings.push(
+      `WordPress keeps user meta whose key starts with '_' away from the REST API; the custom fields ${hidden.join(', ')} were not copied.`,
+    );
   if (billing?.phone && c.phone && billing.phone !== c.phone)
     warnings.push(
       `WooCommerce keeps one phone per customer, the billing address's; the account's own phone (${c.phone}) was not copied.`,
     );
-  if (c.acceptsMarketing)
-    warnings.push('WooCommerce has no marketing consent field; the consent was not copied.');
-  if (c.note) warnings.push('WooCommerce has no customer note; the note was not copied.');
-  if (c.tags.length) warnings.push('WooCommerce has no customer tags; the tags were not copied.');
-  warnings.push(
-    `WooCommerce records an account's registration date itself; the source's (${c.createdAt.slice(0, 10)}) was not kept.`,
-  );
+  const billingBody: Json = billing ? address(billing, true) : c.phone ? { phone: c.phone } : {};
+  if (billing && !billing.phone && c.phone) billingBody.phone = c.phone;
   return {
     body: {
       email: c.email,
+      ...(c.username ? { username: c.username } : {}),
       first_name: c.firstName,
       last_name: c.lastName,
-      billing: {
-        ...(billing ? address(billing) : { first_name: c.firstName, last_name: c.lastName }),
-        email: c.email,
-        phone: billing?.phone || c.phone,
-      },
-      shipping: shipping ? { ...address(shipping), phone: shipping.phone } : {},
+      billing: billingBody,
+      // A merged billing-and-shipping address has no e-mail of its own on the shipping side.
+      shipping: shipping ? address(shipping, false) : {},
+      meta_data: metafieldsToMeta(c.metafields.filter((m) => !m.key.startsWith('_'))),
     },
     warnings,
   };
@@ -300,32 +381,26 @@ export interface LineRefs {
   variationId: number;
 }
 
-export interface WcOrderStatus {
-  /** The status the order is created with. */
-  status: string;
-  /**
-   * The status it must end in when that differs from the one it is created with: WooCommerce
-   * records a payment (date_paid) or a completion (date_completed) only when an order passes
-   * through processing or completed, so a paid order on hold, or a fulfilled order refunded since,
-   * is created paid or completed and then moved on. The dates stay; the e-mails are off.
-   */
-  finalStatus?: string;
-  /** set_paid: let WooCommerce record the payment (payment_complete(), date_paid). */
-  setPaid: boolean;
-  /** What of the source's status, payment and fulfilment WooCommerce cannot show. */
-  warnings: string[];
-}
-
 const paidStatuses: readonly Order['paymentStatus'][] = [
   'paid',
   'partially_paid',
   'partially_refunded',
+  'refunded',
 ];
 
+export interface WcOrderStatus {
+  /** The status the order is created with. */
+  status: string;
+  /** The status it must end in when refunds change it on the way (a partly refunded order). */
+  finalStatus: string;
+  /** What of the source's status, payment and fulfilment WooCommerce cannot show. */
+  warnings: string[];
+}
+
 /**
- * WooCommerce has one status per order, a payment date and a completion date. An order counts as
- * paid when it has a payment date and as fulfilled when it is (or was) completed; WooCommerce sets
- * both dates itself when an order reaches processing or completed. So the order ends in:
+ * WooCommerce has one status per order, a payment date and a completion date, which the import
+ * sets from the source's (`_date_paid`, `_date_completed` meta, which WooCommerce routes to the
+ * order's setters). An order ends in:
  *
  *   cancelled / refunded / failed                -> the same status
  *   fulfilled (or completed)                     -> completed
@@ -333,10 +408,9 @@ const paidStatuses: readonly Order['paymentStatus'][] = [
  *                                                  authorised payments
  *   on-hold / processing / pending               -> the same status
  *
- * and is created paid (set_paid, as processing or completed) when the source was paid, and
- * completed first when it had been fulfilled, before moving to its final status. A warning says
- * what does not fit: authorisation, partial payment or fulfilment, refunds within a paid order,
- * payment states that contradict the status.
+ * A refunded order is created in the status it had before its refunds (completed when it had
+ * been fulfilled, else processing): the refunds then make it refunded, as they did at the source,
+ * without WooCommerce adding a refund of its own for the whole amount.
  */
 export function orderStatusToWc(o: Order): WcOrderStatus {
   const warnings: string[] = [];
@@ -352,23 +426,11 @@ export function orderStatusToWc(o: Order): WcOrderStatus {
       "WooCommerce has no 'authorised' payment status: the order is on-hold, as WooCommerce's payment gateways leave payments that still need capturing.",
     );
   } else final = o.status;
-
-  // A refund presupposes a payment: a refunded order was paid before.
-  const wasPaid = paid || o.paymentStatus === 'refunded';
-  let created = final;
-  if (closed && fulfilled && wasPaid) created = 'completed';
-  else if (paid && !['processing', 'completed', 'refunded'].includes(final)) created = 'processing';
-  if (closed && fulfilled && !wasPaid)
+  const created = final === 'refunded' ? (fulfilled ? 'completed' : 'processing') : final;
+  const refunded = o.refunds.reduce((s, r) => s + r.amount.amount, 0);
+  if (final === 'refunded' && refunded < o.grandTotal.amount)
     warnings.push(
-      `WooCommerce counts a fulfilled order as paid; this ${final} order was not, so its fulfillment status (fulfilled) is not kept.`,
-    );
-  if (final === 'completed' && !paid)
-    warnings.push(
-      `WooCommerce counts a completed order as paid; this order's payment status was ${o.paymentStatus === 'authorized' ? 'authorised but not captured' : o.paymentStatus}.`,
-    );
-  if (final === 'processing' && !paid)
-    warnings.push(
-      `WooCommerce counts a processing order as paid; this order's payment status was ${o.paymentStatus}.`,
+      `WooCommerce records the part of a refunded order's total that no refund gave back (${fromMinor(o.grandTotal.amount - refunded, o.currency)}) as a refund of its own.`,
     );
   if (o.fulfillmentStatus === 'partial' && final !== 'completed')
     warnings.push(
@@ -376,100 +438,146 @@ export function orderStatusToWc(o: Order): WcOrderStatus {
     );
   if (o.paymentStatus === 'partially_paid')
     warnings.push('WooCommerce has no partial payment; the payment status shows as paid in full.');
-  if (o.paymentStatus === 'partially_refunded')
+  if (paid && !o.paidAt)
     warnings.push(
-      'Refunds are not migrated; the payment status shows as paid in full, without the partial refund.',
+      'WooCommerce counts an order as paid by its payment date, which the source did not have: the date of the import stands in for it.',
     );
-  if (o.paymentStatus === 'voided' && final !== 'cancelled' && final !== 'failed')
+  if ((final === 'completed' || o.fulfillmentStatus === 'fulfilled') && !o.completedAt)
     warnings.push(
-      `WooCommerce shows a voided payment only on cancelled orders; this '${final}' order's payment status shows as unpaid.`,
+      'WooCommerce dates the completion of a completed order, which the source did not: the date of the import stands in for it.',
     );
-  return {
-    status: created,
-    ...(created !== final ? { finalStatus: final } : {}),
-    setPaid: wasPaid && (created === 'processing' || created === 'completed'),
-    warnings,
-  };
+  if (final === 'completed' && !paid)
+    warnings.push(
+      `WooCommerce counts a completed order as paid; this order's payment status was ${o.paymentStatus === 'authorized' ? 'authorised but not captured' : o.paymentStatus}.`,
+    );
+  return { status: created, finalStatus: final, warnings };
 }
 
+/**
+ * The order meta WooCommerce routes to its own setters (WC_Data internal meta keys): the payment
+ * and completion dates, and whether the prices include tax. WooCommerce counts an order as paid
+ * by its payment date and stamps one (and a completion date) as the order passes through
+ * processing or completed: a date the source did not have is cleared, except where the order was
+ * paid or fulfilled without a known date, whose stamp then stands (see orderStatusToWc).
+ */
+export function orderDatesMeta(o: Order, stamp = Math.floor(Date.now() / 1000)): Json[] {
+  const timestamp = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+  const paid = paidStatuses.includes(o.paymentStatus);
+  const fulfilled = o.fulfillmentStatus === 'fulfilled' || o.status === 'completed';
+  const final = orderStatusToWc(o).finalStatus;
+  // WooCommerce stamps a payment date only on the way through processing or completed.
+  const stampsPayment = ['processing', 'completed', 'refunded'].includes(final);
+  return [
+    ...(o.paidAt
+      ? [{ key: '_date_paid', value: timestamp(o.paidAt) }]
+      : !paid
+        ? [{ key: '_date_paid', value: '' }]
+        : stampsPayment
+          ? []
+          : [{ key: '_date_paid', value: stamp }]),
+    ...(o.completedAt
+      ? [{ key: '_date_completed', value: timestamp(o.completedAt) }]
+      : fulfilled
+        ? []
+        : [{ key: '_date_completed', value: '' }]),
+    { key: '_prices_include_tax', value: o.pricesIncludeTax },
+  ];
+}
+
+/**
+ * The body that creates an order. `lines` links each line to the destination's product, or to
+ * none (a line whose product is not at the destination is written as a custom line: WooCommerce
+ * needs a product reference to create a line and makes one that points at no product a line
+ * without product, which keeps its name, quantity and amounts). `coupons`: whether the discounts
+ * are written as coupon lines (their coupons exist at the destination for the time of the write).
+ */
 export function orderBody(
   o: Order,
   customerId: number,
   lines: LineRefs[],
-): Written & { finalStatus?: string } {
+  coupons: boolean,
+): Written & { finalStatus: string } {
   const m = (x: Money) => fromMinor(x.amount, o.currency);
   const state = orderStatusToWc(o);
-  const warnings: string[] = [
-    `WooCommerce numbers and dates orders itself: source order ${o.number} of ${o.createdAt.slice(0, 10)} keeps its number and date in the order's meta data (${markers.sourceNumber}, ${markers.sourceCreatedAt}).`,
-    ...state.warnings,
-  ];
-  const feeLines: Json[] = o.discounts.map((d) => ({
-    name: d.code || 'Discount',
-    tax_status: 'none',
-    total: fromMinor(-d.amount.amount, o.currency),
-    meta_data: [{ key: markers.discount, value: d.code }],
+  const warnings = [...state.warnings];
+  const taxMeta = (tax: Money) => (tax.amount !== 0 ? [{ key: markers.tax, value: m(tax) }] : []);
+  const fees: Json[] = o.fees.map((f) => ({
+    name: f.name || 'Fee',
+    total: m(f.amount),
+    tax_class: f.taxClass,
+    tax_status: f.taxStatus,
   }));
+  const couponLines = coupons ? o.discounts.filter((d) => d.code !== '') : [];
+  for (const d of o.discounts.filter((x) => !couponLines.includes(x)))
+    fees.push({
+      name: d.code || 'Discount',
+      total: m({ ...d.amount, amount: -d.amount.amount }),
+      tax_status: 'none',
+    });
+  if (o.discounts.some((d) => !couponLines.includes(d)))
+    warnings.push(
+      'WooCommerce records a discount only as a coupon line with a code; a discount without one is kept as a negative fee.',
+    );
   if (o.taxTotal.amount !== 0)
-    feeLines.push({
+    fees.push({
       name: 'Tax',
       tax_status: 'none',
       total: m(o.taxTotal),
       meta_data: [{ key: markers.taxTotal, value: m(o.taxTotal) }],
     });
-  const recalculated =
-    o.lines.reduce((s, l) => s + l.total.amount, 0) +
-    o.shippingLines.reduce((s, l) => s + l.price.amount, 0) -
-    o.discounts.reduce((s, d) => s + d.amount.amount, 0) +
-    o.taxTotal.amount;
-  if (recalculated !== o.grandTotal.amount)
-    warnings.push(
-      `The order total at the source (${m(o.grandTotal)}) includes charges WooCommerce cannot hold; it will show ${fromMinor(recalculated, o.currency)}.`,
-    );
-  if (o.lines.some((l) => l.total.amount !== l.unitPrice.amount * l.quantity))
-    warnings.push('Line discounts are folded into the line totals.');
-  const billing: Json = {
-    ...(o.billingAddress ? { ...address(o.billingAddress), phone: o.billingAddress.phone } : {}),
-    ...(o.email ? { email: o.email } : {}),
-  };
+  const billing: Json = o.billingAddress ? address(o.billingAddress, true) : {};
+  if (o.email && !billing.email) billing.email = o.email;
   return {
     body: {
       status: state.status,
       currency: o.currency,
       customer_id: customerId,
       customer_note: o.note,
-      created_via: createdVia,
+      created_via: o.createdVia || createdVia,
+      payment_method: o.paymentMethod,
+      payment_method_title: o.paymentMethodTitle,
+      transaction_id: o.transactionId,
       ...(Object.keys(billing).length ? { billing } : {}),
       // An order's shipping phone exists since WooCommerce 5.6 (set_shipping_phone), although
       // the REST schema does not list it; the controller sets every address field with a setter.
-      ...(o.shippingAddress
-        ? { shipping: { ...address(o.shippingAddress), phone: o.shippingAddress.phone } }
-        : {}),
+      ...(o.shippingAddress ? { shipping: address(o.shippingAddress, false) } : {}),
       line_items: o.lines.map((l, i) => {
         const ref = lines[i] ?? { productId: 0, variationId: 0 };
+        const linked = ref.productId > 0;
         return {
-          ...(ref.productId ? { product_id: ref.productId } : {}),
+          // -1 names no product: WooCommerce then makes a line without one (see above).
+          product_id: linked ? ref.productId : -1,
           ...(ref.variationId ? { variation_id: ref.variationId } : {}),
           name: l.name,
           quantity: l.quantity,
-          subtotal: m(l.total),
+          tax_class: l.taxClass,
+          subtotal: m({ ...l.unitPrice, amount: l.unitPrice.amount * l.quantity }),
           total: m(l.total),
-          meta_data: [{ key: markers.tax, value: m(l.tax) }],
+          meta_data: [
+            ...l.meta.map((x) => ({ key: x.key, value: x.value })),
+            ...taxMeta(l.tax),
+            ...(!linked && l.sku ? [{ key: markers.sku, value: l.sku }] : []),
+          ],
         };
       }),
-      shipping_lines: o.shippingLines.map((s) => ({
-        method_title: s.title,
-        // WooCommerce refuses a shipping line without a method id.
-        method_id: s.code || 'other',
-        total: m(s.price),
-        meta_data: [
-          { key: markers.tax, value: m(s.tax) },
-          ...(s.code ? [] : [{ key: markers.shippingCode, value: '' }]),
-        ],
-      })),
-      fee_lines: feeLines,
-      set_paid: state.setPaid,
+      shipping_lines: o.shippingLines.map((s) => {
+        const [, method, instance] = /^(.+):(\d+)$/.exec(s.code) ?? [];
+        return {
+          method_title: s.title,
+          // WooCommerce refuses a shipping line without a method id.
+          method_id: method ?? (s.code || 'other'),
+          ...(instance ? { instance_id: instance } : {}),
+          total: m(s.price),
+          meta_data: [
+            ...taxMeta(s.tax),
+            ...(s.code ? [] : [{ key: markers.shippingCode, value: '' }]),
+          ],
+        };
+      }),
+      fee_lines: fees,
+      ...(couponLines.length ? { coupon_lines: couponLines.map((d) => ({ code: d.code })) } : {}),
     },
     warnings,
-    ...(state.finalStatus ? { finalStatus: state.finalStatus } : {}),
+    finalStatus: state.finalStatus,
   };
 }

@@ -2,19 +2,26 @@ import { createHash } from 'node:crypto';
 
 /**
  * What the connector leaves on records it writes, in meta_data (WooCommerce keeps `_`-prefixed
- * keys hidden from shoppers and the admin's custom-fields box, and returns them over the API):
+ * keys hidden from shoppers and the admin's custom-fields box, and returns them over the API). A
+ * store's own `_replatform_*` meta is never read as the merchant's data.
  *
  * - `_replatform_source_id`: the source record's id, so a run that crashed after the store saved a
  *   record but before our id map did finds it again instead of creating it twice;
  * - `_replatform_hash`: a digest of what was written, so an unchanged record is skipped;
- * - `_replatform_images`: a digest of the image list, so an update does not download the images
+ * - `_replatform_images`: a digest of the image list, so an update does not send the images
  *   again when they did not change;
  * - on orders, `_replatform_source_number` and `_replatform_source_created_at` keep the source's
  *   order number and date (WooCommerce assigns its own and ignores `date_created` on orders);
  * - `_replatform_tax` on order lines and shipping lines and `_replatform_tax_total` on a fee line
  *   carry historical taxes, which a store only ever calculates itself (see from-canonical.ts);
  * - `_replatform_method_id` on a shipping line that had no method code at the source: WooCommerce
- *   requires one, so the line is written with 'other' and read back without it.
+ *   requires one, so the line is written with 'other' and read back without it;
+ * - `_replatform_sku` on a line whose product no longer exists: WooCommerce answers a line's SKU
+ *   from its product, so a custom line keeps the SKU it was sold under here.
+ *
+ * Customers are the exception: WordPress counts a user meta key with a leading underscore as
+ * protected, and WooCommerce's customers route neither writes nor answers protected meta. Their
+ * markers are `replatform_source_id` and `replatform_hash` (customerMarkers).
  */
 export const markers = {
   sourceId: '_replatform_source_id',
@@ -24,19 +31,30 @@ export const markers = {
   sourceCreatedAt: '_replatform_source_created_at',
   tax: '_replatform_tax',
   taxTotal: '_replatform_tax_total',
-  discount: '_replatform_discount',
   shippingCode: '_replatform_method_id',
+  sku: '_replatform_sku',
 } as const;
 
-/** Orders the connector creates say so in created_via, which the orders list can filter on. */
+export const customerMarkers = {
+  sourceId: 'replatform_source_id',
+  hash: 'replatform_hash',
+} as const;
+
+/** Meta keys the connector writes itself; never read as the merchant's own meta data. */
+export const isMarker = (key: string) => /^_?replatform_/.test(key);
+
+/** Orders the connector creates without a source of their own say so in created_via. */
 export const createdVia = 'replatform';
 
 export function metaValue(list: readonly { key: string; value: unknown }[], key: string): unknown {
   return list.find((m) => m.key === key)?.value;
 }
 
-export function sourceIdOf(list: readonly { key: string; value: unknown }[]): string | undefined {
-  const value = metaValue(list, markers.sourceId);
+export function sourceIdOf(
+  list: readonly { key: string; value: unknown }[],
+  key: string = markers.sourceId,
+): string | undefined {
+  const value = metaValue(list, key);
   return value === undefined || value === null ? undefined : String(value);
 }
 

@@ -1,3 +1,4 @@
+import { z, type ZodType } from 'zod';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Checkpoint, Page } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
@@ -12,10 +13,14 @@ import {
 } from './to-canonical.ts';
 import {
   wcCustomerSchema,
+  wcOrderNoteSchema,
   wcOrderSchema,
   wcProductSchema,
+  wcRefundSchema,
   wcTermSchema,
   wcVariationSchema,
+  type WcOrderNote,
+  type WcRefund,
   type WcTerm,
   type WcVariation,
 } from './wc-schemas.ts';
@@ -23,7 +28,9 @@ import {
 /**
  * Reading a store: pages of 100 (wc/v3's maximum) in a stable order (orderby=id, order=asc, so
  * records created during a read land on later pages), with `context=edit` so descriptions come
- * back as stored rather than rendered for display. The checkpoint is the next page number.
+ * back as stored rather than rendered for display. The checkpoint is the next page number. A
+ * product is read with its variations, an order with its refunds (one request per page of
+ * orders, GET refunds?parent=...) and its notes.
  */
 
 export const pageSize = 100;
@@ -46,37 +53,84 @@ const nextCheckpoint = (page: number, totalPages: number): Checkpoint | null =>
 function split<T>(converted: { id: number; result: Converted<T> }[]) {
   const records: T[] = [];
   const rejected: { sourceId: string; reason: string }[] = [];
+  const losses: { sourceId: string; field: string; reason: string }[] = [];
   for (const { id, result } of converted) {
-    if (result.ok) records.push(result.record);
-    else rejected.push({ sourceId: String(id), reason: result.reason });
+    if (!result.ok) {
+      rejected.push({ sourceId: String(id), reason: result.reason });
+      continue;
+    }
+    records.push(result.record);
+    for (const loss of result.losses) losses.push({ sourceId: String(id), ...loss });
   }
-  return { records, ...(rejected.length ? { rejected } : {}) };
+  return {
+    records,
+    ...(rejected.length ? { rejected } : {}),
+    ...(losses.length ? { losses } : {}),
+  };
 }
 
-export async function readVariations(client: WooClient, productId: number): Promise<WcVariation[]> {
-  const all: WcVariation[] = [];
+/** Every page of a collection. */
+async function readAllPages<T>(
+  client: WooClient,
+  path: string,
+  query: Record<string, string | number>,
+  schema: ZodType<T>,
+): Promise<T[]> {
+  const all: T[] = [];
   for (let page = 1; ; page++) {
-    const result = await client.page(
-      `/products/${productId}/variations`,
-      { page, per_page: pageSize, orderby: 'id', order: 'asc', context: 'edit' },
-      wcVariationSchema,
-    );
+    const result = await client.page(path, { ...query, page, per_page: pageSize }, schema);
     all.push(...result.items);
     if (page >= result.totalPages || result.items.length === 0) return all;
   }
 }
 
-export async function readAllCategories(client: WooClient): Promise<WcTerm[]> {
-  const all: WcTerm[] = [];
-  for (let page = 1; ; page++) {
-    const result = await client.page(
-      '/products/categories',
-      { page, per_page: pageSize, orderby: 'id', order: 'asc' },
-      wcTermSchema,
+export function readVariations(client: WooClient, productId: number): Promise<WcVariation[]> {
+  return readAllPages(
+    client,
+    `/products/${productId}/variations`,
+    { orderby: 'id', order: 'asc', context: 'edit' },
+    wcVariationSchema,
+  );
+}
+
+export function readAllCategories(client: WooClient): Promise<WcTerm[]> {
+  return readAllPages(
+    client,
+    '/products/categories',
+    { orderby: 'id', order: 'asc', context: 'edit' },
+    wcTermSchema,
+  );
+}
+
+/**
+ * The refunds of some orders, by order id, through each order's refunds route: the store-wide
+ * refunds route ignores its `parent` filter (WooCommerce 11.0.1 answers every refund).
+ */
+export async function readRefunds(
+  client: WooClient,
+  orderIds: number[],
+): Promise<Map<number, WcRefund[]>> {
+  const out = new Map<number, WcRefund[]>();
+  for (const id of orderIds)
+    out.set(
+      id,
+      await readAllPages(
+        client,
+        `/orders/${id}/refunds`,
+        { orderby: 'id', order: 'asc', context: 'edit' },
+        wcRefundSchema,
+      ),
     );
-    all.push(...result.items);
-    if (page >= result.totalPages || result.items.length === 0) return all;
-  }
+  return out;
+}
+
+export async function readNotes(client: WooClient, orderId: number): Promise<WcOrderNote[]> {
+  const { data } = await client.get(
+    `/orders/${orderId}/notes`,
+    { context: 'edit' },
+    z.array(wcOrderNoteSchema),
+  );
+  return data;
 }
 
 export async function* readEntity<E extends EntityType>(
@@ -86,15 +140,24 @@ export async function* readEntity<E extends EntityType>(
   checkpoint: Checkpoint | null,
 ): AsyncGenerator<Page<E>> {
   let page = pageOf(checkpoint);
+  const ctx = {
+    currency: info.currency,
+    units: info.units,
+    defaultCategoryId: info.defaultCategoryId,
+  };
   if (entity === 'categories') {
     // Categories are few: all are loaded so each record's storefront path can use its ancestors.
+    // "Uncategorized" is WooCommerce's own placeholder, present in every store: not migrated.
     const all = (await readAllCategories(client)).filter((t) => t.id !== info.defaultCategoryId);
     const byId = new Map(all.map((t) => [t.id, t]));
     const totalPages = Math.ceil(all.length / pageSize);
     do {
       const slice = all.slice((page - 1) * pageSize, page * pageSize);
-      const records = slice.map((t) => categoryToCanonical(t, byId, info));
-      yield { records, next: nextCheckpoint(page, totalPages) } as Page<E>;
+      const converted = slice.map((t) => ({
+        id: t.id,
+        result: categoryToCanonical(t, byId, info.defaultCategoryId),
+      }));
+      yield { ...split(converted), next: nextCheckpoint(page, totalPages) } as Page<E>;
       page++;
     } while (page <= totalPages);
     return;
@@ -111,7 +174,7 @@ export async function* readEntity<E extends EntityType>(
         const variations = p.type === 'variable' ? await readVariations(client, p.id) : [];
         converted.push({
           id: p.id,
-          result: productToCanonical(p, variations, info) as Converted<EntityRecord[E]>,
+          result: productToCanonical(p, variations, ctx) as Converted<EntityRecord[E]>,
         });
       }
     } else if (entity === 'customers') {
@@ -124,10 +187,18 @@ export async function* readEntity<E extends EntityType>(
     } else {
       const result = await client.page('/orders', { ...query, page }, wcOrderSchema);
       totalPages = result.totalPages;
-      converted = result.items.map((o) => ({
-        id: o.id,
-        result: orderToCanonical(o) as Converted<EntityRecord[E]>,
-      }));
+      const refunds = await readRefunds(
+        client,
+        result.items.filter((o) => o.refunds.length > 0).map((o) => o.id),
+      );
+      converted = [];
+      for (const o of result.items) {
+        const notes = await readNotes(client, o.id);
+        converted.push({
+          id: o.id,
+          result: orderToCanonical(o, refunds.get(o.id) ?? [], notes) as Converted<EntityRecord[E]>,
+        });
+      }
     }
     const next = nextCheckpoint(page, totalPages);
     yield { ...split(converted), next };

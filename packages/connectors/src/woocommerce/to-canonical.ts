@@ -1,24 +1,46 @@
 import type { Address } from '@replatform/canonical/address';
 import type { Category } from '@replatform/canonical/category';
-import type { Customer, CustomerAddress } from '@replatform/canonical/customer';
-import { customerSchema } from '@replatform/canonical/customer';
+import {
+  customerSchema,
+  type Customer,
+  type CustomerAddress,
+} from '@replatform/canonical/customer';
+import { categoryDefaults, productDefaults } from '@replatform/canonical/defaults';
 import { money, toMinor, type Money } from '@replatform/canonical/money';
-import type { Order } from '@replatform/canonical/order';
-import type { Dimensions, Product, Variant } from '@replatform/canonical/product';
-import { markers, metaValue } from './markers.ts';
+import type { Order, OrderLine, OrderNote, Refund } from '@replatform/canonical/order';
+import {
+  backorderPolicies,
+  productVisibilities,
+  stockStatuses,
+  type Dimensions,
+  type Inventory,
+  type Product,
+  type ProductAttribute,
+  type ProductOption,
+  type Variant,
+} from '@replatform/canonical/product';
+import { markers, metaValue, isMarker } from './markers.ts';
+import { metaToMetafields } from './metafields.ts';
+import { nativeFields } from './native-fields.ts';
 import type {
   WcAddress,
   WcCustomer,
+  WcDimensions,
   WcOrder,
+  WcOrderNote,
   WcProduct,
+  WcRefund,
   WcTerm,
   WcVariation,
 } from './wc-schemas.ts';
 
 /**
  * WooCommerce -> canonical. Amounts become minor units, dates UTC ISO-8601 (WooCommerce's `_gmt`
- * fields carry no zone), term names lose WordPress's HTML escaping. Order status mapping
- * (WooCommerce -> canonical status / payment / fulfilment):
+ * fields carry no zone), term names lose WordPress's HTML escaping. What a record holds that the
+ * model has no place for is returned as its losses (the native field and why), which the engine
+ * reports as the record's known differences.
+ *
+ * Order status mapping (WooCommerce -> canonical status / payment / fulfilment):
  *
  *   pending          -> pending    / pending (paid if a payment date is set)
  *   processing       -> processing / paid
@@ -45,6 +67,14 @@ export interface ReadContext {
   /** The store's "Uncategorized" category: WooCommerce's placeholder, not migrated. */
   defaultCategoryId: number | null;
 }
+
+/** A native field a record had a value in and the model could not carry. */
+export interface Loss {
+  field: string;
+  reason: string;
+}
+
+export type Converted<T> = { ok: true; record: T; losses: Loss[] } | { ok: false; reason: string };
 
 const entities: Record<string, string> = {
   amp: '&',
@@ -95,15 +125,14 @@ const amount = (value: string, currency: string): Money => {
   return money(trimmed === '' ? 0 : toMinor(trimmed, currency), currency);
 };
 const number = (value: string) => (value.trim() === '' ? 0 : Number(value));
-const sameName = (a: string, b: string) =>
-  a
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-') ===
-  b
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-');
+const oneOf = <T extends string>(list: readonly T[], value: string, fallback: T): T =>
+  (list as readonly string[]).includes(value) ? (value as T) : fallback;
+
+/** The declared reason a native field is not carried (native-fields.ts). */
+function why(entity: 'categories' | 'products' | 'customers' | 'orders', field: string): string {
+  const declared = nativeFields[entity]?.[field];
+  return declared && 'notCarried' in declared ? declared.notCarried : 'Not carried.';
+}
 
 function weightOf(value: string, units: StoreUnits): Variant['weight'] {
   const unit = weightUnitToCanonical[units.weight];
@@ -111,46 +140,24 @@ function weightOf(value: string, units: StoreUnits): Variant['weight'] {
   return { value: Math.max(0, Number(value)), unit };
 }
 
-function inventoryOf(
-  manage: boolean | string,
-  quantity: number | null | undefined,
-  parentQuantity?: number | null,
-) {
-  if (manage === true) return { tracked: true, quantity: quantity ?? 0 };
-  if (manage === 'parent') return { tracked: true, quantity: quantity ?? parentQuantity ?? 0 };
-  return { tracked: false, quantity: 0 };
-}
-
-type WcDimensions = WcProduct['dimensions'];
-
-/**
- * A variation's dimensions when it has its own: WooCommerce leaves a variation's dimensions empty
- * to use its product's (and some stores answer with the product's values filled in), so only
- * values that are set and differ from the product's are the variant's own.
- */
-function variantDimensions(
-  own: WcDimensions,
-  product: WcDimensions,
-  units: StoreUnits,
-): Dimensions | undefined {
+function dimensionsOf(d: WcDimensions, units: StoreUnits): Dimensions | null {
   const unit = dimensionUnitToCanonical[units.dimension];
-  const set = [own.length, own.width, own.height].some((x) => x.trim() !== '');
-  if (!unit || !set) return undefined;
-  const pick = (mine: string, parent: string) => Math.max(0, number(mine.trim() || parent));
-  const dims = {
-    length: pick(own.length, product.length),
-    width: pick(own.width, product.width),
-    height: pick(own.height, product.height),
+  if (!unit || [d.length, d.width, d.height].every((x) => x.trim() === '')) return null;
+  return {
+    length: Math.max(0, number(d.length)),
+    width: Math.max(0, number(d.width)),
+    height: Math.max(0, number(d.height)),
     unit,
   };
-  const parent = {
-    length: Math.max(0, number(product.length)),
-    width: Math.max(0, number(product.width)),
-    height: Math.max(0, number(product.height)),
-  };
-  const same =
-    dims.length === parent.length && dims.width === parent.width && dims.height === parent.height;
-  return same ? undefined : dims;
+}
+
+/**
+ * What WordPress's HTML filter did to stored text: every lone `&` was escaped to `&amp;`; both
+ * mean the same to a browser. An `&amp;` that could not start a character reference is read back
+ * as the plain `&` other stores keep.
+ */
+export function bareAmpersands(html: string): string {
+  return html.replace(/&amp;(?![A-Za-z0-9#]+;?)/g, '&');
 }
 
 /**
@@ -170,152 +177,289 @@ export function descriptionFromWc(stored: string): string {
     .join('');
 }
 
-/**
- * WordPress's HTML filter escapes every lone `&` when it stores HTML ('Tea & cake' becomes
- * 'Tea &amp; cake'); both mean the same to a browser. An `&amp;` that could not start a
- * character reference is read back as the plain `&` other stores keep.
- */
-export function bareAmpersands(html: string): string {
-  return html.replace(/&amp;(?![A-Za-z0-9#]+;?)/g, '&');
-}
-
-/** Selling price and compare-at price from WooCommerce's price / regular price. */
-function pricesOf(
-  item: { price: string; regular_price: string; sale_price: string },
-  currency: string,
-) {
-  const price =
-    item.price !== '' ? item.price : item.sale_price !== '' ? item.sale_price : item.regular_price;
-  const selling = amount(price, currency);
-  const regular = item.regular_price === '' ? undefined : amount(item.regular_price, currency);
-  return {
-    price: selling,
-    compareAtPrice: regular && regular.amount > selling.amount ? regular : null,
-  };
-}
-
 const validUrl = (value: string | undefined | null): value is string =>
   !!value && URL.canParse(value);
 
-export type Converted<T> = { ok: true; record: T } | { ok: false; reason: string };
+const positiveOrNull = (value: number | null) =>
+  value !== null && Number.isInteger(value) && value > 0 ? value : null;
 
+/** Normalised for matching names: entities decoded, Unicode composed, case folded. */
+export const nameKey = (value: string) =>
+  decodeEntities(value).normalize('NFC').trim().toLocaleLowerCase('en');
+
+/**
+ * A value's slug as WordPress makes one for a term (sanitize_title): accents removed, lower case,
+ * spaces and punctuation as hyphens, other letters percent-encoded. Close enough to find which of
+ * an attribute's values a default attribute's slug names.
+ */
+export function termSlug(value: string): string {
+  return encodeURIComponent(
+    decodeEntities(value)
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .replace(/ß/g, 'ss')
+      .toLowerCase()
+      .trim()
+      .replace(/[\s._]+/g, '-')
+      .replace(/[^\p{L}\p{N}-]/gu, '')
+      .replace(/-+/g, '-')
+      .replace(/^-|-$/g, ''),
+  ).toLowerCase();
+}
+
+function inventoryOf(
+  item: {
+    manage_stock: boolean | string;
+    stock_quantity?: number | null;
+    stock_status: string;
+    backorders: string;
+    low_stock_amount: number | null;
+  },
+  tracked: boolean,
+): Inventory {
+  return {
+    tracked,
+    quantity: tracked ? Math.trunc(item.stock_quantity ?? 0) : 0,
+    stockStatus: oneOf(stockStatuses, item.stock_status, 'instock'),
+    backorders: oneOf(backorderPolicies, item.backorders, 'no'),
+    lowStockThreshold:
+      item.low_stock_amount !== null && Number.isInteger(item.low_stock_amount)
+        ? item.low_stock_amount
+        : null,
+  };
+}
+
+/** Prices, sale and downloads of a product or variation. */
+function sellableOf(
+  item: WcProduct | WcVariation,
+  currency: string,
+): Pick<
+  Variant,
+  | 'price'
+  | 'salePrice'
+  | 'saleStartsAt'
+  | 'saleEndsAt'
+  | 'virtual'
+  | 'downloadable'
+  | 'downloads'
+  | 'downloadLimit'
+  | 'downloadExpiryDays'
+> {
+  return {
+    price: amount(item.regular_price !== '' ? item.regular_price : item.price, currency),
+    salePrice: item.sale_price !== '' ? amount(item.sale_price, currency) : null,
+    saleStartsAt: gmtToIso(item.date_on_sale_from_gmt),
+    saleEndsAt: gmtToIso(item.date_on_sale_to_gmt),
+    virtual: item.virtual,
+    downloadable: item.downloadable,
+    downloads: item.downloads
+      .filter((d) => d.file.trim() !== '')
+      .map((d) => ({ name: d.name, url: d.file })),
+    downloadLimit: positiveOrNull(item.download_limit),
+    downloadExpiryDays: positiveOrNull(item.download_expiry),
+  };
+}
+
+const productStatuses: Record<string, Product['status']> = {
+  publish: 'active',
+  private: 'private',
+  pending: 'pending',
+  draft: 'draft',
+  future: 'draft',
+};
+
+/**
+ * A product and its variations (WooCommerce answers a variation's own weight, dimensions and
+ * shipping class, or its product's when it has none of its own: only values that differ from the
+ * product's are the variant's).
+ */
 export function productToCanonical(
   p: WcProduct,
   variations: WcVariation[],
   ctx: ReadContext,
 ): Converted<Product> {
-  if (p.type === 'grouped')
-    return {
-      ok: false,
-      reason:
-        'Grouped product: it has no price of its own; its member products are migrated on their own.',
-    };
-  if (!['simple', 'variable', 'external'].includes(p.type))
+  if (!['simple', 'variable', 'grouped', 'external'].includes(p.type))
     return { ok: false, reason: `Product type '${p.type}' has no canonical form.` };
+  const type = p.type as Product['type'];
   const currency = ctx.currency;
-  const attributes: Record<string, string> = {};
-  const sorted = [...p.attributes].sort((a, b) => a.position - b.position);
-  const optionAttributes =
-    p.type === 'variable' ? sorted.filter((a) => a.variation && a.options.length > 0) : [];
-  for (const a of sorted)
-    if (!optionAttributes.includes(a) && a.options.length)
-      attributes[decodeEntities(a.name)] = a.options.join(', ');
+  const losses: Loss[] = [];
+  const lose = (field: string, reason = why('products', field)) => {
+    if (!losses.some((l) => l.field === field)) losses.push({ field, reason });
+  };
 
-  const valueOf = (v: WcVariation, name: string) =>
-    v.attributes.find((a) => sameName(a.name, name))?.option ?? '';
-  // An option no variation sets ("any Size" everywhere) is a plain attribute, not a variant axis.
-  const options = optionAttributes.filter((a) => variations.some((v) => valueOf(v, a.name) !== ''));
-  for (const a of optionAttributes)
-    if (!options.includes(a)) attributes[decodeEntities(a.name)] = a.options.join(', ');
+  const options: ProductOption[] = [];
+  const attributes: ProductAttribute[] = [];
+  for (const a of [...p.attributes].sort((x, y) => x.position - y.position)) {
+    const name = decodeEntities(a.name).trim();
+    const values = [...new Set(a.options.map((o) => decodeEntities(o)))];
+    if (!name || values.length === 0) continue;
+    const shared =
+      a.id > 0 || a.slug.startsWith('pa_') ? { slug: a.slug.replace(/^pa_/, '') } : null;
+    const position = Math.max(0, Math.trunc(a.position));
+    if (type === 'variable' && a.variation) {
+      const nonEmpty = values.filter((v) => v.trim() !== '');
+      if (nonEmpty.length)
+        options.push({ name, values: nonEmpty, shared, visible: a.visible, position });
+      continue;
+    }
+    if (a.variation)
+      lose(
+        'attributes[].variation',
+        `The attribute '${name}' is marked for variations on a product that has none; it is migrated as a descriptive attribute.`,
+      );
+    attributes.push({ name, values, shared, visible: a.visible, position });
+  }
+  const optionFor = (attribute: { name: string; slug: string }) =>
+    options.find(
+      (o) =>
+        (o.shared && attribute.slug.replace(/^pa_/, '') === o.shared.slug) ||
+        nameKey(o.name) === nameKey(attribute.name) ||
+        termSlug(o.name) === termSlug(attribute.name),
+    );
+  const valueIn = (option: ProductOption, raw: string) =>
+    option.values.find((v) => v === raw) ??
+    option.values.find((v) => nameKey(v) === nameKey(raw)) ??
+    option.values.find((v) => termSlug(v) === termSlug(raw)) ??
+    decodeEntities(raw);
 
-  let variants: Variant[];
-  if (p.type === 'variable') {
-    if (variations.length === 0)
-      return { ok: false, reason: 'Variable product without any variation.' };
-    variants = [];
+  const defaultOptionValues = p.default_attributes.flatMap((d) => {
+    const option = optionFor({ name: d.name, slug: '' });
+    return option && d.option !== ''
+      ? [{ name: option.name, value: valueIn(option, d.option) }]
+      : [];
+  });
+
+  const productWeight = weightOf(p.weight, ctx.units);
+  const productDimensions = dimensionsOf(p.dimensions, ctx.units);
+  const gallery = new Set(p.images.map((i) => i.src));
+  let variants: Variant[] = [];
+  if (type === 'variable') {
+    if (p.manage_stock === true)
+      lose(
+        'manage_stock',
+        "The stock kept on the variable product itself (shared by its variations) is migrated as each variation's own stock.",
+      );
     for (const v of [...variations].sort((a, b) => a.menu_order - b.menu_order || a.id - b.id)) {
-      // A variation for "any" value of an option stands for one variant per value of it.
-      let combos: { name: string; value: string }[][] = [[]];
-      for (const o of options) {
-        const value = valueOf(v, o.name);
-        const values = value !== '' ? [value] : o.options;
-        combos = combos.flatMap((c) =>
-          values.map((x) => [...c, { name: decodeEntities(o.name), value: x }]),
-        );
+      const optionValues = options.flatMap((o) => {
+        const set = v.attributes.find((a) => optionFor(a) === o);
+        return set && set.option !== '' ? [{ name: o.name, value: valueIn(o, set.option) }] : [];
+      });
+      const weight = weightOf(v.weight, ctx.units);
+      const dimensions = dimensionsOf(v.dimensions, ctx.units);
+      const ownDimensions =
+        dimensions && JSON.stringify(dimensions) !== JSON.stringify(productDimensions)
+          ? dimensions
+          : undefined;
+      if (v.tax_status !== '' && v.tax_status !== 'taxable') lose('variation_records[].tax_status');
+      if (Array.isArray(v.gallery_image_ids) && v.gallery_image_ids.length)
+        lose('variation_records[].gallery_image_ids');
+      if (v.image && validUrl(v.image.src) && !gallery.has(v.image.src)) {
+        if (v.image.name) lose('variation_records[].image.name');
+        if (v.image.alt) lose('variation_records[].image.alt');
       }
-      const ownDimensions = variantDimensions(v.dimensions, p.dimensions, ctx.units);
-      combos.forEach((optionValues, i) => {
-        variants.push({
-          id: i === 0 ? String(v.id) : `${v.id}:${i}`,
-          sku: i === 0 ? v.sku : '',
-          optionValues,
-          ...pricesOf(v, currency),
-          weight: weightOf(v.weight !== '' ? v.weight : p.weight, ctx.units),
-          ...(ownDimensions ? { dimensions: ownDimensions } : {}),
-          ...(v.description.trim() !== ''
-            ? { descriptionHtml: bareAmpersands(v.description) }
-            : {}),
-          inventory: inventoryOf(v.manage_stock, v.stock_quantity, p.stock_quantity),
-          barcode: v.global_unique_id,
-          imageUrl: validUrl(v.image?.src) ? (v.image?.src ?? null) : null,
-        });
+      variants.push({
+        id: String(v.id),
+        sku: v.sku,
+        optionValues,
+        status: v.status === 'publish' ? 'active' : 'private',
+        ...sellableOf(v, currency),
+        weight: weight && JSON.stringify(weight) !== JSON.stringify(productWeight) ? weight : null,
+        ...(ownDimensions ? { dimensions: ownDimensions } : {}),
+        // WooCommerce answers it formatted for display (wc_format_content, a line break added).
+        ...(v.description.trim() !== ''
+          ? { descriptionHtml: bareAmpersands(v.description.trim()) }
+          : {}),
+        inventory: inventoryOf(v, v.manage_stock === true || v.manage_stock === 'parent'),
+        barcode: v.global_unique_id,
+        imageUrl: v.image && validUrl(v.image.src) ? v.image.src : null,
+        taxClass: v.tax_class === 'parent' ? null : v.tax_class,
+        shippingClass:
+          v.shipping_class !== '' && v.shipping_class !== p.shipping_class
+            ? v.shipping_class
+            : null,
+        position: Math.max(0, Math.trunc(v.menu_order)),
+        metafields: metaToMetafields(v.meta_data),
       });
     }
-  } else {
+    if (variants.length === 0)
+      return { ok: false, reason: 'Variable product without any variation.' };
+    if (p.global_unique_id)
+      lose(
+        'global_unique_id',
+        'The GTIN of the variable product itself has no place in the model, which keeps one per variant.',
+      );
+  } else if (type !== 'grouped') {
     variants = [
       {
         id: String(p.id),
         sku: p.sku,
         optionValues: [],
-        ...pricesOf(p, currency),
-        weight: weightOf(p.weight, ctx.units),
-        inventory: inventoryOf(p.manage_stock, p.stock_quantity),
+        status: 'active',
+        ...sellableOf(p, currency),
+        weight: productWeight,
+        inventory: inventoryOf(p, p.manage_stock === true),
         barcode: p.global_unique_id,
         imageUrl: null,
+        taxClass: null,
+        shippingClass: null,
+        position: 0,
+        metafields: [],
       },
     ];
   }
+  if (p.post_password) lose('post_password');
+  if (p.parent_id) lose('parent_id');
+  if (p.status === 'future')
+    lose('status', 'A product scheduled to be published later is migrated as a draft.');
+  if (p.brands.length > 1)
+    lose(
+      'brands[]',
+      `The product has ${p.brands.length} brands; the data model keeps one, so only '${decodeEntities(p.brands[0]?.name ?? '')}' is migrated.`,
+    );
 
-  const dimensionUnit = dimensionUnitToCanonical[ctx.units.dimension];
-  const d = p.dimensions;
-  const hasDimensions = [d.length, d.width, d.height].some((x) => x.trim() !== '');
   const published = p.status === 'publish';
   return {
     ok: true,
+    losses,
     record: {
+      ...productDefaults(),
       id: String(p.id),
-      type: p.type === 'variable' ? 'variable' : 'simple',
+      type,
       name: p.name.trim() || `Product #${p.id}`,
       slug: p.slug.toLowerCase(),
       sku: p.sku,
       descriptionHtml: bareAmpersands(p.description),
       shortDescriptionHtml: bareAmpersands(p.short_description),
-      status: published ? 'active' : p.status === 'private' ? 'archived' : 'draft',
+      status: productStatuses[p.status] ?? 'draft',
+      visibility: oneOf(productVisibilities, p.catalog_visibility, 'visible'),
+      featured: p.featured,
       vendor: p.brands[0] ? decodeEntities(p.brands[0].name) : '',
-      options: options.map((o) => ({
-        name: decodeEntities(o.name),
-        values: [...new Set(o.options)],
-      })),
+      options,
+      attributes,
+      defaultOptionValues,
       variants,
       images: p.images
         .filter((img) => validUrl(img.src))
-        .map((img, position) => ({ url: img.src, alt: img.alt, position })),
+        .map((img, position) => ({ url: img.src, alt: img.alt, title: img.name, position })),
       categoryIds: p.categories
         .filter((c) => c.id !== ctx.defaultCategoryId)
         .map((c) => String(c.id)),
       tags: [...new Set(p.tags.map((t) => decodeEntities(t.name)))],
-      seoTitle: '',
-      seoDescription: '',
-      dimensions:
-        hasDimensions && dimensionUnit
-          ? {
-              length: Math.max(0, number(d.length)),
-              width: Math.max(0, number(d.width)),
-              height: Math.max(0, number(d.height)),
-              unit: dimensionUnit,
-            }
-          : null,
-      attributes,
+      weight: productWeight,
+      dimensions: productDimensions,
+      taxStatus: oneOf(['taxable', 'shipping', 'none'] as const, p.tax_status, 'taxable'),
+      taxClass: p.tax_class,
+      shippingClass: p.shipping_class,
+      soldIndividually: p.sold_individually,
+      reviewsAllowed: p.reviews_allowed,
+      purchaseNote: bareAmpersands(p.purchase_note),
+      menuOrder: Math.trunc(p.menu_order),
+      upsellIds: p.upsell_ids.map(String),
+      crossSellIds: p.cross_sell_ids.map(String),
+      groupedProductIds: type === 'grouped' ? p.grouped_products.map(String) : [],
+      externalUrl: type === 'external' ? p.external_url : '',
+      buttonText: type === 'external' ? p.button_text : '',
+      metafields: metaToMetafields(p.meta_data),
       sourceUrlPath: published && URL.canParse(p.permalink) ? new URL(p.permalink).pathname : null,
       createdAt: gmtToIso(p.date_created_gmt),
       updatedAt: gmtToIso(p.date_modified_gmt),
@@ -323,12 +467,14 @@ export function productToCanonical(
   };
 }
 
+const displayTypes = ['default', 'products', 'subcategories', 'both'] as const;
+
 /** Categories; `all` lets the storefront path be built from the ancestors' slugs. */
 export function categoryToCanonical(
   t: WcTerm,
   all: Map<number, WcTerm>,
-  ctx: ReadContext,
-): Category {
+  defaultCategoryId: number | null = null,
+): Converted<Category> {
   const chain: string[] = [];
   const seen = new Set<number>();
   for (
@@ -339,20 +485,29 @@ export function categoryToCanonical(
     seen.add(cursor.id);
     chain.unshift(cursor.slug);
   }
-  const parent = t.parent && t.parent !== ctx.defaultCategoryId ? String(t.parent) : null;
+  const image = t.image && validUrl(t.image.src) ? t.image : null;
   return {
-    id: String(t.id),
-    parentId: parent,
-    name: decodeEntities(t.name).trim() || t.slug || `Category #${t.id}`,
-    slug: t.slug.toLowerCase(),
-    description: descriptionFromWc(t.description),
-    position: Math.max(0, t.menu_order),
-    imageUrl: validUrl(t.image?.src) ? (t.image?.src ?? null) : null,
-    sourceUrlPath: `/product-category/${chain.join('/')}/`,
+    ok: true,
+    losses: image?.name ? [{ field: 'image.name', reason: why('categories', 'image.name') }] : [],
+    record: {
+      ...categoryDefaults(),
+      id: String(t.id),
+      parentId: t.parent && t.parent !== defaultCategoryId ? String(t.parent) : null,
+      name: decodeEntities(t.name).trim() || t.slug || `Category #${t.id}`,
+      slug: t.slug.toLowerCase(),
+      description: descriptionFromWc(t.description),
+      position: Math.max(0, t.menu_order),
+      imageUrl: image ? image.src : null,
+      imageAlt: image ? image.alt : '',
+      displayType: oneOf(displayTypes, t.display, 'default'),
+      sourceUrlPath: `/product-category/${chain.join('/')}/`,
+    },
   };
 }
 
 const addressFields = [
+  'first_name',
+  'last_name',
   'company',
   'address_1',
   'address_2',
@@ -360,10 +515,13 @@ const addressFields = [
   'state',
   'postcode',
   'country',
+  'phone',
+  'email',
 ] as const;
+/** Whether the store holds anything at all in an address. */
 export const hasAddress = (a: WcAddress) => addressFields.some((k) => a[k].trim() !== '');
 
-export function addressToCanonical(a: WcAddress): Address {
+export function addressToCanonical(a: WcAddress, withEmail: boolean): Address {
   const country = a.country.trim().toUpperCase();
   return {
     firstName: a.first_name,
@@ -376,17 +534,20 @@ export function addressToCanonical(a: WcAddress): Address {
     postalCode: a.postcode,
     countryCode: /^[A-Z]{2}$/.test(country) ? country : '',
     phone: a.phone,
+    email: withEmail ? a.email : '',
   };
 }
 
-const sameAddress = (a: Address, b: Address) =>
-  (Object.keys(a) as (keyof Address)[]).every((k) => k === 'phone' || a[k] === b[k]) &&
-  (b.phone === '' || a.phone === b.phone);
+/** Equal in every field a shipping address has (it has no e-mail of its own). */
+const sameAddress = (billing: Address, shipping: Address) =>
+  (Object.keys(billing) as (keyof Address)[]).every(
+    (k) => k === 'email' || billing[k] === shipping[k],
+  );
 
 export function customerToCanonical(c: WcCustomer): Converted<Customer> {
   const addresses: CustomerAddress[] = [];
-  const billing = hasAddress(c.billing) ? addressToCanonical(c.billing) : null;
-  const shipping = hasAddress(c.shipping) ? addressToCanonical(c.shipping) : null;
+  const billing = hasAddress(c.billing) ? addressToCanonical(c.billing, true) : null;
+  const shipping = hasAddress(c.shipping) ? addressToCanonical(c.shipping, false) : null;
   if (billing && shipping && sameAddress(billing, shipping))
     addresses.push({ ...billing, isDefaultBilling: true, isDefaultShipping: true });
   else {
@@ -396,6 +557,7 @@ export function customerToCanonical(c: WcCustomer): Converted<Customer> {
   const record: Customer = {
     id: String(c.id),
     email: c.email.trim().toLowerCase(),
+    username: c.username,
     firstName: c.first_name,
     lastName: c.last_name,
     phone: c.billing.phone,
@@ -403,11 +565,13 @@ export function customerToCanonical(c: WcCustomer): Converted<Customer> {
     addresses,
     note: '',
     tags: [],
+    group: c.role === 'customer' || c.role === '' ? '' : c.role,
+    metafields: metaToMetafields(c.meta_data),
     createdAt: gmtToIso(c.date_created_gmt) ?? new Date(0).toISOString(),
   };
   const parsed = customerSchema.safeParse(record);
   return parsed.success
-    ? { ok: true, record }
+    ? { ok: true, record, losses: [] }
     : { ok: false, reason: `Customer ${c.id}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
 }
 
@@ -465,7 +629,53 @@ const metaAmount = (
   }
 };
 
-export function orderToCanonical(o: WcOrder): Converted<Order> {
+const metaText = (value: unknown) =>
+  typeof value === 'string' ? value : JSON.stringify(value ?? null);
+
+function refundToCanonical(r: WcRefund, currency: string, lose: (f: string) => void): Refund {
+  const m = (v: string) => amount(v, currency);
+  if (r.refunded_payment) lose('refund_records[].refunded_payment');
+  if (r.meta_data.some((x) => x.key !== '_refund_type' && !isMarker(x.key)))
+    lose('refund_records[].meta_data');
+  if (r.shipping_lines.length) lose('refund_records[].shipping_lines');
+  if (r.fee_lines.length) lose('refund_records[].fee_lines');
+  return {
+    id: String(r.id),
+    createdAt: gmtToIso(r.date_created_gmt) ?? new Date(0).toISOString(),
+    amount: money(Math.abs(m(r.amount).amount), currency),
+    reason: r.reason,
+    lines: r.line_items.flatMap((li) => {
+      const lineId = metaValue(li.meta_data, '_refunded_item_id');
+      if (lineId === undefined || lineId === null || lineId === '') return [];
+      return [
+        {
+          lineId: String(lineId),
+          quantity: Math.abs(Math.trunc(li.quantity)),
+          amount: money(Math.abs(m(li.total).amount), currency),
+          tax: money(Math.abs(m(li.total_tax).amount), currency),
+        },
+      ];
+    }),
+  };
+}
+
+function noteToCanonical(n: WcOrderNote): OrderNote | undefined {
+  const content = bareAmpersands(n.note);
+  if (content.trim() === '') return undefined;
+  return {
+    content,
+    customerNote: n.customer_note,
+    author: n.author === 'WooCommerce' || n.author === 'system' ? '' : n.author,
+    createdAt: gmtToIso(n.date_created_gmt) ?? new Date(0).toISOString(),
+  };
+}
+
+/** An order with the refunds and notes read along with it (refunds endpoint, notes endpoint). */
+export function orderToCanonical(
+  o: WcOrder,
+  refunds: WcRefund[] = [],
+  notes: WcOrderNote[] = [],
+): Converted<Order> {
   const currency = o.currency.toUpperCase();
   const m = (v: string) => amount(v, currency);
   if (o.line_items.length === 0)
@@ -478,6 +688,10 @@ export function orderToCanonical(o: WcOrder): Converted<Order> {
     };
   const createdAt = gmtToIso(o.date_created_gmt);
   if (!createdAt) return { ok: false, reason: `Order ${o.number} has no creation date.` };
+  const losses: Loss[] = [];
+  const lose = (field: string, reason = why('orders', field)) => {
+    if (!losses.some((l) => l.field === field)) losses.push({ field, reason });
+  };
 
   // Taxes an import could not make the store calculate travel in meta (see from-canonical.ts).
   const taxOf = (line: { total_tax: string; meta_data: { key: string; value: unknown }[] }) => {
@@ -487,30 +701,85 @@ export function orderToCanonical(o: WcOrder): Converted<Order> {
       currency,
     );
   };
-  const lines = o.line_items.map((l) => {
+  const lines: OrderLine[] = o.line_items.map((l) => {
     const subtotal = m(l.subtotal);
+    const unit = Math.round(subtotal.amount / l.quantity);
+    if (unit * l.quantity !== subtotal.amount)
+      lose(
+        'line_items[].subtotal',
+        `The line '${l.name}' costs ${l.subtotal} for ${l.quantity} units, which is no whole price per unit; the unit price is rounded.`,
+      );
+    const meta = l.meta_data.filter((x) => x.key !== '' && !isMarker(x.key));
+    if (meta.some((x) => typeof x.value !== 'string'))
+      lose(
+        'line_items[].meta_data[]',
+        'An order line holds structured meta data, which is migrated as its JSON text.',
+      );
+    const customSku = metaValue(l.meta_data, markers.sku);
     return {
       id: String(l.id),
       productId: l.product_id ? String(l.product_id) : null,
       variantId: l.variation_id ? String(l.variation_id) : null,
-      sku: l.sku,
+      sku: l.sku || (l.product_id === 0 && typeof customSku === 'string' ? customSku : ''),
       name: l.name.trim() || `Item ${l.id}`,
       quantity: l.quantity,
-      unitPrice: money(Math.round(subtotal.amount / l.quantity), currency),
+      unitPrice: money(unit, currency),
       tax: taxOf(l),
-      total: subtotal,
+      total: m(l.total),
+      taxClass: l.tax_class,
+      meta: meta.map((x) => ({ key: x.key, value: metaText(x.value) })),
     };
   });
   const taxFees = o.fee_lines.filter((f) => metaValue(f.meta_data, markers.taxTotal) !== undefined);
-  const discountFees = o.fee_lines.filter((f) => !taxFees.includes(f) && m(f.total).amount < 0);
-  const discounts = [
-    ...o.coupon_lines.map((c) => ({ code: c.code, amount: m(c.discount) })),
-    ...discountFees.map((f) => ({ code: f.name, amount: money(-m(f.total).amount, currency) })),
-  ];
+  const fees = o.fee_lines
+    .filter((f) => !taxFees.includes(f))
+    .map((f) => {
+      if (f.meta_data.some((x) => !isMarker(x.key))) lose('fee_lines[].meta_data');
+      const entered = (f as { amount?: unknown }).amount;
+      if (typeof entered === 'string' && entered !== '' && m(entered).amount !== m(f.total).amount)
+        lose('fee_lines[].amount');
+      return {
+        name: f.name,
+        amount: m(f.total),
+        tax: m(f.total_tax),
+        taxClass: f.tax_class,
+        taxStatus: oneOf(['taxable', 'none'] as const, f.tax_status, 'taxable'),
+      };
+    });
+  for (const c of o.coupon_lines) {
+    const raw = c as Record<string, unknown>;
+    if (raw.discount_type !== undefined) lose('coupon_lines[].discount_type');
+    if (raw.nominal_amount !== undefined) lose('coupon_lines[].nominal_amount');
+    if (raw.free_shipping === true) lose('coupon_lines[].free_shipping');
+    if (c.meta_data.length) lose('coupon_lines[].meta_data');
+  }
+  for (const s of o.shipping_lines) {
+    if (s.meta_data.some((x) => !isMarker(x.key))) lose('shipping_lines[].meta_data');
+  }
+  const taxLines = (o as { tax_lines?: unknown }).tax_lines;
+  if (Array.isArray(taxLines) && taxLines.length) lose('tax_lines[]');
+  if (o.parent_id) lose('parent_id');
+
   const taxFeeTotal = taxFees.reduce((s, f) => s + m(f.total).amount, 0);
+  const refundList = [...refunds]
+    .sort(
+      (a, b) =>
+        (gmtToIso(a.date_created_gmt) ?? '').localeCompare(gmtToIso(b.date_created_gmt) ?? '') ||
+        a.id - b.id,
+    )
+    .map((r) => refundToCanonical(r, currency, (f) => lose(f)));
+  const noteList = [...notes]
+    .sort(
+      (a, b) =>
+        (gmtToIso(a.date_created_gmt) ?? '').localeCompare(gmtToIso(b.date_created_gmt) ?? '') ||
+        a.id - b.id,
+    )
+    .flatMap((n) => noteToCanonical(n) ?? []);
   const paid = !!o.date_paid_gmt;
+  const sum = (list: { amount: number }[]) => list.reduce((s, x) => s + x.amount, 0);
   return {
     ok: true,
+    losses,
     record: {
       id: String(o.id),
       number: o.number.replace(/^#/, '') || String(o.id),
@@ -525,26 +794,48 @@ export function orderToCanonical(o: WcOrder): Converted<Order> {
       lines,
       shippingLines: o.shipping_lines.map((s) => ({
         title: s.method_title,
-        // 'other' stands in for a source line without a method code (WooCommerce needs one).
-        code: metaValue(s.meta_data, markers.shippingCode) === '' ? '' : s.method_id,
+        // 'other' stands in for a source line without a method code (WooCommerce needs one); a
+        // method of a shipping zone is named with its instance, as WooCommerce's rate ids are.
+        code:
+          metaValue(s.meta_data, markers.shippingCode) === ''
+            ? ''
+            : s.instance_id !== '' && s.instance_id !== '0'
+              ? `${s.method_id}:${s.instance_id}`
+              : s.method_id,
         price: m(s.total),
         tax: taxOf(s),
       })),
-      discounts,
+      discounts: o.coupon_lines.map((c) => ({
+        code: c.code,
+        amount: m(c.discount),
+        tax: m(c.discount_tax),
+      })),
+      fees,
+      refunds: refundList,
       subtotal: money(
-        lines.reduce((s, l) => s + l.total.amount, 0),
+        o.line_items.reduce((s, l) => s + m(l.subtotal).amount, 0),
         currency,
       ),
       taxTotal: money(m(o.total_tax).amount + taxFeeTotal, currency),
       shippingTotal: m(o.shipping_total),
-      discountTotal: money(
-        m(o.discount_total).amount + discountFees.reduce((s, f) => s - m(f.total).amount, 0),
-        currency,
-      ),
+      discountTotal: m(o.discount_total),
+      feeTotal: money(sum(fees.map((f) => f.amount)), currency),
+      refundTotal: money(sum(refundList.map((r) => r.amount)), currency),
       grandTotal: m(o.total),
-      billingAddress: hasAddress(o.billing) ? addressToCanonical(o.billing) : null,
-      shippingAddress: hasAddress(o.shipping) ? addressToCanonical(o.shipping) : null,
+      billingAddress: hasAddress(o.billing) ? addressToCanonical(o.billing, true) : null,
+      shippingAddress: hasAddress(o.shipping) ? addressToCanonical(o.shipping, false) : null,
       note: o.customer_note,
+      notes: noteList,
+      paymentMethod: o.payment_method,
+      paymentMethodTitle: o.payment_method_title,
+      transactionId: o.transaction_id,
+      paidAt: gmtToIso(o.date_paid_gmt),
+      completedAt: gmtToIso(o.date_completed_gmt),
+      pricesIncludeTax: o.prices_include_tax,
+      customerIpAddress: o.customer_ip_address,
+      customerUserAgent: o.customer_user_agent,
+      createdVia: o.created_via,
+      metafields: metaToMetafields(o.meta_data),
     },
   };
 }

@@ -2,9 +2,11 @@ import { z } from 'zod';
 
 /**
  * WooCommerce's answers as the connector relies on them (parse at the boundary). Shapes follow the
- * resource schemas of wc-v3-index.woocommerce-11.0.1.json; only the fields the mapping reads are
- * declared and the rest pass through. Where real stores differ from the schema (null images,
- * null stock, numbers sent as strings) the schema here accepts what stores really send.
+ * resource schemas of wc-v3-index.woocommerce-11.0.1.json and what a real 11.0.1 store answers
+ * with `context=edit`; the fields the mapping reads are declared and the rest pass through (the
+ * connector's nativeFields in native-fields.ts list every field a store answers with). Where real
+ * stores differ from the schema (null images, null stock, numbers sent as strings, an image id
+ * sent as a string in refund lines) the schema here accepts what stores really send.
  */
 
 /** A string field that a store may send as null or leave out. */
@@ -18,6 +20,18 @@ const decimal = z
   .nullish()
   .transform((v) => (v === null || v === undefined ? '' : String(v)));
 const id = z.number().int();
+/** An id a store sometimes sends as a numeric string. */
+const looseId = z
+  .union([z.number(), z.string()])
+  .nullish()
+  .transform((v) => Number(v ?? 0) || 0);
+const flag = z.boolean().catch(false);
+/** An integer where stores send -1, null or '' for "none". */
+const count = z
+  .union([z.number(), z.string()])
+  .nullish()
+  .transform((v) => (v === null || v === undefined || v === '' ? null : Number(v)))
+  .catch(null);
 
 export const wcMetaSchema = z.looseObject({
   id: z.number().int().optional(),
@@ -28,7 +42,7 @@ export type WcMeta = z.infer<typeof wcMetaSchema>;
 const meta = z.array(wcMetaSchema).catch([]);
 
 export const wcImageSchema = z.looseObject({
-  id: id.optional(),
+  id: looseId.optional(),
   src: z.string(),
   name: text,
   alt: text,
@@ -36,67 +50,94 @@ export const wcImageSchema = z.looseObject({
 export type WcImage = z.infer<typeof wcImageSchema>;
 
 const termRef = z.looseObject({ id, name: text, slug: text });
-const dimensions = z
+export const wcDimensionsSchema = z
   .looseObject({ length: text, width: text, height: text })
   .catch({ length: '', width: '', height: '' });
+export type WcDimensions = z.infer<typeof wcDimensionsSchema>;
 
-export const wcProductSchema = z.looseObject({
-  id,
+const download = z.looseObject({ id: text, name: text, file: text });
+
+export const wcProductAttributeSchema = z.looseObject({
+  id: id.catch(0),
   name: text,
   slug: text,
-  permalink: text,
-  date_created_gmt: z.string().nullish(),
-  date_modified_gmt: z.string().nullish(),
-  type: z.string(),
-  status: z.string(),
-  description: text,
-  short_description: text,
+  position: z.number().catch(0),
+  visible: flag,
+  variation: flag,
+  options: z.array(z.string()).catch([]),
+});
+export type WcProductAttribute = z.infer<typeof wcProductAttributeSchema>;
+
+/** What products and variations share: prices, stock, shipping, downloads. */
+const sellable = {
+  id,
   sku: text,
   global_unique_id: text,
+  description: text,
   price: decimal,
   regular_price: decimal,
   sale_price: decimal,
+  date_on_sale_from_gmt: z.string().nullish(),
+  date_on_sale_to_gmt: z.string().nullish(),
+  date_created_gmt: z.string().nullish(),
+  date_modified_gmt: z.string().nullish(),
+  status: text,
+  virtual: flag,
+  downloadable: flag,
+  downloads: z.array(download).catch([]),
+  download_limit: count,
+  download_expiry: count,
+  tax_status: text,
+  tax_class: text,
   manage_stock: z.union([z.boolean(), z.string()]).catch(false),
   stock_quantity: z.number().nullish(),
+  stock_status: text,
+  backorders: text,
+  low_stock_amount: count,
   weight: text,
-  dimensions,
+  dimensions: wcDimensionsSchema,
+  shipping_class: text,
+  menu_order: z.number().catch(0),
+  meta_data: meta,
+};
+
+export const wcProductSchema = z.looseObject({
+  ...sellable,
+  name: text,
+  slug: text,
+  permalink: text,
+  type: z.string(),
+  featured: flag,
+  catalog_visibility: text,
+  short_description: text,
+  external_url: text,
+  button_text: text,
+  sold_individually: flag,
+  reviews_allowed: z.boolean().catch(true),
+  purchase_note: text,
+  post_password: text,
+  parent_id: z.number().catch(0),
+  upsell_ids: z.array(id).catch([]),
+  cross_sell_ids: z.array(id).catch([]),
+  grouped_products: z.array(id).catch([]),
   categories: z.array(termRef).catch([]),
   tags: z.array(termRef).catch([]),
   brands: z.array(termRef).catch([]),
   images: z.array(wcImageSchema).catch([]),
-  attributes: z
-    .array(
-      z.looseObject({
-        id: id.catch(0),
-        name: text,
-        position: z.number().catch(0),
-        visible: z.boolean().catch(false),
-        variation: z.boolean().catch(false),
-        options: z.array(z.string()).catch([]),
-      }),
-    )
+  attributes: z.array(wcProductAttributeSchema).catch([]),
+  default_attributes: z
+    .array(z.looseObject({ id: id.catch(0), name: text, option: text }))
     .catch([]),
   variations: z.array(id).catch([]),
-  meta_data: meta,
 });
 export type WcProduct = z.infer<typeof wcProductSchema>;
 
 export const wcVariationSchema = z.looseObject({
-  id,
-  sku: text,
-  description: text,
-  dimensions,
-  global_unique_id: text,
-  price: decimal,
-  regular_price: decimal,
-  sale_price: decimal,
-  manage_stock: z.union([z.boolean(), z.string()]).catch(false),
-  stock_quantity: z.number().nullish(),
-  weight: text,
+  ...sellable,
   image: wcImageSchema.nullish().catch(null),
-  attributes: z.array(z.looseObject({ id: id.catch(0), name: text, option: text })).catch([]),
-  menu_order: z.number().catch(0),
-  meta_data: meta,
+  attributes: z
+    .array(z.looseObject({ id: id.catch(0), name: text, slug: text, option: text }))
+    .catch([]),
 });
 export type WcVariation = z.infer<typeof wcVariationSchema>;
 
@@ -106,11 +147,34 @@ export const wcTermSchema = z.looseObject({
   slug: text,
   parent: z.number().int().catch(0),
   description: text,
+  display: text,
   image: wcImageSchema.nullish().catch(null),
   menu_order: z.number().int().catch(0),
   count: z.number().int().catch(0),
 });
 export type WcTerm = z.infer<typeof wcTermSchema>;
+
+/** A store-wide product attribute (`pa_color`) and its terms. */
+export const wcAttributeSchema = z.looseObject({
+  id,
+  name: text,
+  slug: text,
+  type: text,
+  order_by: text,
+  has_archives: flag,
+});
+export type WcAttribute = z.infer<typeof wcAttributeSchema>;
+
+export const wcAttributeTermSchema = z.looseObject({
+  id,
+  name: text,
+  slug: text,
+  description: text,
+  menu_order: z.number().int().catch(0),
+});
+export type WcAttributeTerm = z.infer<typeof wcAttributeTermSchema>;
+
+export const wcShippingClassSchema = z.looseObject({ id, name: text, slug: text });
 
 const address = z.looseObject({
   first_name: text,
@@ -133,6 +197,7 @@ export const wcCustomerSchema = z.looseObject({
   email: text,
   first_name: text,
   last_name: text,
+  username: text,
   role: text,
   date_created_gmt: z.string().nullish(),
   billing: address.catch(emptyAddress),
@@ -143,65 +208,108 @@ export type WcCustomer = z.infer<typeof wcCustomerSchema>;
 
 const lineMeta = z.array(wcMetaSchema).catch([]);
 
+const lineItem = z.looseObject({
+  id,
+  name: text,
+  product_id: looseId,
+  variation_id: looseId,
+  quantity: z.number(),
+  tax_class: text,
+  subtotal: decimal,
+  subtotal_tax: decimal,
+  total: decimal,
+  total_tax: decimal,
+  sku: text,
+  meta_data: lineMeta,
+});
+export type WcLineItem = z.infer<typeof lineItem>;
+
+const shippingLine = z.looseObject({
+  id,
+  method_title: text,
+  method_id: text,
+  instance_id: text,
+  total: decimal,
+  total_tax: decimal,
+  meta_data: lineMeta,
+});
+
+const feeLine = z.looseObject({
+  id,
+  name: text,
+  tax_class: text,
+  tax_status: text,
+  total: decimal,
+  total_tax: decimal,
+  meta_data: lineMeta,
+});
+
+export const wcRefundSchema = z.looseObject({
+  id,
+  date_created_gmt: z.string().nullish(),
+  amount: decimal,
+  reason: text,
+  refunded_payment: flag,
+  meta_data: meta,
+  line_items: z.array(lineItem).catch([]),
+  shipping_lines: z.array(shippingLine).catch([]),
+  fee_lines: z.array(feeLine).catch([]),
+  parent_id: z.number().int().optional(),
+});
+export type WcRefund = z.infer<typeof wcRefundSchema>;
+
+export const wcOrderNoteSchema = z.looseObject({
+  id,
+  author: text,
+  date_created_gmt: z.string().nullish(),
+  note: text,
+  customer_note: flag,
+});
+export type WcOrderNote = z.infer<typeof wcOrderNoteSchema>;
+
 export const wcOrderSchema = z.looseObject({
   id,
+  parent_id: z.number().int().catch(0),
   number: z.union([z.string(), z.number()]).transform(String),
   status: z.string(),
   currency: z.string(),
   created_via: text,
+  prices_include_tax: flag,
   date_created_gmt: z.string().nullish(),
   date_modified_gmt: z.string().nullish(),
   date_paid_gmt: z.string().nullish(),
   date_completed_gmt: z.string().nullish(),
   customer_id: z.number().int().catch(0),
   customer_note: text,
+  customer_ip_address: text,
+  customer_user_agent: text,
+  payment_method: text,
+  payment_method_title: text,
+  transaction_id: text,
   billing: address.catch(emptyAddress),
   shipping: address.catch(emptyAddress),
   discount_total: decimal,
+  discount_tax: decimal,
   shipping_total: decimal,
+  shipping_tax: decimal,
+  cart_tax: decimal,
   total: decimal,
   total_tax: decimal,
-  line_items: z
-    .array(
-      z.looseObject({
-        id,
-        name: text,
-        product_id: z
-          .union([z.number(), z.string()])
-          .nullish()
-          .transform((v) => Number(v ?? 0) || 0),
-        variation_id: z
-          .number()
-          .nullish()
-          .transform((v) => v ?? 0),
-        quantity: z.number(),
-        subtotal: decimal,
-        total: decimal,
-        total_tax: decimal,
-        sku: text,
-        meta_data: lineMeta,
-      }),
-    )
-    .catch([]),
-  shipping_lines: z
-    .array(
-      z.looseObject({
-        id,
-        method_title: text,
-        method_id: text,
-        total: decimal,
-        total_tax: decimal,
-        meta_data: lineMeta,
-      }),
-    )
-    .catch([]),
-  fee_lines: z
-    .array(z.looseObject({ id, name: text, total: decimal, meta_data: lineMeta }))
-    .catch([]),
+  line_items: z.array(lineItem).catch([]),
+  shipping_lines: z.array(shippingLine).catch([]),
+  fee_lines: z.array(feeLine).catch([]),
   coupon_lines: z
-    .array(z.looseObject({ id, code: text, discount: decimal, meta_data: lineMeta }))
+    .array(
+      z.looseObject({
+        id,
+        code: text,
+        discount: decimal,
+        discount_tax: decimal,
+        meta_data: lineMeta,
+      }),
+    )
     .catch([]),
-  refunds: z.array(z.looseObject({ id, total: decimal })).catch([]),
+  refunds: z.array(z.looseObject({ id, reason: text, total: decimal })).catch([]),
   meta_data: meta,
 });
 export type WcOrder = z.infer<typeof wcOrderSchema>;

@@ -8,7 +8,7 @@ import {
 import type { ConnectorHttpRequest } from '../kit/contract.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
 import { describeConformance } from '../kit/conformance/conformance-suite.ts';
-import { storeAssigned, storeOwned, warnsAbout } from './conformance-support.ts';
+import { nativeAccess, storeAssigned, storeOwned } from './conformance-support.ts';
 import { wooCommerceConnector } from './woocommerce.ts';
 
 /**
@@ -38,7 +38,7 @@ describeConformance('woocommerce', {
   storeOwned,
   storeAssigned,
   strictUnsupported: true,
-  warnsAbout,
+  native: nativeAccess(),
   compareVariantLinks: true,
   http: () => {
     const http = loopbackHttp();

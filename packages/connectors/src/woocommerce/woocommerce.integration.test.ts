@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Category } from '@replatform/canonical/category';
-import type { Customer } from '@replatform/canonical/customer';
+import { categoryDefaults, orderLineDefaults } from '@replatform/canonical/defaults';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
 import { checkRequest } from '@replatform/emulators/woocommerce/testing/spec';
@@ -14,6 +14,7 @@ import type { Connection, Connector, ConnectorHttpRequest } from '../kit/contrac
 import { ConnectorError } from '../kit/errors.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
 import { markers } from './markers.ts';
+import { customer, order as baseOrder, product, usd } from './test-records.ts';
 import { WooCommerceConnection, wooCommerceConnector } from './woocommerce.ts';
 
 /** Integration tests against the emulator (they start servers on 127.0.0.1). */
@@ -34,76 +35,15 @@ function connect(
   );
 }
 
-const usd = (amount: number) => ({ amount, currency: 'USD' });
-
-function product(id: string, overrides: Partial<Product> = {}): Product {
-  return {
-    id,
-    type: 'simple',
-    name: `Product ${id}`,
-    slug: `product-${id}`,
-    sku: `SKU-${id}`,
-    descriptionHtml: '',
-    shortDescriptionHtml: '',
-    status: 'active',
-    vendor: '',
-    options: [],
-    variants: [
-      {
-        id: `${id}-v`,
-        sku: `SKU-${id}`,
-        optionValues: [],
-        price: usd(1000),
-        compareAtPrice: null,
-        weight: null,
-        inventory: { tracked: true, quantity: 10 },
-        barcode: '',
-        imageUrl: null,
-      },
-    ],
-    images: [],
-    categoryIds: [],
-    tags: [],
-    seoTitle: '',
-    seoDescription: '',
-    dimensions: null,
-    attributes: {},
-    sourceUrlPath: null,
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: null,
-    ...overrides,
-  };
-}
-
-function customer(id: string, email: string): Customer {
-  return {
-    id,
-    email,
-    firstName: 'Test',
-    lastName: id,
-    phone: '',
-    acceptsMarketing: false,
-    addresses: [],
-    note: '',
-    tags: [],
-    createdAt: '2024-01-01T00:00:00.000Z',
-  };
-}
-
+/** A completed order of three units, with the 8% tax the source store charged. */
 function order(id: string, productId: string, status: Order['status'] = 'completed'): Order {
-  return {
-    id,
-    number: id,
-    createdAt: '2024-02-01T00:00:00.000Z',
-    updatedAt: null,
-    currency: 'USD',
-    customerId: null,
-    email: `${id}@example.com`,
+  return baseOrder(id, productId, {
     status,
     paymentStatus: status === 'completed' ? 'paid' : 'pending',
     fulfillmentStatus: status === 'completed' ? 'fulfilled' : 'unfulfilled',
     lines: [
       {
+        ...orderLineDefaults(),
         id: 'l',
         productId,
         variantId: null,
@@ -115,18 +55,22 @@ function order(id: string, productId: string, status: Order['status'] = 'complet
         total: usd(3000),
       },
     ],
-    shippingLines: [],
-    discounts: [],
     subtotal: usd(3000),
     taxTotal: usd(240),
-    shippingTotal: usd(0),
-    discountTotal: usd(0),
     grandTotal: usd(3240),
-    billingAddress: null,
-    shippingAddress: null,
-    note: '',
-  };
+  });
 }
+
+const category = (id: string, parentId: string | null, name: string, slug: string): Category => ({
+  ...categoryDefaults(),
+  id,
+  parentId,
+  name,
+  slug,
+  description: '',
+  position: 0,
+  sourceUrlPath: null,
+});
 
 describe('WooCommerce connector against the emulator', () => {
   let source: RunningWooCommerceEmulator;
@@ -282,7 +226,9 @@ describe('WooCommerce connector against the emulator', () => {
         'products',
         [
           product('i1', {
-            images: [{ url: 'https://images.example.invalid/x.png', alt: '', position: 0 }],
+            images: [
+              { url: 'https://images.example.invalid/x.png', alt: '', title: '', position: 0 },
+            ],
           }),
         ],
         new MemoryIdMap(),
@@ -320,17 +266,8 @@ describe('WooCommerce connector against the emulator', () => {
     try {
       const first = connect(emu);
       const idMap = new MemoryIdMap();
-      const category: Category = {
-        id: 'cat1',
-        parentId: null,
-        name: 'Bags',
-        slug: 'bags',
-        description: '',
-        position: 0,
-        imageUrl: null,
-        sourceUrlPath: null,
-      };
-      idMap.record('categories', await first.write('categories', [category], idMap));
+      const bags = category('cat1', null, 'Bags', 'bags');
+      idMap.record('categories', await first.write('categories', [bags], idMap));
       idMap.record(
         'products',
         await first.write('products', [product('r1', { categoryIds: ['cat1'] })], idMap),
@@ -352,7 +289,7 @@ describe('WooCommerce connector against the emulator', () => {
       // A second run whose id map was lost: nothing is created twice.
       const second = connect(emu);
       const lost = new MemoryIdMap();
-      const cats = await second.write('categories', [category], lost);
+      const cats = await second.write('categories', [bags], lost);
       lost.record('categories', cats);
       const prods = await second.write(
         'products',
@@ -441,16 +378,8 @@ describe('WooCommerce connector against the emulator', () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty' });
     try {
       const connection = connect(emu);
-      const cat = (id: string, parentId: string | null): Category => ({
-        id,
-        parentId,
-        name: `Cat ${id}`,
-        slug: `cat-${id}`,
-        description: '',
-        position: 0,
-        imageUrl: null,
-        sourceUrlPath: null,
-      });
+      const cat = (id: string, parentId: string | null) =>
+        category(id, parentId, `Cat ${id}`, `cat-${id}`);
       const idMap = new MemoryIdMap();
       const firstBatch = await connection.write(
         'categories',

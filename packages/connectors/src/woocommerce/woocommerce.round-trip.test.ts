@@ -7,16 +7,20 @@ import {
   type RunningWooCommerceEmulator,
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { comparable } from '../kit/conformance/compare.ts';
+import { comparableNative, differingPaths, type SourceField } from '../kit/fields.ts';
 import { copyAll, MemoryIdMap, readAll } from '../kit/conformance/conformance-suite.ts';
 import type { Connector } from '../kit/contract.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
+import { WooClient } from './client.ts';
+import { assignedOnWrite, readNative, variationKeys } from './native-access.ts';
 import { wooCommerceConnector } from './woocommerce.ts';
 
 /**
- * WooCommerce -> canonical -> WooCommerce, field by field. The destination downloads every image
- * into its own media library, so a destination image URL is compared through the URL the store
- * downloaded it from (WooCommerce keeps it as `_wc_attachment_source`), and each destination
- * image must really be served.
+ * WooCommerce -> canonical -> WooCommerce, field by field, on the model and on WooCommerce's own
+ * fields. The destination downloads every image into its own media library, so a destination
+ * image URL is compared through the URL the store downloaded it from (WooCommerce keeps it as
+ * `_wc_attachment_source`), each destination image must really be served, and each source image
+ * is stored once.
  */
 
 type Origin = (url: string | null) => string | null;
@@ -57,9 +61,15 @@ const cases: [string, SampleStoreOptions | 'woocommerce-samples'][] = [
   ],
 ];
 
+const nativeClient = (emu: RunningWooCommerceEmulator) =>
+  new WooClient(
+    { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+    { http: loopbackHttp() },
+  );
+
 describe('WooCommerce -> canonical -> WooCommerce', () => {
   it.each(cases)(
-    'copies %s keeping every canonical field the store can hold',
+    'copies %s keeping every field, on the model and on WooCommerce’s own fields',
     async (_label, seed) => {
       const source = await startWooCommerceEmulator({ seed });
       const { weightUnit, dimensionUnit } = source.store.settings;
@@ -81,7 +91,9 @@ describe('WooCommerce -> canonical -> WooCommerce', () => {
           ).toEqual([]);
 
         for (const entity of entityTypes) {
-          const ignore = wooCommerceConnector.capabilities.unsupportedFields?.[entity] ?? [];
+          const ignore = Object.keys(
+            wooCommerceConnector.capabilities.destinationFields[entity]?.unsupported ?? {},
+          );
           const expected = new Map(
             (await readAll(from, entity)).map((r) => [
               r.id,
@@ -107,6 +119,45 @@ describe('WooCommerce -> canonical -> WooCommerce', () => {
           }
         }
 
+        // The same on WooCommerce's own fields, but for what the store assigns itself.
+        const sourceKeys = await variationKeys(nativeClient(source));
+        const byKey = new Map([...sourceKeys].map(([id, key]) => [key, id]));
+        const destinationKeys = await variationKeys(nativeClient(destination));
+        const toSource = (kind: EntityType | 'variants', id: string) =>
+          kind === 'variants'
+            ? byKey.get(destinationKeys.get(id) ?? '')
+            : idMap.sourceIdOf(kind, id);
+        const differences: string[] = [];
+        for (const entity of entityTypes) {
+          const catalogue: Record<string, SourceField> = {
+            ...wooCommerceConnector.capabilities.nativeFields[entity],
+          };
+          for (const [path, why] of Object.entries(assignedOnWrite[entity] ?? {}))
+            catalogue[path] = { assigned: why };
+          const expected = new Map(
+            (await readNative(nativeClient(source), entity)).map((r) => [
+              r.id,
+              comparableNative(r.record, catalogue),
+            ]),
+          );
+          for (const { id, record } of await readNative(nativeClient(destination), entity))
+            for (const path of differingPaths(
+              expected.get(idMap.sourceIdOf(entity, id) ?? ''),
+              comparableNative(record, catalogue, toSource),
+            ))
+              differences.push(`${entity} ${id}: ${path}`);
+        }
+        expect(differences).toEqual([]);
+
+        // Each image the source holds is stored once, however many records show it.
+        const shown = new Set([
+          ...(await readAll(from, 'categories')).flatMap((c) => (c.imageUrl ? [c.imageUrl] : [])),
+          ...(await readAll(from, 'products')).flatMap((p) => [
+            ...p.images.map((i) => i.url),
+            ...p.variants.flatMap((v) => (v.imageUrl ? [v.imageUrl] : [])),
+          ]),
+        ]);
+        expect(destination.store.counts().attachments).toBe(shown.size);
         const products = await readAll(to, 'products');
         const urls = products.flatMap((p) => p.images.map((i) => i.url));
         expect(urls.length).toBeGreaterThan(0);
@@ -126,19 +177,44 @@ describe('WooCommerce -> canonical -> WooCommerce', () => {
     },
   );
 
-  it('reports what the canonical model cannot hold instead of dropping it silently', async () => {
+  it('reads WooCommerce’s sample products whole: kinds, store-wide options, values kept apart', async () => {
     const source = await startWooCommerceEmulator({ seed: 'woocommerce-samples' });
     try {
       const pages = [];
       for await (const page of connect(source).read('products', null)) pages.push(page);
-      const rejected = pages.flatMap((p) => p.rejected ?? []);
-      expect(rejected).toEqual([
-        { sourceId: expect.any(String), reason: expect.stringMatching(/^Grouped product/) },
+      expect(pages.flatMap((p) => p.rejected ?? [])).toEqual([]);
+      const products = pages.flatMap((p) => p.records);
+      const bySku = (sku: string) => products.find((p) => p.sku === sku);
+      const vneck = bySku('woo-vneck-tee');
+      // Its variations are for "any" size: Size stays an option, each value a choice of its own.
+      expect(vneck?.options.map((o) => [o.name, o.values, o.shared])).toEqual([
+        ['Color', ['Blue', 'Green', 'Red'], { slug: 'color' }],
+        ['Size', ['Large', 'Medium', 'Small'], { slug: 'size' }],
       ]);
-      const vneck = pages.flatMap((p) => p.records).find((p) => p.sku === 'woo-vneck-tee');
-      // Its variations are for "any" size: Size is a description, Color the variant axis.
-      expect(vneck?.options).toEqual([{ name: 'Color', values: ['Blue', 'Green', 'Red'] }]);
-      expect(vneck?.attributes).toEqual({ Size: 'Large, Medium, Small' });
+      expect(
+        vneck?.variants.every((v) => v.optionValues.map((o) => o.name).join() === 'Color'),
+      ).toBe(true);
+      const grouped = products.find((p) => p.type === 'grouped');
+      expect(grouped?.variants).toEqual([]);
+      expect(
+        grouped?.groupedProductIds.map((id) => products.find((p) => p.id === id)?.sku),
+      ).toEqual(['woo-hoodie-with-logo', 'woo-tshirt', 'woo-beanie']);
+      expect(bySku('wp-pennant')).toMatchObject({
+        type: 'external',
+        externalUrl: 'https://mercantile.wordpress.org/product/wordpress-pennant/',
+        buttonText: 'Buy on the WordPress swag store!',
+      });
+      expect(bySku('woo-album')?.variants[0]).toMatchObject({
+        virtual: true,
+        downloadable: true,
+        downloadLimit: 1,
+        downloadExpiryDays: 1,
+        downloads: [
+          { name: 'Single 1', url: expect.stringMatching(/single\.jpg$/) },
+          { name: 'Single 2', url: expect.stringMatching(/album\.jpg$/) },
+        ],
+      });
+      expect(bySku('woo-hoodie')?.options[1]).toMatchObject({ name: 'Logo', shared: null });
     } finally {
       await source.close();
     }

@@ -19,17 +19,22 @@ import { ConnectorError } from '../kit/errors.ts';
 import { WooClient, type ClientOptions } from './client.ts';
 import { wooCommerceCredentialsSchema, type WooCommerceCredentials } from './credentials.ts';
 import { EmailSwitch, type EmailSwitchOptions } from './emails.ts';
+import { ImageStore } from './images.ts';
+import { destinationFields, nativeFields } from './native-fields.ts';
 import { readEntity } from './read.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
 import { anyJson, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
-import { CatalogWriter } from './write-catalog.ts';
-import { SalesWriter } from './write-sales.ts';
+import { CategoryWriter } from './write-categories.ts';
+import { CustomerWriter } from './write-customers.ts';
+import { OrderWriter } from './write-orders.ts';
+import { ProductWriter } from './write-products.ts';
 
 /**
  * WooCommerce through its REST API wc/v3 (described by
  * platform-specs/woocommerce/wc-v3-index.woocommerce-11.0.1.json). See client.ts for
- * authentication and retries, read.ts for reading, write-catalog.ts / write-sales.ts for writing
- * and finding what an interrupted run already wrote, to-canonical.ts for the order status mapping.
+ * authentication and retries, read.ts for reading, write-*.ts for writing and finding what an
+ * interrupted run already wrote, to-canonical.ts for the order status mapping, native-fields.ts
+ * for what becomes of each of WooCommerce's own fields.
  */
 
 /** The batch routes an import writes through; an empty batch proves write access to each. */
@@ -54,8 +59,10 @@ const countPaths: Record<EntityType, string> = {
 export class WooCommerceConnection implements Connection {
   readonly client: WooClient;
   private info: Promise<StoreInfo> | undefined;
-  private readonly catalog: CatalogWriter;
-  private readonly sales: SalesWriter;
+  private readonly categories: CategoryWriter;
+  readonly products: ProductWriter;
+  private readonly customers: CustomerWriter;
+  private readonly orders: OrderWriter;
   private readonly emails: EmailSwitch;
 
   constructor(
@@ -66,8 +73,11 @@ export class WooCommerceConnection implements Connection {
     const { emailSwitch, ...client } = options;
     this.client = new WooClient(credentials, context, client);
     const storeInfo = () => this.storeInfo();
-    this.catalog = new CatalogWriter(this.client, storeInfo);
-    this.sales = new SalesWriter(this.client);
+    const images = new ImageStore();
+    this.categories = new CategoryWriter(this.client, storeInfo, images);
+    this.products = new ProductWriter(this.client, storeInfo, images);
+    this.customers = new CustomerWriter(this.client);
+    this.orders = new OrderWriter(this.client);
     this.emails = new EmailSwitch(this.client, emailSwitch);
   }
 
@@ -178,13 +188,13 @@ export class WooCommerceConnection implements Connection {
     await this.emails.beat();
     switch (entity) {
       case 'categories':
-        return this.catalog.writeCategories(records as Category[], idMap);
+        return this.categories.write(records as Category[], idMap);
       case 'products':
-        return this.catalog.writeProducts(records as Product[], idMap);
+        return this.products.write(records as Product[], idMap);
       case 'customers':
-        return this.sales.writeCustomers(records as Customer[], idMap);
+        return this.customers.write(records as Customer[], idMap);
       default:
-        return this.sales.writeOrders(records as Order[], idMap);
+        return this.orders.write(records as Order[], idMap);
     }
   }
 
@@ -211,20 +221,8 @@ export const wooCommerceConnector = defineConnector<WooCommerceCredentials>({
     rateLimit: {
       description: 'No limit in the WooCommerce REST API itself; some hosts add their own.',
     },
-    // Checked against the 11.0.1 index (readonly flags) and the V3 controllers; each one is
-    // reported per record as a warning when the record had a value for it.
-    unsupportedFields: {
-      // menu_order of product categories is read-only in 11.0.1.
-      categories: ['position'],
-      // No SEO fields in WooCommerce itself (they belong to SEO plugins); date_modified is the
-      // store's own.
-      products: ['seoTitle', 'seoDescription', 'updatedAt'],
-      // No consent, note or tags on customers; date_created is read-only (ignored on create).
-      customers: ['acceptsMarketing', 'note', 'tags', 'createdAt'],
-      // number, date_created and date_modified are read-only: WooCommerce numbers and dates
-      // orders itself. The source number and date are kept in the order's meta.
-      orders: ['number', 'createdAt', 'updatedAt'],
-    },
+    nativeFields,
+    destinationFields,
   },
   connect: (credentials, context) => new WooCommerceConnection(credentials, context),
 });

@@ -10,6 +10,7 @@ import {
   asObject,
   asString,
   parseWcDate,
+  type GlobalAttribute,
   type Json,
   type Product,
   type Taxonomy,
@@ -948,6 +949,9 @@ export class WooApi {
       ...this.termHandlers(`${P}/tags`, 'product_tag'),
       ...this.termHandlers(`${P}/brands`, 'product_brand'),
 
+      ...this.termHandlers(`${P}/shipping_classes`, 'product_shipping_class'),
+      ...this.attributeHandlers(),
+
       'GET /wc/v3/customers': (ctx) => {
         const a = ctx.args;
         const include = ids(a.include);
@@ -1043,6 +1047,9 @@ export class WooApi {
           },
         }),
 
+      ...this.refundHandlers(),
+      ...this.noteHandlers(),
+
       'GET /wc/v3/coupons': (ctx) => {
         const code = asString(ctx.args.code).toLowerCase();
         // The code filter goes through wc_get_coupon_id_by_code(): published coupons only.
@@ -1100,6 +1107,224 @@ export class WooApi {
         status: 200,
         body: this.updateSetting(ctx.params.group_id ?? '', ctx.params.id ?? '', ctx.body.value),
       }),
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Store-wide attributes and their terms
+
+  private attribute(id: number, status = 404): GlobalAttribute {
+    const attribute = this.store.attributes.get(id);
+    if (!attribute)
+      throw new RestError(status, 'woocommerce_rest_invalid_id', 'Resource does not exist.');
+    return attribute;
+  }
+
+  private attributeHandlers(): Record<string, Handler> {
+    const A = '/wc/v3/products/attributes';
+    const item = `${A}/(?P<id>[\\d]+)`;
+    const terms = `${A}/(?P<attribute_id>[\\d]+)/terms`;
+    const taxonomyOf = (ctx: Ctx) =>
+      this.attribute(asInt(ctx.params.attribute_id)).slug as Taxonomy;
+    return {
+      [`GET ${A}`]: () => ({
+        status: 200,
+        body: [...this.store.attributes.values()].map((a) => this.out.attribute(a)),
+      }),
+      [`POST ${A}`]: (ctx) => ({
+        status: 201,
+        body: this.out.attribute(this.store.createAttribute(ctx.body)),
+      }),
+      [`GET ${item}`]: (ctx) => ({
+        status: 200,
+        body: this.out.attribute(this.attribute(asInt(ctx.params.id))),
+      }),
+      [`EDIT ${item}`]: (ctx) => ({
+        status: 200,
+        body: this.out.attribute(
+          this.store.updateAttribute(this.attribute(asInt(ctx.params.id), 400), ctx.body),
+        ),
+      }),
+      [`DELETE ${item}`]: (ctx) => {
+        const attribute = this.attribute(asInt(ctx.params.id));
+        if (ctx.args.force !== true)
+          throw new RestError(
+            501,
+            'woocommerce_rest_trash_not_supported',
+            'Resource does not support trashing.',
+          );
+        this.store.deleteAttribute(attribute);
+        return { status: 200, body: this.out.attribute(attribute) };
+      },
+      [`EDIT ${A}/batch`]: (ctx) =>
+        this.batch(ctx, {
+          create: async (body) => this.out.attribute(this.store.createAttribute(body)),
+          update: async (id, body) =>
+            this.out.attribute(this.store.updateAttribute(this.attribute(id, 400), body)),
+          delete: async (id) => {
+            const attribute = this.attribute(id, 400);
+            this.store.deleteAttribute(attribute);
+            return this.out.attribute(attribute);
+          },
+        }),
+      [`GET ${terms}`]: (ctx) => {
+        const taxonomy = taxonomyOf(ctx);
+        const items = sortItems(
+          this.store.termsOf(taxonomy),
+          asString(ctx.args.orderby),
+          asString(ctx.args.order),
+          {
+            name: (t) => t.name.toLowerCase(),
+            slug: (t) => t.slug,
+            menu_order: (t) => t.menuOrder,
+            count: (t) => this.store.termCount(t),
+          },
+          ids(ctx.args.include),
+        );
+        return this.paginate(
+          ctx,
+          items,
+          `/wc/v3/products/attributes/${ctx.params.attribute_id}/terms`,
+          (t) => this.out.term(t),
+        );
+      },
+      [`POST ${terms}`]: async (ctx) => ({
+        status: 201,
+        body: await this.createTerm(taxonomyOf(ctx), ctx.body),
+      }),
+      [`GET ${terms}/(?P<id>[\\d]+)`]: (ctx) => ({
+        status: 200,
+        body: this.out.term(this.term(taxonomyOf(ctx), asInt(ctx.params.id))),
+      }),
+      [`EDIT ${terms}/(?P<id>[\\d]+)`]: async (ctx) => ({
+        status: 200,
+        body: await this.updateTerm(taxonomyOf(ctx), asInt(ctx.params.id), ctx.body),
+      }),
+      [`EDIT ${terms}/batch`]: (ctx) => {
+        const taxonomy = taxonomyOf(ctx);
+        return this.batch(ctx, {
+          create: (body) => this.createTerm(taxonomy, body),
+          update: (id, body) => this.updateTerm(taxonomy, id, body, 400),
+          delete: async (id) => {
+            const term = this.term(taxonomy, id, 400);
+            const previous = this.out.term(term);
+            this.store.deleteTerm(term);
+            return previous;
+          },
+        });
+      },
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Refunds and notes
+
+  private refundHandlers(): Record<string, Handler> {
+    const R = '/wc/v3/orders/(?P<order_id>[\\d]+)/refunds';
+    const refundOf = (ctx: Ctx, status = 404) => {
+      const order = this.order(asInt(ctx.params.order_id), status);
+      const refund = this.store.refunds.get(asInt(ctx.params.id));
+      if (!refund || refund.parentId !== order.id)
+        throw new RestError(status, 'woocommerce_rest_shop_order_refund_invalid_id', 'Invalid ID.');
+      return refund;
+    };
+    const list = (ctx: Ctx, parents: number[] | undefined, path: string, withParent = false) => {
+      const include = ids(ctx.args.include);
+      const items = [...this.store.refunds.values()].filter(
+        (r) =>
+          (!parents?.length || parents.includes(r.parentId)) &&
+          (!include.length || include.includes(r.id)),
+      );
+      return this.paginate(
+        ctx,
+        sortItems(
+          items,
+          asString(ctx.args.orderby),
+          asString(ctx.args.order),
+          { date: (r) => r.created, id: (r) => r.id },
+          include,
+        ),
+        path,
+        (r) => (withParent ? { ...this.out.refund(r), parent_id: r.parentId } : this.out.refund(r)),
+      );
+    };
+    return {
+      [`GET ${R}`]: (ctx) => {
+        const order = this.order(asInt(ctx.params.order_id));
+        return list(ctx, [order.id], `/wc/v3/orders/${order.id}/refunds`);
+      },
+      [`POST ${R}`]: (ctx) => {
+        const order = this.order(asInt(ctx.params.order_id));
+        return { status: 201, body: this.out.refund(this.store.createRefund(order, ctx.body)) };
+      },
+      [`GET ${R}/(?P<id>[\\d]+)`]: (ctx) => ({ status: 200, body: this.out.refund(refundOf(ctx)) }),
+      [`DELETE ${R}/(?P<id>[\\d]+)`]: (ctx) => {
+        const refund = refundOf(ctx);
+        if (ctx.args.force !== true)
+          throw new RestError(
+            501,
+            'woocommerce_rest_trash_not_supported',
+            'Refunds do not support trashing.',
+          );
+        this.store.refunds.delete(refund.id);
+        return { status: 200, body: this.out.refund(refund) };
+      },
+      // WooCommerce 11.0.1 ignores this route's `parent` filter: every refund is listed.
+      'GET /wc/v3/refunds': (ctx) => list(ctx, undefined, '/wc/v3/refunds', true),
+    };
+  }
+
+  private noteHandlers(): Record<string, Handler> {
+    const N = '/wc/v3/orders/(?P<order_id>[\\d]+)/notes';
+    const noteOf = (ctx: Ctx) => {
+      const order = this.order(asInt(ctx.params.order_id));
+      const note = order.notes.find((n) => n.id === asInt(ctx.params.id));
+      if (!note) throw new RestError(404, 'woocommerce_rest_invalid_id', 'Invalid resource ID.');
+      return { order, note };
+    };
+    return {
+      [`GET ${N}`]: (ctx) => {
+        const order = this.order(asInt(ctx.params.order_id));
+        const type = asString(ctx.args.type) || 'any';
+        const notes = order.notes
+          .filter((n) => type === 'any' || (type === 'customer') === n.customerNote)
+          // Newest first, as get_comments() lists them.
+          .sort((a, b) => b.created - a.created || b.id - a.id);
+        return { status: 200, body: notes.map((n) => this.out.note(order, n)) };
+      },
+      [`POST ${N}`]: (ctx) => {
+        const order = this.order(asInt(ctx.params.order_id));
+        const content = asString(ctx.body.note);
+        if (!content.trim())
+          throw new RestError(
+            400,
+            'woocommerce_rest_invalid_order_note',
+            'Cannot create order note, please try again.',
+          );
+        const note = this.store.addNote(
+          order,
+          content,
+          ctx.body.customer_note === true,
+          ctx.body.added_by_user === true,
+        );
+        return { status: 201, body: this.out.note(order, note) };
+      },
+      [`GET ${N}/(?P<id>[\\d]+)`]: (ctx) => {
+        const { order, note } = noteOf(ctx);
+        return { status: 200, body: this.out.note(order, note) };
+      },
+      [`DELETE ${N}/(?P<id>[\\d]+)`]: (ctx) => {
+        const { order, note } = noteOf(ctx);
+        // The real message names webhooks (a copy in WooCommerce's notes controller).
+        if (ctx.args.force !== true)
+          throw new RestError(
+            501,
+            'woocommerce_rest_trash_not_supported',
+            'Webhooks do not support trashing.',
+          );
+        order.notes = order.notes.filter((n) => n !== note);
+        return { status: 200, body: this.out.note(order, note) };
+      },
     };
   }
 

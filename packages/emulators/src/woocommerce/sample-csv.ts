@@ -9,6 +9,10 @@ import { parseCsv } from '../framework/csv.ts';
  * nested categories, tags, attributes and images. Image URLs point at the emulator's /media/.
  */
 
+/** The importer reads measures as numbers: '.5' becomes '0.5'. */
+const measure = (cell: string | undefined) =>
+  cell === undefined || cell.trim() === '' ? '' : String(Number(cell));
+
 const list = (cell: string | undefined) =>
   (cell ?? '')
     .split(',')
@@ -37,13 +41,19 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
     }
     return parent;
   };
+  // "Attribute N global" makes a store-wide attribute (pa_<name>), as the importer does.
+  const globalId = (name: string) => {
+    const slug = `pa_${name.toLowerCase()}`;
+    return (store.attributeByTaxonomy(slug) ?? store.createAttribute({ name, slug: name })).id;
+  };
   const attributes = (row: Record<string, string>, variation: boolean) => {
     const out: Json[] = [];
     for (let n = 1; row[`Attribute ${n} name`] !== undefined; n++) {
       const name = row[`Attribute ${n} name`];
       if (!name) continue;
+      const global = row[`Attribute ${n} global`] === '1';
       out.push({
-        name,
+        ...(global ? { id: globalId(name) } : { name }),
         position: n - 1,
         visible: row[`Attribute ${n} visible`] === '1',
         variation,
@@ -53,10 +63,19 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
     return out;
   };
 
+  // The importer titles each image by its file name.
   const attach = (url: string) => {
     const path = mediaPath(url);
     const existing = [...store.attachments.values()].find((a) => a.path === path);
-    return (existing ?? store.addAttachment(path, '', Date.UTC(2017, 11, 1))).id;
+    return (existing ?? store.addAttachment(path, '', Date.UTC(2017, 11, 1), path.split('/').pop()))
+      .id;
+  };
+  const downloads = (row: Record<string, string>) => {
+    const out: Json[] = [];
+    for (let n = 1; row[`Download ${n} URL`] !== undefined; n++)
+      if (row[`Download ${n} URL`])
+        out.push({ name: row[`Download ${n} name`] ?? '', file: row[`Download ${n} URL`] });
+    return out;
   };
   const bySku = new Map<string, Product>();
   const isVariation = (row: Record<string, string>) => row.Type === 'variation';
@@ -84,11 +103,11 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
       manage_stock: stock !== '',
       ...(stock !== '' ? { stock_quantity: Number(stock) } : {}),
       stock_status: row['In stock?'] === '0' ? 'outofstock' : 'instock',
-      weight: row['Weight (lbs)'],
+      weight: measure(row['Weight (lbs)']),
       dimensions: {
-        length: row['Length (in)'],
-        width: row['Width (in)'],
-        height: row['Height (in)'],
+        length: measure(row['Length (in)']),
+        width: measure(row['Width (in)']),
+        height: measure(row['Height (in)']),
       },
       reviews_allowed: row['Allow customer reviews?'] === '1',
       regular_price: type === 'variable' ? '' : row['Regular price'],
@@ -100,9 +119,15 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
       menu_order: Number(row.Position || 0),
       external_url: row['External URL'],
       button_text: row['Button text'],
-      meta_data: Object.entries(row)
-        .filter(([k, v]) => k.startsWith('Meta: ') && v !== '')
-        .map(([k, v]) => ({ key: k.slice('Meta: '.length), value: v })),
+      downloads: downloads(row),
+      download_limit: Number(row['Download limit'] || -1),
+      download_expiry: Number(row['Download expiry days'] || -1),
+      meta_data: [
+        { key: '_original_id', value: row.ID },
+        ...Object.entries(row)
+          .filter(([k, v]) => k.startsWith('Meta: ') && v !== '')
+          .map(([k, v]) => ({ key: k.slice('Meta: '.length), value: v })),
+      ],
     };
     const product = await store.saveProduct(input);
     if (row.SKU) bySku.set(row.SKU, product);
@@ -123,13 +148,14 @@ export async function seedFromWooSamples(store: WooStore, csv: string): Promise<
       sale_price: row['Sale price'],
       manage_stock: stock !== '',
       ...(stock !== '' ? { stock_quantity: Number(stock) } : {}),
-      weight: row['Weight (lbs)'],
+      weight: measure(row['Weight (lbs)']),
       menu_order: Number(row.Position || 0),
       image: image ? { id: attach(image) } : {},
       attributes: attributes(row, true).map((a) => ({
-        name: a.name,
+        ...(a.id ? { id: a.id } : { name: a.name }),
         option: (a.options as string[])[0] ?? '',
       })),
+      meta_data: [{ key: '_original_id', value: row.ID }],
     });
   }
 }

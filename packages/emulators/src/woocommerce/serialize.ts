@@ -1,6 +1,23 @@
-import type { Customer, Order, WcAddress, WooStore, Coupon } from './shop.ts';
+import type {
+  Coupon,
+  Customer,
+  LineItem,
+  Order,
+  OrderNote,
+  Refund,
+  WcAddress,
+  WooStore,
+} from './shop.ts';
 import { emailTemplates } from './shop.ts';
-import { wcDate, type Meta, type Product, type Term, type Variation } from './store.ts';
+import {
+  wcDate,
+  type GlobalAttribute,
+  type Meta,
+  type Product,
+  type Taxonomy,
+  type Term,
+  type Variation,
+} from './store.ts';
 import { renderForView, sanitizeTitle } from './wp-text.ts';
 
 /**
@@ -38,19 +55,33 @@ export class Serializer {
       .map((m) => ({ id: m.id, key: m.key, value: m.value }));
   }
 
+  /** An image as products and variations answer it (with the sizes WordPress made). */
   image(id: number): Record<string, unknown> | null {
     const a = this.store.attachments.get(id);
     if (!a) return null;
+    const src = `${this.home}${a.path}`;
+    const sized = (size: number) => src.replace(/(\.[a-z0-9]+)$/i, `-${size}x${size}$1`);
     return {
       id: a.id,
       date_created: wcDate(a.created),
       date_created_gmt: wcDate(a.created),
       date_modified: wcDate(a.created),
       date_modified_gmt: wcDate(a.created),
-      src: `${this.home}${a.path}`,
+      src,
       name: a.name,
       alt: a.alt,
+      srcset: `${src} 800w, ${sized(300)} 300w, ${sized(150)} 150w`,
+      sizes: '(max-width: 800px) 100vw, 800px',
+      thumbnail: sized(300),
     };
+  }
+
+  /** An image as categories and variations answer it (no sizes). */
+  plainImage(id: number): Record<string, unknown> | null {
+    const image = this.image(id);
+    if (!image) return null;
+    const { srcset: _srcset, sizes: _sizes, thumbnail: _thumbnail, ...plain } = image;
+    return plain;
   }
 
   private termRefs(ids: number[]): Record<string, unknown>[] {
@@ -62,13 +93,44 @@ export class Serializer {
       .map((t) => ({ id: t.id, name: t.name, slug: t.slug }));
   }
 
-  private priceOf(p: { regularPrice: string; salePrice: string }): {
-    price: string;
-    onSale: boolean;
-  } {
-    const onSale =
-      p.salePrice !== '' && p.regularPrice !== '' && Number(p.salePrice) < Number(p.regularPrice);
+  /** WC_Product::is_on_sale(): a sale price below the regular one, within its schedule. */
+  private onSale(p: {
+    regularPrice: string;
+    salePrice: string;
+    saleFrom: number | null;
+    saleTo: number | null;
+  }): boolean {
+    const now = this.store.now();
+    return (
+      p.salePrice !== '' &&
+      p.regularPrice !== '' &&
+      Number(p.salePrice) < Number(p.regularPrice) &&
+      !(p.saleFrom !== null && p.saleFrom > now) &&
+      !(p.saleTo !== null && p.saleTo < now)
+    );
+  }
+
+  private priceOf(p: {
+    regularPrice: string;
+    salePrice: string;
+    saleFrom: number | null;
+    saleTo: number | null;
+  }): { price: string; onSale: boolean } {
+    const onSale = this.onSale(p);
     return { price: onSale ? p.salePrice : p.regularPrice, onSale };
+  }
+
+  private shippingClassSlug(id: number): string {
+    return id ? (this.store.terms.get(id)?.slug ?? '') : '';
+  }
+
+  /** The name an attribute key (pa_color, or a sanitised name) shows as on a product. */
+  private attributeLabel(key: string, parent: Product | undefined): string {
+    const global = this.store.attributeByTaxonomy(key);
+    if (global) return global.name;
+    const own = parent?.attributes.find((a) => a.id === 0 && sanitizeTitle(a.name) === key);
+    // A name with non-ASCII letters appears under its sanitised slug.
+    return own && /^[\x20-\x7e]*$/.test(own.name) ? own.name : key;
   }
 
   product(p: Product, context: Context, meta: { include?: string[]; exclude?: string[] } = {}) {
@@ -76,14 +138,18 @@ export class Serializer {
       .variationsOf(p.id)
       .sort((a, b) => a.menuOrder - b.menuOrder || a.id - b.id);
     let { price, onSale } = this.priceOf(p);
-    let regular = p.regularPrice;
-    let sale = p.salePrice;
     if (p.type === 'variable') {
       const prices = variations.map((v) => this.priceOf(v)).filter((x) => x.price !== '');
       price = prices.length ? String(Math.min(...prices.map((x) => Number(x.price)))) : '';
       onSale = prices.some((x) => x.onSale);
-      regular = '';
-      sale = '';
+    } else if (p.type === 'grouped') {
+      const prices = p.groupedIds
+        .map((id) => this.store.products.get(id))
+        .filter((x): x is Product => x !== undefined)
+        .map((x) => this.priceOf(x).price)
+        .filter((x) => x !== '');
+      price = prices.length ? String(Math.min(...prices.map(Number))) : '';
+      onSale = false;
     }
     const render = (html: string) => (context === 'view' ? renderForView(html) : html);
     const published = p.status === 'publish';
@@ -106,20 +172,20 @@ export class Serializer {
       short_description: render(p.shortDescription),
       sku: p.sku,
       price,
-      regular_price: regular,
-      sale_price: sale,
-      date_on_sale_from: null,
-      date_on_sale_from_gmt: null,
-      date_on_sale_to: null,
-      date_on_sale_to_gmt: null,
+      regular_price: p.regularPrice,
+      sale_price: p.salePrice,
+      date_on_sale_from: wcDate(p.saleFrom),
+      date_on_sale_from_gmt: wcDate(p.saleFrom),
+      date_on_sale_to: wcDate(p.saleTo),
+      date_on_sale_to_gmt: wcDate(p.saleTo),
       on_sale: onSale,
-      purchasable: price !== '' && published,
+      purchasable: p.type !== 'external' && p.type !== 'grouped' && price !== '' && published,
       total_sales: p.totalSales,
       virtual: p.virtual,
       downloadable: p.downloadable,
-      downloads: [],
-      download_limit: -1,
-      download_expiry: -1,
+      downloads: p.downloads.map((d) => ({ ...d })),
+      download_limit: p.downloadLimit,
+      download_expiry: p.downloadExpiry,
       external_url: p.externalUrl,
       button_text: p.buttonText,
       tax_status: p.taxStatus,
@@ -128,17 +194,17 @@ export class Serializer {
       stock_quantity: p.stockQuantity,
       backorders: p.backorders,
       backorders_allowed: p.backorders !== 'no',
-      backordered: false,
+      backordered: p.manageStock && (p.stockQuantity ?? 0) < 0 && p.backorders !== 'no',
       low_stock_amount: p.lowStockAmount,
       sold_individually: p.soldIndividually,
       weight: p.weight,
       dimensions: { ...p.dimensions },
       shipping_required: !p.virtual,
       shipping_taxable: p.taxStatus === 'taxable',
-      shipping_class: '',
-      shipping_class_id: '0',
+      shipping_class: this.shippingClassSlug(p.shippingClassId),
+      shipping_class_id: p.shippingClassId,
       reviews_allowed: p.reviewsAllowed,
-      average_rating: '0.00',
+      average_rating: '0',
       rating_count: 0,
       upsell_ids: p.upsellIds,
       cross_sell_ids: p.crossSellIds,
@@ -150,8 +216,20 @@ export class Serializer {
       images: p.imageIds.map((id) => this.image(id)).filter((i) => i !== null),
       attributes: [...p.attributes]
         .sort((a, b) => a.position - b.position)
-        .map((a) => ({ ...a, slug: sanitizeTitle(a.name) })),
-      default_attributes: p.defaultAttributes,
+        .map((a) => ({
+          id: a.id,
+          name: a.id ? this.attributeLabel(a.name, p) : a.name,
+          slug: a.name,
+          position: a.position,
+          visible: a.visible,
+          variation: a.variation,
+          options: this.store.attributeOptions(a),
+        })),
+      default_attributes: Object.entries(p.defaultAttributes).map(([key, option]) => ({
+        id: this.store.attributeByTaxonomy(key)?.id ?? 0,
+        name: this.attributeLabel(key, p),
+        option,
+      })),
       variations: variations.map((v) => v.id),
       grouped_products: p.groupedIds,
       menu_order: p.menuOrder,
@@ -161,7 +239,7 @@ export class Serializer {
       meta_data: this.meta(p.meta, meta.include, meta.exclude),
       stock_status: p.stockStatus,
       has_options: p.type === 'variable',
-      post_password: '',
+      post_password: p.postPassword,
       global_unique_id: p.globalUniqueId,
       permalink_template: `${this.home}/product/%pagename%/`,
       generated_slug: sanitizeTitle(p.name),
@@ -169,21 +247,37 @@ export class Serializer {
     };
   }
 
-  /** Variation attribute names come from the parent; a name with non-ASCII letters stays a slug. */
+  /** A variation's attribute values, named as on its product (global ones by term name). */
   variationAttributes(v: Variation, parent: Product | undefined) {
     return Object.entries(v.attributes)
       .filter(([, option]) => option !== '')
-      .map(([slug, option]) => {
-        const attribute = parent?.attributes.find((a) => sanitizeTitle(a.name) === slug);
-        const name = attribute && /^[\x20-\x7e]*$/.test(attribute.name) ? attribute.name : slug;
-        return { id: 0, name, slug, option };
+      .map(([key, option]) => {
+        const global = this.store.attributeByTaxonomy(key);
+        const term = global
+          ? this.store.termsOf(key as Taxonomy).find((t) => t.slug === option)
+          : undefined;
+        return {
+          id: global?.id ?? 0,
+          name: this.attributeLabel(key, parent),
+          slug: key,
+          option: term ? term.name : option,
+        };
       });
   }
 
+  /**
+   * A variation as the REST API answers it: its weight, dimensions and shipping class are its
+   * product's when it has none of its own (the 'view' getters), its description is formatted
+   * (wc_format_content) whatever the context, and its image is its own with `context=edit`.
+   */
   variation(v: Variation, context: Context, meta: { include?: string[]; exclude?: string[] } = {}) {
     const parent = this.store.products.get(v.parentId);
     const { price, onSale } = this.priceOf(v);
     const manageStock = v.manageStock;
+    const inherit = (own: string, theirs: string | undefined) =>
+      own !== '' ? own : (theirs ?? '');
+    const attributes = this.variationAttributes(v, parent);
+    const imageId = v.imageId || (context === 'view' ? (parent?.imageIds[0] ?? 0) : 0);
     return {
       id: v.id,
       type: 'variation',
@@ -191,7 +285,7 @@ export class Serializer {
       date_created_gmt: wcDate(v.created),
       date_modified: wcDate(v.modified),
       date_modified_gmt: wcDate(v.modified),
-      description: context === 'view' ? renderForView(v.description) : v.description,
+      description: renderForView(v.description),
       permalink: `${this.home}/product/${parent?.slug ?? ''}/?${Object.entries(v.attributes)
         .map(([k, o]) => `attribute_${k}=${encodeURIComponent(o)}`)
         .join('&')}`,
@@ -200,40 +294,46 @@ export class Serializer {
       price,
       regular_price: v.regularPrice,
       sale_price: v.salePrice,
-      date_on_sale_from: null,
-      date_on_sale_from_gmt: null,
-      date_on_sale_to: null,
-      date_on_sale_to_gmt: null,
+      date_on_sale_from: wcDate(v.saleFrom),
+      date_on_sale_from_gmt: wcDate(v.saleFrom),
+      date_on_sale_to: wcDate(v.saleTo),
+      date_on_sale_to_gmt: wcDate(v.saleTo),
       on_sale: onSale,
       status: v.status,
-      purchasable: price !== '',
+      purchasable: price !== '' && v.status === 'publish',
       virtual: v.virtual,
       downloadable: v.downloadable,
-      downloads: [],
-      download_limit: -1,
-      download_expiry: -1,
+      downloads: v.downloads.map((d) => ({ ...d })),
+      download_limit: v.downloadLimit,
+      download_expiry: v.downloadExpiry,
       tax_status: v.taxStatus,
-      tax_class: v.taxClass,
+      tax_class:
+        context === 'edit'
+          ? v.taxClass
+          : v.taxClass === 'parent'
+            ? (parent?.taxClass ?? '')
+            : v.taxClass,
       manage_stock: manageStock,
       stock_quantity: manageStock === 'parent' ? (parent?.stockQuantity ?? null) : v.stockQuantity,
       stock_status: v.stockStatus,
       backorders: v.backorders,
       backorders_allowed: v.backorders !== 'no',
-      backordered: false,
+      backordered: manageStock === true && (v.stockQuantity ?? 0) < 0 && v.backorders !== 'no',
       low_stock_amount: v.lowStockAmount,
-      weight: v.weight,
-      dimensions: { ...v.dimensions },
-      shipping_class: '',
-      shipping_class_id: '0',
-      image: this.image(v.imageId),
-      attributes: this.variationAttributes(v, parent).map(({ id, name, option }) => ({
-        id,
-        name,
-        option,
-      })),
+      weight: inherit(v.weight, parent?.weight),
+      dimensions: {
+        length: inherit(v.dimensions.length, parent?.dimensions.length),
+        width: inherit(v.dimensions.width, parent?.dimensions.width),
+        height: inherit(v.dimensions.height, parent?.dimensions.height),
+      },
+      shipping_class: this.shippingClassSlug(v.shippingClassId || (parent?.shippingClassId ?? 0)),
+      shipping_class_id: v.shippingClassId || (parent?.shippingClassId ?? 0),
+      image: imageId ? this.plainImage(imageId) : null,
+      gallery_image_ids: [],
+      attributes,
       menu_order: v.menuOrder,
       meta_data: this.meta(v.meta, meta.include, meta.exclude),
-      name: parent?.name ?? '',
+      name: attributes.map((a) => a.option).join(', '),
       parent_id: v.parentId,
       _links: this.links(
         `products/${v.parentId}/variations/${v.id}`,
@@ -244,6 +344,24 @@ export class Serializer {
 
   term(t: Term) {
     const base = { id: t.id, name: t.name, slug: t.slug };
+    if (t.taxonomy.startsWith('pa_')) {
+      const attribute = this.store.attributeByTaxonomy(t.taxonomy);
+      const collection = `products/attributes/${attribute?.id ?? 0}/terms`;
+      return {
+        ...base,
+        description: t.description,
+        menu_order: t.menuOrder,
+        count: this.store.termCount(t),
+        _links: this.links(`${collection}/${t.id}`, collection),
+      };
+    }
+    if (t.taxonomy === 'product_shipping_class')
+      return {
+        ...base,
+        description: t.description,
+        count: this.store.termCount(t),
+        _links: this.links(`products/shipping_classes/${t.id}`, 'products/shipping_classes'),
+      };
     const collection =
       t.taxonomy === 'product_cat'
         ? 'products/categories'
@@ -262,10 +380,22 @@ export class Serializer {
       parent: t.parent,
       description: t.description,
       display: t.display,
-      image: t.imageId ? this.image(t.imageId) : null,
+      image: t.imageId ? this.plainImage(t.imageId) : null,
       menu_order: t.menuOrder,
       count: this.store.termCount(t),
       _links: this.links(`${collection}/${t.id}`, collection),
+    };
+  }
+
+  attribute(a: GlobalAttribute) {
+    return {
+      id: a.id,
+      name: a.name,
+      slug: a.slug,
+      type: a.type,
+      order_by: a.orderBy,
+      has_archives: a.hasArchives,
+      _links: this.links(`products/attributes/${a.id}`, 'products/attributes'),
     };
   }
 
@@ -302,25 +432,66 @@ export class Serializer {
       shipping: this.address(c.shipping, false),
       is_paying_customer: c.isPayingCustomer,
       avatar_url: `https://secure.gravatar.com/avatar/${c.id.toString(16).padStart(32, '0')}?s=96&d=mm&r=g`,
-      meta_data: this.meta(c.meta),
+      // Protected user meta (a leading _) is not answered.
+      meta_data: this.meta(c.meta.filter((m) => !m.key.startsWith('_'))),
       _links: this.links(`customers/${c.id}`, 'customers'),
     };
   }
 
-  order(o: Order, meta: { include?: string[]; exclude?: string[] } = {}) {
-    const lineMeta = (item: { productId: number; meta: Meta[] }) => {
-      const product = this.store.products.get(item.productId);
-      return item.meta.map((m) => {
-        const attribute = product?.attributes.find((a) => sanitizeTitle(a.name) === m.key);
-        return {
-          id: m.id,
-          key: m.key,
-          value: m.value,
-          display_key: attribute?.name ?? m.key,
-          display_value: String(m.value ?? ''),
-        };
-      });
+  /** Order item meta with the label and value WooCommerce shows for each entry. */
+  private itemMeta(item: { productId: number; meta: Meta[] }) {
+    const product = this.store.products.get(item.productId);
+    return item.meta.map((m) => {
+      const global = this.store.attributeByTaxonomy(m.key);
+      const own = product?.attributes.find((a) => a.id === 0 && sanitizeTitle(a.name) === m.key);
+      const term = global
+        ? this.store.termsOf(m.key as Taxonomy).find((t) => t.slug === m.value)
+        : undefined;
+      return {
+        id: m.id,
+        key: m.key,
+        value: m.value,
+        display_key: global?.name ?? own?.name ?? m.key,
+        display_value: term
+          ? term.name
+          : typeof m.value === 'string'
+            ? m.value
+            : JSON.stringify(m.value),
+      };
+    });
+  }
+
+  /** An order's product line (also a refund's, with negative amounts). */
+  private lineItem(i: LineItem) {
+    const variation = i.variationId ? this.store.variations.get(i.variationId) : undefined;
+    const product = this.store.products.get(i.productId);
+    const sellable = variation ?? product;
+    const imageId = variation?.imageId || product?.imageIds[0] || 0;
+    return {
+      id: i.id,
+      name: i.name,
+      product_id: product ? i.productId : 0,
+      variation_id: variation ? i.variationId : 0,
+      quantity: i.quantity,
+      tax_class: i.taxClass,
+      subtotal: dp(i.subtotal),
+      subtotal_tax: dp(i.subtotalTax),
+      total: dp(i.total),
+      total_tax: dp(i.totalTax),
+      taxes: i.taxes,
+      meta_data: this.itemMeta(i),
+      sku: sellable ? sellable.sku : null,
+      global_unique_id: sellable?.globalUniqueId ?? '',
+      price: i.quantity ? Math.round((i.total / i.quantity) * 1e6) / 1e6 : 0,
+      image: {
+        id: imageId,
+        src: imageId ? `${this.home}${this.store.attachments.get(imageId)?.path ?? ''}` : '',
+      },
+      parent_name: variation ? (product?.name ?? null) : null,
     };
+  }
+
+  order(o: Order, meta: { include?: string[]; exclude?: string[] } = {}) {
     // The order's shipping phone (WooCommerce 5.6+) comes back although the schema omits it.
     const shipping = this.address(o.shipping, false);
     return {
@@ -346,8 +517,8 @@ export class Serializer {
       payment_method: o.paymentMethod,
       payment_method_title: o.paymentMethodTitle,
       transaction_id: o.transactionId,
-      customer_ip_address: '',
-      customer_user_agent: '',
+      customer_ip_address: o.customerIpAddress,
+      customer_user_agent: o.customerUserAgent,
       created_via: o.createdVia,
       customer_note: o.customerNote,
       date_completed: wcDate(o.dateCompleted),
@@ -355,34 +526,7 @@ export class Serializer {
       cart_hash: '',
       number: String(o.id),
       meta_data: this.meta(o.meta, meta.include, meta.exclude),
-      line_items: o.lineItems.map((i) => {
-        const variation = i.variationId ? this.store.variations.get(i.variationId) : undefined;
-        const product = this.store.products.get(i.productId);
-        const sellable = variation ?? product;
-        const imageId = variation?.imageId || product?.imageIds[0] || 0;
-        return {
-          id: i.id,
-          name: i.name,
-          product_id: product ? i.productId : 0,
-          variation_id: variation ? i.variationId : 0,
-          quantity: i.quantity,
-          tax_class: i.taxClass,
-          subtotal: dp(i.subtotal),
-          subtotal_tax: dp(i.subtotalTax),
-          total: dp(i.total),
-          total_tax: dp(i.totalTax),
-          taxes: i.taxes,
-          meta_data: lineMeta(i),
-          sku: sellable ? sellable.sku : null,
-          global_unique_id: sellable?.globalUniqueId ?? '',
-          price: i.quantity ? Math.round((i.total / i.quantity) * 1e6) / 1e6 : 0,
-          image: {
-            id: imageId,
-            src: imageId ? `${this.home}${this.store.attachments.get(imageId)?.path ?? ''}` : '',
-          },
-          parent_name: variation ? (product?.name ?? null) : null,
-        };
-      }),
+      line_items: o.lineItems.map((i) => this.lineItem(i)),
       tax_lines: o.taxLines.map((t) => ({
         id: t.id,
         rate_code: t.rateCode,
@@ -410,27 +554,49 @@ export class Serializer {
         name: f.name,
         tax_class: f.taxClass,
         tax_status: f.taxStatus,
-        amount: dp(f.total),
+        // The fee's amount as entered at checkout; a fee the REST API added has none.
+        amount: '',
         total: dp(f.total),
         total_tax: dp(f.totalTax),
         taxes: [],
         meta_data: this.meta(f.meta),
       })),
-      coupon_lines: o.couponLines.map((c) => ({
-        id: c.id,
-        code: c.code,
-        discount: dp(c.discount),
-        discount_tax: dp(c.discountTax),
-        discount_type: c.discountType,
-        nominal_amount: c.nominalAmount,
-        free_shipping: c.freeShipping,
-        meta_data: this.meta(c.meta),
-      })),
-      refunds: o.refunds.map((r) => ({
-        id: r.id,
-        reason: r.reason,
-        total: dp(-Math.abs(r.total)),
-      })),
+      coupon_lines: o.couponLines.map((c) => {
+        const info = JSON.stringify([
+          c.couponId,
+          c.code,
+          c.discountType === 'fixed_cart' ? null : c.discountType,
+          c.nominalAmount,
+        ]);
+        return {
+          id: c.id,
+          code: c.code,
+          discount: String(c.discount),
+          discount_tax: String(c.discountTax),
+          meta_data: [
+            ...this.itemMeta({ productId: 0, meta: c.meta }),
+            {
+              id: c.id,
+              key: 'coupon_info',
+              value: info,
+              display_key: 'coupon_info',
+              display_value: info,
+            },
+          ],
+          discount_type: c.discountType,
+          nominal_amount: c.nominalAmount,
+          free_shipping: c.freeShipping,
+        };
+      }),
+      refunds: this.store
+        .refundsOf(o)
+        .sort((a, b) => b.id - a.id)
+        .map((r) => ({
+          id: r.id,
+          reason: r.reason,
+          total: dp(-Math.abs(r.amount)),
+          total_tax: dp(0),
+        })),
       payment_url: `${this.home}/checkout/order-pay/${o.id}/?pay_for_order=true&key=${o.orderKey}`,
       is_editable: ['pending', 'on-hold', 'auto-draft'].includes(o.status),
       needs_payment: ['pending', 'failed'].includes(o.status) && o.total > 0,
@@ -441,6 +607,42 @@ export class Serializer {
       date_paid_gmt: wcDate(o.datePaid),
       currency_symbol: o.currency === 'USD' ? '$' : o.currency,
       _links: this.links(`orders/${o.id}`, 'orders'),
+    };
+  }
+
+  refund(r: Refund) {
+    return {
+      id: r.id,
+      date_created: wcDate(r.created),
+      date_created_gmt: wcDate(r.created),
+      amount: dp(r.amount),
+      reason: r.reason,
+      refunded_by: r.refundedBy,
+      refunded_payment: r.refundedPayment,
+      meta_data: this.meta(r.meta),
+      line_items: r.lineItems.map((i) => this.lineItem(i)),
+      shipping_lines: [],
+      tax_lines: [],
+      fee_lines: [],
+      _links: {
+        ...this.links(`orders/${r.parentId}/refunds/${r.id}`, `orders/${r.parentId}/refunds`),
+        up: [{ href: `${this.home}/wp-json/wc/v3/orders/${r.parentId}` }],
+      },
+    };
+  }
+
+  note(o: Order, n: OrderNote) {
+    return {
+      id: n.id,
+      author: n.author,
+      date_created: wcDate(n.created),
+      date_created_gmt: wcDate(n.created),
+      note: n.content,
+      customer_note: n.customerNote,
+      _links: {
+        ...this.links(`orders/${o.id}/notes/${n.id}`, `orders/${o.id}/notes`),
+        up: [{ href: `${this.home}/wp-json/wc/v3/orders/${o.id}` }],
+      },
     };
   }
 

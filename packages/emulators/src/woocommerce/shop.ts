@@ -103,6 +103,8 @@ export interface FeeLine {
 
 export interface CouponLine {
   id: number;
+  /** The coupon's id when it was applied (its coupon_info). */
+  couponId: number;
   code: string;
   discount: number;
   discountTax: number;
@@ -132,6 +134,8 @@ export interface Order {
   pricesIncludeTax: boolean;
   customerId: number;
   customerNote: string;
+  customerIpAddress: string;
+  customerUserAgent: string;
   billing: WcAddress & { email: string };
   shipping: WcAddress;
   paymentMethod: string;
@@ -148,7 +152,7 @@ export interface Order {
   shippingLines: ShippingLine[];
   feeLines: FeeLine[];
   couponLines: CouponLine[];
-  refunds: { id: number; reason: string; total: number }[];
+  notes: OrderNote[];
   stockReduced: boolean;
   discountTotal: number;
   discountTax: number;
@@ -157,6 +161,29 @@ export interface Order {
   cartTax: number;
   total: number;
   totalTax: number;
+}
+
+/** An order note (a WordPress comment on the order). */
+export interface OrderNote {
+  id: number;
+  author: string;
+  created: number;
+  content: string;
+  customerNote: boolean;
+}
+
+/** A refund (an order of type shop_order_refund whose parent is the order). */
+export interface Refund {
+  id: number;
+  parentId: number;
+  created: number;
+  amount: number;
+  reason: string;
+  refundedBy: number;
+  refundedPayment: boolean;
+  meta: Meta[];
+  /** Items given back: negative quantities and amounts, `_refunded_item_id` naming the item. */
+  lineItems: LineItem[];
 }
 
 export interface Coupon {
@@ -170,6 +197,7 @@ export interface Coupon {
   discountType: string;
   description: string;
   freeShipping: boolean;
+  emailRestrictions: string[];
   created: number;
   modified: number;
   meta: Meta[];
@@ -246,11 +274,13 @@ export class WooStore extends CatalogStore {
   readonly customers = new Map<number, Customer>();
   readonly orders = new Map<number, Order>();
   readonly coupons = new Map<number, Coupon>();
+  readonly refunds = new Map<number, Refund>();
   readonly emails = new Map<string, EmailSetting>();
   readonly outbox: SentEmail[] = [];
   readonly adminEmail = 'admin@example.com';
   protected nextUserId = 2;
   protected nextItemId = 1;
+  protected nextCommentId = 1;
 
   constructor(settings: StoreSettings, fetchImage: ImageFetcher) {
     super(settings, fetchImage);
@@ -270,10 +300,20 @@ export class WooStore extends CatalogStore {
     return this.nextItemId++;
   }
 
-  /** Sends an e-mail if it is switched on, as WC_Email::trigger() does. */
+  /** The next comment id (order notes are WordPress comments). */
+  noteId(): number {
+    return this.nextCommentId++;
+  }
+
+  /**
+   * Sends an e-mail if it is switched on, as WC_Email::trigger() does; an order's e-mail that
+   * went out is noted on the order.
+   */
   private mail(template: string, to: string, ref: { orderId?: number; customerId?: number }) {
     if (this.emails.get(template)?.enabled !== 'yes' || !to) return;
     this.outbox.push({ template, to, ...ref });
+    const order = ref.orderId ? this.orders.get(ref.orderId) : undefined;
+    if (order) this.addNote(order, `Email "${emailTemplates[template] ?? template}" sent.`);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -283,6 +323,7 @@ export class WooStore extends CatalogStore {
     input: unknown,
     base: WcAddress,
     withEmail: boolean,
+    kind = 'billing',
   ): WcAddress & { email: string } {
     const a = asObject(input);
     const out = { ...base, email: base.email ?? '' } as WcAddress & { email: string };
@@ -291,9 +332,17 @@ export class WooStore extends CatalogStore {
         out[key] = asString(a[key])
           .replace(/<[^>]*>/g, '')
           .trim();
-    if (withEmail && a.email !== undefined) {
+    if (withEmail && a.email !== undefined && a.email !== null) {
       const email = asString(a.email).trim();
-      if (email && !emailPattern.test(email))
+      // The route's schema gives the e-mail the 'email' format, which '' does not pass.
+      if (email === '')
+        throw new RestError(400, 'rest_invalid_param', `Invalid parameter(s): ${kind}`, {
+          params: { [kind]: 'Invalid email address.' },
+          details: {
+            [kind]: { code: 'rest_invalid_email', message: 'Invalid email address.', data: null },
+          },
+        });
+      if (!emailPattern.test(email))
         throw new RestError(400, 'customer_invalid_billing_email', 'Invalid billing email address');
       out.email = email;
     }
@@ -361,6 +410,9 @@ export class WooStore extends CatalogStore {
       isPayingCustomer: false,
     };
     this.applyCustomer(customer, input);
+    // wc_create_new_customer() flags an account whose password it generated; the REST request's
+    // own meta data was applied to an object that did not hold the flag yet.
+    if (!asString(input.password)) customer.meta.unshift(this.newMeta('default_password_nag', '1'));
     this.customers.set(customer.id, customer);
     this.mail('customer_new_account', customer.email, { customerId: customer.id });
     return customer;
@@ -399,7 +451,11 @@ export class WooStore extends CatalogStore {
       customer.billing = this.address(input.billing, customer.billing, true);
     if (input.shipping !== undefined)
       customer.shipping = this.address(input.shipping, customer.shipping, false);
-    this.applyMeta(customer.meta, input.meta_data);
+    // update_customer_meta_fields(): protected user meta (a leading _) is not written.
+    this.applyMeta(
+      customer.meta,
+      asList(input.meta_data).filter((m) => !asString(asObject(m).key).startsWith('_')),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -433,6 +489,7 @@ export class WooStore extends CatalogStore {
       discountType: 'fixed_cart',
       description: '',
       freeShipping: false,
+      emailRestrictions: [],
       created: now,
       modified: now,
       meta: [],
@@ -485,6 +542,10 @@ export class WooStore extends CatalogStore {
       coupon.discountType = asString(input.discount_type) || 'fixed_cart';
     if (input.description !== undefined) coupon.description = asString(input.description);
     if (input.free_shipping !== undefined) coupon.freeShipping = asBool(input.free_shipping);
+    if (input.email_restrictions !== undefined)
+      coupon.emailRestrictions = asList(input.email_restrictions)
+        .map((e) => asString(e).trim().toLowerCase())
+        .filter(Boolean);
     this.applyMeta(coupon.meta, input.meta_data);
   }
 
@@ -503,6 +564,8 @@ export class WooStore extends CatalogStore {
       pricesIncludeTax: false,
       customerId: 0,
       customerNote: '',
+      customerIpAddress: '',
+      customerUserAgent: '',
       billing: { ...emptyAddress(), email: '' },
       shipping: emptyAddress(),
       paymentMethod: '',
@@ -519,7 +582,7 @@ export class WooStore extends CatalogStore {
       shippingLines: [],
       feeLines: [],
       couponLines: [],
-      refunds: [],
+      notes: [],
       stockReduced: false,
       discountTotal: 0,
       discountTax: 0,
@@ -531,38 +594,68 @@ export class WooStore extends CatalogStore {
     };
   }
 
-  /** The product a line item points at: a variation id wins over the product id. */
+  /**
+   * WC_REST_Orders_V2_Controller::get_product_id() and the product it names: a SKU first, then
+   * a product or variation id. Undefined: no reference at all; null: one that names no product
+   * (the line is then a line without product).
+   */
   private lineProduct(
     posted: Json,
-  ): { productId: number; variationId: number; price: string; name: string } | undefined {
+  ): { productId: number; variationId: number; price: string; name: string } | null | undefined {
+    const sku = asString(posted.sku).trim();
     const variationId = asInt(posted.variation_id);
     const productId = asInt(posted.product_id);
-    const variation = variationId ? this.variations.get(variationId) : undefined;
+    const given =
+      !!sku || !!variationId || (posted.product_id !== undefined && !!posted.product_id);
+    if (!given) return undefined;
+    const bySku = sku ? this.skuTaken(sku, 0) : undefined;
+    const id = sku ? (bySku ?? 0) : variationId || productId;
+    const variation = this.variations.get(id);
     if (variation) {
       const parent = this.products.get(variation.parentId);
-      const price =
-        variation.salePrice !== '' && Number(variation.salePrice) < Number(variation.regularPrice)
-          ? variation.salePrice
-          : variation.regularPrice;
       const values = Object.values(variation.attributes).filter(Boolean);
       return {
         productId: variation.parentId,
-        variationId,
-        price,
+        variationId: variation.id,
+        price: this.activePrice(variation),
         name: `${parent?.name ?? ''}${values.length ? ` - ${values.join(', ')}` : ''}`,
       };
     }
-    const product = productId ? this.products.get(productId) : undefined;
-    if (!product) return undefined;
-    const price =
-      product.salePrice !== '' && Number(product.salePrice) < Number(product.regularPrice)
-        ? product.salePrice
-        : product.regularPrice;
-    return { productId, variationId: 0, price, name: product.name };
+    const product = this.products.get(id);
+    if (!product) return null;
+    return {
+      productId: product.id,
+      variationId: 0,
+      price: this.activePrice(product),
+      name: product.name,
+    };
+  }
+
+  /** The price a shopper pays now (WC_Product::get_price()). */
+  activePrice(p: {
+    regularPrice: string;
+    salePrice: string;
+    saleFrom: number | null;
+    saleTo: number | null;
+  }): string {
+    const now = this.now();
+    const onSale =
+      p.salePrice !== '' &&
+      Number(p.salePrice) < Number(p.regularPrice) &&
+      !(p.saleFrom !== null && p.saleFrom > now) &&
+      !(p.saleTo !== null && p.saleTo < now);
+    return onSale ? p.salePrice : p.regularPrice;
   }
 
   /** WC_REST_Orders_Controller::prepare_line_items(). */
   private lineItem(posted: Json, existing?: LineItem): LineItem {
+    const product = this.lineProduct(posted);
+    if (!existing && product === undefined)
+      throw new RestError(
+        400,
+        'woocommerce_rest_required_product_reference',
+        'Product ID or SKU is required.',
+      );
     const item: LineItem = existing ?? {
       id: this.itemId(),
       name: '',
@@ -577,7 +670,6 @@ export class WooStore extends CatalogStore {
       taxes: [],
       meta: [],
     };
-    const product = this.lineProduct(posted);
     if (
       product &&
       (product.productId !== item.productId || product.variationId !== item.variationId)
@@ -592,7 +684,7 @@ export class WooStore extends CatalogStore {
       // set_product() stores the variation's attribute values as item meta.
       const variation = product.variationId ? this.variations.get(product.variationId) : undefined;
       for (const [slug, value] of Object.entries(variation?.attributes ?? {}))
-        if (value) item.meta.push(this.newMeta(slug, value));
+        if (value) this.applyMeta(item.meta, [{ key: slug, value }]);
     }
     if (posted.name !== undefined) item.name = asString(posted.name);
     if (posted.quantity !== undefined) item.quantity = asInt(posted.quantity);
@@ -663,8 +755,11 @@ export class WooStore extends CatalogStore {
     order.total = round(cartTotal + fees + order.shippingTotal + order.totalTax);
   }
 
-  /** WC_Abstract_Order::apply_coupon(): the coupon must exist; its discount goes onto the lines. */
-  private applyCoupon(order: Order, code: string) {
+  /**
+   * WC_Discounts::is_coupon_valid() for an order: the coupon exists (published), has not expired
+   * and, when restricted to e-mails, names the buyer's or the API user's.
+   */
+  private validCoupon(order: Order, code: string): Coupon {
     const coupon = [...this.coupons.values()].find(
       (c) => c.code === code.trim().toLowerCase() && c.status === 'publish',
     );
@@ -676,6 +771,24 @@ export class WooStore extends CatalogStore {
       );
     if (coupon.dateExpires !== null && this.now() > coupon.dateExpires)
       throw new RestError(400, 'woocommerce_rest_invalid_coupon', 'This coupon has expired.');
+    const emails = [this.adminEmail, order.billing.email.toLowerCase()].filter(Boolean);
+    const allowed = (pattern: string) => {
+      const regex = new RegExp(
+        `^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`,
+      );
+      return emails.some((e) => regex.test(e));
+    };
+    if (coupon.emailRestrictions.length && !coupon.emailRestrictions.some(allowed))
+      throw new RestError(
+        400,
+        'woocommerce_rest_invalid_coupon',
+        'Sorry, it seems the coupon "' + coupon.code + '" is not yours.',
+      );
+    return coupon;
+  }
+
+  /** WC_Abstract_Order::apply_coupon(): the coupon's discount goes onto the lines. */
+  private applyCoupon(order: Order, coupon: Coupon) {
     const subtotal = order.lineItems.reduce((s, i) => s + i.total, 0);
     const amount = Number(coupon.amount);
     const discount = round(
@@ -692,6 +805,7 @@ export class WooStore extends CatalogStore {
     });
     order.couponLines.push({
       id: this.itemId(),
+      couponId: coupon.id,
       code: coupon.code,
       discount,
       discountTax: 0,
@@ -702,13 +816,44 @@ export class WooStore extends CatalogStore {
     });
   }
 
+  /** WC_Order_Data_Store internal meta keys a REST request's meta_data is routed to. */
+  private orderSetters(order: Order): Record<string, (v: unknown) => void> {
+    const date = (v: unknown): number | null => {
+      const text = asString(v).trim();
+      if (!text) return null;
+      return /^\d+$/.test(text) ? Number(text) * 1000 : (parseWcDate(text) ?? null);
+    };
+    return {
+      _order_stock_reduced: (v) => {
+        order.stockReduced = asBool(v);
+      },
+      _date_paid: (v) => {
+        order.datePaid = date(v);
+      },
+      _date_completed: (v) => {
+        order.dateCompleted = date(v);
+      },
+      _customer_ip_address: (v) => {
+        order.customerIpAddress = asString(v);
+      },
+      _customer_user_agent: (v) => {
+        order.customerUserAgent = asString(v);
+      },
+      _prices_include_tax: (v) => {
+        order.pricesIncludeTax = asBool(v);
+      },
+      _created_via: (v) => {
+        order.createdVia = asString(v);
+      },
+    };
+  }
+
   /** Creates or updates an order as the V3 orders controller does (prepare + save_object). */
   saveOrder(input: Json, existing?: Order): Order {
     const creating = !existing;
     const order = existing ? structuredClone(existing) : this.blankOrder();
     const previousStatus = order.status;
     if (input.parent_id !== undefined) order.parentId = asInt(input.parent_id);
-    if (input.created_via !== undefined) order.createdVia = asString(input.created_via);
     if (input.currency !== undefined) {
       const currency = asString(input.currency).toUpperCase();
       if (!currencies.has(currency))
@@ -724,20 +869,13 @@ export class WooStore extends CatalogStore {
     if (input.customer_note !== undefined) order.customerNote = asString(input.customer_note);
     if (input.billing !== undefined)
       order.billing = this.address(input.billing, order.billing, true);
-    if (input.shipping !== undefined) {
-      const shipping = this.address(input.shipping, order.shipping, false);
-      order.shipping = shipping;
-    }
+    if (input.shipping !== undefined)
+      order.shipping = this.address(input.shipping, order.shipping, false, 'shipping');
     if (input.payment_method !== undefined) order.paymentMethod = asString(input.payment_method);
     if (input.payment_method_title !== undefined)
       order.paymentMethodTitle = asString(input.payment_method_title);
     if (input.transaction_id !== undefined) order.transactionId = asString(input.transaction_id);
-    this.applyMeta(order.meta, input.meta_data, {
-      // An internal key: WC_Data routes it to WC_Order::set_order_stock_reduced().
-      _order_stock_reduced: (v) => {
-        order.stockReduced = asBool(v);
-      },
-    });
+    this.applyMeta(order.meta, input.meta_data, this.orderSetters(order));
     if (input.line_items !== undefined)
       order.lineItems = this.items(order.lineItems, input.line_items, (p, e) =>
         this.lineItem(p, e),
@@ -787,6 +925,11 @@ export class WooStore extends CatalogStore {
         this.applyMeta(fee.meta, p.meta_data);
         return fee;
       });
+    if (creating) {
+      // Only on creation, and the store's own setting decides whether prices include tax.
+      order.createdVia = asString(input.created_via) || 'rest-api';
+      order.pricesIncludeTax = false;
+    }
     const itemsChanged = [
       'billing',
       'shipping',
@@ -797,15 +940,27 @@ export class WooStore extends CatalogStore {
     ].some((k) => input[k] !== undefined);
     if (creating || itemsChanged) this.calculateTotals(order);
     if (input.coupon_lines !== undefined) {
-      // calculate_coupons(): every coupon is removed and the posted ones applied again.
+      // calculate_coupons(): every posted code is checked, then the coupons are applied again.
+      const coupons = asList(input.coupon_lines).map((raw) => {
+        const c = asObject(raw);
+        if (c.id)
+          throw new RestError(
+            400,
+            'woocommerce_rest_coupon_item_id_readonly',
+            'Coupon item ID is readonly.',
+          );
+        const code = asString(c.code);
+        if (!code.trim())
+          throw new RestError(400, 'woocommerce_rest_invalid_coupon', 'Coupon code is required.');
+        const applied = order.couponLines.some((l) => l.code === code.trim().toLowerCase());
+        return applied
+          ? ([...this.coupons.values()].find((x) => x.code === code.trim().toLowerCase()) ??
+              this.validCoupon(order, code))
+          : this.validCoupon(order, code);
+      });
       for (const item of order.lineItems) item.total = item.subtotal;
       order.couponLines = [];
-      for (const raw of asList(input.coupon_lines)) {
-        const code = asString(asObject(raw).code);
-        if (!code)
-          throw new RestError(400, 'woocommerce_rest_invalid_coupon', 'Coupon code is required.');
-        this.applyCoupon(order, code);
-      }
+      for (const coupon of coupons) this.applyCoupon(order, coupon);
       this.sumTotals(order);
     }
     if (input.status !== undefined && asString(input.status)) {
@@ -832,14 +987,34 @@ export class WooStore extends CatalogStore {
     this.statusChanged(order, from);
   }
 
+  /** WC_Order::add_order_note(): by the store ('WooCommerce') or by the API key's user. */
+  addNote(order: Order, content: string, customerNote = false, byUser = false): OrderNote {
+    const note: OrderNote = {
+      id: this.noteId(),
+      author: byUser ? 'admin' : 'WooCommerce',
+      created: this.now(),
+      // wp_filter_kses on comment content: a lone & is stored escaped.
+      content: content.replace(/&(?!(#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);)/gi, '&amp;'),
+      customerNote,
+    };
+    order.notes.push(note);
+    if (customerNote) this.mail('customer_note', order.billing.email, { orderId: order.id });
+    return note;
+  }
+
   /** What WooCommerce does on woocommerce_order_status_{from}_to_{to}. */
   private statusChanged(order: Order, from: string) {
     const to = order.status;
     if (from === to) return;
     const now = this.now();
+    // maybe_set_date_paid() and maybe_set_date_completed().
     if ((to === 'processing' || to === 'completed') && order.datePaid === null)
       order.datePaid = now;
     if (to === 'completed') order.dateCompleted = now;
+    this.addNote(
+      order,
+      `Order status changed from ${statusNames[from] ?? from} to ${statusNames[to] ?? to}.`,
+    );
     if (['processing', 'completed', 'on-hold'].includes(to) && !order.stockReduced) {
       this.changeStock(order, -1);
       order.stockReduced = true;
@@ -854,22 +1029,36 @@ export class WooStore extends CatalogStore {
     }
     const to_customer = order.billing.email;
     const fresh = ['pending', 'failed', 'cancelled'].includes(from);
+    const ref = { orderId: order.id };
     if (fresh && ['processing', 'completed', 'on-hold'].includes(to))
-      this.mail('new_order', this.adminEmail, { orderId: order.id });
+      this.mail('new_order', this.adminEmail, ref);
     if (to === 'processing' && from !== 'completed')
-      this.mail('customer_processing_order', to_customer, { orderId: order.id });
-    if (to === 'completed')
-      this.mail('customer_completed_order', to_customer, { orderId: order.id });
-    if (to === 'on-hold' && fresh)
-      this.mail('customer_on_hold_order', to_customer, { orderId: order.id });
-    if (to === 'refunded') this.mail('customer_refunded_order', to_customer, { orderId: order.id });
+      this.mail('customer_processing_order', to_customer, ref);
+    if (to === 'completed') this.mail('customer_completed_order', to_customer, ref);
+    if (to === 'on-hold' && fresh) this.mail('customer_on_hold_order', to_customer, ref);
+    if (to === 'refunded') this.mail('customer_refunded_order', to_customer, ref);
     if (to === 'cancelled' && ['processing', 'on-hold'].includes(from)) {
-      this.mail('cancelled_order', this.adminEmail, { orderId: order.id });
-      this.mail('customer_cancelled_order', to_customer, { orderId: order.id });
+      this.mail('cancelled_order', this.adminEmail, ref);
+      this.mail('customer_cancelled_order', to_customer, ref);
     }
     if (to === 'failed' && ['pending', 'on-hold'].includes(from)) {
-      this.mail('failed_order', this.adminEmail, { orderId: order.id });
-      this.mail('customer_failed_order', to_customer, { orderId: order.id });
+      this.mail('failed_order', this.adminEmail, ref);
+      this.mail('customer_failed_order', to_customer, ref);
+    }
+    // wc_order_fully_refunded(): what no refund gave back is refunded now.
+    if (to === 'refunded') {
+      const rest = round(order.total - this.refundedTotal(order));
+      if (rest > 0) {
+        this.recordRefund(order, {
+          amount: rest,
+          reason: 'Order fully refunded.',
+          lines: new Map(),
+        });
+        this.addNote(
+          order,
+          'Order status set to refunded. To return funds to the customer you will need to issue a refund through your payment gateway.',
+        );
+      }
     }
   }
 
@@ -904,4 +1093,119 @@ export class WooStore extends CatalogStore {
       else item.meta = item.meta.filter((m) => m.key !== '_reduced_stock');
     }
   }
+
+  // -------------------------------------------------------------------------------------------
+  // Refunds
+
+  refundsOf(order: Order): Refund[] {
+    return [...this.refunds.values()].filter((r) => r.parentId === order.id);
+  }
+
+  refundedTotal(order: Order): number {
+    return round(this.refundsOf(order).reduce((s, r) => s + r.amount, 0));
+  }
+
+  /** wc_create_refund() without its payment and stock side effects. */
+  private recordRefund(
+    order: Order,
+    args: { amount: number; reason: string; lines: Map<number, { qty: number; total: number }> },
+  ): Refund {
+    const refund: Refund = {
+      id: this.postId(),
+      parentId: order.id,
+      created: this.now(),
+      amount: args.amount,
+      reason: args.reason,
+      refundedBy: 1,
+      refundedPayment: false,
+      meta: [],
+      lineItems: [],
+    };
+    for (const item of [...order.lineItems, ...order.feeLines, ...order.shippingLines]) {
+      const line = args.lines.get(item.id);
+      if (!line || 'methodId' in item || !('quantity' in item)) continue;
+      refund.lineItems.push({
+        ...structuredClone(item),
+        id: this.itemId(),
+        quantity: -line.qty,
+        subtotal: -line.total,
+        total: -line.total,
+        subtotalTax: 0,
+        totalTax: 0,
+        taxes: [],
+        meta: [this.newMeta('_refunded_item_id', String(item.id))],
+      });
+    }
+    this.refunds.set(refund.id, refund);
+    return refund;
+  }
+
+  /**
+   * WC_REST_Order_Refunds_Controller: wc_create_refund() with the request's amount, reason and
+   * line items. `api_refund` (default true) refunds through the order's payment gateway, which no
+   * gateway of this store supports; `api_restock` (default true) puts the items back in stock.
+   * The refund that leaves nothing to refund moves the order to refunded.
+   */
+  createRefund(order: Order, input: Json): Refund {
+    const lines = new Map<number, { qty: number; total: number }>();
+    for (const raw of asList(input.line_items)) {
+      const l = asObject(raw);
+      lines.set(asInt(l.id), { qty: asInt(l.quantity ?? l.qty), total: money(l.refund_total) });
+    }
+    const amount =
+      input.amount !== undefined
+        ? money(input.amount)
+        : round([...lines.values()].reduce((s, l) => s + l.total, 0));
+    const fail = (message: string) =>
+      new RestError(500, 'woocommerce_rest_cannot_create_order_refund', message);
+    if (amount < 0)
+      throw new RestError(
+        400,
+        'woocommerce_rest_invalid_order_refund',
+        'Refund amount must be greater than zero.',
+      );
+    const remaining = round(order.total - this.refundedTotal(order));
+    if (amount > remaining) throw fail('Invalid refund amount.');
+    if (input.api_refund !== false)
+      throw fail(
+        order.paymentMethod
+          ? 'The payment gateway for this order does not support automatic refunds.'
+          : 'The payment gateway for this order does not exist.',
+      );
+    const refund = this.recordRefund(order, {
+      amount,
+      reason: asString(input.reason),
+      lines,
+    });
+    this.applyMeta(refund.meta, input.meta_data);
+    if (input.api_restock !== false)
+      for (const item of order.lineItems) {
+        const line = lines.get(item.id);
+        if (!line?.qty) continue;
+        const holder = this.variations.get(item.variationId) ?? this.products.get(item.productId);
+        if (holder && holder.manageStock === true && holder.stockQuantity !== null)
+          holder.stockQuantity += line.qty;
+      }
+    const full = round(remaining - amount) <= 0;
+    refund.meta.push(this.newMeta('_refund_type', full ? 'full' : 'partial'));
+    if (full && order.status !== 'refunded') {
+      const from = order.status;
+      order.status = 'refunded';
+      this.statusChanged(order, from);
+    }
+    order.modified = this.now();
+    return refund;
+  }
 }
+
+/** wc_get_order_status_name(). */
+const statusNames: Record<string, string> = {
+  pending: 'Pending payment',
+  processing: 'Processing',
+  'on-hold': 'On hold',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  refunded: 'Refunded',
+  failed: 'Failed',
+  'checkout-draft': 'Draft',
+};

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { RestError } from './wp-rest.ts';
 import { escHtml, filterPostHtml, filterTermDescription, sanitizeTitle } from './wp-text.ts';
 
@@ -27,7 +28,26 @@ export interface Attachment {
   source: string;
 }
 
-export type Taxonomy = 'product_cat' | 'product_tag' | 'product_brand';
+/** Categories, tags, brands, shipping classes, and the terms of a store-wide attribute (pa_*). */
+export type Taxonomy =
+  'product_cat' | 'product_tag' | 'product_brand' | 'product_shipping_class' | `pa_${string}`;
+
+/** A store-wide attribute (wc_create_attribute): its terms are the taxonomy `pa_<slug>`. */
+export interface GlobalAttribute {
+  id: number;
+  name: string;
+  /** With the pa_ prefix, as the REST API answers it. */
+  slug: string;
+  type: string;
+  orderBy: string;
+  hasArchives: boolean;
+}
+
+export interface Download {
+  id: string;
+  name: string;
+  file: string;
+}
 
 export interface Term {
   id: number;
@@ -43,7 +63,11 @@ export interface Term {
 }
 
 export interface ProductAttribute {
+  /** The store-wide attribute's id, 0 for the product's own attribute. */
   id: number;
+  /** A store-wide attribute's values: ids of its terms. */
+  termIds?: number[];
+  /** The product's own attribute's name as given; a store-wide one's taxonomy (pa_color). */
   name: string;
   position: number;
   visible: boolean;
@@ -73,8 +97,15 @@ export interface Product {
   globalUniqueId: string;
   regularPrice: string;
   salePrice: string;
+  saleFrom: number | null;
+  saleTo: number | null;
   virtual: boolean;
   downloadable: boolean;
+  downloads: Download[];
+  downloadLimit: number;
+  downloadExpiry: number;
+  shippingClassId: number;
+  postPassword: string;
   externalUrl: string;
   buttonText: string;
   taxStatus: string;
@@ -100,7 +131,8 @@ export interface Product {
   /** Featured image first, then the gallery. */
   imageIds: number[];
   attributes: ProductAttribute[];
-  defaultAttributes: { id: number; name: string; option: string }[];
+  /** Attribute key (pa_color, or the sanitised name of the product's own) -> value or slug. */
+  defaultAttributes: Record<string, string>;
   meta: Meta[];
   created: number;
   modified: number;
@@ -115,9 +147,15 @@ export interface Variation {
   globalUniqueId: string;
   regularPrice: string;
   salePrice: string;
+  saleFrom: number | null;
+  saleTo: number | null;
   status: string;
   virtual: boolean;
   downloadable: boolean;
+  downloads: Download[];
+  downloadLimit: number;
+  downloadExpiry: number;
+  shippingClassId: number;
   taxStatus: string;
   taxClass: string;
   manageStock: boolean | 'parent';
@@ -128,7 +166,10 @@ export interface Variation {
   weight: string;
   dimensions: Dimensions;
   imageId: number;
-  /** attribute slug (sanitize_title of the parent's attribute name) -> option; '' = any. */
+  /**
+   * Attribute key (pa_color, or sanitize_title of the parent's own attribute's name) -> value:
+   * a term slug for a store-wide attribute, the value itself otherwise; '' = any.
+   */
   attributes: Record<string, string>;
   menuOrder: number;
   meta: Meta[];
@@ -188,6 +229,7 @@ const imageExtensions = /\.(jpe?g|png|gif|webp|avif|bmp|ico|heic)$/i;
 
 export class CatalogStore {
   readonly settings: StoreSettings;
+  readonly attributes = new Map<number, GlobalAttribute>();
   readonly products = new Map<number, Product>();
   readonly variations = new Map<number, Variation>();
   readonly attachments = new Map<number, Attachment>();
@@ -196,6 +238,7 @@ export class CatalogStore {
   protected nextPostId = 10;
   protected nextTermId = 15;
   protected nextMetaId = 1;
+  protected nextAttributeId = 1;
   readonly defaultCategoryId: number;
   fetchImage: ImageFetcher;
   now: () => number = () => Date.now();
@@ -226,6 +269,12 @@ export class CatalogStore {
       }
       const byId =
         entry.id !== undefined ? current.find((m) => m.id === asInt(entry.id)) : undefined;
+      if (entry.value === null || entry.value === undefined) {
+        // WC_Data::save_meta_data() deletes an entry whose value was set to null.
+        for (let i = current.length - 1; i >= 0; i--)
+          if (byId ? current[i] === byId : current[i]?.key === key) current.splice(i, 1);
+        continue;
+      }
       const existing = byId ?? current.find((m) => m.key === key);
       if (existing) {
         existing.key = key;
@@ -265,7 +314,7 @@ export class CatalogStore {
    * WooCommerce 10 (writable in the 9.9.5 index, read-only in 11.0.1).
    */
   private takesMenuOrder(taxonomy: Taxonomy): boolean {
-    if (taxonomy === 'product_brand') return true;
+    if (taxonomy === 'product_brand' || taxonomy.startsWith('pa_')) return true;
     const major = Number(/^(\d+)\./.exec(this.settings.version ?? '')?.[1] ?? Number.NaN);
     return taxonomy === 'product_cat' && Number.isFinite(major) && major < 11;
   }
@@ -276,7 +325,7 @@ export class CatalogStore {
       .replace(/<[^>]*>/g, '')
       .trim();
     if (!rawName) throw new RestError(400, 'empty_term_name', 'A name is required for this term.');
-    const hierarchical = taxonomy !== 'product_tag';
+    const hierarchical = taxonomy === 'product_cat' || taxonomy === 'product_brand';
     const parent = hierarchical ? asInt(input.parent) : 0;
     if (parent && !this.terms.get(parent))
       throw new RestError(400, 'woocommerce_rest_term_invalid', 'Parent resource does not exist.');
@@ -325,7 +374,10 @@ export class CatalogStore {
         throw new RestError(400, 'empty_term_name', 'A name is required for this term.');
       term.name = escHtml(rawName);
     }
-    if (input.parent !== undefined && term.taxonomy !== 'product_tag') {
+    if (
+      input.parent !== undefined &&
+      (term.taxonomy === 'product_cat' || term.taxonomy === 'product_brand')
+    ) {
       const parent = asInt(input.parent);
       if (parent && !this.terms.get(parent))
         throw new RestError(
@@ -373,20 +425,98 @@ export class CatalogStore {
       p.categoryIds = p.categoryIds.filter((id) => id !== term.id);
       p.tagIds = p.tagIds.filter((id) => id !== term.id);
       p.brandIds = p.brandIds.filter((id) => id !== term.id);
+      if (p.shippingClassId === term.id) p.shippingClassId = 0;
+      for (const a of p.attributes)
+        if (a.termIds) a.termIds = a.termIds.filter((id) => id !== term.id);
       if (!p.categoryIds.length) p.categoryIds = [this.defaultCategoryId];
     }
   }
 
+  // -------------------------------------------------------------------------------------------
+  // Store-wide attributes (wc_create_attribute, wc_update_attribute)
+
+  private attributeSlug(input: unknown, name: string): string {
+    const slug = sanitizeTitle(asString(input) || name).replace(/^pa_/, '');
+    return `pa_${slug}`;
+  }
+
+  createAttribute(input: Json): GlobalAttribute {
+    const name = asString(input.name).trim();
+    if (!name)
+      throw new RestError(
+        400,
+        'woocommerce_rest_invalid_product_attribute_name',
+        'Please, provide an attribute name.',
+      );
+    const slug = this.attributeSlug(input.slug, name);
+    if (slug.length > 'pa_'.length + 28)
+      throw new RestError(
+        400,
+        'woocommerce_rest_invalid_product_attribute_slug_too_long',
+        `Slug "${slug.slice(3)}" is too long (28 characters max). Shorten it, please.`,
+      );
+    if ([...this.attributes.values()].some((a) => a.slug === slug))
+      throw new RestError(
+        400,
+        'woocommerce_rest_cannot_create',
+        `Slug "${slug.slice(3)}" is already in use. Change it, please.`,
+      );
+    const attribute: GlobalAttribute = {
+      id: this.nextAttributeId++,
+      name,
+      slug,
+      type: asString(input.type) || 'select',
+      orderBy: asString(input.order_by) || 'menu_order',
+      hasArchives: asBool(input.has_archives),
+    };
+    this.attributes.set(attribute.id, attribute);
+    return attribute;
+  }
+
+  updateAttribute(attribute: GlobalAttribute, input: Json): GlobalAttribute {
+    if (input.name !== undefined) attribute.name = asString(input.name).trim() || attribute.name;
+    if (input.type !== undefined) attribute.type = asString(input.type);
+    if (input.order_by !== undefined) attribute.orderBy = asString(input.order_by);
+    if (input.has_archives !== undefined) attribute.hasArchives = asBool(input.has_archives);
+    return attribute;
+  }
+
+  deleteAttribute(attribute: GlobalAttribute): void {
+    this.attributes.delete(attribute.id);
+    for (const t of this.termsOf(attribute.slug as Taxonomy)) this.terms.delete(t.id);
+    for (const p of this.products.values())
+      p.attributes = p.attributes.filter((a) => a.id !== attribute.id);
+  }
+
+  attributeByTaxonomy(taxonomy: string): GlobalAttribute | undefined {
+    return [...this.attributes.values()].find((a) => a.slug === taxonomy);
+  }
+
+  /** A store-wide attribute's terms in its display order: menu_order, then name. */
+  orderedTerms(ids: number[]): Term[] {
+    return ids
+      .map((id) => this.terms.get(id))
+      .filter((t): t is Term => t !== undefined)
+      .sort((a, b) => a.menuOrder - b.menuOrder || a.name.localeCompare(b.name));
+  }
+
+  /** The term of a store-wide attribute by name (get_term_by('name')), created when missing. */
+  attributeTerm(taxonomy: Taxonomy, name: string, create: boolean): Term | undefined {
+    const escaped = escHtml(name.trim());
+    const found = this.termsOf(taxonomy).find((t) => t.name === escaped);
+    if (found || !create || !name.trim()) return found;
+    return this.insertTerm(taxonomy, { name });
+  }
+
   termCount(term: Term): number {
-    const field =
-      term.taxonomy === 'product_cat'
-        ? 'categoryIds'
-        : term.taxonomy === 'product_tag'
-          ? 'tagIds'
-          : 'brandIds';
-    return [...this.products.values()].filter(
-      (p) => p.status === 'publish' && p[field].includes(term.id),
-    ).length;
+    const holds = (p: Product): boolean => {
+      if (term.taxonomy === 'product_cat') return p.categoryIds.includes(term.id);
+      if (term.taxonomy === 'product_tag') return p.tagIds.includes(term.id);
+      if (term.taxonomy === 'product_brand') return p.brandIds.includes(term.id);
+      if (term.taxonomy === 'product_shipping_class') return p.shippingClassId === term.id;
+      return p.attributes.some((a) => a.termIds?.includes(term.id));
+    };
+    return [...this.products.values()].filter((p) => p.status === 'publish' && holds(p)).length;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -509,8 +639,15 @@ export class CatalogStore {
       globalUniqueId: '',
       regularPrice: '',
       salePrice: '',
+      saleFrom: null,
+      saleTo: null,
       virtual: false,
       downloadable: false,
+      downloads: [],
+      downloadLimit: -1,
+      downloadExpiry: -1,
+      shippingClassId: 0,
+      postPassword: '',
       externalUrl: '',
       buttonText: '',
       taxStatus: 'taxable',
@@ -535,7 +672,7 @@ export class CatalogStore {
       brandIds: [],
       imageIds: [],
       attributes: [],
-      defaultAttributes: [],
+      defaultAttributes: {},
       meta: [],
       created: now,
       modified: now,
@@ -549,11 +686,122 @@ export class CatalogStore {
     return [...new Set(ids)].filter((id) => this.terms.get(id)?.taxonomy === taxonomy);
   }
 
+  /** The sale price, its schedule and the downloads, as the products controllers set them. */
+  private applySellable(
+    item: {
+      salePrice: string;
+      regularPrice: string;
+      saleFrom: number | null;
+      saleTo: number | null;
+      downloadable: boolean;
+      downloads: Download[];
+      downloadLimit: number;
+      downloadExpiry: number;
+    },
+    input: Json,
+  ) {
+    if (input.regular_price !== undefined) item.regularPrice = formatDecimal(input.regular_price);
+    if (input.sale_price !== undefined) item.salePrice = formatDecimal(input.sale_price);
+    // A '' date clears the schedule; null is "not sent" (isset() is false for it).
+    const date = (v: unknown) => (asString(v) ? (parseWcDate(v) ?? null) : null);
+    if (input.date_on_sale_from !== undefined && input.date_on_sale_from !== null)
+      item.saleFrom = date(input.date_on_sale_from);
+    if (input.date_on_sale_from_gmt !== undefined && input.date_on_sale_from_gmt !== null)
+      item.saleFrom = date(input.date_on_sale_from_gmt);
+    if (input.date_on_sale_to !== undefined && input.date_on_sale_to !== null)
+      item.saleTo = date(input.date_on_sale_to);
+    if (input.date_on_sale_to_gmt !== undefined && input.date_on_sale_to_gmt !== null)
+      item.saleTo = date(input.date_on_sale_to_gmt);
+    if (input.downloadable !== undefined) item.downloadable = asBool(input.downloadable);
+    if (!item.downloadable) return;
+    if (Array.isArray(input.downloads))
+      item.downloads = input.downloads.flatMap((raw) => {
+        const d = asObject(raw);
+        const file = asString(d.file).trim();
+        if (!file) return [];
+        const kept = item.downloads.find((x) => x.file === file);
+        return [{ id: asString(d.id) || kept?.id || randomUUID(), name: asString(d.name), file }];
+      });
+    if (input.download_limit !== undefined) item.downloadLimit = asInt(input.download_limit) || -1;
+    if (input.download_expiry !== undefined)
+      item.downloadExpiry = asInt(input.download_expiry) || -1;
+  }
+
+  /** The shipping class id of a slug (0 when the store has no such class). */
+  private shippingClassId(slug: unknown): number {
+    const wanted = asString(slug).trim();
+    return this.termsOf('product_shipping_class').find((t) => t.slug === wanted)?.id ?? 0;
+  }
+
+  /** Stock fields as WC_REST_Products_Controller sets them (woocommerce_manage_stock is on). */
+  private applyStock(
+    item: {
+      manageStock: boolean | 'parent';
+      stockQuantity: number | null;
+      stockStatus: string;
+      backorders: string;
+      lowStockAmount: number | null;
+    },
+    input: Json,
+    kind: ProductType | 'variation',
+  ) {
+    if (input.manage_stock !== undefined)
+      item.manageStock =
+        kind === 'variation' && input.manage_stock === 'parent'
+          ? 'parent'
+          : asBool(input.manage_stock);
+    if (input.backorders !== undefined) item.backorders = asString(input.backorders) || 'no';
+    const status =
+      input.stock_status !== undefined ? asString(input.stock_status) : item.stockStatus;
+    if (kind === 'grouped' || kind === 'external') {
+      item.manageStock = false;
+      item.backorders = 'no';
+      item.stockQuantity = null;
+      item.stockStatus = kind === 'external' ? 'instock' : status;
+      return;
+    }
+    if (item.manageStock === true) {
+      if (input.stock_quantity !== undefined) item.stockQuantity = asInt(input.stock_quantity);
+      item.stockQuantity ??= 0;
+      if ('low_stock_amount' in input)
+        item.lowStockAmount =
+          input.low_stock_amount === null || input.low_stock_amount === ''
+            ? null
+            : asInt(input.low_stock_amount);
+      // validate_props(): the status follows the quantity and the backorder setting.
+      if (kind !== 'variable')
+        item.stockStatus =
+          item.stockQuantity > 0
+            ? 'instock'
+            : item.backorders === 'no'
+              ? 'outofstock'
+              : 'onbackorder';
+      return;
+    }
+    if (item.manageStock === 'parent') return;
+    item.stockQuantity = null;
+    item.lowStockAmount = null;
+    if (kind !== 'variable') item.stockStatus = status || 'instock';
+  }
+
+  /** A virtual item has no shipping data (WC_Product::validate_props). */
+  private clearShippingWhenVirtual(item: {
+    virtual: boolean;
+    weight: string;
+    dimensions: Dimensions;
+    shippingClassId: number;
+  }) {
+    if (!item.virtual) return;
+    item.weight = '';
+    item.dimensions = { length: '', width: '', height: '' };
+    item.shippingClassId = 0;
+  }
+
   /** WC_REST_Products_Controller::prepare_object_for_database() and save(). */
   async saveProduct(input: Json, existing?: Product): Promise<Product> {
     const creating = !existing;
     const product: Product = existing ? structuredClone(existing) : this.blankProduct(0);
-    if (creating && input.type !== undefined) {
+    if (input.type !== undefined) {
       const type = asString(input.type);
       if (!['simple', 'variable', 'grouped', 'external'].includes(type))
         throw new RestError(400, 'woocommerce_rest_invalid_product_type', 'Invalid product type.');
@@ -594,64 +842,64 @@ export class CatalogStore {
         );
       product.globalUniqueId = gtin;
     }
-    if (input.regular_price !== undefined)
-      product.regularPrice = formatDecimal(input.regular_price);
-    if (input.sale_price !== undefined) product.salePrice = formatDecimal(input.sale_price);
     if (input.virtual !== undefined) product.virtual = asBool(input.virtual);
-    if (input.downloadable !== undefined) product.downloadable = asBool(input.downloadable);
-    if (input.external_url !== undefined) product.externalUrl = asString(input.external_url);
-    if (input.button_text !== undefined) product.buttonText = asString(input.button_text);
     if (input.tax_status !== undefined) product.taxStatus = asString(input.tax_status);
     if (input.tax_class !== undefined) product.taxClass = asString(input.tax_class);
-    if (input.manage_stock !== undefined) product.manageStock = asBool(input.manage_stock);
-    if (input.backorders !== undefined) product.backorders = asString(input.backorders);
-    if (product.manageStock) {
-      if (input.stock_quantity !== undefined) product.stockQuantity = asInt(input.stock_quantity);
-      product.stockQuantity ??= 0;
-    } else {
-      product.stockQuantity = null;
-      if (input.stock_status !== undefined) product.stockStatus = asString(input.stock_status);
-    }
-    if (input.low_stock_amount !== undefined)
-      product.lowStockAmount =
-        input.low_stock_amount === null ? null : asInt(input.low_stock_amount);
-    if (input.sold_individually !== undefined)
-      product.soldIndividually = asBool(input.sold_individually);
+    if (input.post_password !== undefined) product.postPassword = asString(input.post_password);
     if (input.weight !== undefined) product.weight = formatDecimal(input.weight);
     if (input.dimensions !== undefined) {
       const d = asObject(input.dimensions);
       for (const k of ['length', 'width', 'height'] as const)
         if (d[k] !== undefined) product.dimensions[k] = formatDecimal(d[k]);
     }
+    if (input.shipping_class !== undefined)
+      product.shippingClassId = this.shippingClassId(input.shipping_class);
+    if (input.attributes !== undefined)
+      product.attributes = this.productAttributes(input.attributes);
+    if (product.type === 'variable' || product.type === 'grouped') {
+      // Their prices are their children's.
+      product.regularPrice = '';
+      product.salePrice = '';
+      product.saleFrom = null;
+      product.saleTo = null;
+    } else this.applySellable(product, input);
+    if (product.type === 'variable' || product.type === 'grouped') {
+      if (input.downloadable !== undefined) product.downloadable = asBool(input.downloadable);
+    }
+    if (input.parent_id !== undefined) product.parentId = asInt(input.parent_id);
+    if (input.sold_individually !== undefined)
+      product.soldIndividually = asBool(input.sold_individually);
+    this.applyStock(product, input, product.type);
     if (input.reviews_allowed !== undefined) product.reviewsAllowed = asBool(input.reviews_allowed);
     if (input.purchase_note !== undefined)
       product.purchaseNote = filterPostHtml(asString(input.purchase_note));
     if (input.menu_order !== undefined) product.menuOrder = asInt(input.menu_order);
-    if (input.parent_id !== undefined) product.parentId = asInt(input.parent_id);
-    if (input.upsell_ids !== undefined) product.upsellIds = asList(input.upsell_ids).map(asInt);
+    if (input.upsell_ids !== undefined)
+      product.upsellIds = asList(input.upsell_ids)
+        .map(asInt)
+        .filter((id) => id > 0);
     if (input.cross_sell_ids !== undefined)
-      product.crossSellIds = asList(input.cross_sell_ids).map(asInt);
-    if (input.grouped_products !== undefined)
-      product.groupedIds = asList(input.grouped_products).map(asInt);
+      product.crossSellIds = asList(input.cross_sell_ids)
+        .map(asInt)
+        .filter((id) => id > 0);
     if (input.categories !== undefined)
       product.categoryIds = this.termIds(input.categories, 'product_cat');
     if (input.tags !== undefined) product.tagIds = this.termIds(input.tags, 'product_tag');
     if (input.brands !== undefined) product.brandIds = this.termIds(input.brands, 'product_brand');
-    if (input.attributes !== undefined)
-      product.attributes = this.productAttributes(input.attributes);
-    if (input.default_attributes !== undefined)
-      product.defaultAttributes = asList(input.default_attributes).map((raw) => {
-        const a = asObject(raw);
-        return {
-          id: asInt(a.id),
-          name: asString(a.name),
-          option: sanitizeTitle(asString(a.option)),
-        };
-      });
-    const created = parseWcDate(input.date_created_gmt) ?? parseWcDate(input.date_created);
-    if (created !== undefined) product.created = created;
+    if (product.type === 'external') {
+      if (input.external_url !== undefined) product.externalUrl = asString(input.external_url);
+      if (input.button_text !== undefined) product.buttonText = asString(input.button_text);
+    }
+    if (product.type === 'variable' && Array.isArray(input.default_attributes))
+      product.defaultAttributes = this.defaultAttributes(product, input.default_attributes);
+    // Not in the index's writable fields, but read by the controller (set_children).
+    if (product.type === 'grouped' && Array.isArray(input.grouped_products))
+      product.groupedIds = input.grouped_products.map(asInt).filter((id) => id > 0);
     if (input.images !== undefined) product.imageIds = await this.productImages(input.images);
     this.applyMeta(product.meta, input.meta_data);
+    const created = parseWcDate(input.date_created_gmt) ?? parseWcDate(input.date_created);
+    if (created !== undefined) product.created = created;
+    this.clearShippingWhenVirtual(product);
 
     if (input.slug !== undefined || creating || !product.slug) {
       const wanted = sanitizeTitle(
@@ -663,14 +911,6 @@ export class CatalogStore {
           ? wanted
           : this.uniquePostSlug(wanted || `product-${product.id}`, product.id);
     }
-    if (product.manageStock && product.type !== 'variable') {
-      product.stockStatus =
-        (product.stockQuantity ?? 0) > 0
-          ? 'instock'
-          : product.backorders === 'no'
-            ? 'outofstock'
-            : 'onbackorder';
-    }
     if (!product.categoryIds.length) product.categoryIds = [this.defaultCategoryId];
     if (creating) product.id = this.postId();
     product.modified = this.now();
@@ -679,30 +919,75 @@ export class CatalogStore {
     return product;
   }
 
+  /** WC_REST_Products_V2_Controller::save_default_attributes(). */
+  private defaultAttributes(product: Product, input: unknown[]): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const raw of input) {
+      const a = asObject(raw);
+      const global = asInt(a.id) ? this.attributes.get(asInt(a.id)) : undefined;
+      const key = global ? global.slug : sanitizeTitle(asString(a.name));
+      const attribute = product.attributes.find((x) =>
+        global ? x.id === global.id : x.id === 0 && sanitizeTitle(x.name) === key,
+      );
+      if (!key || !attribute?.variation) continue;
+      let value = asString(a.option).trim();
+      if (global) {
+        const term = this.attributeTerm(global.slug as Taxonomy, value, false);
+        value = term ? term.slug : sanitizeTitle(value);
+      }
+      if (value) out[key] = value;
+    }
+    return out;
+  }
+
+  /** Attributes of a product: store-wide ones by id (their terms found or made by name). */
   private productAttributes(input: unknown): ProductAttribute[] {
     const out: ProductAttribute[] = [];
     for (const [index, raw] of asList(input).entries()) {
       const a = asObject(raw);
-      // Global (pa_*) attributes are not emulated; WooCommerce skips ids it cannot resolve.
-      if (asInt(a.id) > 0) continue;
-      const name = asString(a.name).trim();
-      if (!name) continue;
-      const options = Array.isArray(a.options)
+      const position = a.position === undefined ? index : asInt(a.position);
+      const values = Array.isArray(a.options)
         ? a.options.map((o) => asString(o).trim()).filter(Boolean)
         : asString(a.options)
             .split('|')
             .map((o) => o.trim())
             .filter(Boolean);
+      const id = asInt(a.id);
+      if (id > 0) {
+        const global = this.attributes.get(id);
+        // WooCommerce skips an id it cannot resolve, and a store-wide attribute without values.
+        if (!global || !values.length) continue;
+        const termIds = values.flatMap(
+          (v) => this.attributeTerm(global.slug as Taxonomy, v, true)?.id ?? [],
+        );
+        out.push({
+          id,
+          termIds: [...new Set(termIds)],
+          name: global.slug,
+          position,
+          visible: asBool(a.visible),
+          variation: asBool(a.variation),
+          options: [],
+        });
+        continue;
+      }
+      const name = asString(a.name).trim();
+      if (!name) continue;
       out.push({
         id: 0,
         name,
-        position: a.position === undefined ? index : asInt(a.position),
+        position,
         visible: asBool(a.visible),
         variation: asBool(a.variation),
-        options,
+        options: values,
       });
     }
     return out;
+  }
+
+  /** The values of a product attribute as the REST API answers them. */
+  attributeOptions(a: ProductAttribute): string[] {
+    return a.id > 0 ? this.orderedTerms(a.termIds ?? []).map((t) => t.name) : a.options;
   }
 
   private async productImages(input: unknown): Promise<number[]> {
@@ -751,9 +1036,15 @@ export class CatalogStore {
           globalUniqueId: '',
           regularPrice: '',
           salePrice: '',
+          saleFrom: null,
+          saleTo: null,
           status: 'publish',
           virtual: false,
           downloadable: false,
+          downloads: [],
+          downloadLimit: -1,
+          downloadExpiry: -1,
+          shippingClassId: 0,
           taxStatus: 'taxable',
           taxClass: 'parent',
           manageStock: false,
@@ -792,31 +1083,20 @@ export class CatalogStore {
         );
       v.globalUniqueId = gtin;
     }
-    if (input.regular_price !== undefined) v.regularPrice = formatDecimal(input.regular_price);
-    if (input.sale_price !== undefined) v.salePrice = formatDecimal(input.sale_price);
-    if (input.status !== undefined) v.status = asString(input.status);
+    if (input.status !== undefined) v.status = asString(input.status) || 'publish';
     if (input.virtual !== undefined) v.virtual = asBool(input.virtual);
-    if (input.downloadable !== undefined) v.downloadable = asBool(input.downloadable);
+    this.applySellable(v, input);
     if (input.tax_status !== undefined) v.taxStatus = asString(input.tax_status);
     if (input.tax_class !== undefined) v.taxClass = asString(input.tax_class);
-    if (input.manage_stock !== undefined)
-      v.manageStock = input.manage_stock === 'parent' ? 'parent' : asBool(input.manage_stock);
-    if (input.backorders !== undefined) v.backorders = asString(input.backorders);
-    if (v.manageStock === true) {
-      if (input.stock_quantity !== undefined) v.stockQuantity = asInt(input.stock_quantity);
-      v.stockQuantity ??= 0;
-      v.stockStatus =
-        v.stockQuantity > 0 ? 'instock' : v.backorders === 'no' ? 'outofstock' : 'onbackorder';
-    } else {
-      v.stockQuantity = null;
-      if (input.stock_status !== undefined) v.stockStatus = asString(input.stock_status);
-    }
+    this.applyStock(v, input, 'variation');
     if (input.weight !== undefined) v.weight = formatDecimal(input.weight);
     if (input.dimensions !== undefined) {
       const d = asObject(input.dimensions);
       for (const k of ['length', 'width', 'height'] as const)
         if (d[k] !== undefined) v.dimensions[k] = formatDecimal(d[k]);
     }
+    if (input.shipping_class !== undefined)
+      v.shippingClassId = this.shippingClassId(input.shipping_class);
     if (input.menu_order !== undefined) v.menuOrder = asInt(input.menu_order);
     if (input.image !== undefined) {
       const image = asObject(input.image);
@@ -830,17 +1110,27 @@ export class CatalogStore {
             );
     }
     if (input.attributes !== undefined) {
-      // Only attributes the parent uses for variations are kept, keyed by their sanitised name.
+      // Only attributes the parent uses for variations are kept: a store-wide one under its
+      // taxonomy with the term's slug, a product's own under its sanitised name.
       v.attributes = {};
       for (const raw of asList(input.attributes)) {
         const a = asObject(raw);
-        const slug = sanitizeTitle(asString(a.name));
-        const parentAttribute = parent.attributes.find((pa) => sanitizeTitle(pa.name) === slug);
-        if (!slug || !parentAttribute?.variation) continue;
-        v.attributes[slug] = asString(a.option).trim();
+        const global = asInt(a.id) ? this.attributes.get(asInt(a.id)) : undefined;
+        const key = global ? global.slug : sanitizeTitle(asString(a.name));
+        const parentAttribute = parent.attributes.find((pa) =>
+          global ? pa.id === global.id : pa.id === 0 && sanitizeTitle(pa.name) === key,
+        );
+        if (!key || !parentAttribute?.variation) continue;
+        let value = asString(a.option).trim();
+        if (global && value) {
+          const term = this.attributeTerm(global.slug as Taxonomy, value, false);
+          value = term ? term.slug : sanitizeTitle(value);
+        }
+        v.attributes[key] = value;
       }
     }
     this.applyMeta(v.meta, input.meta_data);
+    this.clearShippingWhenVirtual(v);
     if (!existing) v.id = this.postId();
     v.modified = now;
     this.variations.set(v.id, v);

@@ -199,7 +199,7 @@ describe('WooCommerce emulator coupons and order addresses', () => {
     for (const code of ['later', 'old']) {
       const order = await wc.call('POST', '/orders', {
         body: {
-          line_items: [{ name: 'Thing', quantity: 1, total: '10' }],
+          line_items: [{ product_id: -1, name: 'Thing', quantity: 1, total: '10' }],
           coupon_lines: [{ code }],
         },
       });
@@ -214,7 +214,7 @@ describe('WooCommerce emulator coupons and order addresses', () => {
   it("keeps and answers an order's shipping phone, as WooCommerce has since 5.6", async () => {
     const r = await wc.call('POST', '/orders', {
       body: {
-        line_items: [{ name: 'Thing', quantity: 1, total: '10' }],
+        line_items: [{ product_id: -1, name: 'Thing', quantity: 1, total: '10' }],
         shipping: { first_name: 'A', city: 'B', phone: '+1 555 0100' },
       },
     });

@@ -111,7 +111,8 @@ export function filterTermDescription(html: string): string {
  */
 export function renderForView(html: string): string {
   if (html.trim() === '') return '';
-  const curled = html.replace(/(^|>)([^<]+)/g, (_m, gt: string, text: string) =>
+  // wpautop() works on the trimmed text: formatting twice changes nothing more.
+  const curled = html.trim().replace(/(^|>)([^<]+)/g, (_m, gt: string, text: string) =>
     gt.concat(
       text
         .replace(/(\w)'(\w)/g, '$1&#8217;$2')

@@ -1,0 +1,103 @@
+import type { Customer } from '@replatform/canonical/customer';
+import {
+  customerDefaults,
+  orderDefaults,
+  orderLineDefaults,
+  productDefaults,
+  variantDefaults,
+} from '@replatform/canonical/defaults';
+import type { Order } from '@replatform/canonical/order';
+import type { Product } from '@replatform/canonical/product';
+
+/** Canonical records for the connector's tests: neutral values, and what each test sets. */
+
+export const usd = (amount: number) => ({ amount, currency: 'USD' });
+
+export function product(id: string, overrides: Partial<Product> = {}): Product {
+  return {
+    ...productDefaults(),
+    id,
+    type: 'simple',
+    name: `Product ${id}`,
+    slug: `product-${id}`,
+    sku: `SKU-${id}`,
+    variants: [
+      {
+        ...variantDefaults(usd(1000)),
+        id: `${id}-v`,
+        sku: `SKU-${id}`,
+        optionValues: [],
+        position: 0,
+        inventory: {
+          tracked: true,
+          quantity: 10,
+          stockStatus: 'instock',
+          backorders: 'no',
+          lowStockThreshold: null,
+        },
+      },
+    ],
+    sourceUrlPath: null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: null,
+    ...overrides,
+  };
+}
+
+export function customer(id: string, email: string, overrides: Partial<Customer> = {}): Customer {
+  return {
+    ...customerDefaults(),
+    id,
+    email,
+    firstName: 'Test',
+    lastName: id,
+    phone: '',
+    acceptsMarketing: false,
+    addresses: [],
+    note: '',
+    tags: [],
+    createdAt: '2024-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function order(id: string, productId: string | null, overrides: Partial<Order> = {}): Order {
+  return {
+    ...orderDefaults('USD'),
+    id,
+    number: id,
+    createdAt: '2024-02-01T00:00:00.000Z',
+    updatedAt: null,
+    currency: 'USD',
+    customerId: null,
+    email: `${id}@example.com`,
+    status: 'processing',
+    paymentStatus: 'paid',
+    fulfillmentStatus: 'unfulfilled',
+    lines: [
+      {
+        ...orderLineDefaults(),
+        id: 'l',
+        productId,
+        variantId: null,
+        sku: productId ? `SKU-${productId}` : '',
+        name: 'Thing',
+        quantity: 1,
+        unitPrice: usd(1000),
+        tax: usd(0),
+        total: usd(1000),
+      },
+    ],
+    shippingLines: [],
+    discounts: [],
+    subtotal: usd(1000),
+    taxTotal: usd(0),
+    shippingTotal: usd(0),
+    discountTotal: usd(0),
+    grandTotal: usd(1000),
+    billingAddress: null,
+    shippingAddress: null,
+    note: '',
+    ...overrides,
+  };
+}

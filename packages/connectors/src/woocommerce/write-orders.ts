@@ -1,0 +1,732 @@
+import { z } from 'zod';
+import { fromMinor } from '@replatform/canonical/money';
+import type { Order } from '@replatform/canonical/order';
+import type { IdMap, WriteOutcome } from '../kit/contract.ts';
+import { ConnectorError } from '../kit/errors.ts';
+import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
+import type { WooClient } from './client.ts';
+import { orderBody, orderDatesMeta, type Json, type LineRefs } from './from-canonical.ts';
+import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
+import { metafieldsToMeta } from './metafields.ts';
+import { pageSize, readNotes, readRefunds, readVariations } from './read.ts';
+import { Serial } from './terms.ts';
+import { bareAmpersands, decodeEntities } from './to-canonical.ts';
+import {
+  wcOrderSchema,
+  type WcError,
+  type WcMeta,
+  type WcOrder,
+  type WcVariation,
+} from './wc-schemas.ts';
+
+/**
+ * Orders into WooCommerce, as the historical records they are (nothing is charged, restocked or
+ * e-mailed; prepareImport switches the e-mails off).
+ *
+ * An order is created with its lines (a line whose product is not at the destination becomes a
+ * line without product, keeping name, quantity and amounts), shipping lines, fees and credits,
+ * payment method and transaction id, and `_order_stock_reduced` where the store would take stock
+ * (so it does not take it again). Then, in this order:
+ * - its refunds, through the refunds endpoint (api_refund and api_restock off: no money moves, no
+ *   stock comes back), each with its amount, reason and lines; the refunds of a fully refunded
+ *   order make it refunded themselves, so WooCommerce adds no refund of its own;
+ * - its notes: WooCommerce writes notes of its own while an order is created and moved (status
+ *   changes); those are removed and the source's notes added, oldest first;
+ * - its payment and completion dates and whether its prices include tax, through meta data
+ *   (`_date_paid`, `_date_completed`, `_prices_include_tax` are WooCommerce's internal keys, which
+ *   it routes to the order's setters), last, since a move to completed stamps the completion date;
+ *   and the hash marker, so an order is up to date only once all of it is there.
+ *
+ * Coupon lines: WooCommerce applies a coupon to an order only if one with that code exists, and
+ * then works the discount out itself. For each code it lacks, a coupon of the same code worth the
+ * historical discount is made for the time of the write (limited to the order's billing e-mail)
+ * and deleted right after; the lines then get their historical totals back.
+ *
+ * Orders have no natural key, and wc/v3 cannot filter orders by meta: the orders of earlier runs
+ * are listed once per connection (ids and markers only) into an index that each create updates;
+ * after a failed request the index is topped up from the newest orders down.
+ */
+
+const errorText = (e: WcError) =>
+  `${decodeEntities(e.message).replace(/<[^>]*>/g, '')} (${e.code})`;
+
+interface Known {
+  id: number;
+  hash: string;
+}
+
+const indexEntrySchema = z.looseObject({
+  id: z.number().int(),
+  meta_data: z.array(z.looseObject({ key: z.string(), value: z.unknown() })).catch([]) as z.ZodType<
+    WcMeta[]
+  >,
+});
+/** The statuses whose reaching makes WooCommerce reduce stock (wc_maybe_reduce_stock_levels). */
+const takesStock = ['processing', 'completed', 'on-hold', 'refunded'];
+const couponSchema = z.looseObject({ id: z.number().int(), code: z.string() });
+const noteSchema = z.looseObject({ id: z.number().int() });
+
+interface Plan {
+  index: number;
+  order: Order;
+  body: Json;
+  finalStatus: string;
+  hash: string;
+  known: Known | undefined;
+  warnings: string[];
+  incomplete: boolean;
+  /** Destination id once written. */
+  id?: number;
+  /** Destination line item ids, in the order of the source's lines. */
+  lineIds?: number[];
+  /** Discounts written as coupon lines (their lines get their totals back afterwards). */
+  couponed?: boolean;
+  /** Notes the order had before this write touched it (an update). */
+  notesBefore?: Set<number>;
+  /** Refunds the destination order already had (an update). */
+  refundsBefore?: number;
+  /** A refund could not be written: the status is left as it is until the next run. */
+  refundsFailed?: boolean;
+  /** The status the create or update set. */
+  sentStatus?: string;
+  failed?: string;
+}
+
+export class OrderWriter {
+  private readonly client: WooClient;
+  private orderIndex: Map<string, Known> | undefined;
+  private newestOrderId = 0;
+  private readonly variations = new Map<number, Promise<WcVariation[]>>();
+  private readonly coupons = new Serial();
+
+  constructor(client: WooClient) {
+    this.client = client;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Finding what earlier runs wrote
+
+  /** Lists the orders into the index: all of them, or (topUp) the newest down to a known one. */
+  private async listIndex(topUp: boolean): Promise<void> {
+    const since = this.newestOrderId;
+    for (let page = 1; ; page++) {
+      const result = await this.client.page(
+        '/orders',
+        {
+          page,
+          per_page: pageSize,
+          orderby: 'id',
+          order: topUp ? 'desc' : 'asc',
+          include_meta: `${markers.sourceId},${markers.hash}`,
+          _fields: 'id,meta_data',
+        },
+        indexEntrySchema,
+      );
+      for (const o of result.items) if (!topUp || o.id > since) this.remember(o.id, o.meta_data);
+      if (
+        (topUp && result.items.some((o) => o.id <= since)) ||
+        page >= result.totalPages ||
+        result.items.length === 0
+      )
+        return;
+    }
+  }
+
+  private async loadIndex(): Promise<Map<string, Known>> {
+    if (this.orderIndex) return this.orderIndex;
+    this.orderIndex = new Map();
+    await this.listIndex(false);
+    return this.orderIndex;
+  }
+
+  private remember(id: number, meta: WcMeta[]) {
+    const source = sourceIdOf(meta);
+    if (source !== undefined)
+      this.orderIndex?.set(source, { id, hash: String(metaValue(meta, markers.hash) ?? '') });
+    this.newestOrderId = Math.max(this.newestOrderId, id);
+  }
+
+  /** Known orders of this batch: through the id map when it has them all, else the index. */
+  private async indexFor(records: Order[], idMap: IdMap): Promise<Map<string, Known>> {
+    if (this.orderIndex || records.some((o) => !idMap.get('orders', o.id))) return this.loadIndex();
+    const ids = records.map((o) => Number(idMap.get('orders', o.id)));
+    const { items } = await this.client.page(
+      '/orders',
+      {
+        include: ids.join(','),
+        per_page: Math.min(pageSize, ids.length),
+        include_meta: `${markers.sourceId},${markers.hash}`,
+        _fields: 'id,meta_data',
+      },
+      indexEntrySchema,
+    );
+    const map = new Map<string, Known>();
+    for (const o of records) {
+      const found = items.find((x) => x.id === Number(idMap.get('orders', o.id)));
+      if (found)
+        map.set(o.id, {
+          id: found.id,
+          hash: String(metaValue(found.meta_data, markers.hash) ?? ''),
+        });
+    }
+    return map;
+  }
+
+  /** The destination variation of a line; `variable` false when the product has none at all. */
+  private async variationId(
+    productId: number,
+    variantSourceId: string | null,
+    sku: string,
+  ): Promise<{ id: number; variable: boolean }> {
+    if (variantSourceId === null) return { id: 0, variable: false };
+    let list = this.variations.get(productId);
+    if (!list) {
+      list = readVariations(this.client, productId);
+      this.variations.set(productId, list);
+    }
+    const variations = await list;
+    const id =
+      variations.find((v) => sourceIdOf(v.meta_data) === variantSourceId)?.id ??
+      variations.find((v) => sku !== '' && v.sku === sku)?.id ??
+      0;
+    return { id, variable: variations.length > 0 };
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  async write(records: Order[], idMap: IdMap): Promise<WriteOutcome[]> {
+    const index = records.length ? await this.indexFor(records, idMap) : new Map<string, Known>();
+    const plans: Plan[] = [];
+    const outcomes: WriteOutcome[] = new Array(records.length);
+    for (const [i, o] of records.entries()) {
+      const plan = await this.plan(i, o, idMap, index.get(o.id));
+      if (plan.known && plan.known.hash === plan.hash) {
+        outcomes[i] = {
+          sourceId: o.id,
+          outcome: 'skipped',
+          destinationId: String(plan.known.id),
+          reason: 'Already up to date.',
+        };
+        continue;
+      }
+      plans.push(plan);
+    }
+    await this.createAll(plans.filter((p) => !p.known));
+    await this.updateAll(plans.filter((p) => p.known));
+    const written = plans.filter((p) => p.id !== undefined && !p.failed);
+    for (const plan of written) await this.writeRefunds(plan);
+    await this.settleStatuses(written);
+    for (const plan of written) await this.syncNotes(plan);
+    await this.finish(written);
+    for (const plan of plans) {
+      const o = plan.order;
+      outcomes[plan.index] =
+        plan.failed || plan.id === undefined
+          ? {
+              sourceId: o.id,
+              outcome: 'failed',
+              reason: plan.failed ?? 'The store did not answer for this order.',
+            }
+          : {
+              sourceId: o.id,
+              outcome: plan.known ? 'updated' : 'created',
+              destinationId: String(plan.id),
+              ...(plan.warnings.length ? { warnings: plan.warnings } : {}),
+              ...(plan.incomplete ? { incomplete: true } : {}),
+            };
+    }
+    return outcomes;
+  }
+
+  private async plan(i: number, o: Order, idMap: IdMap, known: Known | undefined): Promise<Plan> {
+    const warnings: string[] = [];
+    let incomplete = false;
+    const mappedCustomer = o.customerId ? idMap.get('customers', o.customerId) : undefined;
+    if (o.customerId && !mappedCustomer) {
+      warnings.push(
+        `Customer ${o.customerId} was not migrated; the order is imported as a guest order.`,
+      );
+      incomplete = true;
+    }
+    const lines: LineRefs[] = [];
+    for (const line of o.lines) {
+      const product = line.productId ? idMap.get('products', line.productId) : undefined;
+      if (line.productId && !product)
+        warnings.push(
+          `Product ${line.productId} was not migrated; the line '${line.name}' is kept as a line without product.`,
+        );
+      const productId = product ? Number(product) : 0;
+      const variation = productId
+        ? await this.variationId(productId, line.variantId, line.sku)
+        : { id: 0, variable: false };
+      // A simple product is its own only variant: a source's default variant links to it.
+      if (productId && variation.variable && !variation.id && line.variantId !== line.productId)
+        warnings.push(
+          `The variant of '${line.name}' was not found; the line is linked to the product only.`,
+        );
+      lines.push({ productId, variationId: variation.id });
+    }
+    const couponed = o.discounts.some((d) => d.code !== '');
+    const written = orderBody(o, mappedCustomer ? Number(mappedCustomer) : 0, lines, couponed);
+    warnings.push(...written.warnings);
+    const body: Json = {
+      ...written.body,
+      meta_data: [
+        ...metafieldsToMeta(o.metafields),
+        { key: markers.sourceId, value: o.id },
+        { key: markers.hash, value: '' },
+        { key: markers.sourceNumber, value: o.number },
+        { key: markers.sourceCreatedAt, value: o.createdAt },
+        // Historical orders must not take stock again: WC_Order::set_order_stock_reduced(). Only
+        // where WooCommerce would take it: marked so, a cancelled or pending order would give
+        // stock back for its lines' _reduced_stock (wc_maybe_increase_stock_levels).
+        ...(takesStock.includes(String(written.body.status)) ||
+        takesStock.includes(written.finalStatus)
+          ? [{ key: '_order_stock_reduced', value: 'yes' }]
+          : []),
+        ...(o.customerIpAddress
+          ? [{ key: '_customer_ip_address', value: o.customerIpAddress }]
+          : []),
+        ...(o.customerUserAgent
+          ? [{ key: '_customer_user_agent', value: o.customerUserAgent }]
+          : []),
+      ],
+    };
+    const hash = digest({
+      body: { ...written.body, status: written.finalStatus },
+      meta: o.metafields,
+      refunds: o.refunds,
+      notes: o.notes.map((n) => [n.content, n.customerNote, n.author]),
+      dates: [o.paidAt, o.completedAt, o.pricesIncludeTax],
+      client: [o.customerIpAddress, o.customerUserAgent],
+    });
+    return {
+      index: i,
+      order: o,
+      body,
+      finalStatus: written.finalStatus,
+      hash,
+      known,
+      warnings,
+      incomplete,
+      ...(known ? { id: known.id } : {}),
+    };
+  }
+
+  private async recoverCreates(plans: Plan[], ops: BatchOp[]): Promise<Map<number, unknown>> {
+    await this.loadIndex();
+    await this.listIndex(true);
+    const found = new Map<number, unknown>();
+    for (const op of ops) {
+      const known = this.orderIndex?.get((plans[op.key] as Plan).order.id);
+      if (known) found.set(op.key, { id: known.id });
+    }
+    return found;
+  }
+
+  private async createAll(plans: Plan[]) {
+    const plain = plans.filter((p) => !p.body.coupon_lines);
+    const recover = (ops: BatchOp[]) => this.recoverCreates(plain, ops);
+    const results = await runBatch(
+      this.client,
+      '/orders/batch',
+      { create: plain.map((p, key) => ({ key, body: p.body })), update: [] },
+      recover,
+    );
+    for (const [key, result] of results) await this.created(plain[key] as Plan, result);
+    for (const plan of plans.filter((p) => p.body.coupon_lines))
+      await this.coupons.run(() => this.createWithCoupons(plan));
+  }
+
+  /** Takes what creating an order answered. */
+  private async created(plan: Plan, result: BatchItemResult | undefined) {
+    if (!result || !result.ok) {
+      plan.failed = result && !result.ok ? errorText(result.error) : 'no answer from the store';
+      return;
+    }
+    const parsed = wcOrderSchema.safeParse(result.item);
+    let order: WcOrder | undefined = parsed.success ? parsed.data : undefined;
+    const id = (result.item as { id?: unknown }).id;
+    if (!order && typeof id === 'number')
+      // Recovered after a lost answer: read the order itself for its line ids.
+      order = (await this.client.get(`/orders/${id}`, { context: 'edit' }, wcOrderSchema)).data;
+    if (!order) {
+      plan.failed = 'The store answered with something that is not an order.';
+      return;
+    }
+    plan.id = order.id;
+    plan.lineIds = order.line_items.map((l) => l.id);
+    this.orderIndex?.set(plan.order.id, { id: order.id, hash: '' });
+    this.newestOrderId = Math.max(this.newestOrderId, order.id);
+  }
+
+  /**
+   * Creates an order whose discounts are coupon lines: each code the destination has no coupon
+   * for gets one worth the historical discount for the time of the write.
+   */
+  private async createWithCoupons(plan: Plan) {
+    const o = plan.order;
+    const temporary: number[] = [];
+    const amounts = new Map<string, number>();
+    for (const d of o.discounts)
+      if (d.code !== '') amounts.set(d.code, (amounts.get(d.code) ?? 0) + d.amount.amount);
+    try {
+      for (const [code, amount] of amounts) {
+        const { data: existing } = await this.client.get(
+          '/coupons',
+          { code, per_page: 1 },
+          z.array(couponSchema),
+        );
+        if (existing.length) {
+          plan.warnings.push(
+            `The destination has a coupon '${code}' of its own; the order's coupon line was recorded with it.`,
+          );
+          continue;
+        }
+        const email = o.billingAddress?.email || o.email;
+        const data = await this.createOnce(
+          async () =>
+            (
+              await this.client.request('POST', '/coupons', {
+                body: {
+                  code,
+                  discount_type: 'fixed_cart',
+                  amount: fromMinor(amount, o.currency),
+                  description: `Recreates a historical coupon line of an imported order; deleted right after. Import of order ${o.number}.`,
+                  ...(email ? { email_restrictions: [email] } : {}),
+                },
+                retryable: false,
+                schema: couponSchema,
+              })
+            ).data,
+          async () =>
+            (await this.client.get('/coupons', { code, per_page: 1 }, z.array(couponSchema)))
+              .data[0],
+        );
+        temporary.push(data.id);
+      }
+      const recover = (ops: BatchOp[]) => this.recoverCreates([plan], ops);
+      let results = await runBatch(
+        this.client,
+        '/orders/batch',
+        { create: [{ key: 0, body: plan.body }], update: [] },
+        recover,
+      );
+      const first = results.get(0);
+      if (first && !first.ok && /coupon/i.test(first.error.code)) {
+        // The coupon could not be applied: the lines keep their discounted totals without it.
+        const { coupon_lines: _coupons, ...withoutCoupons } = plan.body;
+        plan.warnings.push(
+          `The coupon lines could not be recorded (${errorText(first.error)}); the discount stays in the line totals.`,
+        );
+        results = await runBatch(
+          this.client,
+          '/orders/batch',
+          { create: [{ key: 0, body: withoutCoupons }], update: [] },
+          recover,
+        );
+      } else plan.couponed = true;
+      await this.created(plan, results.get(0));
+    } catch (error) {
+      if (!(error instanceof ConnectorError) || error.errorClass === 'config') throw error;
+      plan.failed = error.message;
+    } finally {
+      for (const id of temporary)
+        await this.client
+          .request('DELETE', `/coupons/${id}`, {
+            query: { force: true },
+            retryable: true,
+            schema: couponSchema,
+          })
+          .catch(() => {
+            plan.warnings.push(
+              `A temporary coupon (id ${id}) could not be deleted; delete it under Marketing > Coupons.`,
+            );
+          });
+    }
+  }
+
+  /**
+   * Sends a create that may not be repeated blindly: after a failure that may have reached the
+   * store, `done` looks whether it did, and the create is sent again only if it did not.
+   */
+  private async createOnce<T>(send: () => Promise<T>, done: () => Promise<T | undefined>) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (error) {
+        if (!(error instanceof ConnectorError) || error.errorClass !== 'transient' || attempt >= 5)
+          throw error;
+        await this.client.pause(attempt, error.retryAfterMs);
+        const found = await done();
+        if (found !== undefined) return found;
+      }
+    }
+  }
+
+  /** Existing orders: their fields, not their items (items sent again would be added). */
+  private async updateAll(plans: Plan[]) {
+    if (!plans.length) return;
+    const refunds = await readRefunds(
+      this.client,
+      plans.map((plan) => plan.id as number),
+    );
+    for (const plan of plans) {
+      plan.notesBefore = new Set(
+        (await readNotes(this.client, plan.id as number)).map((n) => n.id),
+      );
+      plan.refundsBefore = refunds.get(plan.id as number)?.length ?? 0;
+    }
+    const b = (plan: Plan) => plan.body;
+    // A refunded order whose refunds are not all there yet waits for them in its earlier status:
+    // marked refunded first, WooCommerce would record a refund of its own for the rest.
+    const status = (plan: Plan) =>
+      plan.finalStatus === 'refunded' && (plan.refundsBefore ?? 0) < plan.order.refunds.length
+        ? String(b(plan).status)
+        : plan.finalStatus;
+    for (const plan of plans) plan.sentStatus = status(plan);
+    const results = await runBatch(
+      this.client,
+      '/orders/batch',
+      {
+        create: [],
+        update: plans.map((plan, key) => ({
+          key,
+          body: {
+            id: plan.id,
+            status: plan.sentStatus,
+            customer_id: b(plan).customer_id,
+            customer_note: b(plan).customer_note,
+            payment_method: b(plan).payment_method,
+            payment_method_title: b(plan).payment_method_title,
+            transaction_id: b(plan).transaction_id,
+            ...(b(plan).billing ? { billing: b(plan).billing } : {}),
+            ...(b(plan).shipping ? { shipping: b(plan).shipping } : {}),
+            meta_data: (b(plan).meta_data as Json[]).filter(
+              (m) => m.key !== '_order_stock_reduced',
+            ),
+          },
+        })),
+      },
+      async () => new Map(),
+    );
+    for (const [key, result] of results) {
+      const plan = plans[key] as Plan;
+      if (!result.ok) {
+        plan.failed = errorText(result.error);
+        continue;
+      }
+      const order = wcOrderSchema.safeParse(result.item);
+      if (order.success) plan.lineIds = order.data.line_items.map((l) => l.id);
+    }
+  }
+
+  /** The source's refunds the destination order lacks, oldest first. */
+  private async writeRefunds(plan: Plan) {
+    const o = plan.order;
+    if (!o.refunds.length) return;
+    const id = plan.id as number;
+    for (const refund of o.refunds.slice(plan.refundsBefore ?? 0)) {
+      const lineItems = refund.lines.flatMap((l) => {
+        const at = o.lines.findIndex((x) => x.id === l.lineId);
+        const lineId = plan.lineIds?.[at];
+        if (lineId === undefined) return [];
+        return [
+          {
+            id: lineId,
+            quantity: l.quantity,
+            refund_total: fromMinor(l.amount.amount, o.currency),
+          },
+        ];
+      });
+      // The destination holds as many refunds as come before this one in the source's list.
+      const before = o.refunds.indexOf(refund);
+      try {
+        await this.createOnce(
+          async () =>
+            (
+              await this.client.request('POST', `/orders/${id}/refunds`, {
+                body: {
+                  amount: fromMinor(refund.amount.amount, o.currency),
+                  reason: refund.reason,
+                  // Never through the payment gateway, never back into stock: this is history.
+                  api_refund: false,
+                  api_restock: false,
+                  // A real store reads line_items although the index does not list it (the V3
+                  // refunds controller passes $request['line_items'] to wc_create_refund).
+                  ...(lineItems.length ? { line_items: lineItems } : {}),
+                },
+                retryable: false,
+                schema: z.looseObject({ id: z.number() }),
+              })
+            ).data,
+          async () => {
+            const now = (await readRefunds(this.client, [id])).get(id) ?? [];
+            return now.length > before ? { id: now[now.length - 1]?.id ?? 0 } : undefined;
+          },
+        );
+      } catch (error) {
+        if (!(error instanceof ConnectorError) || error.errorClass === 'config') throw error;
+        plan.warnings.push(
+          `The refund of ${fromMinor(refund.amount.amount, o.currency)} could not be recorded yet (${error.message}); the next run adds it.`,
+        );
+        plan.incomplete = true;
+        plan.refundsFailed = true;
+        return;
+      }
+    }
+  }
+
+  /**
+   * Refunds of the whole total move an order to refunded; one that ended elsewhere at the source
+   * is moved back, and one marked refunded without refunds for all of it is marked so now.
+   */
+  private async settleStatuses(plans: Plan[]) {
+    const moves = plans.filter((plan) => {
+      const o = plan.order;
+      if (plan.refundsFailed) return false;
+      const refunded = o.refunds.reduce((s, r) => s + r.amount.amount, 0);
+      const fully = o.refunds.length > 0 && refunded >= o.grandTotal.amount;
+      return (
+        (fully && plan.finalStatus !== 'refunded') ||
+        (!fully && plan.finalStatus !== (plan.sentStatus ?? plan.body.status))
+      );
+    });
+    if (!moves.length) return;
+    const results = await runBatch(
+      this.client,
+      '/orders/batch',
+      {
+        create: [],
+        update: moves.map((plan, key) => ({
+          key,
+          body: { id: plan.id, status: plan.finalStatus },
+        })),
+      },
+      async () => new Map(),
+    );
+    moves.forEach((plan, key) => {
+      if (results.get(key)?.ok) return;
+      plan.warnings.push(
+        `The order could not be moved on to its status '${plan.finalStatus}' yet; the next run does it.`,
+      );
+      plan.incomplete = true;
+    });
+  }
+
+  /**
+   * The order's notes become the source's: notes the store wrote while this write created or
+   * moved the order are removed, and the source's notes it lacks are added, oldest first.
+   */
+  private async syncNotes(plan: Plan) {
+    const id = plan.id as number;
+    try {
+      const current = await readNotes(this.client, id);
+      const wanted = plan.order.notes.map((n) => ({ ...n, matched: false }));
+      const keep = new Set<number>();
+      for (const note of [...current].sort((a, b) => a.id - b.id)) {
+        const match = wanted.find(
+          (w) =>
+            !w.matched &&
+            w.customerNote === note.customer_note &&
+            w.content === bareAmpersands(note.note),
+        );
+        if (match) {
+          match.matched = true;
+          keep.add(note.id);
+        }
+      }
+      for (const note of current) {
+        if (keep.has(note.id) || plan.notesBefore?.has(note.id)) continue;
+        await this.client.request('DELETE', `/orders/${id}/notes/${note.id}`, {
+          query: { force: true },
+          retryable: true,
+          schema: noteSchema,
+        });
+      }
+      for (const note of wanted.filter((w) => !w.matched))
+        await this.createOnce(
+          async () =>
+            (
+              await this.client.request('POST', `/orders/${id}/notes`, {
+                body: {
+                  note: note.content,
+                  customer_note: note.customerNote,
+                  added_by_user: note.author !== '',
+                },
+                retryable: false,
+                schema: noteSchema,
+              })
+            ).data,
+          async () =>
+            (await readNotes(this.client, id)).find(
+              (n) =>
+                !keep.has(n.id) &&
+                n.customer_note === note.customerNote &&
+                bareAmpersands(n.note) === note.content,
+            ),
+        );
+    } catch (error) {
+      if (!(error instanceof ConnectorError) || error.errorClass === 'config') throw error;
+      plan.warnings.push(
+        `The order notes could not all be written yet (${error.message}); the next run completes them.`,
+      );
+      plan.incomplete = true;
+    }
+  }
+
+  /**
+   * Last: the dates WooCommerce stamped while the order was written set to the source's, the
+   * lines of an order with coupon lines given their historical totals back, and the hash marker
+   * (left blank when something is still missing, so the next run writes the order again).
+   */
+  private async finish(plans: Plan[]) {
+    if (!plans.length) return;
+    const results = await runBatch(
+      this.client,
+      '/orders/batch',
+      {
+        create: [],
+        update: plans.map((plan, key) => ({
+          key,
+          body: {
+            id: plan.id,
+            ...(plan.couponed && plan.lineIds
+              ? {
+                  line_items: plan.order.lines.flatMap((l, i) =>
+                    plan.lineIds?.[i] !== undefined
+                      ? [
+                          {
+                            id: plan.lineIds[i],
+                            total: fromMinor(l.total.amount, plan.order.currency),
+                          },
+                        ]
+                      : [],
+                  ),
+                }
+              : {}),
+            meta_data: [
+              ...orderDatesMeta(plan.order),
+              { key: markers.hash, value: plan.incomplete ? '' : plan.hash },
+            ],
+          },
+        })),
+      },
+      async () => new Map(),
+    );
+    plans.forEach((plan, key) => {
+      const result = results.get(key);
+      if (result?.ok) {
+        this.orderIndex?.set(plan.order.id, {
+          id: plan.id as number,
+          hash: plan.incomplete ? '' : plan.hash,
+        });
+        return;
+      }
+      plan.warnings.push(
+        `The order's payment and completion dates could not be set yet (${result && !result.ok ? errorText(result.error) : 'no answer'}); the next run sets them.`,
+      );
+      plan.incomplete = true;
+    });
+  }
+}
