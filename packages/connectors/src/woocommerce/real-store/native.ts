@@ -113,36 +113,25 @@ export class NativeReader {
           })),
         );
       }
-      case 'products': {
-        const products = await this.list('wc/v3/products', edit);
-        return Promise.all(
-          products.map(async (product) => ({
-            ...product,
-            variations:
-              product.type === 'variable'
-                ? await this.list(`wc/v3/products/${product.id}/variations`, edit)
-                : [],
-          })),
-        );
-      }
+      case 'products':
+        return inParallel(await this.list('wc/v3/products', edit), async (product) => ({
+          ...product,
+          variations:
+            product.type === 'variable'
+              ? await this.list(`wc/v3/products/${product.id}/variations`, edit)
+              : [],
+        }));
       case 'customers':
         return this.list('wc/v3/customers', edit);
-      case 'orders': {
-        const orders = await this.list('wc/v3/orders', edit);
-        const out: NativeRecord[] = [];
-        for (const order of orders)
-          out.push({
-            ...order,
-            refunds: await this.list(`wc/v3/orders/${order.id}/refunds`, edit),
-            // Notes come all at once, newest first; oldest first reads like the order's history.
-            notes: (
-              await this.#get(`wc/v3/orders/${order.id}/notes`, { ...edit, type: 'any' })
-            ).items
-              .map(withoutLinks)
-              .sort((a, b) => a.id - b.id),
-          });
-        return out;
-      }
+      case 'orders':
+        return inParallel(await this.list('wc/v3/orders', edit), async (order) => ({
+          ...order,
+          refunds: await this.list(`wc/v3/orders/${order.id}/refunds`, edit),
+          // Notes come all at once, newest first; oldest first reads like the order's history.
+          notes: (await this.#get(`wc/v3/orders/${order.id}/notes`, { ...edit, type: 'any' })).items
+            .map(withoutLinks)
+            .sort((a, b) => a.id - b.id),
+        }));
       case 'media':
         // WooCommerce's keys do not sign WordPress's own routes: the public view of the library.
         return this.list('wp/v2/media', {});
@@ -154,6 +143,18 @@ export class NativeReader {
     for (const entity of nativeEntities) out[entity] = await this.read(entity);
     return out;
   }
+}
+
+/** Maps the records a few at a time (a store serves a handful of PHP workers), keeping order. */
+async function inParallel(
+  records: NativeRecord[],
+  map: (record: NativeRecord) => Promise<NativeRecord>,
+  width = 4,
+): Promise<NativeRecord[]> {
+  const out: NativeRecord[] = [];
+  for (let i = 0; i < records.length; i += width)
+    out.push(...(await Promise.all(records.slice(i, i + width).map(map))));
+  return out;
 }
 
 function withoutLinks(record: NativeRecord): NativeRecord {
