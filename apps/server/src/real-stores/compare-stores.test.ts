@@ -16,7 +16,7 @@ function store(origin: string, shift: number): NativeSnapshot {
     id: id(10),
     name: 'Tee 🌸',
     slug: 'tee',
-    permalink: `${origin}/product/tee/`,
+    permalink: `${origin}/?post_type=product&p=${id(10)}`,
     type: 'variable',
     featured: true,
     price: '15',

@@ -39,6 +39,11 @@ export interface Rule {
   added?: { test: (item: unknown) => boolean; refused: string; reportAs: readonly string[] };
   /** List order carries no meaning: items are sorted before they are compared by position. */
   unordered?: boolean;
+  /**
+   * A link that names a product by id (a draft's permalink, `?post_type=product&p=19`): the id
+   * is compared as the source id it stands for.
+   */
+  linksTo?: RefKind;
   /** Meta entries whose value is an id: the entry's key, and what the id names. */
   valueRef?: { key: string; kind: RefKind };
   /** Items only the destination holds that the migration itself keeps there, with why. */
@@ -155,6 +160,7 @@ const ownRules: Record<NativeEntity, Rules> = {
     date_modified: { internal: modified },
     date_modified_gmt: { internal: modified },
     related_ids: { internal: 'products WooCommerce picks at random to show as related' },
+    permalink: { linksTo: 'products' },
     categories: { unordered: true },
     'categories[].id': { ref: 'categories' },
     tags: { key: slugKey },
@@ -173,6 +179,7 @@ const ownRules: Record<NativeEntity, Rules> = {
     variations: { key: variationKey },
     'variations[].id': { internal: internalId },
     'variations[].parent_id': { ref: 'products' },
+    'variations[].permalink': { linksTo: 'products' },
     'variations[].date_modified': { internal: modified },
     'variations[].shipping_class_id': {
       internal: 'the id of the shipping class named by shipping_class',
@@ -447,6 +454,12 @@ class Comparer {
       return;
     }
     const value = (v: unknown, side: Side, root: Json) => {
+      const linksTo = rule?.linksTo;
+      if (typeof v === 'string' && linksTo)
+        return normaliseText(v, side.origin).replace(
+          /([?&]p=)(\d+)/,
+          (_, key: string, id: string) => `${key}${side.ref(linksTo, id, root)}`,
+        );
       if (typeof v === 'string' && !rule?.ref) return normaliseText(v, side.origin);
       if (!rule?.ref || v === null || v === undefined || v === 0 || v === '' || v === '0') return v;
       return side.ref(rule.ref, String(v), root);

@@ -53,6 +53,7 @@ const dataTypes = ['products', 'customers', 'orders'];
 const mapped: EntityType[] = ['categories', 'products', 'customers', 'orders'];
 
 if (!setup.ready) {
+  console.log(`Skipped: WooCommerce to WooCommerce on real stores (${setup.reason})`);
   describe.skip(`WooCommerce to WooCommerce on real stores (skipped: ${setup.reason})`, () => {
     it('migrates a real store into an empty one and compares them field by field', () => {});
   });
