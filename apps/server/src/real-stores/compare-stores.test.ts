@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  NativeRecord,
+  NativeSnapshot,
+} from '@replatform/connectors/woocommerce/real-store/native';
+import { changedFields, compareStores, type IdMaps } from './compare-stores.ts';
+import { judge, parseCsv, reportNames } from './report-check.ts';
+
+const SRC = 'https://127.0.0.1:8001';
+const DST = 'https://127.0.0.1:8002';
+
+/** A small source store as WooCommerce answers it, written with ids offset by `shift`. */
+function store(origin: string, shift: number): NativeSnapshot {
+  const id = (n: number) => n + shift;
+  const product: NativeRecord = {
+    id: id(10),
+    name: 'Tee 🌸',
+    slug: 'tee',
+    permalink: `${origin}/?post_type=product&p=${id(10)}`,
+    type: 'variable',
+    featured: true,
+    price: '15',
+    sku: 'TEE',
+    date_modified: shift ? '2026-01-02T00:00:00' : '2025-01-01T00:00:00',
+    categories: [{ id: id(1), name: 'Shirts', slug: 'shirts' }],
+    tags: [{ id: id(3), name: '日本製', slug: '%e6%97%a5' }],
+    images: [
+      {
+        id: id(50),
+        src: `${origin}/wp-content/uploads/${shift ? '2026/02' : '2025/01'}/tee.png`,
+        name: 'Tee',
+        alt: 'front',
+      },
+    ],
+    upsell_ids: [id(11)],
+    meta_data: [{ id: id(70), key: 'origin', value: 'Kyoto' }],
+    variations: [
+      {
+        id: id(20),
+        sku: 'TEE-S',
+        regular_price: '10',
+        attributes: [{ id: id(5), name: 'Size', option: 'S' }],
+      },
+      {
+        id: id(21),
+        sku: 'TEE-M',
+        regular_price: '11',
+        attributes: [{ id: id(5), name: 'Size', option: 'M' }],
+      },
+    ],
+  };
+  const mug: NativeRecord = { id: id(11), name: 'Mug', sku: 'MUG', variations: [], upsell_ids: [] };
+  const order: NativeRecord = {
+    id: id(100),
+    number: String(id(100)),
+    status: 'completed',
+    customer_id: id(30),
+    line_items: [
+      {
+        id: id(200),
+        product_id: id(10),
+        variation_id: id(21),
+        quantity: 1,
+        total: '11.00',
+        meta_data: [],
+      },
+    ],
+    refunds: [
+      {
+        id: id(300),
+        amount: '11.00',
+        reason: 'too small',
+        line_items: [
+          {
+            id: id(400),
+            meta_data: [{ id: id(71), key: '_refunded_item_id', value: String(id(200)) }],
+          },
+        ],
+      },
+    ],
+    notes: [{ id: id(500), note: 'Packed 📦', customer_note: true, author: 'admin' }],
+    meta_data: [],
+  };
+  return {
+    categories: [
+      { id: id(1), name: 'Shirts', slug: 'shirts', parent: 0 },
+      { id: id(2), name: 'Uncategorized', slug: 'uncategorized', parent: 0 },
+    ],
+    tags: [{ id: id(3), name: '日本製', slug: '%e6%97%a5', count: 1 }],
+    attributes: [
+      { id: id(5), name: 'Size', slug: 'pa_size', terms: [{ id: id(6), name: 'S', slug: 's' }] },
+    ],
+    products: [product, mug],
+    customers: [
+      {
+        id: id(30),
+        email: 'a@example.com',
+        date_created: shift ? '2026-01-01T00:00:00' : '2024-01-01T00:00:00',
+      },
+    ],
+    orders: [order],
+    media: [
+      {
+        id: id(50),
+        source_url: `${origin}/wp-content/uploads/2025/01/tee.png`,
+        title: { rendered: 'Tee' },
+        alt_text: 'front',
+        post: id(10),
+      },
+    ],
+  };
+}
+
+/** The id map of a migration that created every record `shift` ids further on. */
+function maps(shift: number): IdMaps {
+  const pairs = (ids: number[]) => new Map(ids.map((n) => [String(n + shift), String(n)]));
+  return {
+    categories: pairs([1]),
+    products: pairs([10, 11]),
+    customers: pairs([30]),
+    orders: pairs([100]),
+  };
+}
+
+const compare = (destination: NativeSnapshot, shift = 1000) =>
+  compareStores(
+    { origin: SRC, snapshot: store(SRC, 0) },
+    { origin: DST, snapshot: destination },
+    maps(shift),
+  );
+
+const fields = (destination: NativeSnapshot) =>
+  compare(destination).differences.map((d) => `${d.entity} ${d.record} ${d.field}`);
+
+describe('comparing two WooCommerce stores field by field', () => {
+  it('finds nothing between a store and its faithful copy under other ids, addresses and upload dates', () => {
+    const result = compare(store(DST, 1000));
+    // Only what WooCommerce assigns itself: the registration date and the order number.
+    expect(result.differences.map((d) => [d.entity, d.field, Boolean(d.refused)])).toEqual([
+      ['customers', 'date_created', true],
+      ['orders', 'number', true],
+    ]);
+    const { compared, equal } = result.figures.products;
+    expect(compared).toBeGreaterThan(20);
+    expect(equal).toBe(compared);
+  });
+
+  it('names a field the copy lost, with both values', () => {
+    const copy = store(DST, 1000);
+    delete (copy.products[0] as Record<string, unknown>).featured;
+    const [lost] = compare(copy).differences.filter((d) => d.entity === 'products');
+    expect(lost).toMatchObject({
+      record: '10',
+      field: 'featured',
+      source: true,
+      destination: undefined,
+    });
+    expect(lost?.refused).toBeUndefined();
+  });
+
+  it('follows ids through the id map, so a link to the wrong record is a difference', () => {
+    const copy = store(DST, 1000);
+    (copy.products[0] as Record<string, unknown>).upsell_ids = [1010];
+    (copy.orders[0]?.line_items as Record<string, unknown>[])[0]!.variation_id = 1020;
+    expect(fields(copy)).toEqual(
+      expect.arrayContaining(['products 10 upsell_ids', 'orders 100 line_items[0].variation_id']),
+    );
+  });
+
+  it('matches variations by SKU and reports a missing one', () => {
+    const copy = store(DST, 1000);
+    const product = copy.products[0] as Record<string, unknown>;
+    product.variations = [...(product.variations as unknown[])].reverse().slice(0, 1);
+    expect(fields(copy)).toContain('products 10 variations[TEE-S]');
+  });
+
+  it('compares amounts as numbers and everything else as written', () => {
+    const copy = store(DST, 1000);
+    (copy.products[0] as Record<string, unknown>).price = '15.00';
+    expect(fields(copy)).not.toContain('products 10 price');
+    (copy.products[0] as Record<string, unknown>).sku = 'tee';
+    expect(fields(copy)).toContain('products 10 sku');
+  });
+
+  it('sees an image stored twice (a renamed file) and a duplicated record', () => {
+    const copy = store(DST, 1000);
+    ((copy.products[0] as Record<string, unknown>).images as Record<string, unknown>[])[0]!.src =
+      `${DST}/wp-content/uploads/2026/02/tee-1.png`;
+    copy.customers.push({ id: 1031, email: 'a@example.com' });
+    expect(fields(copy)).toEqual(
+      expect.arrayContaining(['products 10 images[0].src', 'customers destination 1031 (record)']),
+    );
+  });
+
+  it('points refunded lines at order lines by position', () => {
+    const copy = store(DST, 1000);
+    const refund = (copy.orders[0]?.refunds as Record<string, unknown>[])[0]!;
+    const line = (refund.line_items as Record<string, unknown>[])[0]!;
+    (line.meta_data as Record<string, unknown>[])[0]!.value = '999';
+    expect(fields(copy)).toContain(
+      'orders 100 refunds[0].line_items[0].meta_data[_refunded_item_id].value',
+    );
+  });
+
+  it('expects what WooCommerce assigns only where the report names it, and leaves the migration’s markers alone', () => {
+    const copy = store(DST, 1000);
+    const order = copy.orders[0] as Record<string, unknown>;
+    order.number = '1100';
+    order.notes = [
+      ...(order.notes as unknown[]),
+      {
+        id: 1501,
+        note: 'Order status changed from Pending payment to Completed.',
+        customer_note: false,
+        author: 'WooCommerce',
+      },
+    ];
+    order.meta_data = [{ id: 1, key: '_replatform_source_id', value: '100' }];
+    const comparison = compare(copy);
+    expect(comparison.differences.filter((d) => !d.refused)).toEqual([]);
+    const csv = [
+      'type,source_id,destination_id,outcome,reason,not_carried',
+      'import,,,note,"Switched off the WooCommerce e-mail ""Customer note"".",',
+      'customer,30,1030,migrated,,createdAt: WooCommerce stamps the registration date',
+      'order,100,1100,migrated,,number: numbered by WooCommerce | notes: WooCommerce adds its own',
+      '',
+    ].join('\r\n');
+    const verdict = judge(comparison, reportNames(csv));
+    expect(verdict.unexpected).toEqual([]);
+    expect(verdict.unreported).toEqual([]);
+    expect(verdict.reported.map((d) => d.field)).toEqual(
+      expect.arrayContaining(['date_created', 'number', expect.stringMatching(/^notes\[/)]),
+    );
+    // The same report without the order's line leaves both of the order's differences unnamed.
+    const silent = judge(comparison, reportNames(csv.replace(/order,100.*\r\n/, '')));
+    expect(silent.unreported.map((d) => d.field)).toEqual([
+      'number',
+      expect.stringMatching(/^notes\[/),
+    ]);
+  });
+
+  it('never takes a value the source did not have for one WooCommerce assigns', () => {
+    const copy = store(DST, 1000);
+    (copy.orders[0] as Record<string, unknown>).date_paid = '2026-01-01T00:00:00';
+    const source = store(SRC, 0);
+    (source.orders[0] as Record<string, unknown>).date_paid = null;
+    const [invented] = compareStores(
+      { origin: SRC, snapshot: source },
+      { origin: DST, snapshot: copy },
+      maps(1000),
+    ).differences.filter((d) => d.field === 'date_paid');
+    expect(invented).toMatchObject({ source: null, destination: '2026-01-01T00:00:00' });
+    expect(invented?.refused).toBeUndefined();
+  });
+
+  it('lists what changed between two reads of one store', () => {
+    const before = store(DST, 1000);
+    const after = store(DST, 1000);
+    (after.orders[0] as Record<string, unknown>).status = 'refunded';
+    expect(changedFields(before, before)).toEqual([]);
+    expect(changedFields(before, after)).toEqual(['orders 1100.status: "completed" -> "refunded"']);
+  });
+});
+
+describe('reading the report CSV', () => {
+  it('parses quoted cells with commas, quotes and line breaks', () => {
+    expect(parseCsv('a,"b, ""c""","d\r\ne"\r\nf,,g\r\n')).toEqual([
+      ['a', 'b, "c"', 'd\r\ne'],
+      ['f', '', 'g'],
+    ]);
+  });
+});

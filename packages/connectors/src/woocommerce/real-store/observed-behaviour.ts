@@ -1,0 +1,198 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { HttpClient } from '../../kit/http/http-client.ts';
+import { NativeReader } from './native.ts';
+import { resetStore, storedMediaCount, type RealStore } from './real-stores.ts';
+
+/**
+ * What a real WooCommerce 11.0.1 store does with what a migration writes, one test per behaviour,
+ * each written against an empty store. These are the facts behind the connector's choices and the
+ * real-store comparison's rules (assigned.ts), kept as tests rather than prose so that they stay
+ * true; the emulator should answer the same.
+ */
+export function describeObservedBehaviour(
+  store: RealStore,
+  kit: string,
+  http: () => HttpClient,
+): void {
+  describe(`WooCommerce 11.0.1 as observed on the real store '${store.name}'`, () => {
+    let api: NativeReader;
+    const post = async (path: string, body: unknown) => {
+      const answer = await api.send('POST', `wc/v3/${path}`, body);
+      expect(answer.status, `POST ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
+      return answer.body;
+    };
+    const get = async (path: string) => (await api.send('GET', `wc/v3/${path}`)).body;
+    const billing = { first_name: 'Ana', email: 'ana@example.com' };
+    let product: Record<string, unknown>;
+
+    beforeAll(async () => {
+      await resetStore(kit, store);
+      api = new NativeReader(http(), store);
+      product = await post('products', { name: 'Becher 🍵', sku: 'OBS-MUG', regular_price: '10' });
+    }, 120_000);
+
+    it('takes an order’s status and created_via, but numbers and dates it itself and ignores a customer IP address, prices-include-tax and a payment date it is given', async () => {
+      const order = await post('orders', {
+        status: 'processing',
+        created_via: 'legacy-shop',
+        number: '9999',
+        date_created: '2020-01-01T00:00:00',
+        date_paid: '2020-01-02T00:00:00',
+        customer_ip_address: '10.1.2.3',
+        prices_include_tax: true,
+        billing,
+      });
+      expect(order).toMatchObject({
+        status: 'processing',
+        created_via: 'legacy-shop',
+        number: String(order.id),
+        date_paid: null,
+        customer_ip_address: '',
+        prices_include_tax: false,
+      });
+      expect(String(order.date_created)).not.toMatch(/^2020/);
+    });
+
+    it('writes notes of its own on an order created with a status, and stamps payment and completion when it completes one', async () => {
+      const completed = await post('orders', {
+        status: 'completed',
+        billing,
+        line_items: [{ product_id: product.id, quantity: 1 }],
+      });
+      expect(completed.date_paid).not.toBeNull();
+      expect(completed.date_completed).not.toBeNull();
+      const notes = (await api.send('GET', `wc/v3/orders/${completed.id}/notes`)).body;
+      expect(
+        (notes as unknown as { note: string; author: string }[]).map((n) => [n.author, n.note]),
+      ).toContainEqual(['WooCommerce', 'Order status changed from Pending payment to Completed.']);
+    });
+
+    it('signs a note "WooCommerce" unless it is added by the key’s user, and dates it itself', async () => {
+      const order = await post('orders', { status: 'on-hold', billing });
+      const plain = await post(`orders/${order.id}/notes`, {
+        note: 'Packed 📦',
+        customer_note: true,
+        date_created: '2020-01-01T00:00:00',
+      });
+      const signed = await post(`orders/${order.id}/notes`, {
+        note: 'Called the customer',
+        added_by_user: true,
+      });
+      expect(plain).toMatchObject({ author: 'WooCommerce', customer_note: true });
+      expect(String(plain.date_created)).not.toMatch(/^2020/);
+      expect(signed).toMatchObject({ author: 'admin', customer_note: false });
+    });
+
+    it('refuses an order with an empty billing e-mail, which a customer account keeps', async () => {
+      const refused = await api.send('POST', 'wc/v3/orders', { billing: { email: '' } });
+      expect(refused).toMatchObject({ status: 400, body: { code: 'rest_invalid_param' } });
+      const customer = await post('customers', {
+        email: 'nikos@example.com',
+        billing: { first_name: 'Νίκος', city: 'Αθήνα' },
+      });
+      expect((customer.billing as Record<string, unknown>).email).toBe('');
+    });
+
+    it('applies a coupon named on a new order (its line totals drop), and refuses a coupon it does not have, leaving a draft order behind', async () => {
+      await post('coupons', { code: 'Zehn-Prozent', discount_type: 'percent', amount: '10' });
+      const order = await post('orders', {
+        status: 'completed',
+        billing,
+        line_items: [{ product_id: product.id, quantity: 2 }],
+        coupon_lines: [{ code: 'zehn-prozent' }],
+      });
+      expect(order).toMatchObject({
+        discount_total: '2.00',
+        total: '18.00',
+        line_items: [{ subtotal: '20.00', total: '18.00' }],
+        coupon_lines: [{ code: 'zehn-prozent', discount: '2' }],
+      });
+      const refused = await api.send('POST', 'wc/v3/orders', {
+        billing,
+        line_items: [{ product_id: product.id, quantity: 1 }],
+        coupon_lines: [{ code: 'gibt-es-nicht' }],
+      });
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { code: 'woocommerce_rest_invalid_coupon' },
+      });
+      const draft = (refused.body.data as Record<string, unknown>).new_draft_order_id;
+      expect(await get(`orders/${draft}`)).toMatchObject({ status: 'checkout-draft' });
+    });
+
+    it('stores an image given by URL again for every product that names it (renamed -1), and reuses one given by id', async () => {
+      const placeholder = `${store.url}/wp-content/uploads/woocommerce-placeholder.webp`;
+      const before = await storedMediaCount(store);
+      const first = await post('products', { name: 'A', images: [{ src: placeholder }] });
+      const second = await post('products', { name: 'B', images: [{ src: placeholder }] });
+      const [a] = first.images as Record<string, unknown>[];
+      const [b] = second.images as Record<string, unknown>[];
+      expect(a?.id).not.toBe(b?.id);
+      expect(String(b?.src)).toMatch(/woocommerce-placeholder-1\.webp$/);
+      // Without a name, the image's title is its file name.
+      expect(b?.name).toBe('woocommerce-placeholder-1.webp');
+      const third = await post('products', { name: 'C', images: [{ id: a?.id }] });
+      expect((third.images as Record<string, unknown>[])[0]?.id).toBe(a?.id);
+      expect(await storedMediaCount(store)).toBe(before + 2);
+    });
+
+    it('keeps an order line whose product was deleted, with product_id 0 and sku null', async () => {
+      const doomed = await post('products', {
+        name: 'Weg',
+        sku: 'OBS-GONE',
+        regular_price: '7.77',
+      });
+      const order = await post('orders', {
+        billing,
+        line_items: [{ product_id: doomed.id, quantity: 1 }],
+      });
+      expect((await api.send('DELETE', `wc/v3/products/${doomed.id}?force=true`)).status).toBe(200);
+      const [line] = (await get(`orders/${order.id}`)).line_items as Record<string, unknown>[];
+      expect(line).toMatchObject({ name: 'Weg', product_id: 0, sku: null, total: '7.77' });
+    });
+
+    it('takes a category’s menu_order, although its REST index marks it read-only', async () => {
+      const category = await post('products/categories', { name: 'Tassen ☕', menu_order: 5 });
+      expect((await get(`products/categories/${category.id}`)).menu_order).toBe(5);
+    });
+
+    it('takes grouped_products on create, although its REST index marks it read-only', async () => {
+      const grouped = await post('products', {
+        name: 'Set',
+        type: 'grouped',
+        grouped_products: [product.id],
+      });
+      expect((await get(`products/${grouped.id}`)).grouped_products).toEqual([product.id]);
+    });
+
+    it('moves a completed order to refunded on a full refund, with a note of its own, and marks each refund full or partial', async () => {
+      const order = await post('orders', {
+        status: 'completed',
+        billing,
+        line_items: [{ product_id: product.id, quantity: 2 }],
+      });
+      const partial = await post(`orders/${order.id}/refunds`, {
+        amount: '5.00',
+        reason: 'Kulanz',
+        api_refund: false,
+      });
+      const rest = await post(`orders/${order.id}/refunds`, {
+        amount: '15.00',
+        reason: 'Rest',
+        api_refund: false,
+      });
+      const type = (refund: Record<string, unknown>) =>
+        (refund.meta_data as { key: string; value: unknown }[]).find(
+          (m) => m.key === '_refund_type',
+        )?.value;
+      expect([type(partial), type(rest)]).toEqual(['partial', 'full']);
+      expect((await get(`orders/${order.id}`)).status).toBe('refunded');
+      const notes = (await api.send('GET', `wc/v3/orders/${order.id}/notes`)).body as unknown as {
+        note: string;
+      }[];
+      expect(notes.map((n) => n.note)).toContain(
+        'Order status changed from Completed to Refunded.',
+      );
+    });
+  });
+}
