@@ -7,6 +7,7 @@ import {
   type MetafieldInputValue,
 } from './metafields.ts';
 import {
+  dateTime,
   decimalOf,
   gid,
   handleize,
@@ -1247,12 +1248,12 @@ function customerCreate(ctx: MutationContext, args: Args): Record<string, unknow
     marketingOptInLevel:
       (consent?.marketingOptInLevel as CustomerRec['marketingOptInLevel'] | undefined) ??
       (consent ? 'SINGLE_OPT_IN' : null),
-    marketingUpdatedAt: consent ? (str(consent.consentUpdatedAt) ?? now) : null,
+    marketingUpdatedAt: consent ? dateTime(str(consent.consentUpdatedAt) ?? now) : null,
     sms: phone
       ? {
           state: (str(sms?.marketingState) as SmsMarketingState | undefined) ?? 'NOT_SUBSCRIBED',
           optInLevel: (str(sms?.marketingOptInLevel) as OptInLevel | undefined) ?? null,
-          updatedAt: sms ? (str(sms.consentUpdatedAt) ?? now) : null,
+          updatedAt: sms ? dateTime(str(sms.consentUpdatedAt) ?? now) : null,
         }
       : null,
     addresses,
@@ -1521,7 +1522,7 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
     }
   }
 
-  const processedAt = str(input.processedAt) ?? store.timestamp();
+  const processedAt = dateTime(str(input.processedAt) ?? store.timestamp());
   if (Date.parse(processedAt) > nowMs + 60_000)
     fail(
       'PROCESSED_AT_INVALID',
@@ -1666,7 +1667,7 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
       gateway: str(t.gateway) ?? 'manual',
       amount: decimalOf(toMinorUnits(moneyOf(t.amountSet)?.amount ?? 0, currency), currency),
       authorizationCode: str(t.authorizationCode) ?? null,
-      processedAt: str(t.processedAt) ?? now,
+      processedAt: dateTime(str(t.processedAt) ?? now),
       createdAt: now,
       parentId: parent?.id ?? null,
       test: t.test === true,
@@ -1689,7 +1690,7 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
     updatedAt: now,
     cancelledAt: null,
     cancelReason: null,
-    closedAt: str(input.closedAt) ?? null,
+    closedAt: input.closedAt ? dateTime(String(input.closedAt)) : null,
     financialStatus,
     fulfillmentStatus: fulfilled
       ? 'FULFILLED'
@@ -1747,7 +1748,7 @@ function orderCancel(ctx: MutationContext, args: Args): Record<string, unknown> 
   const now = store.timestamp();
   order.cancelledAt = now;
   order.cancelReason = String(args.reason);
-  order.closedAt = now;
+  order.closedAt ??= now;
   order.updatedAt = now;
   if (order.financialStatus === 'AUTHORIZED' || order.financialStatus === 'PENDING')
     order.financialStatus = 'VOIDED';
@@ -1883,7 +1884,7 @@ function refundCreate(
   if (errors.length) return refused();
 
   const now = store.timestamp();
-  const when = processedAt ?? now;
+  const when = processedAt ? dateTime(processedAt) : now;
   const transactionIds: number[] = [];
   for (const t of transactionInputs) {
     const id = store.nextId();

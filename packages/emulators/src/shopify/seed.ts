@@ -538,8 +538,9 @@ function enrichShop(store: ShopStore): void {
         gateway: i % 2 === 0 ? 'manual' : 'bogus',
         amount: money(total),
         authorizationCode: `AUTH-${o.number}`,
-        processedAt: later(o.processedAt, 1),
-        createdAt: later(o.processedAt, 1),
+        // An authorisation is taken at checkout; a sale is captured a little later.
+        processedAt: paid ? later(o.processedAt, 1) : o.processedAt,
+        createdAt: paid ? later(o.processedAt, 1) : o.processedAt,
         parentId: null,
         test: false,
       });
@@ -562,7 +563,7 @@ function enrichShop(store: ShopStore): void {
       o.transactions.push(transaction);
       o.refunds.push({
         id: store.nextId(),
-        note,
+        note: note || null,
         createdAt: when,
         processedAt: when,
         lines,

@@ -440,6 +440,12 @@ export function decimalOf(minor: number, currency: string): string {
   return trimmed.endsWith('.') ? `${trimmed}0` : trimmed;
 }
 
+/** A DateTime as Shopify answers it: UTC, to the second ('2024-01-01T10:00:00Z'). */
+export function dateTime(value: string): string {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
 export function gid(type: string, id: number): string {
   return `gid://shopify/${type}/${id}`;
 }
