@@ -390,6 +390,7 @@ function imageAt(store: ShopStore, path: string, alt: string, at: string): Media
  */
 function enrichShop(store: ShopStore): void {
   const products = [...store.products.values()];
+  const external = products.slice(9).find((p) => p.options[0]?.name === 'Title');
   products.forEach((p, i) => {
     const at = p.createdAt;
     if (i % 4 === 1) p.templateSuffix = 'alternate';
@@ -413,6 +414,21 @@ function enrichShop(store: ShopStore): void {
     if (i % 5 === 0)
       p.metafields.push(metafield(store, 'warranty_years', 'number_integer', '2', at));
     if (i % 6 === 0) p.metafields.push(metafield(store, 'eco', 'boolean', 'true', at));
+    // Fields of other platforms kept by an earlier migration into this shop.
+    const carried = (key: string, type: string, value: string) => ({
+      ...metafield(store, key, type, value, at),
+      namespace: 'replatform',
+    });
+    if (i === 8)
+      p.metafields.push(
+        carried('short_description', 'multi_line_text_field', '<p>Short and sweet.</p>'),
+        carried('purchase_note', 'multi_line_text_field', 'Thank you for your order!'),
+      );
+    if (p === external)
+      p.metafields.push(
+        carried('external_url', 'url', 'https://partner.example/item-9'),
+        carried('button_text', 'single_line_text_field', 'Buy at our partner'),
+      );
     const variable = p.options[0]?.name !== 'Title';
     p.variants.forEach((v, k) => {
       if (i % 3 === 0) {
@@ -438,6 +454,14 @@ function enrichShop(store: ShopStore): void {
       if (variable && p.media.length > 1) v.mediaId = p.media[k % p.media.length]?.id ?? null;
       if (i % 5 === 0 && k === 0)
         v.metafields.push(metafield(store, 'fabric_code', 'single_line_text_field', `F-${i}`, at));
+      if (variable && k === 0 && !products.slice(0, i).some((q) => q.options[0]?.name !== 'Title'))
+        v.metafields.push(
+          carried(
+            'description',
+            'multi_line_text_field',
+            `<p>${v.sku ?? 'This variant'} only.</p>`,
+          ),
+        );
     });
   });
   // One image shown by two products: Shopify keeps it once, as one file of the shop.
@@ -495,6 +519,18 @@ function enrichShop(store: ShopStore): void {
 
   const view: ViewContext = { store, baseUrl: '', bulk: false, scopes: new Set() };
   [...store.orders.values()].forEach((o, i) => {
+    if (i === 6 && !o.cancelledAt) {
+      o.cancelledAt = later(o.processedAt, 2);
+      o.cancelReason = 'CUSTOMER';
+      o.closedAt = o.cancelledAt;
+      o.financialStatus = 'VOIDED';
+      o.fulfillmentStatus = 'UNFULFILLED';
+      for (const f of o.fulfillmentOrders) {
+        f.status = 'CANCELLED';
+        f.holdReason = null;
+      }
+    }
+    if (i === 7) o.test = true;
     if (i === 4) o.currency = 'EUR';
     if (i === 5) o.taxesIncluded = true;
     if (i === 1)
@@ -525,6 +561,41 @@ function enrichShop(store: ShopStore): void {
     o.buyerAcceptsMarketing = i % 2 === 0;
     if (i % 5 === 4) o.sourceName = 'pos';
     if (i % 3 === 2) o.clientIp = '203.0.113.7';
+    const shipping = o.shippingLines[0];
+    if (i % 3 === 0 && shipping && toMinorUnits(shipping.price, o.currency) > 0)
+      shipping.taxLines = [
+        {
+          title: 'Tax',
+          rate: 0.08,
+          amount: decimalOf(
+            Math.round(toMinorUnits(shipping.price, o.currency) * 0.08),
+            o.currency,
+          ),
+        },
+      ];
+    if (i % 4 === 0)
+      o.metafields.push(
+        metafield(store, 'gift_wrap', 'single_line_text_field', 'Blue paper', o.processedAt),
+      );
+    if (i === 2)
+      // Notes of an order migrated to this shop before, kept where the migration keeps them.
+      o.metafields.push({
+        ...metafield(
+          store,
+          'notes',
+          'json',
+          JSON.stringify([
+            {
+              content: 'Customer asked to ship after the holidays.',
+              customerNote: false,
+              author: 'Ana',
+              createdAt: new Date(Date.parse(o.processedAt) + 3_600_000).toISOString(),
+            },
+          ]),
+          o.processedAt,
+        ),
+        namespace: 'replatform',
+      });
     if (o.cancelledAt && i % 2 === 1) o.cancelReason = 'INVENTORY';
     const total = orderTotals(view, o).total;
     const currency = o.currency;
@@ -538,11 +609,11 @@ function enrichShop(store: ShopStore): void {
         gateway: i % 2 === 0 ? 'manual' : 'bogus',
         amount: money(total),
         authorizationCode: `AUTH-${o.number}`,
+        test: o.test,
         // An authorisation is taken at checkout; a sale is captured a little later.
         processedAt: paid ? later(o.processedAt, 1) : o.processedAt,
         createdAt: paid ? later(o.processedAt, 1) : o.processedAt,
         parentId: null,
-        test: false,
       });
     const sale = o.transactions[0];
     const refund = (hours: number, amount: number, note: string, lines: RefundLineRec[]) => {
