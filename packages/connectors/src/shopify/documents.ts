@@ -445,7 +445,7 @@ fragment OrderFields on Order {
   totalRefundedSet { ...MoneyFields }
   billingAddress { ...AddressFields }
   shippingAddress { ...AddressFields }
-  transactions { kind status gateway formattedGateway authorizationCode processedAt test amountSet { ...MoneyFields } }
+  transactions { kind status gateway formattedGateway paymentId processedAt test amountSet { ...MoneyFields } }
   additionalFees { name price { ...MoneyFields } taxLines { ...TaxLineFields } }
   refunds { ...RefundFields }
   lineItems(first: ${ORDER_NESTED.lineItems}) { pageInfo { hasNextPage endCursor } nodes { ...LineFields } }
@@ -528,7 +528,7 @@ export const transactionSchema = z.object({
   status: z.string(),
   gateway: z.string().nullable(),
   formattedGateway: z.string().nullable(),
-  authorizationCode: z.string().nullable(),
+  paymentId: z.string().nullable(),
   processedAt: z.string().nullable(),
   test: z.boolean(),
   amountSet: money,
@@ -1907,7 +1907,7 @@ export function bulkOrdersQuery(filter: string): string {
     customer { id }
     subtotalPriceSet ${bulkMoney} totalTaxSet ${bulkMoney} totalShippingPriceSet ${bulkMoney} totalDiscountsSet ${bulkMoney} totalPriceSet ${bulkMoney} totalRefundedSet ${bulkMoney}
     billingAddress ${bulkAddress} shippingAddress ${bulkAddress}
-    transactions { kind status gateway formattedGateway authorizationCode processedAt test amountSet ${bulkMoney} }
+    transactions { kind status gateway formattedGateway paymentId processedAt test amountSet ${bulkMoney} }
     additionalFees { name price ${bulkMoney} ${bulkTaxLines} }
     refunds { id }
     lineItems { edges { node {

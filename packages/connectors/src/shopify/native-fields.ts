@@ -300,7 +300,10 @@ const orderFields: Record<string, SourceField> = {
   },
   'transactions[].gateway': { carried: 'paymentMethod' },
   'transactions[].formattedGateway': { carried: 'paymentMethodTitle' },
-  'transactions[].authorizationCode': { carried: 'transactionId' },
+  'transactions[].paymentId': {
+    converted: 'transactionId',
+    how: "The payment's id at its gateway (the authorisation code it was recorded with).",
+  },
   'transactions[].processedAt': {
     converted: ['paidAt', 'refunds.createdAt'],
     how: 'When the payment was made; an authorisation is written at the date of the order.',

@@ -583,7 +583,7 @@ export function orderToCanonical(o: ShopifyOrder): Mapped<Order> {
     notes: notes.data ?? [],
     paymentMethod: text(payment?.gateway),
     paymentMethodTitle: text(payment?.formattedGateway),
-    transactionId: text(payment?.authorizationCode),
+    transactionId: text(payment?.paymentId),
     paidAt: paid?.processedAt ? canonicalTime(paid.processedAt) : null,
     completedAt: o.closedAt ? canonicalTime(o.closedAt) : null,
     pricesIncludeTax: o.taxesIncluded,
