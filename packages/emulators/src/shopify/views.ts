@@ -1006,7 +1006,9 @@ function transactionView(ctx: ViewContext, o: OrderRec, t: TransactionRec): View
     createdAt: t.createdAt,
     test: t.test,
     errorCode: null,
-    paymentId: `c${o.id}.${o.transactions.indexOf(t) + 1}`,
+    // The payment's id at its gateway: the authorisation code it was recorded with (the sandbox
+    // makes none up for transactions recorded without one).
+    paymentId: t.authorizationCode,
     receiptJson: null,
     fees: [],
     multiCapturable: false,
