@@ -527,6 +527,82 @@ function order(id: string): Order {
   };
 }
 
+describe('refunds', () => {
+  it('makes each refund once, also when an answer was lost or the run starts again', async () => {
+    const store = await startStore('refunds', { seed: 'empty' });
+    const inner = shopRoutingHttp();
+    let dropped = 0;
+    const lossy: RecordingHttp = {
+      requests: inner.requests,
+      async request(request) {
+        const response = await inner.request(request);
+        if (dropped === 0 && bodyOf(request).operationName === 'RefundCreate') {
+          dropped += 1;
+          throw new Error('connection reset after the refund was made');
+        }
+        return response;
+      },
+    };
+    const { connection, http } = connect(store, {}, lossy);
+    const usd = (amount: number) => ({ amount, currency: 'USD' });
+    const refunded: Order = {
+      ...order('order-8001'),
+      status: 'refunded',
+      paymentStatus: 'refunded',
+      paymentMethod: 'bogus',
+      transactionId: 'AUTH-8001',
+      paidAt: '2025-05-01T11:00:00.000Z',
+      refunds: [
+        {
+          id: 'r1',
+          createdAt: '2025-05-02T10:00:00.000Z',
+          amount: usd(300),
+          reason: 'Late delivery',
+          lines: [],
+        },
+        {
+          id: 'r2',
+          createdAt: '2025-05-03T10:00:00.000Z',
+          amount: usd(700),
+          reason: 'Returned',
+          lines: [{ lineId: 'order-8001-l1', quantity: 1, amount: usd(700), tax: usd(0) }],
+        },
+      ],
+      refundTotal: usd(1000),
+    };
+    const [outcome] = await connection.write('orders', [refunded], new MemoryIdMap());
+    expect(outcome).toMatchObject({ outcome: 'created' });
+    expect(outcome?.warnings).toBeUndefined();
+    expect(dropped).toBe(1);
+    // The lost answer was asked again with the same idempotency key: the same refund came back.
+    expect(sent(http, 'RefundCreate')).toHaveLength(3);
+    const stored = () => [...store.emulator.shop().orders.values()][0];
+    expect(stored()?.refunds.map((r) => [r.note, r.processedAt, r.lines.length])).toEqual([
+      ['Late delivery', '2025-05-02T10:00:00Z', 0],
+      ['Returned', '2025-05-03T10:00:00Z', 1],
+    ]);
+    expect(stored()?.financialStatus).toBe('REFUNDED');
+    const [read] = await readAll(connection, 'orders');
+    expect(read).toMatchObject({
+      status: 'refunded',
+      paymentMethod: 'bogus',
+      transactionId: 'AUTH-8001',
+      paidAt: '2025-05-01T11:00:00.000Z',
+      refundTotal: usd(1000),
+    });
+    expect(read?.refunds.map((r) => [r.amount.amount, r.reason, r.lines.length])).toEqual([
+      [300, 'Late delivery', 0],
+      [700, 'Returned', 1],
+    ]);
+
+    // A run that lost its id map finds the order by its marker and makes no refund again.
+    const [again] = await connection.write('orders', [refunded], new MemoryIdMap());
+    expect(again?.outcome).toBe('skipped');
+    expect(stored()?.refunds).toHaveLength(2);
+    expect(sent(http, 'RefundCreate')).toHaveLength(3);
+  });
+});
+
 describe('the order limit of trial stores', () => {
   it('keeps to 5 orders a minute on a store whose plan is a trial', async () => {
     const time = fakeTime();
