@@ -148,10 +148,7 @@ describe('GraphQL documents against the official 2026-10 schema', () => {
         // a write scope includes its read scope.
         const held = (s: string) =>
           granted.has(s) || (!/^(read|write)_/.test(s) && granted.has(`write_${s}`));
-        expect(
-          scopes.some(held),
-          `${op.name} needs one of ${scopes.join(', ')}`,
-        ).toBe(true);
+        expect(scopes.some(held), `${op.name} needs one of ${scopes.join(', ')}`).toBe(true);
       }
     }
   });

@@ -1192,6 +1192,22 @@ export const collectionByIdentifier = op(
   2,
 );
 
+/** Collections by title (Shopify search syntax), to find one the merchant already has. */
+export const collectionsByTitle = op(
+  'CollectionsByTitle',
+  /* GraphQL */ `query CollectionsByTitle($query: String!) {
+  collections(first: 10, query: $query) { nodes { id handle title ${markerField} } }
+}`,
+  z.object({
+    collections: z.object({
+      nodes: z.array(
+        z.object({ id: z.string(), handle: z.string(), title: z.string(), marker: markerSchema }),
+      ),
+    }),
+  }),
+  2 + 10 * 2,
+);
+
 export const customerByIdentifier = op(
   'CustomerByIdentifier',
   /* GraphQL */ `query CustomerByIdentifier($identifier: CustomerIdentifierInput!) {
@@ -1965,6 +1981,7 @@ export const allOperations: Operation<unknown>[] = [
   markerDefinitions,
   productByIdentifier,
   collectionByIdentifier,
+  collectionsByTitle,
   customerByIdentifier,
   orderByIdentifier,
   ordersByName,

@@ -549,6 +549,47 @@ describe('writing', () => {
     expect(store.emulator.countStored('products')).toBe(1);
   });
 
+  it('joins the merchant’s collection of the same name instead of making a second one', async () => {
+    const store = await startStore('terms', { seed: 'empty' });
+    const { connection } = connect(store);
+    const own = await raw(
+      store,
+      'mutation { collectionCreate(collection: { title: "Été 🎄 Sale" }) { collection { id } userErrors { message } } }',
+    );
+    const ownId = (own.data?.collectionCreate as { collection: { id: string } }).collection.id;
+    const category = (id: string, name: string, slug: string): Category => ({
+      ...categoryDefaults(),
+      id,
+      parentId: null,
+      name,
+      slug,
+      description: '',
+      position: 0,
+      sourceUrlPath: null,
+    });
+    const idMap = new MemoryIdMap();
+    // The same name written with composed and decomposed accents and another case.
+    const outcomes = await connection.write(
+      'categories',
+      [
+        category('c-1', 'E\u0301TE\u0301 🎄 sale', 'summer-sale'),
+        category('c-2', 'Winter sale', 'winter-sale'),
+      ],
+      idMap,
+    );
+    idMap.record('categories', outcomes);
+    expect(outcomes.map((o) => [o.outcome, o.destinationId === ownId])).toEqual([
+      ['skipped', true],
+      ['created', false],
+    ]);
+    expect(outcomes[0]?.reason).toMatch(/already has a collection named/);
+    const product = { ...bigProduct('p-1', 1, 1), categoryIds: ['c-1'] };
+    expect((await connection.write('products', [product], idMap))[0]?.outcome).toBe('created');
+    const joined = store.emulator.shop().collections.get(Number(ownId.split('/').pop()));
+    expect(joined?.productIds).toHaveLength(1);
+    expect(store.emulator.countStored('categories')).toBe(2);
+  });
+
   it('writes customers with consent and addresses, keeps one without a refused phone, links an existing e-mail', async () => {
     const store = await startStore('customers', { seed: 'empty' });
     const { connection } = connect(store);

@@ -10,6 +10,7 @@ import { gidNumber } from './bulk.ts';
 import {
   collectionByIdentifier,
   collectionCreate,
+  collectionsByTitle,
   collectionImage,
   collectionUpdate,
   metafieldsSet,
@@ -361,6 +362,18 @@ export class ShopifyWriter {
   }
 
   /**
+   * The merchant's own collection of the same name (no migration made it), which the category
+   * joins instead of a second collection of that name: names are compared as Unicode text
+   * (normalised, case-insensitive), since collections are flat and named uniquely by merchants.
+   */
+  async #sameNamedCollection(c: Category): Promise<string | undefined> {
+    const key = (name: string) => name.normalize('NFC').trim().toLocaleLowerCase();
+    const query = `title:"${c.name.normalize('NFC').replace(/["\\]/g, '\\$&')}"`;
+    const { collections } = await this.#ctx.client.request(collectionsByTitle, { query });
+    return collections.nodes.find((n) => !n.marker && key(n.title) === key(c.name))?.id;
+  }
+
+  /**
    * A collection image Shopify could not fetch is added again; answers whether it changed
    * something and what is still missing.
    */
@@ -412,6 +425,16 @@ export class ShopifyWriter {
           completed.incomplete,
         ),
       };
+    }
+    if (!(await this.#findCollection(c))) {
+      const same = await this.#sameNamedCollection(c);
+      if (same)
+        return {
+          sourceId: c.id,
+          outcome: 'skipped',
+          destinationId: same,
+          reason: `The destination already has a collection named '${c.name}': its products are added to it.`,
+        };
     }
     let handle = c.slug;
     let imageMissing = false;
