@@ -897,7 +897,7 @@ const orderOwnKeys = [
 const paidStates = new Set<Order['paymentStatus']>(['paid', 'partially_refunded', 'refunded']);
 
 /** The gateway an order's payment and refunds are recorded against. */
-export function gatewayOf(o: Order): string {
+function gatewayOf(o: Order): string {
   return o.paymentMethod || 'manual';
 }
 

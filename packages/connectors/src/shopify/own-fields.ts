@@ -54,11 +54,6 @@ export function isMarker(m: { namespace: string; key: string }): boolean {
   return m.namespace === MARKER_NAMESPACE && m.key === MARKER_KEY;
 }
 
-/** A record's metafields without the migration marker. */
-export function withoutMarker<T extends { namespace: string; key: string }>(list: T[]): T[] {
-  return list.filter((m) => !isMarker(m));
-}
-
 /**
  * Splits a Shopify record's metafields into the model's custom fields ('shopify.<namespace>') and
  * the values of the carried fields (namespace 'replatform', by key).

@@ -267,7 +267,6 @@ async function mapEntity<E extends EntityType>(
   ctx: ReadContext,
   entity: E,
   nodes: unknown[],
-  variantMedia?: Map<string, string>,
 ): Promise<MappedPage<E>> {
   const currency = await ctx.currency();
   const out: MappedPage<E> = { records: [], rejected: [], losses: [] };
@@ -279,7 +278,7 @@ async function mapEntity<E extends EntityType>(
         mapped = collectionToCategory(collectionSchema.parse(node));
         break;
       case 'products':
-        mapped = productToCanonical(productSchema.parse(node), currency, variantMedia);
+        mapped = productToCanonical(productSchema.parse(node), currency);
         break;
       case 'customers':
         mapped = customerToCanonical(customerSchema.parse(node));

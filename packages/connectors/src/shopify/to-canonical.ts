@@ -193,11 +193,7 @@ interface CarriedOption {
   position: number;
 }
 
-export function productToCanonical(
-  p: ShopifyProduct,
-  currency: string,
-  variantMedia?: Map<string, string>,
-): Mapped<Product> {
+export function productToCanonical(p: ShopifyProduct, currency: string): Mapped<Product> {
   const losses: Loss[] = [];
   const simple = p.hasOnlyDefaultVariant;
   const { images, urlById } = imagesOf(p.media.nodes);
@@ -208,7 +204,7 @@ export function productToCanonical(
       reason: `${others.length} video or 3D media (${[...new Set(others.map((m) => m.mediaContentType))].join(', ')}) are not carried: only images are.`,
     });
   const variants = p.variants.nodes.map((v) => {
-    const mediaId = variantMedia?.get(v.id) ?? v.media.nodes[0]?.id;
+    const mediaId = v.media.nodes[0]?.id;
     return variantToCanonical(v, p, currency, mediaId ? (urlById.get(mediaId) ?? null) : null);
   });
   const taxable = new Set(p.variants.nodes.map((v) => v.taxable));
@@ -330,9 +326,6 @@ export function addressToCanonical(a: ShopifyAddress): Address {
   };
 }
 
-const sameAddress = (a: ShopifyAddress, b: ShopifyAddress) =>
-  JSON.stringify({ ...a, id: '' }) === JSON.stringify({ ...b, id: '' });
-
 /** Answers the canonical customer, or a reason when it cannot be one (no e-mail address). */
 export function customerToCanonical(c: ShopifyCustomer): Mapped<Customer> {
   const email = c.defaultEmailAddress?.emailAddress.trim().toLowerCase() ?? '';
@@ -340,10 +333,7 @@ export function customerToCanonical(c: ShopifyCustomer): Mapped<Customer> {
     return {
       rejected: 'The customer has no e-mail address; the migration identifies customers by e-mail.',
     };
-  const fallback = c.defaultAddress;
-  const defaultId =
-    c.defaultAddress?.id ??
-    (fallback ? c.addressesV2.nodes.find((a) => sameAddress(a, fallback))?.id : undefined);
+  const defaultId = c.defaultAddress?.id;
   const addresses: CustomerAddress[] = c.addressesV2.nodes.map((a) => ({
     ...addressToCanonical(a),
     // Shopify has one default address, used for both billing and shipping.

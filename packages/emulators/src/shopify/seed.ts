@@ -518,6 +518,8 @@ function enrichShop(store: ShopStore): void {
   });
 
   const view: ViewContext = { store, baseUrl: '', bulk: false, scopes: new Set() };
+  // Every shop with a paid, fulfilled order has at least one partly refunded order.
+  let partlyRefunded = false;
   [...store.orders.values()].forEach((o, i) => {
     if (i === 6 && !o.cancelledAt) {
       o.cancelledAt = later(o.processedAt, 2);
@@ -656,11 +658,18 @@ function enrichShop(store: ShopStore): void {
         refund(48, part, 'Late delivery', []);
         refund(96, total - part, 'Customer returned the parcel', allLines());
       } else refund(72, total, 'Customer returned the parcel', allLines());
-    } else if (o.financialStatus === 'PAID' && o.fulfillmentStatus === 'FULFILLED' && i % 2 === 0) {
+    } else if (
+      o.financialStatus === 'PAID' &&
+      o.fulfillmentStatus === 'FULFILLED' &&
+      (i % 2 === 0 || !partlyRefunded)
+    ) {
       const part = Math.min(500, Math.floor(total / 4));
       refund(50, part, 'Damaged box', []);
       if (i % 4 === 0) refund(60, part, '', []);
-      if (o.refunds.length) o.financialStatus = 'PARTIALLY_REFUNDED';
+      if (o.refunds.length) {
+        o.financialStatus = 'PARTIALLY_REFUNDED';
+        partlyRefunded = true;
+      }
     }
     if (o.fulfillmentStatus === 'FULFILLED' && !o.cancelledAt && o.financialStatus !== 'PENDING')
       o.closedAt = later(o.processedAt, 120);
