@@ -149,6 +149,20 @@ export function shopifyMetafields(
     let type = m.type;
     let value = m.value;
     const kind = referenceKinds[type.replace(/^list\./, '') as keyof typeof referenceKinds];
+    if (!kind && type.endsWith('_reference')) {
+      // Files, pages, metaobjects and variants of the source shop are not records the migration
+      // maps: their ids would point at nothing (or at something else) at the destination.
+      warnings.push(
+        `The custom field ${label} refers to ${type
+          .replace(/^list\./, '')
+          .replace(/_reference$/, '')
+          .replace(
+            /_/g,
+            ' ',
+          )} records of the source store, which are not migrated; it was not migrated.`,
+      );
+      continue;
+    }
     if (kind) {
       const ids = type.startsWith('list.') ? (parseJson(value) as unknown) : [value];
       const mapped = Array.isArray(ids) ? ids.map((id) => ctx.idOf?.(kind, String(id))) : [];

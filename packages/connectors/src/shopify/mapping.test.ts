@@ -1047,6 +1047,12 @@ describe('canonical -> Shopify', () => {
           type: 'list.product_reference',
         },
         { namespace: 'shopify.custom', key: 'lost', value: 'p9', type: 'product_reference' },
+        {
+          namespace: 'shopify.custom',
+          key: 'manual',
+          value: '["gid://shopify/GenericFile/1"]',
+          type: 'list.file_reference',
+        },
       ],
       warnings,
       {
@@ -1071,6 +1077,7 @@ describe('canonical -> Shopify', () => {
       'The custom field bigcommerce.specs.Größe was stored as the metafield bigcommerce-specs.Gro_e.',
       'The custom field woocommerce.empty is empty; Shopify keeps no empty metafields.',
       'The custom field shopify.custom.lost refers to records that are not at the destination; it was not migrated.',
+      'The custom field shopify.custom.manual refers to file records of the source store, which are not migrated; it was not migrated.',
     ]);
   });
 
