@@ -443,7 +443,7 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       featured:
         'Shopify has no featured flag: feature products by putting them in a collection your theme shows.',
       defaultOptionValues:
-        'Shopify preselects the first variant in stock; it has no default option values.',
+        'Shopify products have no default option values: the product page starts from a variant the theme chooses.',
       'images.title': 'Shopify images have alternative text but no title.',
       taxClass:
         "Shopify has no tax classes: taxes follow the store's regions and the product's category.",
