@@ -35,21 +35,39 @@ const userError = z.object({
 
 // ------------------------------------------------------------------ fragments
 
+/**
+ * What the connector reads of each record: every field that holds the merchant's data (see
+ * native-fields.ts for what becomes of each). Nested connections are read a page at a time; the
+ * rest of a long one is completed by the *Page queries below.
+ */
+
+const METAFIELD_FIELDS = 'namespace key type value';
+
+export const VARIANT_METAFIELDS = 5;
 const VARIANT_FIELDS = /* GraphQL */ `
   fragment VariantFields on ProductVariant {
     id
     sku
+    barcode
     price
     compareAtPrice
-    barcode
-    inventoryQuantity
     position
+    taxable
+    inventoryPolicy
+    inventoryQuantity
     selectedOptions {
       name
       value
     }
     inventoryItem {
       tracked
+      requiresShipping
+      harmonizedSystemCode
+      countryCodeOfOrigin
+      provinceCodeOfOrigin
+      unitCost {
+        amount
+      }
       measurement {
         weight {
           unit
@@ -62,21 +80,28 @@ const VARIANT_FIELDS = /* GraphQL */ `
         id
       }
     }
+    metafields(first: ${VARIANT_METAFIELDS}) {
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        ${METAFIELD_FIELDS}
+      }
+    }
   }
 `;
-/** 1 + selectedOptions 1 + inventoryItem 1 + measurement 1 + weight 1 + media (2 + 1) */
-const VARIANT_COST = 8;
+/** 1 + selectedOptions 1 + inventoryItem (1 + unitCost 1 + measurement 1 + weight 1) + media 3 + metafields (2 + 5) */
+const VARIANT_COST = 1 + 1 + 4 + 3 + (2 + VARIANT_METAFIELDS);
 
 const MEDIA_FIELDS = /* GraphQL */ `
   fragment MediaFields on Media {
     id
     alt
     mediaContentType
-    status
     ... on MediaImage {
       image {
         url
-        altText
       }
     }
   }
@@ -84,16 +109,17 @@ const MEDIA_FIELDS = /* GraphQL */ `
 const MEDIA_COST = 2;
 
 export const PRODUCT_PAGE_SIZE = 4;
-export const PRODUCT_NESTED = { variants: 20, media: 10, metafields: 10, collections: 10 } as const;
+export const PRODUCT_NESTED = { variants: 10, media: 10, metafields: 10, collections: 10 } as const;
 
 const PRODUCT_FIELDS = /* GraphQL */ `
 fragment ProductFields on Product {
-  id handle title descriptionHtml status vendor productType tags createdAt updatedAt hasOnlyDefaultVariant
+  id handle title descriptionHtml status vendor productType tags templateSuffix isGiftCard giftCardTemplateSuffix requiresSellingPlan createdAt updatedAt hasOnlyDefaultVariant
+  category { id }
   seo { title description }
-  options { name values }
+  options { name position values }
   variants(first: ${PRODUCT_NESTED.variants}) { pageInfo { hasNextPage endCursor } nodes { ...VariantFields } }
   media(first: ${PRODUCT_NESTED.media}) { pageInfo { hasNextPage endCursor } nodes { ...MediaFields } }
-  metafields(first: ${PRODUCT_NESTED.metafields}) { pageInfo { hasNextPage endCursor } nodes { namespace key value } }
+  metafields(first: ${PRODUCT_NESTED.metafields}) { pageInfo { hasNextPage endCursor } nodes { ${METAFIELD_FIELDS} } }
   collections(first: ${PRODUCT_NESTED.collections}) { pageInfo { hasNextPage endCursor } nodes { id } }
 }
 ${VARIANT_FIELDS}
@@ -102,29 +128,48 @@ const PRODUCT_COST =
   1 +
   1 +
   1 +
+  1 +
   (2 + PRODUCT_NESTED.variants * VARIANT_COST) +
   (2 + PRODUCT_NESTED.media * MEDIA_COST) +
   (2 + PRODUCT_NESTED.metafields) +
   (2 + PRODUCT_NESTED.collections);
 
+const connectionOf = <T extends z.ZodType>(node: T) => z.object({ pageInfo, nodes: z.array(node) });
+
+export const metafieldSchema = z.object({
+  namespace: z.string(),
+  key: z.string(),
+  type: z.string(),
+  value: z.string(),
+});
+export type ShopifyMetafield = z.infer<typeof metafieldSchema>;
+
 export const variantSchema = z.object({
   id: z.string(),
   sku: z.string().nullable(),
+  barcode: z.string().nullable(),
   price: z.string(),
   compareAtPrice: z.string().nullable(),
-  barcode: z.string().nullable(),
-  inventoryQuantity: z.number().int().nullable(),
   position: z.number().int(),
+  taxable: z.boolean(),
+  inventoryPolicy: z.enum(['DENY', 'CONTINUE']),
+  inventoryQuantity: z.number().int().nullable(),
   selectedOptions: z.array(z.object({ name: z.string(), value: z.string() })),
   inventoryItem: z.object({
     tracked: z.boolean(),
+    requiresShipping: z.boolean(),
+    harmonizedSystemCode: z.string().nullable(),
+    countryCodeOfOrigin: z.string().nullable(),
+    provinceCodeOfOrigin: z.string().nullable(),
+    unitCost: z.object({ amount: z.string() }).nullable(),
     measurement: z.object({
       weight: z
         .object({ unit: z.enum(['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS']), value: z.number() })
         .nullable(),
     }),
   }),
-  media: z.object({ nodes: z.array(z.object({ id: z.string() })) }).optional(),
+  media: z.object({ nodes: z.array(z.object({ id: z.string() })) }),
+  metafields: connectionOf(metafieldSchema),
 });
 export type ShopifyVariant = z.infer<typeof variantSchema>;
 
@@ -132,17 +177,9 @@ export const mediaSchema = z.object({
   id: z.string(),
   alt: z.string().nullable(),
   mediaContentType: z.string(),
-  status: z.string(),
-  image: z.object({ url: z.string(), altText: z.string().nullable() }).nullable().optional(),
+  image: z.object({ url: z.string() }).nullable().optional(),
 });
 export type ShopifyMedia = z.infer<typeof mediaSchema>;
-
-export const metafieldSchema = z.object({
-  namespace: z.string(),
-  key: z.string(),
-  value: z.string(),
-});
-const connectionOf = <T extends z.ZodType>(node: T) => z.object({ pageInfo, nodes: z.array(node) });
 
 export const productSchema = z.object({
   id: z.string(),
@@ -153,11 +190,18 @@ export const productSchema = z.object({
   vendor: z.string(),
   productType: z.string(),
   tags: z.array(z.string()),
+  templateSuffix: z.string().nullable(),
+  isGiftCard: z.boolean(),
+  giftCardTemplateSuffix: z.string().nullable(),
+  requiresSellingPlan: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
   hasOnlyDefaultVariant: z.boolean(),
+  category: z.object({ id: z.string() }).nullable(),
   seo: z.object({ title: z.string().nullable(), description: z.string().nullable() }),
-  options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })),
+  options: z.array(
+    z.object({ name: z.string(), position: z.number().int(), values: z.array(z.string()) }),
+  ),
   variants: connectionOf(variantSchema),
   media: connectionOf(mediaSchema),
   metafields: connectionOf(metafieldSchema),
@@ -197,18 +241,20 @@ export const addressSchema = z.object({
 });
 export type ShopifyAddress = z.infer<typeof addressSchema>;
 
-export const CUSTOMER_PAGE_SIZE = 50;
-export const CUSTOMER_ADDRESSES = 10;
+export const CUSTOMER_PAGE_SIZE = 25;
+export const CUSTOMER_NESTED = { addresses: 10, metafields: 10 } as const;
 const CUSTOMER_FIELDS = /* GraphQL */ `
 fragment CustomerFields on Customer {
-  id firstName lastName note tags createdAt updatedAt
-  defaultEmailAddress { emailAddress marketingState }
-  defaultPhoneNumber { phoneNumber }
-  defaultAddress { id }
-  addressesV2(first: ${CUSTOMER_ADDRESSES}) { pageInfo { hasNextPage endCursor } nodes { ...AddressFields } }
+  id firstName lastName note tags locale taxExempt taxExemptions createdAt updatedAt
+  defaultEmailAddress { emailAddress marketingState marketingOptInLevel marketingUpdatedAt }
+  defaultPhoneNumber { phoneNumber smsMarketingConsent { state optInLevel updatedAt } }
+  defaultAddress { ...AddressFields }
+  addressesV2(first: ${CUSTOMER_NESTED.addresses}) { pageInfo { hasNextPage endCursor } nodes { ...AddressFields } }
+  metafields(first: ${CUSTOMER_NESTED.metafields}) { pageInfo { hasNextPage endCursor } nodes { ${METAFIELD_FIELDS} } }
 }
 ${ADDRESS_FIELDS}`;
-const CUSTOMER_COST = 1 + 1 + 1 + 1 + (2 + CUSTOMER_ADDRESSES);
+const CUSTOMER_COST =
+  1 + 1 + (1 + 1) + 1 + (2 + CUSTOMER_NESTED.addresses) + (2 + CUSTOMER_NESTED.metafields);
 
 export const customerSchema = z.object({
   id: z.string(),
@@ -216,24 +262,57 @@ export const customerSchema = z.object({
   lastName: z.string().nullable(),
   note: z.string().nullable(),
   tags: z.array(z.string()),
+  locale: z.string(),
+  taxExempt: z.boolean(),
+  taxExemptions: z.array(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
   defaultEmailAddress: z
-    .object({ emailAddress: z.string(), marketingState: z.string() })
+    .object({
+      emailAddress: z.string(),
+      marketingState: z.string(),
+      marketingOptInLevel: z.string().nullable(),
+      marketingUpdatedAt: z.string().nullable(),
+    })
     .nullable(),
-  defaultPhoneNumber: z.object({ phoneNumber: z.string() }).nullable(),
-  defaultAddress: z.object({ id: z.string() }).nullable(),
+  defaultPhoneNumber: z
+    .object({
+      phoneNumber: z.string(),
+      smsMarketingConsent: z.object({
+        state: z.string(),
+        optInLevel: z.string().nullable(),
+        updatedAt: z.string().nullable(),
+      }),
+    })
+    .nullable(),
+  defaultAddress: addressSchema.nullable(),
   addressesV2: connectionOf(addressSchema),
+  metafields: connectionOf(metafieldSchema),
 });
 export type ShopifyCustomer = z.infer<typeof customerSchema>;
 
-export const ORDER_PAGE_SIZE = 5;
-export const ORDER_NESTED = { lineItems: 10, shippingLines: 3, discountApplications: 5 } as const;
+export const ORDER_PAGE_SIZE = 3;
+export const ORDER_NESTED = {
+  lineItems: 10,
+  shippingLines: 3,
+  discountApplications: 5,
+  metafields: 10,
+  refundLines: 10,
+} as const;
 const MONEY_FIELDS = /* GraphQL */ `
   fragment MoneyFields on MoneyBag {
     shopMoney {
       amount
       currencyCode
+    }
+  }
+`;
+const TAX_LINE_FIELDS = /* GraphQL */ `
+  fragment TaxLineFields on TaxLine {
+    title
+    rate
+    priceSet {
+      ...MoneyFields
     }
   }
 `;
@@ -247,9 +326,7 @@ const LINE_FIELDS = /* GraphQL */ `
       ...MoneyFields
     }
     taxLines {
-      priceSet {
-        ...MoneyFields
-      }
+      ...TaxLineFields
     }
     discountAllocations {
       allocatedAmountSet {
@@ -260,6 +337,10 @@ const LINE_FIELDS = /* GraphQL */ `
         targetSelection
       }
     }
+    customAttributes {
+      key
+      value
+    }
     variant {
       id
       title
@@ -269,8 +350,8 @@ const LINE_FIELDS = /* GraphQL */ `
     }
   }
 `;
-/** 1 + money 2 + taxLines (1 + 2) + discountAllocations (1 + 2 + 1) + variant 1 + product 1 */
-const LINE_COST = 12;
+/** 1 + money 2 + taxLines (1 + 2) + discountAllocations (1 + 2 + 1) + attributes 1 + variant 1 + product 1 */
+const LINE_COST = 13;
 const SHIPPING_FIELDS = /* GraphQL */ `
   fragment ShippingFields on ShippingLine {
     title
@@ -279,9 +360,7 @@ const SHIPPING_FIELDS = /* GraphQL */ `
       ...MoneyFields
     }
     taxLines {
-      priceSet {
-        ...MoneyFields
-      }
+      ...TaxLineFields
     }
     discountAllocations {
       allocatedAmountSet {
@@ -315,47 +394,102 @@ const DISCOUNT_FIELDS = /* GraphQL */ `
     }
   }
 `;
+const REFUND_FIELDS = /* GraphQL */ `
+  fragment RefundFields on Refund {
+    id
+    note
+    createdAt
+    processedAt
+    totalRefundedSet {
+      ...MoneyFields
+    }
+    refundLineItems(first: ${ORDER_NESTED.refundLines}) {
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        ...RefundLineFields
+      }
+    }
+  }
+`;
+const REFUND_LINE_FIELDS = /* GraphQL */ `
+  fragment RefundLineFields on RefundLineItem {
+    quantity
+    lineItem {
+      id
+    }
+    subtotalSet {
+      ...MoneyFields
+    }
+    totalTaxSet {
+      ...MoneyFields
+    }
+  }
+`;
+/** 1 + lineItem 1 + 2 money bags of 2 */
+const REFUND_LINE_COST = 6;
+/** 1 + money 2 + refundLineItems (2 + 10 lines) */
+const REFUND_COST = 1 + 2 + (2 + ORDER_NESTED.refundLines * REFUND_LINE_COST);
 const ORDER_FIELDS = /* GraphQL */ `
 fragment OrderFields on Order {
-  id name processedAt updatedAt currencyCode email note cancelledAt displayFinancialStatus displayFulfillmentStatus
+  id name email phone note tags poNumber processedAt updatedAt closedAt cancelledAt cancelReason currencyCode taxesIncluded test sourceName clientIp customerAcceptsMarketing displayFinancialStatus displayFulfillmentStatus
+  customAttributes { key value }
   customer { id }
   subtotalPriceSet { ...MoneyFields }
   totalTaxSet { ...MoneyFields }
   totalShippingPriceSet { ...MoneyFields }
   totalDiscountsSet { ...MoneyFields }
   totalPriceSet { ...MoneyFields }
+  totalRefundedSet { ...MoneyFields }
   billingAddress { ...AddressFields }
   shippingAddress { ...AddressFields }
+  transactions { kind status gateway formattedGateway paymentId processedAt test amountSet { ...MoneyFields } }
+  additionalFees { name price { ...MoneyFields } taxLines { ...TaxLineFields } }
+  refunds { ...RefundFields }
   lineItems(first: ${ORDER_NESTED.lineItems}) { pageInfo { hasNextPage endCursor } nodes { ...LineFields } }
   shippingLines(first: ${ORDER_NESTED.shippingLines}) { pageInfo { hasNextPage endCursor } nodes { ...ShippingFields } }
   discountApplications(first: ${ORDER_NESTED.discountApplications}) { pageInfo { hasNextPage endCursor } nodes { ...DiscountFields } }
+  metafields(first: ${ORDER_NESTED.metafields}) { pageInfo { hasNextPage endCursor } nodes { ${METAFIELD_FIELDS} } }
 }
 ${MONEY_FIELDS}
+${TAX_LINE_FIELDS}
 ${ADDRESS_FIELDS}
 ${LINE_FIELDS}
 ${SHIPPING_FIELDS}
-${DISCOUNT_FIELDS}`;
+${DISCOUNT_FIELDS}
+${REFUND_FIELDS}
+${REFUND_LINE_FIELDS}`;
 const ORDER_COST =
   1 +
   1 +
-  5 * 2 +
+  1 +
+  6 * 2 +
   2 +
+  (1 + 2) +
+  (1 + 2 + 3) +
+  REFUND_COST +
   (2 + ORDER_NESTED.lineItems * LINE_COST) +
   (2 + ORDER_NESTED.shippingLines * SHIPPING_COST) +
-  (2 + ORDER_NESTED.discountApplications);
+  (2 + ORDER_NESTED.discountApplications) +
+  (2 + ORDER_NESTED.metafields);
 
+const taxLineSchema = z.object({ title: z.string(), rate: z.number().nullable(), priceSet: money });
 const allocationSchema = z.object({
   allocatedAmountSet: money,
   discountApplication: z.object({ index: z.number().int(), targetSelection: z.string() }),
 });
+const attributeSchema = z.object({ key: z.string(), value: z.string().nullable() });
 export const lineSchema = z.object({
   id: z.string(),
   name: z.string(),
   sku: z.string().nullable(),
   quantity: z.number().int(),
   originalUnitPriceSet: money,
-  taxLines: z.array(z.object({ priceSet: money })),
+  taxLines: z.array(taxLineSchema),
   discountAllocations: z.array(allocationSchema),
+  customAttributes: z.array(attributeSchema),
   variant: z.object({ id: z.string(), title: z.string() }).nullable(),
   product: z.object({ id: z.string() }).nullable(),
 });
@@ -363,7 +497,7 @@ export const shippingLineSchema = z.object({
   title: z.string(),
   code: z.string().nullable(),
   originalPriceSet: money,
-  taxLines: z.array(z.object({ priceSet: money })),
+  taxLines: z.array(taxLineSchema),
   discountAllocations: z.array(allocationSchema),
 });
 export const discountApplicationSchema = z.object({
@@ -374,39 +508,95 @@ export const discountApplicationSchema = z.object({
   code: z.string().optional(),
   title: z.string().optional(),
 });
+export const refundLineSchema = z.object({
+  quantity: z.number().int(),
+  lineItem: z.object({ id: z.string() }),
+  subtotalSet: money,
+  totalTaxSet: money,
+});
+export const refundSchema = z.object({
+  id: z.string(),
+  note: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  processedAt: z.string(),
+  totalRefundedSet: money,
+  refundLineItems: connectionOf(refundLineSchema),
+});
+export type ShopifyRefund = z.infer<typeof refundSchema>;
+export const transactionSchema = z.object({
+  kind: z.string(),
+  status: z.string(),
+  gateway: z.string().nullable(),
+  formattedGateway: z.string().nullable(),
+  paymentId: z.string().nullable(),
+  processedAt: z.string().nullable(),
+  test: z.boolean(),
+  amountSet: money,
+});
 export const orderSchema = z.object({
   id: z.string(),
   name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  note: z.string().nullable(),
+  tags: z.array(z.string()),
+  poNumber: z.string().nullable(),
   processedAt: z.string(),
   updatedAt: z.string(),
-  currencyCode: z.string(),
-  email: z.string().nullable(),
-  note: z.string().nullable(),
+  closedAt: z.string().nullable(),
   cancelledAt: z.string().nullable(),
+  cancelReason: z.string().nullable(),
+  currencyCode: z.string(),
+  taxesIncluded: z.boolean(),
+  test: z.boolean(),
+  sourceName: z.string().nullable(),
+  clientIp: z.string().nullable(),
+  customerAcceptsMarketing: z.boolean(),
   displayFinancialStatus: z.string().nullable(),
   displayFulfillmentStatus: z.string(),
+  customAttributes: z.array(attributeSchema),
   customer: z.object({ id: z.string() }).nullable(),
   subtotalPriceSet: money.nullable(),
   totalTaxSet: money.nullable(),
   totalShippingPriceSet: money,
   totalDiscountsSet: money.nullable(),
   totalPriceSet: money,
+  totalRefundedSet: money,
   billingAddress: addressSchema.nullable(),
   shippingAddress: addressSchema.nullable(),
+  transactions: z.array(transactionSchema),
+  additionalFees: z.array(
+    z.object({ name: z.string(), price: money, taxLines: z.array(taxLineSchema) }),
+  ),
+  refunds: z.array(refundSchema),
   lineItems: connectionOf(lineSchema),
   shippingLines: connectionOf(shippingLineSchema),
   discountApplications: connectionOf(discountApplicationSchema),
+  metafields: connectionOf(metafieldSchema),
 });
 export type ShopifyOrder = z.infer<typeof orderSchema>;
 
-export const COLLECTION_PAGE_SIZE = 100;
+export const COLLECTION_PAGE_SIZE = 50;
+export const COLLECTION_METAFIELDS = 10;
+const COLLECTION_FIELDS = /* GraphQL */ `
+fragment CollectionFields on Collection {
+  id handle title descriptionHtml sortOrder templateSuffix updatedAt
+  seo { title description }
+  image { url altText }
+  metafields(first: ${COLLECTION_METAFIELDS}) { pageInfo { hasNextPage endCursor } nodes { ${METAFIELD_FIELDS} } }
+}`;
+const COLLECTION_COST = 1 + 1 + 1 + (2 + COLLECTION_METAFIELDS);
 export const collectionSchema = z.object({
   id: z.string(),
   handle: z.string(),
   title: z.string(),
   descriptionHtml: z.string(),
+  sortOrder: z.string(),
+  templateSuffix: z.string().nullable(),
   updatedAt: z.string(),
+  seo: z.object({ title: z.string().nullable(), description: z.string().nullable() }),
   image: z.object({ url: z.string(), altText: z.string().nullable() }).nullable(),
+  metafields: connectionOf(metafieldSchema),
 });
 export type ShopifyCollection = z.infer<typeof collectionSchema>;
 
@@ -544,7 +734,7 @@ export const productVariantsPage = op(
   /* GraphQL */ `
     query ProductVariantsPage($id: ID!, $after: String) {
       product(id: $id) {
-        variants(first: 100, after: $after) {
+        variants(first: 50, after: $after) {
           pageInfo {
             hasNextPage
             endCursor
@@ -558,7 +748,7 @@ export const productVariantsPage = op(
     ${VARIANT_FIELDS}
   `,
   z.object({ product: z.object({ variants: connectionOf(variantSchema) }).nullable() }),
-  1 + 2 + 100 * VARIANT_COST,
+  1 + 2 + 50 * VARIANT_COST,
 );
 
 export const productMediaPage = op(
@@ -583,29 +773,6 @@ export const productMediaPage = op(
   1 + 2 + 100 * MEDIA_COST,
 );
 
-export const productMetafieldsPage = op(
-  'ProductMetafieldsPage',
-  /* GraphQL */ `
-    query ProductMetafieldsPage($id: ID!, $after: String) {
-      product(id: $id) {
-        metafields(first: 100, after: $after) {
-          pageInfo {
-            hasNextPage
-            endCursor
-          }
-          nodes {
-            namespace
-            key
-            value
-          }
-        }
-      }
-    }
-  `,
-  z.object({ product: z.object({ metafields: connectionOf(metafieldSchema) }).nullable() }),
-  1 + 2 + 100,
-);
-
 export const productCollectionsPage = op(
   'ProductCollectionsPage',
   /* GraphQL */ `
@@ -625,6 +792,32 @@ export const productCollectionsPage = op(
   `,
   z.object({
     product: z.object({ collections: connectionOf(z.object({ id: z.string() })) }).nullable(),
+  }),
+  1 + 2 + 100,
+);
+
+/** The rest of the metafields of any record (product, variant, collection, customer, order). */
+export const metafieldsPage = op(
+  'MetafieldsPage',
+  /* GraphQL */ `
+    query MetafieldsPage($id: ID!, $after: String) {
+      node(id: $id) {
+        ... on HasMetafields {
+          metafields(first: 100, after: $after) {
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
+            nodes {
+              ${METAFIELD_FIELDS}
+            }
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    node: z.object({ metafields: connectionOf(metafieldSchema).optional() }).nullable(),
   }),
   1 + 2 + 100,
 );
@@ -739,21 +932,14 @@ export const collectionsPage = op(
           endCursor
         }
         nodes {
-          id
-          handle
-          title
-          descriptionHtml
-          updatedAt
-          image {
-            url
-            altText
-          }
+          ...CollectionFields
         }
       }
     }
+    ${COLLECTION_FIELDS}
   `,
   z.object({ collections: connectionOf(collectionSchema) }),
-  (v) => 2 + firstOf(v, COLLECTION_PAGE_SIZE) * 2,
+  (v) => 2 + firstOf(v, COLLECTION_PAGE_SIZE) * COLLECTION_COST,
 );
 
 export const customersPage = op(
@@ -835,6 +1021,7 @@ export const orderLinesPage = op(
       }
     }
     ${MONEY_FIELDS}
+    ${TAX_LINE_FIELDS}
     ${LINE_FIELDS}
   `,
   z.object({ order: z.object({ lineItems: connectionOf(lineSchema) }).nullable() }),
@@ -859,6 +1046,7 @@ export const orderShippingLinesPage = op(
       }
     }
     ${MONEY_FIELDS}
+    ${TAX_LINE_FIELDS}
     ${SHIPPING_FIELDS}
   `,
   z.object({ order: z.object({ shippingLines: connectionOf(shippingLineSchema) }).nullable() }),
@@ -888,6 +1076,51 @@ export const orderDiscountApplicationsPage = op(
     order: z.object({ discountApplications: connectionOf(discountApplicationSchema) }).nullable(),
   }),
   1 + 2 + 100,
+);
+
+/** An order's refunds, for orders read in bulk (their line items are a connection too deep for it). */
+export const orderRefunds = op(
+  'OrderRefunds',
+  /* GraphQL */ `
+    query OrderRefunds($id: ID!) {
+      order(id: $id) {
+        refunds {
+          ...RefundFields
+        }
+      }
+    }
+    ${MONEY_FIELDS}
+    ${REFUND_FIELDS}
+    ${REFUND_LINE_FIELDS}
+  `,
+  z.object({ order: z.object({ refunds: z.array(refundSchema) }).nullable() }),
+  1 + REFUND_COST,
+);
+
+/** The rest of a refund's line items. */
+export const refundLinesPage = op(
+  'RefundLinesPage',
+  /* GraphQL */ `
+    query RefundLinesPage($id: ID!, $after: String) {
+      refund(id: $id) {
+        refundLineItems(first: 100, after: $after) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            ...RefundLineFields
+          }
+        }
+      }
+    }
+    ${MONEY_FIELDS}
+    ${REFUND_LINE_FIELDS}
+  `,
+  z.object({
+    refund: z.object({ refundLineItems: connectionOf(refundLineSchema) }).nullable(),
+  }),
+  1 + 2 + 100 * REFUND_LINE_COST,
 );
 
 export const primaryLocation = op(
@@ -957,6 +1190,22 @@ export const collectionByIdentifier = op(
       .nullable(),
   }),
   2,
+);
+
+/** Collections by title (Shopify search syntax), to find one the merchant already has. */
+export const collectionsByTitle = op(
+  'CollectionsByTitle',
+  /* GraphQL */ `query CollectionsByTitle($query: String!) {
+  collections(first: 10, query: $query) { nodes { id handle title ${markerField} } }
+}`,
+  z.object({
+    collections: z.object({
+      nodes: z.array(
+        z.object({ id: z.string(), handle: z.string(), title: z.string(), marker: markerSchema }),
+      ),
+    }),
+  }),
+  2 + 10 * 2,
 );
 
 export const customerByIdentifier = op(
@@ -1414,10 +1663,10 @@ export const orderCreate = op(
 export const orderCancel = op(
   'OrderCancel',
   /* GraphQL */ `
-    mutation OrderCancel($orderId: ID!, $staffNote: String) {
+    mutation OrderCancel($orderId: ID!, $reason: OrderCancelReason!, $staffNote: String) {
       orderCancel(
         orderId: $orderId
-        reason: OTHER
+        reason: $reason
         restock: false
         notifyCustomer: false
         staffNote: $staffNote
@@ -1439,6 +1688,83 @@ export const orderCancel = op(
       .object({
         job: z.object({ id: z.string(), done: z.boolean() }).nullable(),
         orderCancelUserErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+/**
+ * What refunds of an order are written against: its line items (in the order they were given to
+ * orderCreate), its payment transactions, and the refunds it already has.
+ */
+export const orderRefundTargets = op(
+  'OrderRefundTargets',
+  /* GraphQL */ `
+    query OrderRefundTargets($id: ID!) {
+      order(id: $id) {
+        id
+        lineItems(first: 250) {
+          nodes {
+            id
+          }
+        }
+        transactions {
+          id
+          kind
+          status
+          gateway
+        }
+        refunds {
+          id
+        }
+      }
+    }
+  `,
+  z.object({
+    order: z
+      .object({
+        id: z.string(),
+        lineItems: z.object({ nodes: z.array(z.object({ id: z.string() })) }),
+        transactions: z.array(
+          z.object({
+            id: z.string(),
+            kind: z.string(),
+            status: z.string(),
+            gateway: z.string().nullable(),
+          }),
+        ),
+        refunds: z.array(z.object({ id: z.string() })),
+      })
+      .nullable(),
+  }),
+  1 + (2 + 250) + 1 + 1,
+);
+
+/**
+ * refundCreate requires an idempotency key (2026-04 and later): the same key given again answers
+ * the refund made the first time, so a refund whose answer was lost is never made twice.
+ */
+export const refundCreate = op(
+  'RefundCreate',
+  /* GraphQL */ `
+    mutation RefundCreate($input: RefundInput!, $key: String!) {
+      refundCreate(input: $input) @idempotent(key: $key) {
+        refund {
+          id
+        }
+        userErrors {
+          field
+          message
+        }
+      }
+    }
+  `,
+  z.object({
+    refundCreate: z
+      .object({
+        refund: z.object({ id: z.string() }).nullable(),
+        userErrors: z.array(userError),
       })
       .nullable(),
   }),
@@ -1534,32 +1860,44 @@ export const bulkRun = op(
 
 /**
  * Bulk queries (shopify.dev/docs/api/usage/bulk-operations/queries): no page sizes, at most five
- * connections, two levels of nesting, `id` on every parent of a nested connection. Variant images
- * would need a third level, so they come from a second bulk query over productVariants.
+ * connections, two levels of nesting, `id` on every parent of a nested connection. They select
+ * what the page queries select; what would need a sixth connection or a third level (variant
+ * images and metafields, refund lines) comes from a second bulk query or, for the few orders
+ * with refunds, from OrderRefunds.
  */
+const bulkMoney = '{ shopMoney { amount currencyCode } }';
+const bulkTaxLines = `taxLines { title rate priceSet ${bulkMoney} }`;
+const bulkAllocations = `discountAllocations { allocatedAmountSet ${bulkMoney} discountApplication { index targetSelection } }`;
+const bulkMetafields = `metafields { edges { node { id ${METAFIELD_FIELDS} } } }`;
+const bulkAddress =
+  '{ id firstName lastName company address1 address2 city province provinceCode zip countryCodeV2 phone }';
+
 export function bulkProductsQuery(filter: string): string {
   return /* GraphQL */ `{
   products(query: ${JSON.stringify(filter)}, sortKey: ID) { edges { node {
-    id handle title descriptionHtml status vendor productType tags createdAt updatedAt hasOnlyDefaultVariant
+    id handle title descriptionHtml status vendor productType tags templateSuffix isGiftCard giftCardTemplateSuffix requiresSellingPlan createdAt updatedAt hasOnlyDefaultVariant
+    category { id }
     seo { title description }
-    options { name values }
+    options { name position values }
     variants { edges { node {
-      id sku price compareAtPrice barcode inventoryQuantity position
+      id sku barcode price compareAtPrice position taxable inventoryPolicy inventoryQuantity
       selectedOptions { name value }
-      inventoryItem { tracked measurement { weight { unit value } } }
+      inventoryItem { tracked requiresShipping harmonizedSystemCode countryCodeOfOrigin provinceCodeOfOrigin unitCost { amount } measurement { weight { unit value } } }
     } } }
-    media { edges { node { id alt mediaContentType status ... on MediaImage { image { url altText } } } } }
-    metafields { edges { node { id namespace key value } } }
+    media { edges { node { id alt mediaContentType ... on MediaImage { image { url } } } } }
+    ${bulkMetafields}
     collections { edges { node { id } } }
   } } }
 }`;
 }
 
-export function bulkVariantMediaQuery(filter: string): string {
+/** Each variant's image and metafields (a third level under products). */
+export function bulkVariantExtrasQuery(filter: string): string {
   return /* GraphQL */ `{
   productVariants(query: ${JSON.stringify(filter)}) { edges { node {
     id product { id }
     media { edges { node { id } } }
+    ${bulkMetafields}
   } } }
 }`;
 }
@@ -1567,31 +1905,33 @@ export function bulkVariantMediaQuery(filter: string): string {
 export function bulkCustomersQuery(filter: string): string {
   return /* GraphQL */ `{
   customers(query: ${JSON.stringify(filter)}, sortKey: ID) { edges { node {
-    id firstName lastName note tags createdAt updatedAt
-    defaultEmailAddress { emailAddress marketingState }
-    defaultPhoneNumber { phoneNumber }
-    defaultAddress { id }
-    addressesV2 { edges { node { id firstName lastName company address1 address2 city province provinceCode zip countryCodeV2 phone } } }
+    id firstName lastName note tags locale taxExempt taxExemptions createdAt updatedAt
+    defaultEmailAddress { emailAddress marketingState marketingOptInLevel marketingUpdatedAt }
+    defaultPhoneNumber { phoneNumber smsMarketingConsent { state optInLevel updatedAt } }
+    defaultAddress ${bulkAddress}
+    addressesV2 { edges { node ${bulkAddress} } }
+    ${bulkMetafields}
   } } }
 }`;
 }
 
-const bulkMoney = '{ shopMoney { amount currencyCode } }';
-const bulkAllocations = `discountAllocations { allocatedAmountSet ${bulkMoney} discountApplication { index targetSelection } }`;
 export function bulkOrdersQuery(filter: string): string {
-  const address =
-    '{ id firstName lastName company address1 address2 city province provinceCode zip countryCodeV2 phone }';
   return /* GraphQL */ `{
   orders(query: ${JSON.stringify(filter)}, sortKey: ID) { edges { node {
-    id name processedAt updatedAt currencyCode email note cancelledAt displayFinancialStatus displayFulfillmentStatus
+    id name email phone note tags poNumber processedAt updatedAt closedAt cancelledAt cancelReason currencyCode taxesIncluded test sourceName clientIp customerAcceptsMarketing displayFinancialStatus displayFulfillmentStatus
+    customAttributes { key value }
     customer { id }
-    subtotalPriceSet ${bulkMoney} totalTaxSet ${bulkMoney} totalShippingPriceSet ${bulkMoney} totalDiscountsSet ${bulkMoney} totalPriceSet ${bulkMoney}
-    billingAddress ${address} shippingAddress ${address}
+    subtotalPriceSet ${bulkMoney} totalTaxSet ${bulkMoney} totalShippingPriceSet ${bulkMoney} totalDiscountsSet ${bulkMoney} totalPriceSet ${bulkMoney} totalRefundedSet ${bulkMoney}
+    billingAddress ${bulkAddress} shippingAddress ${bulkAddress}
+    transactions { kind status gateway formattedGateway paymentId processedAt test amountSet ${bulkMoney} }
+    additionalFees { name price ${bulkMoney} ${bulkTaxLines} }
+    refunds { id }
     lineItems { edges { node {
-      id name sku quantity originalUnitPriceSet ${bulkMoney} taxLines { priceSet ${bulkMoney} } ${bulkAllocations}
+      id name sku quantity originalUnitPriceSet ${bulkMoney} ${bulkTaxLines} ${bulkAllocations}
+      customAttributes { key value }
       variant { id title } product { id }
     } } }
-    shippingLines { edges { node { id title code originalPriceSet ${bulkMoney} taxLines { priceSet ${bulkMoney} } ${bulkAllocations} } } }
+    shippingLines { edges { node { id title code originalPriceSet ${bulkMoney} ${bulkTaxLines} ${bulkAllocations} } } }
     discountApplications { edges { node {
       index targetSelection targetType allocationMethod
       ... on DiscountCodeApplication { code }
@@ -1599,6 +1939,7 @@ export function bulkOrdersQuery(filter: string): string {
       ... on AutomaticDiscountApplication { title }
       ... on ScriptDiscountApplication { title }
     } } }
+    ${bulkMetafields}
   } } }
 }`;
 }
@@ -1606,7 +1947,10 @@ export function bulkOrdersQuery(filter: string): string {
 export function bulkCollectionsQuery(filter: string): string {
   return /* GraphQL */ `{
   collections(query: ${JSON.stringify(filter)}, sortKey: ID) { edges { node {
-    id handle title descriptionHtml updatedAt image { url altText }
+    id handle title descriptionHtml sortOrder templateSuffix updatedAt
+    seo { title description }
+    image { url altText }
+    ${bulkMetafields}
   } } }
 }`;
 }
@@ -1619,7 +1963,7 @@ export const allOperations: Operation<unknown>[] = [
   productsPage,
   productVariantsPage,
   productMediaPage,
-  productMetafieldsPage,
+  metafieldsPage,
   productCollectionsPage,
   productMediaState,
   productVariantCombos,
@@ -1631,10 +1975,13 @@ export const allOperations: Operation<unknown>[] = [
   orderLinesPage,
   orderShippingLinesPage,
   orderDiscountApplicationsPage,
+  orderRefunds,
+  refundLinesPage,
   primaryLocation,
   markerDefinitions,
   productByIdentifier,
   collectionByIdentifier,
+  collectionsByTitle,
   customerByIdentifier,
   orderByIdentifier,
   ordersByName,
@@ -1653,6 +2000,8 @@ export const allOperations: Operation<unknown>[] = [
   customerUpdateDefaultAddress,
   orderCreate,
   orderCancel,
+  orderRefundTargets,
+  refundCreate,
   fulfillmentOrderHold,
   urlRedirectCreate,
   bulkRun,

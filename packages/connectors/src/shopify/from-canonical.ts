@@ -1,15 +1,26 @@
 import type { Address } from '@replatform/canonical/address';
 import type { Category } from '@replatform/canonical/category';
 import type { Customer } from '@replatform/canonical/customer';
+import type { Metafield } from '@replatform/canonical/metafield';
 import { fromMinor } from '@replatform/canonical/money';
-import type { Order } from '@replatform/canonical/order';
-import type { Product } from '@replatform/canonical/product';
+import type { Order, Refund } from '@replatform/canonical/order';
+import type { Product, Variant } from '@replatform/canonical/product';
 import { MARKER_KEY, MARKER_NAMESPACE, variantsBulkCost } from './documents.ts';
+import {
+  CARRIED_NAMESPACE,
+  carriedKeys,
+  isMarker,
+  OWN_NAMESPACE,
+  ownValue,
+  parseJson,
+} from './own-fields.ts';
+import { FEE_PROPERTY } from './to-canonical.ts';
 
 /**
  * Canonical -> Shopify inputs (ProductSetInput, CollectionCreateInput, CustomerInput,
- * OrderCreateOrderInput of the 2026-10 schema). Each builder answers the input, or a reason the
- * record cannot go to Shopify, plus warnings for what Shopify cannot hold.
+ * OrderCreateOrderInput, RefundInput of the 2026-10 schema). Each builder answers the input, or a
+ * reason the record cannot go to Shopify, plus warnings for what the record holds that Shopify
+ * cannot (what no record of the kind can hold is declared in native-fields.ts instead).
  */
 
 /** productSet's default variant limit (its 2026-10 description; limits.json). */
@@ -65,29 +76,193 @@ export function redirectPath(sourceUrlPath: string | null): string | null {
   }
 }
 
-/** Attribute name -> metafield namespace and key (keys: 2-64 of [a-z0-9_-]). */
-export function attributeMetafield(name: string): { namespace: string; key: string } {
-  const dot = name.indexOf('.');
-  const namespace =
-    dot > 2 && /^[a-z0-9_-]+$/i.test(name.slice(0, dot)) ? name.slice(0, dot) : 'custom';
-  const raw = namespace === 'custom' && dot <= 2 ? name : name.slice(dot + 1);
-  let key = raw
+/** Metafield types Shopify knows (its list of types), for custom fields that name one. */
+const shopifyTypes = new Set([
+  'boolean',
+  'color',
+  'date',
+  'date_time',
+  'dimension',
+  'id',
+  'json',
+  'link',
+  'money',
+  'multi_line_text_field',
+  'number_decimal',
+  'number_integer',
+  'rating',
+  'rich_text_field',
+  'single_line_text_field',
+  'url',
+  'volume',
+  'weight',
+]);
+
+/** Reference types whose values are ids of records the migration maps to the destination. */
+const referenceKinds = {
+  product_reference: 'products',
+  collection_reference: 'categories',
+  customer_reference: 'customers',
+} as const;
+
+/** A Shopify metafield namespace or key made of the characters Shopify takes. */
+function shopifyName(text: string, min: number, max: number): string {
+  let name = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 64);
-  if (key.length < 2) key = `attr_${key}`.slice(0, 64);
-  return { namespace, key };
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .slice(0, max);
+  while (name.length < min) name = `${name}_`;
+  return name;
 }
 
-export interface ProductContext {
+export interface MetafieldContext {
+  /** Destination id of a migrated record, for reference metafields. */
+  idOf?: (entity: 'products' | 'categories' | 'customers', sourceId: string) => string | undefined;
+}
+
+/**
+ * The model's custom fields as Shopify metafields: Shopify's own metafields ('shopify.<namespace>')
+ * back under their namespace with their type; other platforms' custom fields under their
+ * namespace, with the characters Shopify refuses replaced and a text type. Shopify's own fields
+ * (namespace 'shopify') are not metafields: the builders write them into their fields.
+ */
+export function shopifyMetafields(
+  list: readonly Metafield[],
+  warnings: string[],
+  ctx: MetafieldContext = {},
+): Record<string, string>[] {
+  const out: Record<string, string>[] = [];
+  for (const m of list) {
+    if (m.namespace === OWN_NAMESPACE) continue;
+    const shopify = m.namespace.startsWith(`${OWN_NAMESPACE}.`);
+    const namespace = shopify
+      ? m.namespace.slice(OWN_NAMESPACE.length + 1)
+      : shopifyName(m.namespace.replace(/\./g, '-'), 3, 255);
+    const key = shopify ? m.key : shopifyName(m.key, 2, 64);
+    const label = `${m.namespace}.${m.key}`;
+    if (isMarker({ namespace, key })) continue;
+    if (m.value === '') {
+      warnings.push(`The custom field ${label} is empty; Shopify keeps no empty metafields.`);
+      continue;
+    }
+    let type = m.type;
+    let value = m.value;
+    const kind = referenceKinds[type.replace(/^list\./, '') as keyof typeof referenceKinds];
+    if (!kind && type.endsWith('_reference')) {
+      // Files, pages, metaobjects and variants of the source shop are not records the migration
+      // maps: their ids would point at nothing (or at something else) at the destination.
+      warnings.push(
+        `The custom field ${label} refers to ${type
+          .replace(/^list\./, '')
+          .replace(/_reference$/, '')
+          .replace(
+            /_/g,
+            ' ',
+          )} records of the source store, which are not migrated; it was not migrated.`,
+      );
+      continue;
+    }
+    if (kind) {
+      const ids = type.startsWith('list.') ? (parseJson(value) as unknown) : [value];
+      const mapped = Array.isArray(ids) ? ids.map((id) => ctx.idOf?.(kind, String(id))) : [];
+      if (!Array.isArray(ids) || mapped.some((id) => id === undefined)) {
+        warnings.push(
+          `The custom field ${label} refers to records that are not at the destination; it was not migrated.`,
+        );
+        continue;
+      }
+      value = type.startsWith('list.') ? JSON.stringify(mapped) : String(mapped[0]);
+    } else if (!shopifyTypes.has(type) && !/^list\.[a-z_]+$/.test(type)) {
+      type = /[\r\n]/.test(value) ? 'multi_line_text_field' : 'single_line_text_field';
+      if (m.type === 'json' || m.type.startsWith('list.')) type = 'json';
+    }
+    if (out.some((x) => x.namespace === namespace && x.key === key)) {
+      warnings.push(
+        `The custom field ${label} has the same Shopify name (${namespace}.${key}) as another one; it was not migrated.`,
+      );
+      continue;
+    }
+    if (!shopify && `${namespace}.${key}` !== label)
+      warnings.push(`The custom field ${label} was stored as the metafield ${namespace}.${key}.`);
+    out.push({ namespace, key, type, value });
+  }
+  return out;
+}
+
+/** A 'replatform' metafield holding a field of the model Shopify has no place for. */
+function carriedMetafield(key: string, value: string, type: string): Record<string, string> {
+  return { namespace: CARRIED_NAMESPACE, key, type, value };
+}
+
+const textType = (value: string) =>
+  /[\r\n]/.test(value) ? 'multi_line_text_field' : 'single_line_text_field';
+
+/** Shopify's own fields of a record (namespace 'shopify'), by key. */
+function ownFields(list: readonly Metafield[]): Map<string, string> {
+  return new Map(list.filter((m) => m.namespace === OWN_NAMESPACE).map((m) => [m.key, m.value]));
+}
+
+/** Own fields a builder did not know where to write. */
+function unknownOwn(fields: Map<string, string>, known: readonly string[], warnings: string[]) {
+  for (const key of fields.keys())
+    if (!known.includes(key))
+      warnings.push(`The Shopify field ${OWN_NAMESPACE}.${key} has no place on this record.`);
+}
+
+export interface ProductContext extends MetafieldContext {
   locationId: string;
   collectionIds: (sourceCategoryId: string) => string | undefined;
+  /** The destination's copy of an image stored before (its media id), by its source URL. */
+  imageId?: (url: string) => string | undefined;
+  /** The time now (ms), to tell a sale running now from a scheduled or ended one. */
+  now?: number;
 }
 
-export function productSetInput(p: Product, ctx: ProductContext): Built<Record<string, unknown>> {
+/** A file of a product: its source URL and alt text, and the destination's media id if stored. */
+export interface PlannedFile {
+  source: string;
+  alt: string;
+  id?: string;
+}
+
+export type BuiltProduct =
+  | { input: Record<string, unknown>; files: PlannedFile[]; warnings: string[] }
+  | { failure: string }
+  | { skip: string };
+
+const fileInput = (f: PlannedFile): Record<string, unknown> =>
+  f.id ? { id: f.id, alt: f.alt } : { originalSource: f.source, alt: f.alt, contentType: 'IMAGE' };
+
+/** Whether a variant's sale applies now (no schedule, or within it). */
+export function saleRuns(v: Variant, now: number): boolean {
+  if (!v.salePrice) return false;
+  if (v.saleStartsAt && Date.parse(v.saleStartsAt) > now) return false;
+  if (v.saleEndsAt && Date.parse(v.saleEndsAt) <= now) return false;
+  return true;
+}
+
+const productOwnKeys = [
+  'product_type',
+  'template_suffix',
+  'gift_card',
+  'gift_card_template_suffix',
+  'requires_selling_plan',
+  'category',
+];
+const variantOwnKeys = [
+  'unit_cost',
+  'harmonized_system_code',
+  'country_code_of_origin',
+  'province_code_of_origin',
+  'compare_at_price',
+];
+
+export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
+  if (p.type === 'grouped')
+    return {
+      skip: 'Shopify has no grouped products: the group was not created; its member products are migrated as products of their own.',
+    };
   const warnings: string[] = [];
   if (p.options.length > MAX_OPTIONS)
     return {
@@ -97,7 +272,8 @@ export function productSetInput(p: Product, ctx: ProductContext): Built<Record<s
     return {
       failure: `The product has ${p.variants.length} variants; Shopify allows at most ${MAX_VARIANTS} per product.`,
     };
-  const simple = p.options.length === 0;
+  const options = [...p.options].sort((a, b) => a.position - b.position);
+  const simple = options.length === 0;
   if (simple && p.variants.length !== 1)
     return {
       failure: `The product has no options but ${p.variants.length} variants; Shopify needs options to tell variants apart.`,
@@ -105,12 +281,14 @@ export function productSetInput(p: Product, ctx: ProductContext): Built<Record<s
   const combos = new Set<string>();
   for (const v of p.variants) {
     if (simple) break;
-    for (const o of p.options) {
+    for (const o of options) {
       const value = v.optionValues.find((x) => x.name === o.name)?.value;
       if (!value || !o.values.includes(value))
-        return { failure: `Variant ${v.sku || v.id} has no valid value for option '${o.name}'.` };
+        return {
+          failure: `Variant ${v.sku || v.id} has no value for option '${o.name}'; Shopify needs one value of every option on each variant.`,
+        };
     }
-    const combo = p.options
+    const combo = options
       .map((o) => v.optionValues.find((x) => x.name === o.name)?.value)
       .join(' / ');
     if (combos.has(combo))
@@ -119,89 +297,138 @@ export function productSetInput(p: Product, ctx: ProductContext): Built<Record<s
       };
     combos.add(combo);
   }
-  if (p.dimensions)
-    warnings.push('Shopify has no product dimensions; the dimensions were not migrated.');
-  if (p.shortDescriptionHtml.trim())
-    warnings.push('Shopify has no short description; it was not migrated.');
-  if (!simple && p.sku)
+  if (p.visibility === 'catalog' || p.visibility === 'search')
     warnings.push(
-      `Shopify has no product-level SKU; '${p.sku}' was not migrated (variant SKUs were).`,
+      `The product is listed only in the ${p.visibility === 'catalog' ? 'shop' : 'search results'} at the source; Shopify lists it in both.`,
     );
-  if (p.createdAt)
+  const hiddenOptions = options.filter((o) => !o.visible).map((o) => o.name);
+  if (hiddenOptions.length)
     warnings.push(
-      `Shopify sets a product's creation date itself; the source date ${p.createdAt} was not kept.`,
+      `Shopify shows every option on the product page, also ${hiddenOptions.join(', ')} (not shown at the source).`,
     );
 
+  const now = ctx.now ?? Date.now();
   const currency = p.variants[0]?.price.currency ?? 'USD';
-  const images = [...p.images].sort((a, b) => a.position - b.position);
-  const files: Record<string, unknown>[] = images.map((i) => ({
-    originalSource: i.url,
-    alt: i.alt,
-    contentType: 'IMAGE',
-  }));
-  for (const v of p.variants) {
-    if (v.imageUrl && !files.some((f) => f.originalSource === v.imageUrl))
-      files.push({ originalSource: v.imageUrl, alt: p.name, contentType: 'IMAGE' });
-  }
+  const files: PlannedFile[] = [];
+  const addFile = (url: string, alt: string) => {
+    if (!files.some((f) => f.source === url)) {
+      const id = ctx.imageId?.(url);
+      files.push({ source: url, alt, ...(id ? { id } : {}) });
+    }
+  };
+  for (const i of [...p.images].sort((a, b) => a.position - b.position)) addFile(i.url, i.alt);
+  for (const v of p.variants) if (v.imageUrl) addFile(v.imageUrl, '');
 
-  const variants = p.variants.map((v) => {
-    if (v.price.currency !== currency)
-      warnings.push(`Variant ${v.sku || v.id} is priced in ${v.price.currency}, not ${currency}.`);
-    const inventoryItem: Record<string, unknown> = { tracked: v.inventory.tracked };
-    if (v.weight)
-      inventoryItem.measurement = {
-        weight: { unit: weightUnits[v.weight.unit], value: v.weight.value },
+  const own = ownFields(p.metafields);
+  unknownOwn(own, productOwnKeys, warnings);
+  const variants = [...p.variants]
+    .sort((a, b) => a.position - b.position)
+    .map((v) => {
+      if (v.price.currency !== currency)
+        warnings.push(
+          `Variant ${v.sku || v.id} is priced in ${v.price.currency}, not ${currency}.`,
+        );
+      const vOwn = ownFields(v.metafields);
+      unknownOwn(vOwn, variantOwnKeys, warnings);
+      if (!v.inventory.tracked && v.inventory.stockStatus !== 'instock')
+        warnings.push(
+          `Variant ${v.sku || v.id} is ${v.inventory.stockStatus === 'outofstock' ? 'out of stock' : 'on backorder'} at the source without counted stock; Shopify shows an item whose stock it does not count as in stock.`,
+        );
+      const inventoryItem: Record<string, unknown> = {
+        tracked: v.inventory.tracked,
+        requiresShipping: !v.virtual,
       };
-    return {
-      optionValues: simple
-        ? [{ optionName: 'Title', name: 'Default Title' }]
-        : p.options.map((o) => ({
-            optionName: o.name,
-            name: v.optionValues.find((x) => x.name === o.name)?.value ?? '',
-          })),
-      price: fromMinor(v.price.amount, v.price.currency),
-      compareAtPrice: v.compareAtPrice
-        ? fromMinor(v.compareAtPrice.amount, v.compareAtPrice.currency)
-        : null,
-      sku: v.sku || null,
-      barcode: v.barcode || null,
-      inventoryPolicy: 'DENY',
-      inventoryItem,
-      ...(v.inventory.tracked
-        ? {
-            inventoryQuantities: [
-              { locationId: ctx.locationId, name: 'available', quantity: v.inventory.quantity },
-            ],
-          }
-        : {}),
-      ...(v.imageUrl ? { file: { originalSource: v.imageUrl, contentType: 'IMAGE' } } : {}),
-    };
-  });
-
-  const metafields: Record<string, string>[] = [markerMetafield(p.id)];
-  let productType = '';
-  for (const [name, value] of Object.entries(p.attributes)) {
-    if (name === 'product_type') {
-      productType = value;
-      continue;
-    }
-    const { namespace, key } = attributeMetafield(name);
-    if (namespace === MARKER_NAMESPACE) continue;
-    if ((namespace === 'custom' ? key : `${namespace}.${key}`) !== name)
-      warnings.push(`Attribute '${name}' was stored as metafield ${namespace}.${key}.`);
-    if (metafields.some((m) => m.namespace === namespace && m.key === key)) {
-      warnings.push(
-        `Attribute '${name}' clashes with another attribute after renaming; it was not migrated.`,
-      );
-      continue;
-    }
-    metafields.push({
-      namespace,
-      key,
-      type: /[\r\n]/.test(value) ? 'multi_line_text_field' : 'single_line_text_field',
-      value,
+      const weight = v.weight ?? p.weight;
+      if (weight)
+        inventoryItem.measurement = {
+          weight: { unit: weightUnits[weight.unit], value: weight.value },
+        };
+      const cost = vOwn.get('unit_cost');
+      if (cost !== undefined) inventoryItem.cost = cost;
+      const hs = vOwn.get('harmonized_system_code');
+      if (hs !== undefined) inventoryItem.harmonizedSystemCode = hs;
+      const origin = vOwn.get('country_code_of_origin');
+      if (origin !== undefined && isCountryCode(origin)) inventoryItem.countryCodeOfOrigin = origin;
+      const province = vOwn.get('province_code_of_origin');
+      if (province !== undefined) inventoryItem.provinceCodeOfOrigin = province;
+      const onSale = saleRuns(v, now) && v.salePrice !== null;
+      const metafields = shopifyMetafields(v.metafields, warnings, ctx);
+      if (v.descriptionHtml)
+        metafields.push(
+          carriedMetafield(
+            carriedKeys.variant.descriptionHtml,
+            v.descriptionHtml,
+            'multi_line_text_field',
+          ),
+        );
+      if (v.dimensions)
+        metafields.push(
+          carriedMetafield(carriedKeys.variant.dimensions, JSON.stringify(v.dimensions), 'json'),
+        );
+      const file = v.imageUrl ? files.find((f) => f.source === v.imageUrl) : undefined;
+      return {
+        optionValues: simple
+          ? [{ optionName: 'Title', name: 'Default Title' }]
+          : options.map((o) => ({
+              optionName: o.name,
+              name: v.optionValues.find((x) => x.name === o.name)?.value ?? '',
+            })),
+        price: fromMinor(onSale && v.salePrice ? v.salePrice.amount : v.price.amount, currency),
+        compareAtPrice: onSale
+          ? fromMinor(v.price.amount, currency)
+          : (vOwn.get('compare_at_price') ?? null),
+        sku: v.sku || null,
+        barcode: v.barcode || null,
+        taxable: p.taxStatus === 'taxable',
+        inventoryPolicy: v.inventory.backorders === 'no' ? 'DENY' : 'CONTINUE',
+        inventoryItem,
+        ...(v.inventory.tracked
+          ? {
+              inventoryQuantities: [
+                { locationId: ctx.locationId, name: 'available', quantity: v.inventory.quantity },
+              ],
+            }
+          : {}),
+        ...(file
+          ? {
+              file: file.id
+                ? { id: file.id }
+                : { originalSource: file.source, contentType: 'IMAGE' },
+            }
+          : {}),
+        ...(metafields.length ? { metafields } : {}),
+      };
     });
-  }
+
+  const metafields: Record<string, string>[] = [
+    markerMetafield(p.id),
+    ...shopifyMetafields(p.metafields, warnings, ctx),
+  ];
+  const keys = carriedKeys.product;
+  const carry = (key: string, value: string, type = textType(value)) => {
+    if (value) metafields.push(carriedMetafield(key, value, type));
+  };
+  carry(keys.shortDescriptionHtml, p.shortDescriptionHtml, 'multi_line_text_field');
+  carry(keys.purchaseNote, p.purchaseNote, 'multi_line_text_field');
+  carry(keys.externalUrl, p.externalUrl, /^https?:\/\//.test(p.externalUrl) ? 'url' : undefined);
+  carry(keys.buttonText, p.buttonText);
+  if (!simple) carry(keys.sku, p.sku);
+  if (p.dimensions) carry(keys.dimensions, JSON.stringify(p.dimensions), 'json');
+  if (p.attributes.length) carry(keys.attributes, JSON.stringify(p.attributes), 'json');
+  const plainOptions = options.every((o, i) => o.shared === null && o.visible && o.position === i);
+  if (!plainOptions)
+    carry(
+      keys.options,
+      JSON.stringify(
+        options.map((o) => ({
+          name: o.name,
+          shared: o.shared,
+          visible: o.visible,
+          position: o.position,
+        })),
+      ),
+      'json',
+    );
 
   const collections: string[] = [];
   for (const categoryId of p.categoryIds) {
@@ -213,24 +440,46 @@ export function productSetInput(p: Product, ctx: ProductContext): Built<Record<s
       );
   }
 
+  const status =
+    p.status === 'archived'
+      ? 'ARCHIVED'
+      : p.status === 'active'
+        ? p.visibility === 'hidden'
+          ? 'UNLISTED'
+          : 'ACTIVE'
+        : 'DRAFT';
   const input: Record<string, unknown> = {
     title: p.name,
     descriptionHtml: p.descriptionHtml,
-    status: p.status === 'draft' ? 'DRAFT' : p.status === 'archived' ? 'ARCHIVED' : 'ACTIVE',
+    status,
     vendor: p.vendor,
-    productType,
+    productType: own.get('product_type') ?? '',
     tags: p.tags,
     seo: { title: p.seoTitle || null, description: p.seoDescription || null },
     productOptions: simple
       ? [{ name: 'Title', values: [{ name: 'Default Title' }] }]
-      : p.options.map((o) => ({ name: o.name, values: o.values.map((name) => ({ name })) })),
+      : options.map((o) => ({ name: o.name, values: o.values.map((name) => ({ name })) })),
     variants,
-    files,
+    files: files.map(fileInput),
     metafields,
     collections,
   };
   if (p.slug) input.handle = p.slug;
-  return { input, warnings };
+  const template = own.get('template_suffix');
+  if (template) input.templateSuffix = template;
+  if (own.get('gift_card') === 'true') input.giftCard = true;
+  const giftTemplate = own.get('gift_card_template_suffix');
+  if (giftTemplate) input.giftCardTemplateSuffix = giftTemplate;
+  if (own.get('requires_selling_plan') === 'true') input.requiresSellingPlan = true;
+  const category = own.get('category');
+  if (category) {
+    if (/^gid:\/\/shopify\/TaxonomyCategory\//.test(category)) input.category = category;
+    else
+      warnings.push(
+        `'${category}' is not a category of Shopify's product taxonomy; it was not set.`,
+      );
+  }
+  return { input, files, warnings };
 }
 
 /** Shopify's single-query maximum cost (limits.json shopify.rate_limit.single_query_max_cost). */
@@ -248,7 +497,7 @@ export interface ProductWritePlan {
   /** The productSet input: all files and as much of the rest as one call may carry. */
   input: Input;
   /** The files of `input`, in order: the product's media come back in this order. */
-  files: { originalSource: string; alt: string }[];
+  files: PlannedFile[];
   /** Variants left to productVariantsBulkCreate, as productSet variant inputs. */
   laterVariants: Input[];
   /** Product metafields left to metafieldsSet. */
@@ -256,8 +505,12 @@ export interface ProductWritePlan {
   warnings: string[];
 }
 
-const fileSourceOf = (variant: Input): string | undefined =>
-  (variant.file as { originalSource?: string } | undefined)?.originalSource;
+/** The file a variant input shows: its source URL, or the media id of a stored copy. */
+export const fileKeyOf = (variant: Input): string | undefined => {
+  const file = variant.file as { originalSource?: string; id?: string } | undefined;
+  return file?.originalSource ?? file?.id;
+};
+const keyOfFile = (f: PlannedFile) => f.id ?? f.source;
 
 /**
  * Splits a productSet input that Shopify would refuse whole: more than 250 files (kept: the first
@@ -265,22 +518,22 @@ const fileSourceOf = (variant: Input): string | undefined =>
  * or a cost over the 1,000-point single-query maximum (variants beyond what fits are created
  * afterwards with productVariantsBulkCreate, whose own cost stays under it too).
  */
-export function planProductWrite(input: Input): ProductWritePlan {
+export function planProductWrite(input: Input, planned: PlannedFile[]): ProductWritePlan {
   const warnings: string[] = [];
-  let files = (input.files as { originalSource: string; alt: string }[] | undefined) ?? [];
+  let files = planned;
   let variants = (input.variants as Input[] | undefined) ?? [];
   const metafields = (input.metafields as Input[] | undefined) ?? [];
   if (files.length > MAX_PRODUCT_MEDIA) {
     const dropped = files.slice(MAX_PRODUCT_MEDIA);
     files = files.slice(0, MAX_PRODUCT_MEDIA);
-    const kept = new Set(files.map((f) => f.originalSource));
+    const kept = new Set(files.map(keyOfFile));
     const unlinked = variants.filter((v) => {
-      const source = fileSourceOf(v);
-      return source !== undefined && !kept.has(source);
+      const key = fileKeyOf(v);
+      return key !== undefined && !kept.has(key);
     }).length;
     variants = variants.map((v) => {
-      const source = fileSourceOf(v);
-      if (source === undefined || kept.has(source)) return v;
+      const key = fileKeyOf(v);
+      if (key === undefined || kept.has(key)) return v;
       const { file: _file, ...rest } = v;
       return rest;
     });
@@ -288,20 +541,26 @@ export function planProductWrite(input: Input): ProductWritePlan {
       `The product has ${files.length + dropped.length} images; Shopify keeps at most ${MAX_PRODUCT_MEDIA} per product, so the last ${dropped.length} were not migrated${unlinked === 1 ? ' (1 variant lost its image)' : unlinked ? ` (${unlinked} variants lost their image)` : ''}.`,
     );
   }
+  const fileInputs = files.map(fileInput);
   const firstMetafields = metafields.slice(0, MAX_INPUT_ARRAY);
   const laterMetafields = metafields.slice(MAX_INPUT_ARRAY);
-  const base: Input = { ...input, files, metafields: firstMetafields };
+  const base: Input = { ...input, files: fileInputs, metafields: firstMetafields };
   // As many variants as keep the call within the maximum cost; the rest follow in bulk.
   // productSet's dynamic cost, as productSetCost() counts it, one variant at a time.
   const fixed = 10 + firstMetafields.length * 0.4 + files.length * 1.9;
   let count = 0;
   let withFile = 0;
+  let variantMetafields = 0;
   for (const v of variants) {
-    const file = fileSourceOf(v) === undefined ? 0 : 1;
-    const cost = Math.ceil(fixed + (count + 1) * 0.2 + (withFile + file) * 0.6 - 1e-9);
+    const file = fileKeyOf(v) === undefined ? 0 : 1;
+    const own = ((v.metafields as unknown[] | undefined) ?? []).length;
+    const cost = Math.ceil(
+      fixed + (count + 1) * 0.2 + (withFile + file) * 0.6 + (variantMetafields + own) * 0.4 - 1e-9,
+    );
     if (count > 0 && cost > MAX_QUERY_COST) break;
     count += 1;
     withFile += file;
+    variantMetafields += own;
   }
   const first = variants.slice(0, count);
   const laterVariants = variants.slice(count);
@@ -381,21 +640,45 @@ export function variantCombo(variant: Input, optionNames: readonly string[]): st
   return optionNames.map((n) => values.find((v) => v.optionName === n)?.name ?? '').join(' / ');
 }
 
-export function collectionCreateInput(c: Category): Built<Record<string, unknown>> {
+/** Sort orders of a collection's products (CollectionSortOrder of the 2026-10 schema). */
+const sortOrders = new Set([
+  'ALPHA_ASC',
+  'ALPHA_DESC',
+  'BEST_SELLING',
+  'CREATED',
+  'CREATED_DESC',
+  'MANUAL',
+  'MOST_RELEVANT',
+  'PRICE_ASC',
+  'PRICE_DESC',
+]);
+
+export function collectionCreateInput(
+  c: Category,
+  ctx: MetafieldContext = {},
+): Built<Record<string, unknown>> {
   const warnings: string[] = [];
-  if (c.parentId) warnings.push('Shopify collections are flat; the parent category was not kept.');
-  if (c.position !== 0)
-    warnings.push(
-      `Shopify collections have no position among their siblings; position ${c.position} was not kept.`,
-    );
+  const own = ownFields(c.metafields);
+  unknownOwn(own, ['sort_order', 'template_suffix'], warnings);
   const input: Record<string, unknown> = {
     title: c.name,
     descriptionHtml: c.description,
-    metafields: [markerMetafield(c.id)],
+    metafields: [markerMetafield(c.id), ...shopifyMetafields(c.metafields, warnings, ctx)],
   };
   if (c.slug) input.handle = c.slug;
-  if (c.imageUrl) input.image = { src: c.imageUrl, altText: c.name };
+  if (c.imageUrl) input.image = imageInput(c);
+  if (c.seoTitle || c.seoDescription)
+    input.seo = { title: c.seoTitle || null, description: c.seoDescription || null };
+  const sortOrder = own.get('sort_order');
+  if (sortOrder && sortOrders.has(sortOrder)) input.sortOrder = sortOrder;
+  const template = own.get('template_suffix');
+  if (template) input.templateSuffix = template;
   return { input, warnings };
+}
+
+/** A collection's image as collectionCreate and collectionUpdate take it, with its alt text. */
+export function imageInput(c: Category): Record<string, string> {
+  return { src: c.imageUrl ?? '', altText: c.imageAlt };
 }
 
 /** The index of the address Shopify should keep as the default (shipping first). */
@@ -408,8 +691,8 @@ export function defaultAddressIndex(c: Customer): number {
   );
 }
 
-export const PASSWORD_WARNING =
-  'Passwords cannot be migrated to Shopify: the customer must set a new password (for example through an account invitation).';
+export const PASSWORD_NOTE =
+  'Passwords cannot be migrated to Shopify: customers set a new password (for example through an account invitation).';
 
 /**
  * Country calling codes, and whether national numbers start with a trunk prefix 0 that the
@@ -482,14 +765,54 @@ export function e164Phone(raw: string, country: string | undefined): PhoneCheck 
   return { e164: international };
 }
 
+const emailStates = new Set([
+  'INVALID',
+  'NOT_SUBSCRIBED',
+  'PENDING',
+  'REDACTED',
+  'SUBSCRIBED',
+  'UNSUBSCRIBED',
+]);
+const smsStates = new Set(['NOT_SUBSCRIBED', 'PENDING', 'REDACTED', 'SUBSCRIBED', 'UNSUBSCRIBED']);
+const optInLevels = new Set(['CONFIRMED_OPT_IN', 'SINGLE_OPT_IN', 'UNKNOWN']);
+const customerOwnKeys = [
+  'locale',
+  'tax_exempt',
+  'tax_exemptions',
+  'email_marketing_state',
+  'email_marketing_opt_in_level',
+  'email_marketing_updated_at',
+  'sms_marketing_state',
+  'sms_marketing_opt_in_level',
+  'sms_marketing_updated_at',
+];
+
+/** A marketing consent input from Shopify's own fields of the record, or the model's flag. */
+function consentInput(
+  own: Map<string, string>,
+  channel: 'email' | 'sms',
+  fallback: string | undefined,
+): Record<string, string> | undefined {
+  const state = own.get(`${channel}_marketing_state`);
+  const valid = channel === 'email' ? emailStates : smsStates;
+  const marketingState = state && valid.has(state) ? state : fallback;
+  if (!marketingState) return undefined;
+  const level = own.get(`${channel}_marketing_opt_in_level`);
+  const updated = own.get(`${channel}_marketing_updated_at`);
+  return {
+    marketingState,
+    ...(level && optInLevels.has(level) ? { marketingOptInLevel: level } : {}),
+    ...(updated ? { consentUpdatedAt: updated } : {}),
+  };
+}
+
 export function customerInput(
   c: Customer,
   options: { withPhone: boolean },
 ): Built<Record<string, unknown>> {
-  const warnings = [PASSWORD_WARNING];
-  warnings.push(
-    `Shopify sets a customer's account date itself; the source date ${c.createdAt} was not kept.`,
-  );
+  const warnings: string[] = [];
+  const own = ownFields(c.metafields);
+  unknownOwn(own, customerOwnKeys, warnings);
   const billingOnly = c.addresses.some(
     (a, i) => a.isDefaultBilling && i !== defaultAddressIndex(c),
   );
@@ -503,26 +826,35 @@ export function customerInput(
     lastName: c.lastName || null,
     note: c.note || null,
     tags: c.tags,
-    emailMarketingConsent: {
-      marketingState: c.acceptsMarketing ? 'SUBSCRIBED' : 'NOT_SUBSCRIBED',
-      marketingOptInLevel: 'SINGLE_OPT_IN',
-    },
+    emailMarketingConsent: consentInput(
+      own,
+      'email',
+      c.acceptsMarketing ? 'SUBSCRIBED' : 'NOT_SUBSCRIBED',
+    ),
     // The deprecated `addresses` input creates the customer and its addresses in one mutation,
     // so a crash cannot leave a customer without addresses (customerAddressCreate would need one
     // call per address).
     addresses: c.addresses.map((a) => mailingAddress(a)),
-    metafields: [markerMetafield(c.id)],
+    metafields: [markerMetafield(c.id), ...shopifyMetafields(c.metafields, warnings)],
   };
+  const locale = own.get('locale');
+  if (locale) input.locale = locale;
+  if (own.get('tax_exempt') === 'true') input.taxExempt = true;
+  const exemptions = parseJson(own.get('tax_exemptions'));
+  if (Array.isArray(exemptions) && exemptions.length) input.taxExemptions = exemptions;
   if (options.withPhone && c.phone.trim()) {
     const address = c.addresses[defaultAddressIndex(c)] ?? c.addresses[0];
     const country = address && isCountryCode(address.countryCode) ? address.countryCode : undefined;
     const phone = e164Phone(c.phone, country);
-    if ('e164' in phone) input.phone = phone.e164;
-    else if ('unknown' in phone) input.phone = c.phone.trim();
-    else
+    if ('invalid' in phone)
       warnings.push(
         `The phone number '${c.phone}' was not migrated: Shopify keeps phone numbers in international (E.164) form and ${phone.invalid}.`,
       );
+    else {
+      input.phone = 'e164' in phone ? phone.e164 : c.phone.trim();
+      const sms = consentInput(own, 'sms', undefined);
+      if (sms) input.smsMarketingConsent = sms;
+    }
   }
   return { input, warnings };
 }
@@ -550,7 +882,7 @@ export function fulfillmentStatusOf(o: Order): string | undefined {
   return undefined;
 }
 
-export interface OrderContext {
+export interface OrderContext extends MetafieldContext {
   customerId: string | undefined;
   line: (index: number) => { productId?: string; variantId?: string };
 }
@@ -565,28 +897,55 @@ function taxLines(tax: number, base: number, currency: string) {
   return [{ title: 'Tax', rate: String(rate), priceSet: moneyBag(tax, currency) }];
 }
 
+const orderOwnKeys = [
+  'tags',
+  'phone',
+  'po_number',
+  'note_attributes',
+  'cancel_reason',
+  'test',
+  'buyer_accepts_marketing',
+];
+
+/** Payment states in which the order's money was taken. */
+const paidStates = new Set<Order['paymentStatus']>(['paid', 'partially_refunded', 'refunded']);
+
+/** The gateway an order's payment and refunds are recorded against. */
+function gatewayOf(o: Order): string {
+  return o.paymentMethod || 'manual';
+}
+
 /**
  * orderCreate input. Imported orders never notify the customer or touch stock: those options are
  * set by the writer (sendReceipt false, sendFulfillmentReceipt false, inventoryBehaviour BYPASS).
+ * The payment is recorded as a transaction (gateway, authorisation code, date) when the source
+ * names one or refunds need one to be given back from; refunds follow with refundCreate.
  */
 export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<string, unknown>> {
   const warnings: string[] = [];
   const currency = o.currency;
+  const own = ownFields(o.metafields);
+  unknownOwn(own, orderOwnKeys, warnings);
+  const credits = o.fees.filter((f) => f.amount.amount < 0);
+  const charges = o.fees.filter((f) => f.amount.amount >= 0);
   const lineDiscounts = o.lines.reduce(
     (n, l) => n + (l.unitPrice.amount * l.quantity - l.total.amount),
     0,
   );
   const discountAmount =
-    o.discounts.reduce((n, d) => n + d.amount.amount, 0) + Math.max(0, lineDiscounts);
-  if (o.discounts.length > 1)
+    o.discounts.reduce((n, d) => n + d.amount.amount, 0) +
+    Math.max(0, lineDiscounts) -
+    credits.reduce((n, f) => n + f.amount.amount, 0);
+  const codes = [...o.discounts.map((d) => d.code), ...credits.map((f) => f.name)].filter(Boolean);
+  if (o.discounts.length + credits.length > 1)
     warnings.push(
-      `Shopify orders take one discount code; ${o.discounts.map((d) => d.code).join(', ')} were combined into one.`,
+      `Shopify orders take one discount code; ${codes.join(', ')} were written as one discount.`,
     );
   if (lineDiscounts > 0)
     warnings.push(
       'Line discounts were added to the order discount (orderCreate has no per-line discounts).',
     );
-  const lineItems = o.lines.map((l, i) => {
+  const lineItems: Record<string, unknown>[] = o.lines.map((l, i) => {
     const link = ctx.line(i);
     return {
       title: l.name,
@@ -594,6 +953,9 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
       sku: l.sku || null,
       priceSet: moneyBag(l.unitPrice.amount, currency),
       taxLines: taxLines(l.tax.amount, l.total.amount, currency),
+      ...(l.meta.length
+        ? { properties: l.meta.map((m) => ({ name: m.key, value: m.value })) }
+        : {}),
       ...(link.variantId
         ? { variantId: link.variantId }
         : link.productId
@@ -601,13 +963,44 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
           : {}),
     };
   });
+  for (const fee of charges)
+    lineItems.push({
+      title: fee.name || 'Fee',
+      quantity: 1,
+      priceSet: moneyBag(fee.amount.amount, currency),
+      taxLines: taxLines(fee.tax.amount, fee.amount.amount, currency),
+      taxable: fee.taxStatus === 'taxable',
+      requiresShipping: false,
+      properties: [{ name: FEE_PROPERTY, value: 'true' }],
+    });
+  const metafields = [markerMetafield(o.id), ...shopifyMetafields(o.metafields, warnings, ctx)];
+  if (o.notes.length)
+    metafields.push(carriedMetafield(carriedKeys.order.notes, JSON.stringify(o.notes), 'json'));
+  const test = own.get('test') === 'true';
+  const transactions: Record<string, unknown>[] = [];
+  const kind = paidStates.has(o.paymentStatus)
+    ? 'SALE'
+    : o.paymentStatus === 'authorized'
+      ? 'AUTHORIZATION'
+      : undefined;
+  if (kind && (o.paymentMethod || o.refunds.length))
+    transactions.push({
+      kind,
+      status: 'SUCCESS',
+      gateway: gatewayOf(o),
+      amountSet: moneyBag(o.grandTotal.amount, currency),
+      processedAt: (kind === 'SALE' ? o.paidAt : null) ?? o.createdAt,
+      ...(o.transactionId ? { authorizationCode: o.transactionId } : {}),
+      ...(test ? { test: true } : {}),
+    });
   const input: Record<string, unknown> = {
     name: `#${o.number}`,
     currency,
     processedAt: o.createdAt,
     email: o.email || null,
     note: o.note || null,
-    financialStatus: financialStatusOf(o),
+    // Refunds are made afterwards against the payment; they set the status as they go.
+    financialStatus: o.refunds.length && kind === 'SALE' ? 'PAID' : financialStatusOf(o),
     lineItems,
     shippingLines: o.shippingLines.map((s) => ({
       title: s.title || 'Shipping',
@@ -615,8 +1008,26 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
       priceSet: moneyBag(s.price.amount, currency),
       taxLines: taxLines(s.tax.amount, s.price.amount, currency),
     })),
-    metafields: [markerMetafield(o.id)],
+    metafields,
+    ...(transactions.length ? { transactions } : {}),
+    ...(o.pricesIncludeTax ? { taxesIncluded: true } : {}),
+    ...(o.completedAt ? { closedAt: o.completedAt } : {}),
+    ...(o.createdVia ? { sourceName: o.createdVia } : {}),
+    ...(test ? { test: true } : {}),
+    ...(own.get('buyer_accepts_marketing') === 'true' ? { buyerAcceptsMarketing: true } : {}),
   };
+  const tags = parseJson(own.get('tags'));
+  if (Array.isArray(tags) && tags.length) input.tags = tags.map(String);
+  const phone = own.get('phone');
+  if (phone) input.phone = phone;
+  const po = own.get('po_number');
+  if (po) input.poNumber = po;
+  const attributes = parseJson(own.get('note_attributes'));
+  if (Array.isArray(attributes) && attributes.length)
+    input.customAttributes = (attributes as { key: string; value: string }[]).map((a) => ({
+      key: String(a.key),
+      value: String(a.value),
+    }));
   const fulfillment = fulfillmentStatusOf(o);
   if (fulfillment) input.fulfillmentStatus = fulfillment;
   if (ctx.customerId) input.customer = { toAssociate: { id: ctx.customerId } };
@@ -629,13 +1040,80 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
   if (discountAmount > 0)
     input.discountCode = {
       itemFixedDiscountCode: {
-        code:
-          o.discounts
-            .map((d) => d.code)
-            .filter(Boolean)
-            .join(' + ') || 'DISCOUNT',
+        code: codes.join(' + ') || 'DISCOUNT',
         amountSet: moneyBag(discountAmount, currency),
       },
     };
   return { input, warnings };
+}
+
+/** Reasons orderCancel takes (OrderCancelReason of the 2026-10 schema). */
+const cancelReasons = new Set(['CUSTOMER', 'DECLINED', 'FRAUD', 'INVENTORY', 'OTHER', 'STAFF']);
+
+/** Why the order was cancelled, as orderCancel takes it (OTHER when the source does not say). */
+export function cancelReasonOf(o: Order): string {
+  const reason = ownValue(o.metafields, 'cancel_reason');
+  return reason && cancelReasons.has(reason) ? reason : 'OTHER';
+}
+
+/**
+ * refundCreate input for one refund of the order: the lines given back (by their destination
+ * ids), the amount given back from the order's payment, the reason and the date. Lines are never
+ * restocked: the refund is history, not a return of goods now.
+ */
+export function refundInput(
+  o: Order,
+  refund: Refund,
+  target: {
+    orderId: string;
+    lineIds: readonly string[];
+    payment?: { id: string; gateway: string };
+  },
+): Built<Record<string, unknown>> {
+  const warnings: string[] = [];
+  const lines: Record<string, unknown>[] = [];
+  for (const l of refund.lines) {
+    const index = o.lines.findIndex((x) => x.id === l.lineId);
+    const lineItemId = index === -1 ? undefined : target.lineIds[index];
+    if (!lineItemId || l.quantity < 1) {
+      if (l.quantity >= 1)
+        warnings.push(
+          `A refunded line of refund ${refund.id} is not on the order; it was left out.`,
+        );
+      continue;
+    }
+    lines.push({ lineItemId, quantity: l.quantity, restockType: 'NO_RESTOCK' });
+  }
+  const money = refund.amount.amount > 0 && target.payment;
+  if (!money && lines.length === 0)
+    return {
+      failure: `Refund ${refund.id} gives money back, but the order has no payment at the destination to give it back from.`,
+    };
+  if (!target.payment && refund.amount.amount > 0)
+    warnings.push(
+      `Refund ${refund.id} records the lines given back but not its amount: the order has no payment to refund from.`,
+    );
+  return {
+    input: {
+      orderId: target.orderId,
+      note: refund.reason || null,
+      processedAt: refund.createdAt,
+      notify: false,
+      ...(lines.length ? { refundLineItems: lines } : {}),
+      ...(money && target.payment
+        ? {
+            transactions: [
+              {
+                orderId: target.orderId,
+                parentId: target.payment.id,
+                gateway: target.payment.gateway,
+                kind: 'REFUND',
+                amount: fromMinor(refund.amount.amount, o.currency),
+              },
+            ],
+          }
+        : {}),
+    },
+    warnings,
+  };
 }

@@ -1,17 +1,31 @@
 import { describe, expect, it } from 'vitest';
+import type { Customer } from '@replatform/canonical/customer';
 import { customerSchema as canonicalCustomer } from '@replatform/canonical/customer';
+import {
+  customerDefaults,
+  orderDefaults,
+  orderLineDefaults,
+  productDefaults,
+  variantDefaults,
+} from '@replatform/canonical/defaults';
 import { orderSchema as canonicalOrder, type Order } from '@replatform/canonical/order';
-import { productSchema as canonicalProduct, type Product } from '@replatform/canonical/product';
+import {
+  productSchema as canonicalProduct,
+  type Product,
+  type Variant,
+} from '@replatform/canonical/product';
 import {
   productSetCost,
   variantsBulkCost,
   type ShopifyCustomer,
   type ShopifyOrder,
   type ShopifyProduct,
+  type ShopifyVariant,
 } from './documents.ts';
 import {
-  attributeMetafield,
   bulkVariantInput,
+  cancelReasonOf,
+  collectionCreateInput,
   customerInput,
   e164Phone,
   financialStatusOf,
@@ -22,17 +36,69 @@ import {
   planProductWrite,
   productSetInput,
   redirectPath,
+  refundInput,
+  saleRuns,
+  shopifyMetafields,
   variantCalls,
+  type PlannedFile,
 } from './from-canonical.ts';
 import {
+  collectionToCategory,
   customerToCanonical,
   orderStatusOf,
   orderToCanonical,
   productToCanonical,
+  type Mapped,
 } from './to-canonical.ts';
 
 const page = <T>(nodes: T[]) => ({ pageInfo: { hasNextPage: false, endCursor: null }, nodes });
 const usd = (amount: string) => ({ shopMoney: { amount, currencyCode: 'USD' } });
+const money = (amount: number) => ({ amount, currency: 'USD' });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- GraphQL inputs navigated in assertions
+type Loose = Record<string, any>;
+
+function recordOf<T>(mapped: Mapped<T>): T {
+  if ('rejected' in mapped) throw new Error(mapped.rejected);
+  return mapped.record;
+}
+
+function shopifyVariant(overrides: Partial<ShopifyVariant> = {}): ShopifyVariant {
+  return {
+    id: 'gid://shopify/ProductVariant/11',
+    sku: 'TEE-S',
+    price: '10.00',
+    compareAtPrice: '12.50',
+    barcode: null,
+    inventoryQuantity: 4,
+    position: 1,
+    taxable: true,
+    inventoryPolicy: 'DENY',
+    selectedOptions: [
+      { name: 'Color', value: 'Red' },
+      { name: 'Size', value: 'S' },
+    ],
+    inventoryItem: {
+      tracked: true,
+      requiresShipping: true,
+      harmonizedSystemCode: '610910',
+      countryCodeOfOrigin: 'PT',
+      provinceCodeOfOrigin: null,
+      unitCost: { amount: '4.5' },
+      measurement: { weight: { unit: 'GRAMS', value: 250 } },
+    },
+    media: { nodes: [{ id: 'gid://shopify/MediaImage/2' }] },
+    metafields: page([
+      { namespace: 'custom', key: 'fabric', type: 'single_line_text_field', value: 'jersey' },
+      {
+        namespace: 'replatform',
+        key: 'description',
+        type: 'multi_line_text_field',
+        value: '<p>Small</p>',
+      },
+    ]),
+    ...overrides,
+  };
+}
 
 function shopifyProduct(overrides: Partial<ShopifyProduct> = {}): ShopifyProduct {
   return {
@@ -44,73 +110,94 @@ function shopifyProduct(overrides: Partial<ShopifyProduct> = {}): ShopifyProduct
     vendor: 'Acme',
     productType: 'Shirts',
     tags: ['a', 'a', 'b'],
+    templateSuffix: 'alternate',
+    isGiftCard: false,
+    giftCardTemplateSuffix: null,
+    requiresSellingPlan: true,
     createdAt: '2025-01-01T00:00:00Z',
     updatedAt: '2025-02-01T00:00:00Z',
     hasOnlyDefaultVariant: false,
+    category: { id: 'gid://shopify/TaxonomyCategory/aa-1' },
     seo: { title: null, description: 'Buy' },
     options: [
-      { name: 'Size', values: ['S', 'M'] },
-      { name: 'Color', values: ['Red'] },
+      { name: 'Size', position: 1, values: ['S', 'M'] },
+      { name: 'Color', position: 2, values: ['Red'] },
     ],
     variants: page([
-      {
-        id: 'gid://shopify/ProductVariant/11',
-        sku: 'TEE-S',
-        price: '10.00',
-        compareAtPrice: '12.50',
-        barcode: null,
-        inventoryQuantity: 4,
-        position: 1,
-        selectedOptions: [
-          { name: 'Color', value: 'Red' },
-          { name: 'Size', value: 'S' },
-        ],
-        inventoryItem: { tracked: true, measurement: { weight: { unit: 'GRAMS', value: 250 } } },
-        media: { nodes: [{ id: 'gid://shopify/MediaImage/2' }] },
-      },
-      {
+      shopifyVariant(),
+      shopifyVariant({
         id: 'gid://shopify/ProductVariant/12',
         sku: null,
-        price: '10.00',
-        compareAtPrice: null,
+        compareAtPrice: '10.00',
         barcode: '123',
-        inventoryQuantity: 9,
+        inventoryQuantity: null,
         position: 2,
+        inventoryPolicy: 'CONTINUE',
         selectedOptions: [
           { name: 'Size', value: 'M' },
           { name: 'Color', value: 'Red' },
         ],
-        inventoryItem: { tracked: false, measurement: { weight: { unit: 'KILOGRAMS', value: 0 } } },
+        inventoryItem: {
+          tracked: false,
+          requiresShipping: false,
+          harmonizedSystemCode: null,
+          countryCodeOfOrigin: null,
+          provinceCodeOfOrigin: null,
+          unitCost: null,
+          measurement: { weight: { unit: 'KILOGRAMS', value: 0 } },
+        },
         media: { nodes: [] },
-      },
+        metafields: page([]),
+      }),
     ]),
     media: page([
       {
         id: 'gid://shopify/MediaImage/1',
         alt: 'front',
         mediaContentType: 'IMAGE',
-        status: 'READY',
-        image: { url: 'https://cdn.example/1.png', altText: 'front' },
+        image: { url: 'https://cdn.example/1.png' },
       },
-      {
-        id: 'gid://shopify/Video/9',
-        alt: null,
-        mediaContentType: 'VIDEO',
-        status: 'READY',
-        image: null,
-      },
+      { id: 'gid://shopify/Video/9', alt: null, mediaContentType: 'VIDEO', image: null },
       {
         id: 'gid://shopify/MediaImage/2',
         alt: null,
         mediaContentType: 'IMAGE',
-        status: 'READY',
-        image: { url: 'https://cdn.example/2.png', altText: 'back' },
+        image: { url: 'https://cdn.example/2.png' },
       },
     ]),
     metafields: page([
-      { namespace: 'replatform', key: 'source_id', value: 'src-9' },
-      { namespace: 'custom', key: 'material', value: 'cotton' },
-      { namespace: 'specs', key: 'fit', value: 'slim' },
+      { namespace: 'replatform', key: 'source_id', type: 'single_line_text_field', value: 'x' },
+      { namespace: 'custom', key: 'material', type: 'single_line_text_field', value: 'cotton' },
+      { namespace: 'specs', key: 'fit', type: 'json', value: '{"cut":"slim"}' },
+      {
+        namespace: 'replatform',
+        key: 'short_description',
+        type: 'multi_line_text_field',
+        value: '<p>Short</p>',
+      },
+      {
+        namespace: 'replatform',
+        key: 'attributes',
+        type: 'json',
+        value: JSON.stringify([
+          {
+            name: 'Material',
+            values: ['Cotton', 'Linen'],
+            shared: null,
+            visible: true,
+            position: 2,
+          },
+        ]),
+      },
+      {
+        namespace: 'replatform',
+        key: 'options',
+        type: 'json',
+        value: JSON.stringify([
+          { name: 'Size', shared: { slug: 'size' }, visible: true, position: 0 },
+          { name: 'Color', shared: null, visible: false, position: 1 },
+        ]),
+      },
     ]),
     collections: page([{ id: 'gid://shopify/Collection/5' }]),
     ...overrides,
@@ -118,71 +205,226 @@ function shopifyProduct(overrides: Partial<ShopifyProduct> = {}): ShopifyProduct
 }
 
 describe('Shopify -> canonical', () => {
-  it('maps a product with options, variants, media, SEO and metafields', () => {
-    const product = productToCanonical(shopifyProduct(), 'USD');
+  it('maps a product: options, prices and sales, stock, media, own fields and metafields', () => {
+    const mapped = productToCanonical(shopifyProduct(), 'USD');
+    const product = recordOf(mapped);
     expect(canonicalProduct.safeParse(product).success).toBe(true);
     expect(product).toMatchObject({
       type: 'variable',
       status: 'active',
+      visibility: 'hidden',
       sku: '',
       tags: ['a', 'b'],
       seoTitle: '',
       seoDescription: 'Buy',
+      shortDescriptionHtml: '<p>Short</p>',
       options: [
-        { name: 'Size', values: ['S', 'M'] },
-        { name: 'Color', values: ['Red'] },
+        { name: 'Size', values: ['S', 'M'], shared: { slug: 'size' }, visible: true, position: 0 },
+        { name: 'Color', values: ['Red'], shared: null, visible: false, position: 1 },
       ],
+      attributes: [{ name: 'Material', values: ['Cotton', 'Linen'], position: 2 }],
       images: [
-        { url: 'https://cdn.example/1.png', alt: 'front', position: 0 },
-        { url: 'https://cdn.example/2.png', alt: 'back', position: 1 },
+        { url: 'https://cdn.example/1.png', alt: 'front', title: '', position: 0 },
+        { url: 'https://cdn.example/2.png', alt: '', title: '', position: 1 },
       ],
       categoryIds: ['gid://shopify/Collection/5'],
-      attributes: { material: 'cotton', 'specs.fit': 'slim', product_type: 'Shirts' },
+      taxStatus: 'taxable',
       sourceUrlPath: '/products/tee',
       createdAt: '2025-01-01T00:00:00.000Z',
       updatedAt: '2025-02-01T00:00:00.000Z',
     });
+    // The marker is the migration's own; Shopify's own fields become shopify.* custom fields.
+    expect(product.metafields).toEqual([
+      {
+        namespace: 'shopify.custom',
+        key: 'material',
+        type: 'single_line_text_field',
+        value: 'cotton',
+      },
+      { namespace: 'shopify.specs', key: 'fit', type: 'json', value: '{"cut":"slim"}' },
+      {
+        namespace: 'shopify',
+        key: 'product_type',
+        type: 'single_line_text_field',
+        value: 'Shirts',
+      },
+      {
+        namespace: 'shopify',
+        key: 'template_suffix',
+        type: 'single_line_text_field',
+        value: 'alternate',
+      },
+      { namespace: 'shopify', key: 'requires_selling_plan', type: 'boolean', value: 'true' },
+      {
+        namespace: 'shopify',
+        key: 'category',
+        type: 'single_line_text_field',
+        value: 'gid://shopify/TaxonomyCategory/aa-1',
+      },
+    ]);
     expect(product.variants[0]).toMatchObject({
       sku: 'TEE-S',
       optionValues: [
         { name: 'Size', value: 'S' },
         { name: 'Color', value: 'Red' },
       ],
-      price: { amount: 1000, currency: 'USD' },
-      compareAtPrice: { amount: 1250, currency: 'USD' },
+      // A compare-at price above the price is the regular price; the price is the sale price.
+      price: money(1250),
+      salePrice: money(1000),
       weight: { value: 250, unit: 'g' },
-      inventory: { tracked: true, quantity: 4 },
+      inventory: { tracked: true, quantity: 4, stockStatus: 'instock', backorders: 'no' },
       imageUrl: 'https://cdn.example/2.png',
+      virtual: false,
+      descriptionHtml: '<p>Small</p>',
+      position: 0,
     });
+    expect(product.variants[0]?.metafields).toEqual([
+      {
+        namespace: 'shopify.custom',
+        key: 'fabric',
+        type: 'single_line_text_field',
+        value: 'jersey',
+      },
+      { namespace: 'shopify', key: 'unit_cost', type: 'number_decimal', value: '4.5' },
+      {
+        namespace: 'shopify',
+        key: 'harmonized_system_code',
+        type: 'single_line_text_field',
+        value: '610910',
+      },
+      {
+        namespace: 'shopify',
+        key: 'country_code_of_origin',
+        type: 'single_line_text_field',
+        value: 'PT',
+      },
+    ]);
     expect(product.variants[1]).toMatchObject({
       sku: '',
       barcode: '123',
+      // A compare-at price that is not above the price is no sale: kept as Shopify's own field.
+      price: money(1000),
+      salePrice: null,
       weight: null,
-      inventory: { tracked: false, quantity: 0 },
+      inventory: { tracked: false, quantity: 0, stockStatus: 'instock', backorders: 'yes' },
       imageUrl: null,
+      virtual: true,
+      metafields: [
+        { namespace: 'shopify', key: 'compare_at_price', type: 'number_decimal', value: '10.00' },
+      ],
     });
+    expect('losses' in mapped && mapped.losses).toEqual([
+      {
+        field: 'media.nodes[].mediaContentType',
+        reason: expect.stringMatching(/1 video or 3D media \(VIDEO\) are not carried/),
+      },
+    ]);
   });
 
-  it('maps a product with only the default variant as simple', () => {
-    const simple = productToCanonical(
+  it('tells simple, external and untaxed products, stock on backorder and mixed taxes apart', () => {
+    const only = shopifyVariant({
+      selectedOptions: [{ name: 'Title', value: 'Default Title' }],
+      inventoryQuantity: 0,
+      inventoryPolicy: 'CONTINUE',
+      taxable: false,
+      compareAtPrice: null,
+    });
+    const simple = recordOf(
+      productToCanonical(
+        shopifyProduct({
+          hasOnlyDefaultVariant: true,
+          options: [{ name: 'Title', position: 1, values: ['Default Title'] }],
+          variants: page([only]),
+          status: 'ARCHIVED',
+          metafields: page([
+            {
+              namespace: 'replatform',
+              key: 'external_url',
+              type: 'url',
+              value: 'https://x.example/a',
+            },
+            {
+              namespace: 'replatform',
+              key: 'button_text',
+              type: 'single_line_text_field',
+              value: 'Go',
+            },
+          ]),
+        }),
+        'USD',
+      ),
+    );
+    expect(simple).toMatchObject({
+      type: 'external',
+      options: [],
+      sku: 'TEE-S',
+      status: 'archived',
+      visibility: 'visible',
+      taxStatus: 'none',
+      externalUrl: 'https://x.example/a',
+      buttonText: 'Go',
+    });
+    expect(simple.variants[0]).toMatchObject({
+      optionValues: [],
+      inventory: { tracked: true, quantity: 0, stockStatus: 'onbackorder', backorders: 'yes' },
+    });
+    const mixed = productToCanonical(
       shopifyProduct({
-        hasOnlyDefaultVariant: true,
-        options: [{ name: 'Title', values: ['Default Title'] }],
         variants: page([
-          {
-            ...shopifyProduct().variants.nodes[0]!,
-            selectedOptions: [{ name: 'Title', value: 'Default Title' }],
-          },
+          shopifyVariant(),
+          shopifyVariant({ id: 'gid://shopify/ProductVariant/13', taxable: false, position: 2 }),
         ]),
-        status: 'ARCHIVED',
+        media: page([]),
       }),
       'USD',
     );
-    expect(simple).toMatchObject({ type: 'simple', options: [], sku: 'TEE-S', status: 'archived' });
-    expect(simple.variants[0]?.optionValues).toEqual([]);
+    expect(recordOf(mixed).taxStatus).toBe('taxable');
+    expect('losses' in mixed && mixed.losses.map((l) => l.field)).toEqual([
+      'variants.nodes[].taxable',
+    ]);
   });
 
-  it('maps customers: lower-cased e-mail, consent, one default address; refuses one without e-mail', () => {
+  it('maps collections with SEO, image alt text, sort order and metafields', () => {
+    const category = recordOf(
+      collectionToCategory({
+        id: 'gid://shopify/Collection/5',
+        handle: 'tees',
+        title: 'Tees',
+        descriptionHtml: '<p>All</p>',
+        sortOrder: 'BEST_SELLING',
+        templateSuffix: null,
+        updatedAt: '2025-01-01T00:00:00Z',
+        seo: { title: 'Tees | Shop', description: null },
+        image: { url: 'https://cdn.example/c.png', altText: 'Banner' },
+        metafields: page([
+          { namespace: 'custom', key: 'banner', type: 'single_line_text_field', value: 'New' },
+        ]),
+      }),
+    );
+    expect(category).toMatchObject({
+      parentId: null,
+      imageUrl: 'https://cdn.example/c.png',
+      imageAlt: 'Banner',
+      seoTitle: 'Tees | Shop',
+      seoDescription: '',
+      metafields: [
+        {
+          namespace: 'shopify.custom',
+          key: 'banner',
+          type: 'single_line_text_field',
+          value: 'New',
+        },
+        {
+          namespace: 'shopify',
+          key: 'sort_order',
+          type: 'single_line_text_field',
+          value: 'BEST_SELLING',
+        },
+      ],
+    });
+  });
+
+  it('maps customers: lower-cased e-mail, consent in detail, one default address; refuses one without e-mail', () => {
     const address = {
       firstName: 'A',
       lastName: 'B',
@@ -202,38 +444,61 @@ describe('Shopify -> canonical', () => {
       lastName: 'B',
       note: null,
       tags: [],
+      locale: 'fr',
+      taxExempt: true,
+      taxExemptions: ['CA_STATUS_CARD_EXEMPTION'],
       createdAt: '2024-03-01T10:00:00Z',
       updatedAt: '2024-03-01T10:00:00Z',
-      defaultEmailAddress: { emailAddress: 'Ann@Example.com', marketingState: 'SUBSCRIBED' },
-      defaultPhoneNumber: { phoneNumber: '+15550100' },
-      defaultAddress: { id: 'gid://shopify/MailingAddress/2' },
+      defaultEmailAddress: {
+        emailAddress: 'Ann@Example.com',
+        marketingState: 'UNSUBSCRIBED',
+        marketingOptInLevel: 'SINGLE_OPT_IN',
+        marketingUpdatedAt: '2024-03-02T10:00:00Z',
+      },
+      defaultPhoneNumber: {
+        phoneNumber: '+15550100',
+        smsMarketingConsent: { state: 'SUBSCRIBED', optInLevel: null, updatedAt: null },
+      },
+      defaultAddress: { ...address, id: 'gid://shopify/MailingAddress/2', provinceCode: null },
       addressesV2: page([
         { ...address, id: 'gid://shopify/MailingAddress/1' },
         { ...address, id: 'gid://shopify/MailingAddress/2', provinceCode: null },
       ]),
+      metafields: page([
+        { namespace: 'custom', key: 'tier', type: 'single_line_text_field', value: 'gold' },
+      ]),
     };
-    const mapped = customerToCanonical(customer);
+    const mapped = recordOf(customerToCanonical(customer));
     expect(canonicalCustomer.safeParse(mapped).success).toBe(true);
     expect(mapped).toMatchObject({
       email: 'ann@example.com',
       firstName: '',
-      acceptsMarketing: true,
+      acceptsMarketing: false,
       phone: '+15550100',
       createdAt: '2024-03-01T10:00:00.000Z',
     });
-    if ('rejected' in mapped) throw new Error('rejected');
+    expect(mapped.metafields.map((m) => `${m.namespace}.${m.key}=${m.value}`)).toEqual([
+      'shopify.custom.tier=gold',
+      'shopify.locale=fr',
+      'shopify.tax_exempt=true',
+      'shopify.tax_exemptions=["CA_STATUS_CARD_EXEMPTION"]',
+      'shopify.email_marketing_state=UNSUBSCRIBED',
+      'shopify.email_marketing_opt_in_level=SINGLE_OPT_IN',
+      'shopify.email_marketing_updated_at=2024-03-02T10:00:00Z',
+      'shopify.sms_marketing_state=SUBSCRIBED',
+    ]);
     expect(
-      mapped.addresses.map((a) => [a.province, a.isDefaultBilling, a.isDefaultShipping]),
+      mapped.addresses.map((a) => [a.province, a.email, a.isDefaultBilling, a.isDefaultShipping]),
     ).toEqual([
-      ['TX', false, false],
-      ['Texas', true, true],
+      ['TX', '', false, false],
+      ['Texas', '', true, true],
     ]);
     expect(customerToCanonical({ ...customer, defaultEmailAddress: null })).toEqual({
       rejected: expect.stringContaining('no e-mail'),
     });
   });
 
-  it('maps order statuses (documented table) and money', () => {
+  it('maps order statuses (documented table)', () => {
     const table: [string | null, string, string | null, Order['status']][] = [
       ['PAID', 'FULFILLED', '2025-01-01T00:00:00Z', 'cancelled'],
       ['REFUNDED', 'FULFILLED', null, 'refunded'],
@@ -257,30 +522,84 @@ describe('Shopify -> canonical', () => {
       ).toBe(status);
   });
 
-  it('separates line discounts from order discounts and keeps totals consistent', () => {
-    const allocation = (amount: string, index: number, targetSelection: string) => ({
-      allocatedAmountSet: usd(amount),
-      discountApplication: { index, targetSelection },
-    });
-    const order: ShopifyOrder = {
+  const allocation = (amount: string, index: number, targetSelection: string) => ({
+    allocatedAmountSet: usd(amount),
+    discountApplication: { index, targetSelection },
+  });
+  const tax = (amount: string) => ({ title: 'VAT', rate: 0.2, priceSet: usd(amount) });
+
+  function shopifyOrder(overrides: Partial<ShopifyOrder> = {}): ShopifyOrder {
+    return {
       id: 'gid://shopify/Order/1',
       name: '#1042',
+      email: 'x@example.com',
+      phone: '+14155550100',
+      note: 'Leave at the door',
+      tags: ['priority', 'wholesale'],
+      poNumber: 'PO-7',
       processedAt: '2024-05-01T10:00:00Z',
       updatedAt: '2024-05-02T10:00:00Z',
-      currencyCode: 'USD',
-      email: 'x@example.com',
-      note: null,
+      closedAt: '2024-05-05T10:00:00Z',
       cancelledAt: null,
-      displayFinancialStatus: 'PAID',
+      cancelReason: null,
+      currencyCode: 'USD',
+      taxesIncluded: false,
+      test: false,
+      sourceName: 'web',
+      clientIp: '203.0.113.7',
+      customerAcceptsMarketing: true,
+      displayFinancialStatus: 'PARTIALLY_REFUNDED',
       displayFulfillmentStatus: 'FULFILLED',
+      customAttributes: [{ key: 'gift_message', value: 'Enjoy' }],
       customer: null,
       subtotalPriceSet: usd('35.00'),
       totalTaxSet: usd('3.00'),
       totalShippingPriceSet: usd('5.00'),
       totalDiscountsSet: usd('10.00'),
-      totalPriceSet: usd('38.00'),
+      totalPriceSet: usd('42.00'),
+      totalRefundedSet: usd('7.00'),
       billingAddress: null,
       shippingAddress: null,
+      transactions: [
+        {
+          kind: 'SALE',
+          status: 'SUCCESS',
+          gateway: 'bogus',
+          formattedGateway: 'Bogus',
+          paymentId: 'AUTH-1',
+          processedAt: '2024-05-01T11:00:00Z',
+          test: false,
+          amountSet: usd('42.00'),
+        },
+        {
+          kind: 'REFUND',
+          status: 'SUCCESS',
+          gateway: 'bogus',
+          formattedGateway: 'Bogus',
+          paymentId: null,
+          processedAt: '2024-05-03T11:00:00Z',
+          test: false,
+          amountSet: usd('7.00'),
+        },
+      ],
+      additionalFees: [{ name: 'Import fee', price: usd('2.00'), taxLines: [] }],
+      refunds: [
+        {
+          id: 'gid://shopify/Refund/8',
+          note: 'Damaged',
+          createdAt: '2024-05-03T11:00:05Z',
+          processedAt: '2024-05-03T11:00:00Z',
+          totalRefundedSet: usd('7.00'),
+          refundLineItems: page([
+            {
+              quantity: 1,
+              lineItem: { id: 'gid://shopify/LineItem/1' },
+              subtotalSet: usd('6.00'),
+              totalTaxSet: usd('1.00'),
+            },
+          ]),
+        },
+      ],
       lineItems: page([
         {
           id: 'gid://shopify/LineItem/1',
@@ -288,8 +607,9 @@ describe('Shopify -> canonical', () => {
           sku: 'TEE-S',
           quantity: 2,
           originalUnitPriceSet: usd('10.00'),
-          taxLines: [{ priceSet: usd('2.00') }],
+          taxLines: [tax('2.00')],
           discountAllocations: [allocation('2.00', 0, 'EXPLICIT'), allocation('3.00', 1, 'ALL')],
+          customAttributes: [{ key: 'Engraving', value: 'Ana' }],
           variant: { id: 'gid://shopify/ProductVariant/1', title: 'S' },
           product: { id: 'gid://shopify/Product/1' },
         },
@@ -299,9 +619,22 @@ describe('Shopify -> canonical', () => {
           sku: null,
           quantity: 1,
           originalUnitPriceSet: usd('20.00'),
-          taxLines: [{ priceSet: usd('1.00') }],
+          taxLines: [tax('1.00')],
           discountAllocations: [allocation('3.00', 1, 'ALL')],
-          variant: { id: 'gid://shopify/ProductVariant/2', title: 'Default Title' },
+          customAttributes: [],
+          variant: null,
+          product: null,
+        },
+        {
+          id: 'gid://shopify/LineItem/3',
+          name: 'Gift wrap',
+          sku: null,
+          quantity: 1,
+          originalUnitPriceSet: usd('4.00'),
+          taxLines: [],
+          discountAllocations: [],
+          customAttributes: [{ key: '_replatform_fee', value: 'true' }],
+          variant: null,
           product: null,
         },
       ]),
@@ -337,174 +670,484 @@ describe('Shopify -> canonical', () => {
           code: 'SHIP2',
         },
       ]),
+      metafields: page([
+        { namespace: 'replatform', key: 'source_id', type: 'single_line_text_field', value: 'o' },
+        {
+          namespace: 'replatform',
+          key: 'notes',
+          type: 'json',
+          value: JSON.stringify([
+            {
+              content: 'Called',
+              customerNote: true,
+              author: 'Ana',
+              createdAt: '2024-05-02T09:00:00.000Z',
+            },
+          ]),
+        },
+      ]),
+      ...overrides,
     };
-    const mapped = orderToCanonical(order);
-    expect(canonicalOrder.safeParse(mapped).success).toBe(true);
-    if ('rejected' in mapped) throw new Error('rejected');
-    expect(mapped).toMatchObject({
+  }
+
+  it('maps an order: lines, discounts, fees, refunds, payment, notes and own fields', () => {
+    const mapped = orderToCanonical(shopifyOrder());
+    const order = recordOf(mapped);
+    expect(canonicalOrder.safeParse(order).success).toBe(true);
+    expect(order).toMatchObject({
       number: '1042',
-      // Canonical timestamps have one form: toISOString()'s, with milliseconds.
       createdAt: '2024-05-01T10:00:00.000Z',
       updatedAt: '2024-05-02T10:00:00.000Z',
       status: 'completed',
-      paymentStatus: 'paid',
+      paymentStatus: 'partially_refunded',
       fulfillmentStatus: 'fulfilled',
+      note: 'Leave at the door',
+      paymentMethod: 'bogus',
+      paymentMethodTitle: 'Bogus',
+      transactionId: 'AUTH-1',
+      paidAt: '2024-05-01T11:00:00.000Z',
+      completedAt: '2024-05-05T10:00:00.000Z',
+      customerIpAddress: '203.0.113.7',
+      createdVia: 'web',
+      refundTotal: money(700),
+      feeTotal: money(600),
+      notes: [{ content: 'Called', customerNote: true, author: 'Ana' }],
     });
-    expect(mapped.lines.map((l) => [l.total.amount, l.tax.amount, l.variantId])).toEqual([
-      [1800, 200, 'gid://shopify/ProductVariant/1'],
-      [2000, 100, null],
-    ]);
-    expect(mapped.discounts).toEqual([
-      { code: 'SAVE6', amount: { amount: 600, currency: 'USD' } },
-      { code: 'SHIP2', amount: { amount: 200, currency: 'USD' } },
-    ]);
     expect(
-      mapped.subtotal.amount -
-        mapped.discountTotal.amount +
-        mapped.shippingTotal.amount +
-        mapped.taxTotal.amount,
-    ).toBe(mapped.grandTotal.amount);
-    expect(orderToCanonical({ ...order, lineItems: page([]) })).toEqual({
+      order.lines.map((l) => [
+        l.name,
+        l.total.amount,
+        l.tax.amount,
+        l.variantId,
+        l.productId,
+        l.meta,
+      ]),
+    ).toEqual([
+      [
+        'Tee - S',
+        1800,
+        200,
+        'gid://shopify/ProductVariant/1',
+        'gid://shopify/Product/1',
+        [{ key: 'Engraving', value: 'Ana' }],
+      ],
+      // The product of this line no longer exists: the line keeps its name and price.
+      ['Mug', 2000, 100, null, null, []],
+    ]);
+    expect(order.discounts).toEqual([
+      { code: 'SAVE6', amount: money(600), tax: money(0) },
+      { code: 'SHIP2', amount: money(200), tax: money(0) },
+    ]);
+    expect(order.fees).toEqual([
+      { name: 'Import fee', amount: money(200), tax: money(0), taxClass: '', taxStatus: 'none' },
+      { name: 'Gift wrap', amount: money(400), tax: money(0), taxClass: '', taxStatus: 'none' },
+    ]);
+    expect(order.refunds).toEqual([
+      {
+        id: 'gid://shopify/Refund/8',
+        createdAt: '2024-05-03T11:00:00.000Z',
+        amount: money(700),
+        reason: 'Damaged',
+        lines: [
+          { lineId: 'gid://shopify/LineItem/1', quantity: 1, amount: money(600), tax: money(100) },
+        ],
+      },
+    ]);
+    expect(order.metafields.map((m) => `${m.namespace}.${m.key}=${m.value}`)).toEqual([
+      'shopify.tags=["priority","wholesale"]',
+      'shopify.phone=+14155550100',
+      'shopify.po_number=PO-7',
+      'shopify.note_attributes=[{"key":"gift_message","value":"Enjoy"}]',
+      'shopify.buyer_accepts_marketing=true',
+    ]);
+    // Nothing of this order depends on its data to be lost (the reader adds, for each order, the
+    // fields that no order can carry, such as the names of its taxes).
+    expect('losses' in mapped && mapped.losses).toEqual([]);
+    expect(orderToCanonical({ ...shopifyOrder(), lineItems: page([]) })).toEqual({
       rejected: 'The order has no line items.',
     });
   });
+
+  it('reports an order paid in several payments, and an authorisation dated after the order', () => {
+    const sale = shopifyOrder().transactions[0]!;
+    const split = orderToCanonical(
+      shopifyOrder({ transactions: [sale, { ...sale, paymentId: 'AUTH-2' }] }),
+    );
+    expect('losses' in split && split.losses.map((l) => l.field)).toEqual(['transactions[]']);
+    const authorised = orderToCanonical(
+      shopifyOrder({
+        displayFinancialStatus: 'AUTHORIZED',
+        transactions: [{ ...sale, kind: 'AUTHORIZATION' }],
+      }),
+    );
+    expect('losses' in authorised && authorised.losses.map((l) => l.field)).toEqual([
+      'transactions[].processedAt',
+    ]);
+    expect(recordOf(authorised).paidAt).toBeNull();
+  });
 });
 
-function canonicalProductFixture(overrides: Partial<Product> = {}): Product {
-  const base = productToCanonical(shopifyProduct(), 'USD');
-  return { ...base, ...overrides };
+function canonicalVariant(overrides: Partial<Variant> = {}): Variant {
+  return {
+    ...variantDefaults(money(1250)),
+    id: 'v1',
+    sku: 'TEE-S',
+    optionValues: [{ name: 'Size', value: 'S' }],
+    position: 0,
+    ...overrides,
+  };
 }
 
+function canonicalProductFixture(overrides: Partial<Product> = {}): Product {
+  return {
+    ...productDefaults(),
+    id: 'p1',
+    type: 'variable',
+    name: 'Tee',
+    slug: 'tee',
+    options: [{ name: 'Size', values: ['S', 'M'], shared: null, visible: true, position: 0 }],
+    variants: [
+      canonicalVariant({ salePrice: money(1000), imageUrl: 'https://src.example/2.png' }),
+      canonicalVariant({
+        id: 'v2',
+        sku: 'TEE-M',
+        optionValues: [{ name: 'Size', value: 'M' }],
+        position: 1,
+        price: money(1300),
+        inventory: {
+          tracked: true,
+          quantity: 0,
+          stockStatus: 'onbackorder',
+          backorders: 'notify',
+          lowStockThreshold: 2,
+        },
+        virtual: true,
+      }),
+    ],
+    images: [
+      { url: 'https://src.example/1.png', alt: 'front', title: 'Front', position: 0 },
+      { url: 'https://src.example/2.png', alt: 'back', title: '', position: 1 },
+    ],
+    categoryIds: ['c5'],
+    weight: { value: 0.3, unit: 'kg' },
+    sourceUrlPath: '/shop/tee',
+    createdAt: null,
+    updatedAt: null,
+    ...overrides,
+  };
+}
+
+const productContext = {
+  locationId: 'gid://shopify/Location/1',
+  collectionIds: (id: string) => (id === 'c5' ? 'gid://shopify/Collection/50' : undefined),
+  now: Date.parse('2025-06-01T00:00:00Z'),
+};
+
 describe('canonical -> Shopify', () => {
-  it('builds productSet input with options, variants, inventory, media, metafields and collections', () => {
+  it('builds productSet input: prices and sales, stock policy, weights, files, own and carried fields', () => {
     const product = canonicalProductFixture({
-      dimensions: { length: 1, width: 2, height: 3, unit: 'cm' },
+      status: 'active',
+      visibility: 'hidden',
+      sku: 'TEE',
       shortDescriptionHtml: '<p>x</p>',
-      attributes: {
-        material: 'cotton',
-        'Screen Size': '13"',
-        product_type: 'Shirts',
-        'specs.fit': 'slim',
-      },
+      purchaseNote: 'Thanks!',
+      dimensions: { length: 1, width: 2, height: 3, unit: 'cm' },
+      attributes: [
+        { name: 'Material', values: ['Cotton'], shared: null, visible: true, position: 1 },
+      ],
+      taxStatus: 'none',
+      metafields: [
+        {
+          namespace: 'shopify',
+          key: 'product_type',
+          value: 'Shirts',
+          type: 'single_line_text_field',
+        },
+        {
+          namespace: 'shopify',
+          key: 'category',
+          value: 'gid://shopify/TaxonomyCategory/aa-1',
+          type: 'single_line_text_field',
+        },
+        { namespace: 'shopify', key: 'gift_card', value: 'true', type: 'boolean' },
+        { namespace: 'shopify.custom', key: 'fit', value: 'slim', type: 'single_line_text_field' },
+      ],
     });
-    const built = productSetInput(product, {
-      locationId: 'gid://shopify/Location/1',
-      collectionIds: (id) =>
-        id === 'gid://shopify/Collection/5' ? 'gid://shopify/Collection/50' : undefined,
-    });
-    if ('failure' in built) throw new Error(built.failure);
-    const input = built.input as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- a GraphQL input navigated in assertions
+    const built = productSetInput(product, productContext);
+    if (!('input' in built)) throw new Error(JSON.stringify(built));
+    const input = built.input as Loose;
     expect(input).toMatchObject({
       title: 'Tee',
       handle: 'tee',
-      status: 'ACTIVE',
+      status: 'UNLISTED',
       productType: 'Shirts',
-      seo: { title: null, description: 'Buy' },
-      productOptions: [
-        { name: 'Size', values: [{ name: 'S' }, { name: 'M' }] },
-        { name: 'Color', values: [{ name: 'Red' }] },
-      ],
+      category: 'gid://shopify/TaxonomyCategory/aa-1',
+      giftCard: true,
+      seo: { title: null, description: null },
+      productOptions: [{ name: 'Size', values: [{ name: 'S' }, { name: 'M' }] }],
       collections: ['gid://shopify/Collection/50'],
       files: [
-        { originalSource: 'https://cdn.example/1.png', alt: 'front', contentType: 'IMAGE' },
-        { originalSource: 'https://cdn.example/2.png', alt: 'back', contentType: 'IMAGE' },
+        { originalSource: 'https://src.example/1.png', alt: 'front', contentType: 'IMAGE' },
+        { originalSource: 'https://src.example/2.png', alt: 'back', contentType: 'IMAGE' },
       ],
     });
     expect(input.variants[0]).toMatchObject({
-      optionValues: [
-        { optionName: 'Size', name: 'S' },
-        { optionName: 'Color', name: 'Red' },
-      ],
+      optionValues: [{ optionName: 'Size', name: 'S' }],
+      // The sale runs now: its price is the price and the regular price the compare-at price.
       price: '10.00',
       compareAtPrice: '12.50',
-      inventoryItem: { tracked: true, measurement: { weight: { unit: 'GRAMS', value: 250 } } },
-      inventoryQuantities: [
-        { locationId: 'gid://shopify/Location/1', name: 'available', quantity: 4 },
-      ],
-      file: { originalSource: 'https://cdn.example/2.png', contentType: 'IMAGE' },
-    });
-    expect(input.variants[1].inventoryQuantities).toBeUndefined();
-    expect(input.metafields).toEqual([
-      {
-        namespace: 'replatform',
-        key: 'source_id',
-        type: 'single_line_text_field',
-        value: 'gid://shopify/Product/1',
+      taxable: false,
+      inventoryPolicy: 'DENY',
+      inventoryItem: {
+        tracked: false,
+        requiresShipping: true,
+        measurement: { weight: { unit: 'KILOGRAMS', value: 0.3 } },
       },
-      { namespace: 'custom', key: 'material', type: 'single_line_text_field', value: 'cotton' },
-      { namespace: 'custom', key: 'screen_size', type: 'single_line_text_field', value: '13"' },
-      { namespace: 'specs', key: 'fit', type: 'single_line_text_field', value: 'slim' },
+      file: { originalSource: 'https://src.example/2.png', contentType: 'IMAGE' },
+    });
+    expect(input.variants[1]).toMatchObject({
+      price: '13.00',
+      compareAtPrice: null,
+      inventoryPolicy: 'CONTINUE',
+      inventoryItem: { tracked: true, requiresShipping: false },
+      inventoryQuantities: [
+        { locationId: 'gid://shopify/Location/1', name: 'available', quantity: 0 },
+      ],
+    });
+    expect(input.metafields.map((m: Loose) => `${m.namespace}.${m.key}:${m.type}`)).toEqual([
+      'replatform.source_id:single_line_text_field',
+      'custom.fit:single_line_text_field',
+      'replatform.short_description:multi_line_text_field',
+      'replatform.purchase_note:multi_line_text_field',
+      'replatform.sku:single_line_text_field',
+      'replatform.dimensions:json',
+      'replatform.attributes:json',
     ]);
-    expect(built.warnings).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/dimensions/),
-        expect.stringMatching(/short description/),
-        "Attribute 'Screen Size' was stored as metafield custom.screen_size.",
-      ]),
-    );
+    expect(built.files).toEqual([
+      { source: 'https://src.example/1.png', alt: 'front' },
+      { source: 'https://src.example/2.png', alt: 'back' },
+    ]);
   });
 
-  it('gives a simple product Shopify’s default option and refuses what Shopify cannot hold', () => {
-    const simple = productToCanonical(
-      shopifyProduct({
-        hasOnlyDefaultVariant: true,
-        variants: page([shopifyProduct().variants.nodes[0]!]),
-      }),
-      'USD',
+  it('applies a sale only while it runs, and keeps options flags and own variant fields', () => {
+    const at = (iso: string) => Date.parse(iso);
+    const sale = canonicalVariant({
+      salePrice: money(1000),
+      saleStartsAt: '2025-07-01T00:00:00.000Z',
+      saleEndsAt: '2025-08-01T00:00:00.000Z',
+    });
+    expect(saleRuns(sale, at('2025-06-01T00:00:00Z'))).toBe(false);
+    expect(saleRuns(sale, at('2025-07-15T00:00:00Z'))).toBe(true);
+    expect(saleRuns(sale, at('2025-08-01T00:00:00Z'))).toBe(false);
+    const product = canonicalProductFixture({
+      options: [
+        { name: 'Size', values: ['S'], shared: { slug: 'size' }, visible: false, position: 0 },
+      ],
+      variants: [
+        {
+          ...sale,
+          metafields: [
+            { namespace: 'shopify', key: 'unit_cost', value: '4.5', type: 'number_decimal' },
+            {
+              namespace: 'shopify',
+              key: 'country_code_of_origin',
+              value: 'PT',
+              type: 'single_line_text_field',
+            },
+            {
+              namespace: 'shopify',
+              key: 'compare_at_price',
+              value: '9.00',
+              type: 'number_decimal',
+            },
+          ],
+        },
+      ],
+    });
+    const built = productSetInput(product, productContext);
+    if (!('input' in built)) throw new Error(JSON.stringify(built));
+    const variant = (built.input as Loose).variants[0];
+    expect(variant).toMatchObject({
+      price: '12.50',
+      compareAtPrice: '9.00',
+      inventoryItem: { cost: '4.5', countryCodeOfOrigin: 'PT' },
+    });
+    expect((built.input as Loose).metafields).toContainEqual({
+      namespace: 'replatform',
+      key: 'options',
+      type: 'json',
+      value: JSON.stringify([
+        { name: 'Size', shared: { slug: 'size' }, visible: false, position: 0 },
+      ]),
+    });
+    expect(built.warnings).toEqual([
+      'Shopify shows every option on the product page, also Size (not shown at the source).',
+    ]);
+  });
+
+  it('reuses images stored before, skips grouped products and refuses what Shopify cannot hold', () => {
+    const product = canonicalProductFixture();
+    const built = productSetInput(product, {
+      ...productContext,
+      imageId: (url) => (url.endsWith('2.png') ? 'gid://shopify/MediaImage/77' : undefined),
+    });
+    if (!('input' in built)) throw new Error(JSON.stringify(built));
+    const input = built.input as Loose;
+    expect(input.files[1]).toEqual({ id: 'gid://shopify/MediaImage/77', alt: 'back' });
+    expect(input.variants[0].file).toEqual({ id: 'gid://shopify/MediaImage/77' });
+    expect(
+      productSetInput({ ...product, type: 'grouped', variants: [], options: [] }, productContext),
+    ).toEqual({ skip: expect.stringMatching(/no grouped products/) });
+    const duplicate = {
+      ...product,
+      variants: [product.variants[0]!, { ...product.variants[0]!, id: 'd' }],
+    };
+    expect(productSetInput(duplicate, productContext)).toEqual({
+      failure: expect.stringMatching(/same options/),
+    });
+    const missing = { ...product, variants: [{ ...product.variants[0]!, optionValues: [] }] };
+    expect(productSetInput(missing, productContext)).toEqual({
+      failure: expect.stringMatching(/no value for option 'Size'/),
+    });
+    const simple = productSetInput(
+      {
+        ...product,
+        type: 'simple',
+        options: [],
+        variants: [{ ...product.variants[0]!, optionValues: [] }],
+      },
+      productContext,
     );
-    const built = productSetInput(simple, { locationId: 'L', collectionIds: () => undefined });
-    if ('failure' in built) throw new Error(built.failure);
-    expect(built.input.productOptions).toEqual([
+    if (!('input' in simple)) throw new Error('refused');
+    expect(simple.input.productOptions).toEqual([
       { name: 'Title', values: [{ name: 'Default Title' }] },
     ]);
-    expect(built.warnings).toContain(
-      'Category gid://shopify/Collection/5 is not at the destination; the product was not added to it.',
-    );
-    const base = canonicalProductFixture();
-    const duplicate = {
-      ...base,
-      variants: [base.variants[0]!, { ...base.variants[0]!, id: 'dup' }],
-    };
-    expect(productSetInput(duplicate, { locationId: 'L', collectionIds: () => undefined })).toEqual(
-      { failure: expect.stringMatching(/same options/) },
-    );
-    const missing = { ...base, variants: [{ ...base.variants[0]!, optionValues: [] }] };
-    expect(productSetInput(missing, { locationId: 'L', collectionIds: () => undefined })).toEqual({
-      failure: expect.stringMatching(/no valid value for option 'Size'/),
-    });
   });
 
-  it('builds customer input with consent, addresses and the marker', () => {
-    const built = customerInput(
+  it('writes custom fields as metafields under their namespace, naming what it had to change', () => {
+    const warnings: string[] = [];
+    const metafields = shopifyMetafields(
+      [
+        { namespace: 'shopify.custom', key: 'fit', value: 'slim', type: 'single_line_text_field' },
+        {
+          namespace: 'shopify',
+          key: 'product_type',
+          value: 'Shirts',
+          type: 'single_line_text_field',
+        },
+        { namespace: 'woocommerce', key: '_gift wrap', value: 'yes', type: 'string' },
+        { namespace: 'woocommerce', key: 'notes', value: 'a\nb', type: 'string' },
+        { namespace: 'woocommerce', key: 'data', value: '{"a":1}', type: 'json' },
+        { namespace: 'bigcommerce.specs', key: 'Größe', value: 'L', type: 'string' },
+        { namespace: 'woocommerce', key: 'empty', value: '', type: 'string' },
+        {
+          namespace: 'shopify.custom',
+          key: 'related',
+          value: '["p1","p2"]',
+          type: 'list.product_reference',
+        },
+        { namespace: 'shopify.custom', key: 'lost', value: 'p9', type: 'product_reference' },
+        {
+          namespace: 'shopify.custom',
+          key: 'manual',
+          value: '["gid://shopify/GenericFile/1"]',
+          type: 'list.file_reference',
+        },
+      ],
+      warnings,
       {
-        id: 'c1',
-        email: 'a@example.com',
+        idOf: (_e, id) => ({ p1: 'gid://shopify/Product/11', p2: 'gid://shopify/Product/12' })[id],
+      },
+    );
+    expect(metafields).toEqual([
+      { namespace: 'custom', key: 'fit', type: 'single_line_text_field', value: 'slim' },
+      { namespace: 'woocommerce', key: '_gift_wrap', type: 'single_line_text_field', value: 'yes' },
+      { namespace: 'woocommerce', key: 'notes', type: 'multi_line_text_field', value: 'a\nb' },
+      { namespace: 'woocommerce', key: 'data', type: 'json', value: '{"a":1}' },
+      { namespace: 'bigcommerce-specs', key: 'Gro_e', type: 'single_line_text_field', value: 'L' },
+      {
+        namespace: 'custom',
+        key: 'related',
+        type: 'list.product_reference',
+        value: '["gid://shopify/Product/11","gid://shopify/Product/12"]',
+      },
+    ]);
+    expect(warnings).toEqual([
+      'The custom field woocommerce._gift wrap was stored as the metafield woocommerce._gift_wrap.',
+      'The custom field bigcommerce.specs.Größe was stored as the metafield bigcommerce-specs.Gro_e.',
+      'The custom field woocommerce.empty is empty; Shopify keeps no empty metafields.',
+      'The custom field shopify.custom.lost refers to records that are not at the destination; it was not migrated.',
+      'The custom field shopify.custom.manual refers to file records of the source store, which are not migrated; it was not migrated.',
+    ]);
+  });
+
+  it('builds collections with SEO, image alt text and own fields', () => {
+    const built = collectionCreateInput({
+      id: 'c1',
+      parentId: 'c0',
+      name: 'Tees',
+      slug: 'tees',
+      description: '',
+      position: 3,
+      imageUrl: 'https://src.example/c.png',
+      imageAlt: 'Banner',
+      displayType: 'default',
+      seoTitle: 'Tees | Shop',
+      seoDescription: '',
+      metafields: [
+        {
+          namespace: 'shopify',
+          key: 'sort_order',
+          value: 'BEST_SELLING',
+          type: 'single_line_text_field',
+        },
+      ],
+      sourceUrlPath: null,
+    });
+    if ('failure' in built) throw new Error(built.failure);
+    expect(built.input).toMatchObject({
+      handle: 'tees',
+      image: { src: 'https://src.example/c.png', altText: 'Banner' },
+      seo: { title: 'Tees | Shop', description: null },
+      sortOrder: 'BEST_SELLING',
+    });
+    // What no collection can hold at Shopify (its parent, its position) is declared, not warned.
+    expect(built.warnings).toEqual([]);
+  });
+
+  const customer = (overrides: Partial<Customer> = {}): Customer => ({
+    ...customerDefaults(),
+    id: 'c1',
+    email: 'a@example.com',
+    firstName: 'A',
+    lastName: '',
+    phone: '+15550100',
+    acceptsMarketing: false,
+    note: '',
+    tags: ['x'],
+    createdAt: '2024-01-01T00:00:00Z',
+    addresses: [
+      {
         firstName: 'A',
         lastName: '',
-        phone: '+15550100',
-        acceptsMarketing: false,
-        note: '',
-        tags: ['x'],
-        createdAt: '2024-01-01T00:00:00Z',
-        addresses: [
-          {
-            firstName: 'A',
-            lastName: '',
-            company: '',
-            address1: '1 St',
-            address2: '',
-            city: 'Oslo',
-            province: '',
-            postalCode: '0150',
-            countryCode: 'NO',
-            phone: '',
-            isDefaultBilling: true,
-            isDefaultShipping: true,
-          },
-        ],
+        company: '',
+        address1: '1 St',
+        address2: '',
+        city: 'Oslo',
+        province: '',
+        postalCode: '0150',
+        countryCode: 'NO',
+        phone: '',
+        email: 'billing@example.com',
+        isDefaultBilling: true,
+        isDefaultShipping: true,
       },
-      { withPhone: true },
-    );
+    ],
+    ...overrides,
+  });
+
+  it('builds customer input with consent, addresses, own fields and the marker', () => {
+    const built = customerInput(customer(), { withPhone: true });
     if ('failure' in built) throw new Error(built.failure);
     expect(built.input).toEqual({
       email: 'a@example.com',
@@ -513,10 +1156,7 @@ describe('canonical -> Shopify', () => {
       note: null,
       tags: ['x'],
       phone: '+15550100',
-      emailMarketingConsent: {
-        marketingState: 'NOT_SUBSCRIBED',
-        marketingOptInLevel: 'SINGLE_OPT_IN',
-      },
+      emailMarketingConsent: { marketingState: 'NOT_SUBSCRIBED' },
       addresses: [
         { firstName: 'A', address1: '1 St', city: 'Oslo', zip: '0150', countryCode: 'NO' },
       ],
@@ -524,7 +1164,62 @@ describe('canonical -> Shopify', () => {
         { namespace: 'replatform', key: 'source_id', type: 'single_line_text_field', value: 'c1' },
       ],
     });
-    expect(built.warnings[0]).toMatch(/Passwords cannot be migrated/);
+    expect(built.warnings).toEqual([]);
+    const detailed = customerInput(
+      customer({
+        acceptsMarketing: false,
+        metafields: [
+          { namespace: 'shopify', key: 'locale', value: 'fr', type: 'single_line_text_field' },
+          { namespace: 'shopify', key: 'tax_exempt', value: 'true', type: 'boolean' },
+          {
+            namespace: 'shopify',
+            key: 'tax_exemptions',
+            value: '["CA_STATUS_CARD_EXEMPTION"]',
+            type: 'json',
+          },
+          {
+            namespace: 'shopify',
+            key: 'email_marketing_state',
+            value: 'UNSUBSCRIBED',
+            type: 'single_line_text_field',
+          },
+          {
+            namespace: 'shopify',
+            key: 'email_marketing_updated_at',
+            value: '2024-03-02T10:00:00Z',
+            type: 'date_time',
+          },
+          {
+            namespace: 'shopify',
+            key: 'sms_marketing_state',
+            value: 'SUBSCRIBED',
+            type: 'single_line_text_field',
+          },
+          {
+            namespace: 'shopify.custom',
+            key: 'tier',
+            value: 'gold',
+            type: 'single_line_text_field',
+          },
+        ],
+      }),
+      { withPhone: true },
+    );
+    if ('failure' in detailed) throw new Error(detailed.failure);
+    expect(detailed.input).toMatchObject({
+      locale: 'fr',
+      taxExempt: true,
+      taxExemptions: ['CA_STATUS_CARD_EXEMPTION'],
+      emailMarketingConsent: {
+        marketingState: 'UNSUBSCRIBED',
+        consentUpdatedAt: '2024-03-02T10:00:00Z',
+      },
+      smsMarketingConsent: { marketingState: 'SUBSCRIBED' },
+      metafields: [
+        { namespace: 'replatform', key: 'source_id', type: 'single_line_text_field', value: 'c1' },
+        { namespace: 'custom', key: 'tier', type: 'single_line_text_field', value: 'gold' },
+      ],
+    });
   });
 
   it('maps every canonical order status to what orderCreate (and its follow-ups) can store, and back', () => {
@@ -565,42 +1260,65 @@ describe('canonical -> Shopify', () => {
     }
   });
 
-  it('builds orderCreate input: one discount code, taxes, shipping, guest and marker', () => {
-    const usdMoney = (amount: number) => ({ amount, currency: 'USD' });
-    const order: Order = {
+  function canonicalOrderFixture(overrides: Partial<Order> = {}): Order {
+    return {
+      ...orderDefaults('USD'),
       id: 'o1',
       number: '100023',
-      createdAt: '2024-05-01T10:00:00Z',
+      createdAt: '2024-05-01T10:00:00.000Z',
       updatedAt: null,
       currency: 'USD',
       customerId: 'c9',
       email: 'x@example.com',
-      status: 'processing',
-      paymentStatus: 'paid',
-      fulfillmentStatus: 'unfulfilled',
+      status: 'completed',
+      paymentStatus: 'partially_refunded',
+      fulfillmentStatus: 'fulfilled',
       lines: [
         {
+          ...orderLineDefaults(),
           id: 'l1',
           productId: 'p1',
           variantId: 'v1',
           sku: 'S-1',
           name: 'Shirt - S',
           quantity: 2,
-          unitPrice: usdMoney(1000),
-          tax: usdMoney(160),
-          total: usdMoney(1800),
+          unitPrice: money(1000),
+          tax: money(160),
+          total: money(1800),
+          meta: [{ key: 'Engraving', value: 'Ana' }],
         },
       ],
-      shippingLines: [{ title: '', code: 'flat', price: usdMoney(500), tax: usdMoney(50) }],
+      shippingLines: [{ title: '', code: 'flat', price: money(500), tax: money(50) }],
       discounts: [
-        { code: 'A', amount: usdMoney(100) },
-        { code: 'B', amount: usdMoney(100) },
+        { code: 'A', amount: money(100), tax: money(0) },
+        { code: 'B', amount: money(100), tax: money(0) },
       ],
-      subtotal: usdMoney(1800),
-      taxTotal: usdMoney(210),
-      shippingTotal: usdMoney(500),
-      discountTotal: usdMoney(200),
-      grandTotal: usdMoney(2310),
+      fees: [
+        { name: 'Gift wrap', amount: money(400), tax: money(0), taxClass: '', taxStatus: 'none' },
+        {
+          name: 'Loyalty credit',
+          amount: money(-300),
+          tax: money(0),
+          taxClass: '',
+          taxStatus: 'none',
+        },
+      ],
+      refunds: [
+        {
+          id: 'r1',
+          createdAt: '2024-05-03T10:00:00.000Z',
+          amount: money(900),
+          reason: 'Damaged',
+          lines: [{ lineId: 'l1', quantity: 1, amount: money(900), tax: money(0) }],
+        },
+      ],
+      subtotal: money(1800),
+      taxTotal: money(210),
+      shippingTotal: money(500),
+      discountTotal: money(200),
+      feeTotal: money(100),
+      refundTotal: money(900),
+      grandTotal: money(2410),
       billingAddress: {
         firstName: 'X',
         lastName: '',
@@ -612,10 +1330,40 @@ describe('canonical -> Shopify', () => {
         postalCode: '',
         countryCode: 'ZZ',
         phone: '',
+        email: '',
       },
       shippingAddress: null,
       note: '',
+      notes: [
+        {
+          content: 'Packed twice',
+          customerNote: false,
+          author: '',
+          createdAt: '2024-05-01T12:00:00.000Z',
+        },
+      ],
+      paymentMethod: 'stripe',
+      paymentMethodTitle: 'Credit card',
+      transactionId: 'ch_1',
+      paidAt: '2024-05-01T10:05:00.000Z',
+      completedAt: '2024-05-04T10:00:00.000Z',
+      createdVia: 'checkout',
+      metafields: [
+        { namespace: 'shopify', key: 'tags', value: '["vip"]', type: 'json' },
+        { namespace: 'shopify', key: 'po_number', value: 'PO-1', type: 'single_line_text_field' },
+        {
+          namespace: 'shopify',
+          key: 'note_attributes',
+          value: '[{"key":"k","value":"v"}]',
+          type: 'json',
+        },
+      ],
+      ...overrides,
     };
+  }
+
+  it('builds orderCreate input: payment, one discount code, fees, notes, own fields and marker', () => {
+    const order = canonicalOrderFixture();
     const built = orderCreateInput(order, {
       customerId: undefined,
       line: () => ({
@@ -624,10 +1372,27 @@ describe('canonical -> Shopify', () => {
       }),
     });
     if ('failure' in built) throw new Error(built.failure);
-    expect(built.input).toMatchObject({
+    const input = built.input as Loose;
+    expect(input).toMatchObject({
       name: '#100023',
-      processedAt: '2024-05-01T10:00:00Z',
+      processedAt: '2024-05-01T10:00:00.000Z',
+      // The refund made afterwards sets the status from the payment.
       financialStatus: 'PAID',
+      closedAt: '2024-05-04T10:00:00.000Z',
+      sourceName: 'checkout',
+      tags: ['vip'],
+      poNumber: 'PO-1',
+      customAttributes: [{ key: 'k', value: 'v' }],
+      transactions: [
+        {
+          kind: 'SALE',
+          status: 'SUCCESS',
+          gateway: 'stripe',
+          authorizationCode: 'ch_1',
+          processedAt: '2024-05-01T10:05:00.000Z',
+          amountSet: { shopMoney: { amount: '24.10', currencyCode: 'USD' } },
+        },
+      ],
       lineItems: [
         {
           title: 'Shirt - S',
@@ -636,38 +1401,90 @@ describe('canonical -> Shopify', () => {
           variantId: 'gid://shopify/ProductVariant/2',
           priceSet: { shopMoney: { amount: '10.00', currencyCode: 'USD' } },
           taxLines: [{ title: 'Tax', rate: '0.0889', priceSet: { shopMoney: { amount: '1.60' } } }],
+          properties: [{ name: 'Engraving', value: 'Ana' }],
         },
-      ],
-      shippingLines: [
         {
-          title: 'Shipping',
-          code: 'flat',
-          priceSet: { shopMoney: { amount: '5.00' } },
-          taxLines: [{ rate: '0.1' }],
+          title: 'Gift wrap',
+          quantity: 1,
+          priceSet: { shopMoney: { amount: '4.00' } },
+          requiresShipping: false,
+          properties: [{ name: '_replatform_fee', value: 'true' }],
         },
       ],
+      shippingLines: [{ title: 'Shipping', code: 'flat', taxLines: [{ rate: '0.1' }] }],
+      // Both codes, the line discount and the credit in one discount code.
       discountCode: {
-        itemFixedDiscountCode: { code: 'A + B', amountSet: { shopMoney: { amount: '4.00' } } },
+        itemFixedDiscountCode: {
+          code: 'A + B + Loyalty credit',
+          amountSet: { shopMoney: { amount: '7.00' } },
+        },
       },
       billingAddress: { firstName: 'X' },
-      metafields: [{ namespace: 'replatform', key: 'source_id', value: 'o1' }],
     });
-    expect(built.input.customer).toBeUndefined();
+    expect(input.metafields).toEqual([
+      { namespace: 'replatform', key: 'source_id', type: 'single_line_text_field', value: 'o1' },
+      { namespace: 'replatform', key: 'notes', type: 'json', value: JSON.stringify(order.notes) },
+    ]);
+    expect(input.customer).toBeUndefined();
     expect(built.warnings).toEqual([
-      'Shopify orders take one discount code; A, B were combined into one.',
+      'Shopify orders take one discount code; A, B, Loyalty credit were written as one discount.',
       'Line discounts were added to the order discount (orderCreate has no per-line discounts).',
       'The customer is not at the destination; the order was imported as a guest order.',
     ]);
+    const pending = orderCreateInput(
+      canonicalOrderFixture({ paymentStatus: 'pending', status: 'pending', refunds: [] }),
+      { customerId: 'gid://shopify/Customer/1', line: () => ({}) },
+    );
+    if ('failure' in pending) throw new Error(pending.failure);
+    expect(pending.input).toMatchObject({
+      financialStatus: 'PENDING',
+      customer: { toAssociate: { id: 'gid://shopify/Customer/1' } },
+    });
+    expect((pending.input as Loose).transactions).toBeUndefined();
+    expect(cancelReasonOf(order)).toBe('OTHER');
+    expect(
+      cancelReasonOf({
+        ...order,
+        metafields: [{ namespace: 'shopify', key: 'cancel_reason', value: 'FRAUD', type: 'x' }],
+      }),
+    ).toBe('FRAUD');
   });
 
-  it('normalises metafield keys, redirect paths, countries and addresses', () => {
-    expect(attributeMetafield('material')).toEqual({ namespace: 'custom', key: 'material' });
-    expect(attributeMetafield('Größe')).toEqual({ namespace: 'custom', key: 'gro_e' });
-    expect(attributeMetafield('x')).toEqual({ namespace: 'custom', key: 'attr_x' });
-    expect(attributeMetafield('specs.weight_class')).toEqual({
-      namespace: 'specs',
-      key: 'weight_class',
+  it('builds refunds against the destination lines and payment', () => {
+    const order = canonicalOrderFixture();
+    const refund = order.refunds[0]!;
+    const built = refundInput(order, refund, {
+      orderId: 'gid://shopify/Order/9',
+      lineIds: ['gid://shopify/LineItem/91', 'gid://shopify/LineItem/92'],
+      payment: { id: 'gid://shopify/OrderTransaction/5', gateway: 'stripe' },
     });
+    expect(built).toEqual({
+      input: {
+        orderId: 'gid://shopify/Order/9',
+        note: 'Damaged',
+        processedAt: '2024-05-03T10:00:00.000Z',
+        notify: false,
+        refundLineItems: [
+          { lineItemId: 'gid://shopify/LineItem/91', quantity: 1, restockType: 'NO_RESTOCK' },
+        ],
+        transactions: [
+          {
+            orderId: 'gid://shopify/Order/9',
+            parentId: 'gid://shopify/OrderTransaction/5',
+            gateway: 'stripe',
+            kind: 'REFUND',
+            amount: '9.00',
+          },
+        ],
+      },
+      warnings: [],
+    });
+    expect(refundInput(order, { ...refund, lines: [] }, { orderId: 'o', lineIds: [] })).toEqual({
+      failure: expect.stringMatching(/no payment at the destination/),
+    });
+  });
+
+  it('normalises redirect paths, countries and addresses', () => {
     expect(redirectPath('https://old.example/shop/red.html?ref=1')).toBe('/shop/red.html?ref=1');
     expect(redirectPath('/a/b')).toBe('/a/b');
     expect(redirectPath(null)).toBeNull();
@@ -686,6 +1503,7 @@ describe('canonical -> Shopify', () => {
         postalCode: '',
         countryCode: 'CA',
         phone: '',
+        email: 'a@example.com',
       }),
     ).toEqual({ firstName: 'A', city: 'Y', provinceCode: 'ON', countryCode: 'CA' });
   });
@@ -711,16 +1529,15 @@ describe('canonical -> Shopify', () => {
 
   it('plans a product Shopify takes only in parts', () => {
     const url = (i: number) => `https://cdn.example/${i}.png`;
+    const files: PlannedFile[] = Array.from({ length: 260 }, (_v, i) => ({
+      source: url(i),
+      alt: '',
+    }));
     const input = {
       title: 'Big',
       productOptions: [
         { name: 'N', values: Array.from({ length: 900 }, (_v, i) => ({ name: `v${i}` })) },
       ],
-      files: Array.from({ length: 260 }, (_v, i) => ({
-        originalSource: url(i),
-        alt: '',
-        contentType: 'IMAGE',
-      })),
       metafields: Array.from({ length: 270 }, (_v, i) => ({
         namespace: 'custom',
         key: `k${i}`,
@@ -734,8 +1551,9 @@ describe('canonical -> Shopify', () => {
         file: { originalSource: url(i === 1 ? 255 : i % 250), contentType: 'IMAGE' },
       })),
     };
-    const plan = planProductWrite(input);
+    const plan = planProductWrite(input, files);
     expect(plan.files).toHaveLength(250);
+    expect(plan.input.files).toHaveLength(250);
     expect(plan.warnings).toEqual([
       'The product has 260 images; Shopify keeps at most 250 per product, so the last 10 were not migrated (1 variant lost its image).',
     ]);

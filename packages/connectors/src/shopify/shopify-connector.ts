@@ -16,7 +16,8 @@ import type { CostStats } from './cost-bucket.ts';
 import { appAccessScopes, shopInfo } from './documents.ts';
 import { ShopifyGraphqlClient } from './graphql-client.ts';
 import { isValidShopDomain } from './oauth.ts';
-import { countOf, readEntity, readPageSizes } from './read.ts';
+import { shopifyDestinationFields, shopifyNativeFields } from './native-fields.ts';
+import { countOf, readEntity, readNativeRecords, readPageSizes } from './read.ts';
 import { ShopifyWriter } from './write.ts';
 
 /**
@@ -46,6 +47,8 @@ export interface ShopifyConnection extends Connection {
   /** Requests, points, waits and throttling so far, in more detail than rateUsage(). */
   stats(): CostStats;
   rateUsage(): RateUsage;
+  /** Every record of an entity as Shopify answers the read queries (see native-fields.ts). */
+  readNative(entity: EntityType): Promise<{ id: string; record: Record<string, unknown> }[]>;
 }
 
 export const shopifyCapabilities: Capabilities = {
@@ -58,15 +61,8 @@ export const shopifyCapabilities: Capabilities = {
       'Calculated query cost, leaky bucket per app and shop: 100 points/s restored on Standard plans (200 Advanced, 1,000 Plus, 2,000 Enterprise); single queries at most 1,000 points.',
     requestsPerSecond: 100,
   },
-  unsupportedFields: {
-    // Collections are flat and have no position among siblings.
-    categories: ['parentId', 'position'],
-    // No product-level SKU, short description or dimensions; creation dates are set by Shopify.
-    products: ['sku', 'shortDescriptionHtml', 'dimensions', 'createdAt', 'updatedAt'],
-    // One default address serves billing and shipping; the account date is set by Shopify.
-    customers: ['createdAt', 'addresses.isDefaultBilling'],
-    orders: ['updatedAt'],
-  },
+  nativeFields: shopifyNativeFields,
+  destinationFields: shopifyDestinationFields,
 };
 
 /**
@@ -180,6 +176,7 @@ export function connectShopify(
     // Nothing to undo: imported orders never notify and the marker definitions stay for re-runs.
     finishImport: async () => [],
     stats: () => client.stats(),
+    readNative: (entity) => readNativeRecords(client, entity),
     rateUsage: () => client.rateUsage(shopifyCapabilities.rateLimit.requestsPerSecond ?? 100),
   };
 }

@@ -3,6 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category } from '@replatform/canonical/category';
 import type { Customer } from '@replatform/canonical/customer';
+import {
+  categoryDefaults,
+  customerDefaults,
+  orderDefaults,
+  orderLineDefaults,
+  productDefaults,
+  variantDefaults,
+} from '@replatform/canonical/defaults';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
 import { samplePng } from '@replatform/emulators/framework/sample-store';
@@ -118,36 +126,22 @@ const sent = (http: RecordingHttp, name: string) =>
 
 function product(id: string, overrides: Partial<Product> = {}): Product {
   return {
+    ...productDefaults(),
     id,
     type: 'simple',
     name: `Product ${id}`,
     slug: `product-${id}`,
     sku: `SKU-${id}`,
-    descriptionHtml: '',
-    shortDescriptionHtml: '',
-    status: 'active',
     vendor: 'Acme',
-    options: [],
     variants: [
       {
+        ...variantDefaults({ amount: 500, currency: 'USD' }),
         id: `${id}-v`,
         sku: `SKU-${id}`,
         optionValues: [],
-        price: { amount: 500, currency: 'USD' },
-        compareAtPrice: null,
-        weight: null,
-        inventory: { tracked: false, quantity: 0 },
-        barcode: '',
-        imageUrl: null,
+        position: 0,
       },
     ],
-    images: [],
-    categoryIds: [],
-    tags: [],
-    seoTitle: '',
-    seoDescription: '',
-    dimensions: null,
-    attributes: {},
     sourceUrlPath: null,
     createdAt: null,
     updatedAt: null,
@@ -165,24 +159,28 @@ function largeProduct(id: string, sizes: number, colours: number, imageCount: nu
     type: 'variable',
     sku: '',
     options: [
-      { name: 'Size', values: size },
-      { name: 'Colour', values: colour },
+      { name: 'Size', values: size, shared: null, visible: true, position: 0 },
+      { name: 'Colour', values: colour, shared: null, visible: true, position: 1 },
     ],
-    images: urls.map((url, position) => ({ url, alt: `view ${position}`, position })),
+    images: urls.map((url, position) => ({ url, alt: `view ${position}`, title: '', position })),
     variants: size.flatMap((s) =>
       colour.map((c) => ({
+        ...variantDefaults({ amount: 1999, currency: 'USD' }),
         id: `${id}-${s}-${c}`,
         sku: `${id}-${s}-${c}`,
         optionValues: [
           { name: 'Size', value: s },
           { name: 'Colour', value: c },
         ],
-        price: { amount: 1999, currency: 'USD' },
-        compareAtPrice: null,
-        weight: null,
-        inventory: { tracked: true, quantity: 2 },
-        barcode: '',
-        imageUrl: urls[n++ % imageCount] ?? null,
+        inventory: {
+          tracked: true,
+          quantity: 2,
+          stockStatus: 'instock' as const,
+          backorders: 'no' as const,
+          lowStockThreshold: null,
+        },
+        imageUrl: urls[n % imageCount] ?? null,
+        position: n++,
       })),
     ),
   });
@@ -300,29 +298,33 @@ describe('products beyond one productSet', () => {
     expect(read?.variants.every((v) => v.imageUrl)).toBe(true);
   });
 
-  it('keeps the first 250 images with a warning and sets attributes beyond 250 afterwards', async () => {
+  it('keeps the first 250 images with a warning and sets metafields beyond 250 afterwards', async () => {
     const store = await startStore('limits', { seed: 'empty' });
     const { connection, http } = connect(store);
     const urls = Array.from({ length: 260 }, (_v, i) => `${imageOrigin}/img/many-${i}.png`);
-    const attributes = Object.fromEntries(
-      Array.from({ length: 300 }, (_v, i) => [`attr_${i}`, `value ${i}`]),
-    );
+    const metafields = Array.from({ length: 300 }, (_v, i) => ({
+      namespace: 'shopify.custom',
+      key: `attr_${String(i).padStart(3, '0')}`,
+      value: `value ${i}`,
+      type: 'single_line_text_field',
+    }));
     const many = product('many', {
-      images: urls.map((url, position) => ({ url, alt: '', position })),
-      attributes,
+      images: urls.map((url, position) => ({ url, alt: '', title: '', position })),
+      metafields,
       createdAt: '2020-02-02T00:00:00.000Z',
     });
     const [outcome] = await connection.write('products', [many], new MemoryIdMap());
     expect(outcome?.outcome).toBe('created');
     expect(outcome?.incomplete).toBeUndefined();
+    // The creation date Shopify does not take is the engine's to report (a declared field).
     expect(outcome?.warnings).toEqual([
-      "Shopify sets a product's creation date itself; the source date 2020-02-02T00:00:00.000Z was not kept.",
       'The product has 260 images; Shopify keeps at most 250 per product, so the last 10 were not migrated.',
     ]);
+    // 301 metafields with the marker: 250 with productSet, 51 in three calls of at most 25.
     expect(sent(http, 'MetafieldsSet')).toHaveLength(3);
     const [read] = await readAll(connection, 'products');
     expect(read?.images).toHaveLength(250);
-    expect(read?.attributes).toEqual(attributes);
+    expect(read?.metafields.filter((m) => m.namespace === 'shopify.custom')).toEqual(metafields);
   });
 });
 
@@ -339,13 +341,13 @@ describe('images Shopify could not fetch', () => {
     const flaky = `${imageOrigin}/flaky/shirt.png`;
     const shirt = product('shirt', {
       images: [
-        { url: `${imageOrigin}/img/front.png`, alt: 'front', position: 0 },
-        { url: flaky, alt: 'back', position: 1 },
+        { url: `${imageOrigin}/img/front.png`, alt: 'front', title: '', position: 0 },
+        { url: flaky, alt: 'back', title: '', position: 1 },
       ],
     });
     shirt.variants[0]!.imageUrl = flaky;
     const text = product('text', {
-      images: [{ url: `${imageOrigin}/text/readme.png`, alt: '', position: 0 }],
+      images: [{ url: `${imageOrigin}/text/readme.png`, alt: '', title: '', position: 0 }],
     });
     const idMap = new MemoryIdMap();
     const first = await connection.write('products', [shirt, text], idMap);
@@ -384,7 +386,7 @@ describe('images Shopify could not fetch', () => {
     const url = `${imageOrigin}/img/slow.png`;
     const [outcome] = await connection.write(
       'products',
-      [product('slow', { images: [{ url, alt: '', position: 0 }] })],
+      [product('slow', { images: [{ url, alt: '', title: '', position: 0 }] })],
       new MemoryIdMap(),
     );
     expect(outcome).toMatchObject({
@@ -399,6 +401,7 @@ describe('images Shopify could not fetch', () => {
     const store = await startStore('collection-image', { seed: 'empty' });
     const { connection } = connect(store);
     const category: Category = {
+      ...categoryDefaults(),
       id: 'c-1',
       parentId: null,
       name: 'Shirts',
@@ -437,10 +440,12 @@ describe('customer phone numbers', () => {
       postalCode: '1',
       countryCode,
       phone: '',
+      email: '',
       isDefaultBilling: true,
       isDefaultShipping: true,
     });
     const customer = (id: string, phone: string, country: string): Customer => ({
+      ...customerDefaults(),
       id,
       email: `${id}@example.com`,
       firstName: 'A',
@@ -484,6 +489,7 @@ describe('customer phone numbers', () => {
 function order(id: string): Order {
   const usd = (amount: number) => ({ amount, currency: 'USD' });
   return {
+    ...orderDefaults('USD'),
     id,
     number: id.replace(/\D/g, ''),
     createdAt: '2025-05-01T10:00:00.000Z',
@@ -505,6 +511,7 @@ function order(id: string): Order {
         unitPrice: usd(1000),
         tax: usd(0),
         total: usd(1000),
+        ...orderLineDefaults(),
       },
     ],
     shippingLines: [],
@@ -519,6 +526,82 @@ function order(id: string): Order {
     note: '',
   };
 }
+
+describe('refunds', () => {
+  it('makes each refund once, also when an answer was lost or the run starts again', async () => {
+    const store = await startStore('refunds', { seed: 'empty' });
+    const inner = shopRoutingHttp();
+    let dropped = 0;
+    const lossy: RecordingHttp = {
+      requests: inner.requests,
+      async request(request) {
+        const response = await inner.request(request);
+        if (dropped === 0 && bodyOf(request).operationName === 'RefundCreate') {
+          dropped += 1;
+          throw new Error('connection reset after the refund was made');
+        }
+        return response;
+      },
+    };
+    const { connection, http } = connect(store, {}, lossy);
+    const usd = (amount: number) => ({ amount, currency: 'USD' });
+    const refunded: Order = {
+      ...order('order-8001'),
+      status: 'refunded',
+      paymentStatus: 'refunded',
+      paymentMethod: 'bogus',
+      transactionId: 'AUTH-8001',
+      paidAt: '2025-05-01T11:00:00.000Z',
+      refunds: [
+        {
+          id: 'r1',
+          createdAt: '2025-05-02T10:00:00.000Z',
+          amount: usd(300),
+          reason: 'Late delivery',
+          lines: [],
+        },
+        {
+          id: 'r2',
+          createdAt: '2025-05-03T10:00:00.000Z',
+          amount: usd(700),
+          reason: 'Returned',
+          lines: [{ lineId: 'order-8001-l1', quantity: 1, amount: usd(700), tax: usd(0) }],
+        },
+      ],
+      refundTotal: usd(1000),
+    };
+    const [outcome] = await connection.write('orders', [refunded], new MemoryIdMap());
+    expect(outcome).toMatchObject({ outcome: 'created' });
+    expect(outcome?.warnings).toBeUndefined();
+    expect(dropped).toBe(1);
+    // The lost answer was asked again with the same idempotency key: the same refund came back.
+    expect(sent(http, 'RefundCreate')).toHaveLength(3);
+    const stored = () => [...store.emulator.shop().orders.values()][0];
+    expect(stored()?.refunds.map((r) => [r.note, r.processedAt, r.lines.length])).toEqual([
+      ['Late delivery', '2025-05-02T10:00:00Z', 0],
+      ['Returned', '2025-05-03T10:00:00Z', 1],
+    ]);
+    expect(stored()?.financialStatus).toBe('REFUNDED');
+    const [read] = await readAll(connection, 'orders');
+    expect(read).toMatchObject({
+      status: 'refunded',
+      paymentMethod: 'bogus',
+      transactionId: 'AUTH-8001',
+      paidAt: '2025-05-01T11:00:00.000Z',
+      refundTotal: usd(1000),
+    });
+    expect(read?.refunds.map((r) => [r.amount.amount, r.reason, r.lines.length])).toEqual([
+      [300, 'Late delivery', 0],
+      [700, 'Returned', 1],
+    ]);
+
+    // A run that lost its id map finds the order by its marker and makes no refund again.
+    const [again] = await connection.write('orders', [refunded], new MemoryIdMap());
+    expect(again?.outcome).toBe('skipped');
+    expect(stored()?.refunds).toHaveLength(2);
+    expect(sent(http, 'RefundCreate')).toHaveLength(3);
+  });
+});
 
 describe('the order limit of trial stores', () => {
   it('keeps to 5 orders a minute on a store whose plan is a trial', async () => {

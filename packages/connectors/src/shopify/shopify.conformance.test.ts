@@ -1,41 +1,59 @@
 import { afterAll, expect, it } from 'vitest';
 import { startShopifyEmulator } from '@replatform/emulators/shopify/shopify-emulator';
 import { validateShopifyRequests } from '@replatform/emulators/shopify/request-validator';
-import { describeConformance } from '../kit/conformance/conformance-suite.ts';
-import type { Connector } from '../kit/contract.ts';
-import { createShopifyConnector, type ShopifyCredentials } from './shopify-connector.ts';
+import {
+  describeConformance,
+  type ConformanceStore,
+} from '../kit/conformance/conformance-suite.ts';
+import { shopifyAssignedOnWrite } from './native-fields.ts';
+import {
+  connectShopify,
+  createShopifyConnector,
+  type ShopifyCredentials,
+} from './shopify-connector.ts';
 import { allRecordedRequests, routeShop, shopRoutingHttp, testShopDomain } from './test-support.ts';
 
 // Each store is its own emulator, reached as https://<shop>.myshopify.com through shopRoutingHttp.
 // Stores run on the Plus plan (1,000 points/s) and back-offs are short so the suite stays fast; the
 // pacing at the Standard plan's 100 points/s is tested in shopify-connector.test.ts.
-const shopify = createShopifyConnector({ backoffMs: 20, bulkPollMs: 20 });
+const options = { backoffMs: 20, bulkPollMs: 20 };
+const connector = createShopifyConnector(options);
 
-/**
- * Shopify downloads every image given by URL and serves its own copy from its CDN, so image URLs at
- * the destination are the shop's own by design. The canonical comparison here leaves image URLs out;
- * shopify-connector.test.ts checks that each image arrived (same file, alt text and position).
- */
-const connector: Connector<ShopifyCredentials> = {
-  ...shopify,
-  capabilities: {
-    ...shopify.capabilities,
-    unsupportedFields: {
-      ...shopify.capabilities.unsupportedFields,
-      products: [
-        ...(shopify.capabilities.unsupportedFields?.products ?? []),
-        'images.url',
-        'variants.imageUrl',
-      ],
-      categories: [...(shopify.capabilities.unsupportedFields?.categories ?? []), 'imageUrl'],
-    },
-  },
-};
+const nativeOf = (store: ConformanceStore<ShopifyCredentials>) =>
+  connectShopify(store.credentials, { http: shopRoutingHttp() }, options);
 
 describeConformance('shopify', {
   compareVariantLinks: true,
+  strictUnsupported: true,
   connector,
   http: shopRoutingHttp,
+  // Shopify downloads every image given by URL and serves its own copy from its CDN, so image URLs
+  // at the destination are the shop's own by design; shopify-connector.test.ts checks that each
+  // image arrived (same file, alt text and position).
+  storeOwned: { products: ['images.url', 'variants.imageUrl'], categories: ['imageUrl'] },
+  // Dates Shopify stamps itself on every record it creates.
+  storeAssigned: {
+    products: ['createdAt', 'updatedAt'],
+    customers: ['createdAt'],
+    orders: ['updatedAt'],
+  },
+  native: {
+    read: (store, entity) => nativeOf(store).readNative(entity),
+    // A variant is the same in both shops when its product's handle and its options are.
+    async variantKeys(store) {
+      const keys = new Map<string, string>();
+      for (const { record } of await nativeOf(store).readNative('products')) {
+        const product = record as {
+          handle: string;
+          variants: { nodes: { id: string; selectedOptions: { value: string }[] }[] };
+        };
+        for (const v of product.variants.nodes)
+          keys.set(v.id, `${product.handle}|${v.selectedOptions.map((o) => o.value).join('/')}`);
+      }
+      return keys;
+    },
+    assignedOnWrite: shopifyAssignedOnWrite,
+  },
   async startStore(kind, sample) {
     const shopDomain = testShopDomain(kind);
     const emulator = await startShopifyEmulator({

@@ -3,12 +3,14 @@ import type { Customer } from '@replatform/canonical/customer';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
-import type { IdMap, WriteOutcome } from '../kit/contract.ts';
+import { createHash } from 'node:crypto';
+import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { gidNumber } from './bulk.ts';
 import {
   collectionByIdentifier,
   collectionCreate,
+  collectionsByTitle,
   collectionImage,
   collectionUpdate,
   metafieldsSet,
@@ -28,7 +30,9 @@ import {
   orderByIdentifier,
   orderCancel,
   orderCreate,
+  orderRefundTargets,
   ordersByName,
+  refundCreate,
   primaryLocation,
   productByIdentifier,
   productFirstVariants,
@@ -39,17 +43,23 @@ import {
 } from './documents.ts';
 import {
   bulkVariantInput,
+  cancelReasonOf,
   collectionCreateInput,
   customerInput,
   defaultAddressIndex,
+  fileKeyOf,
+  imageInput,
   MAX_INPUT_ARRAY,
   METAFIELDS_SET_MAX,
   orderCreateInput,
+  PASSWORD_NOTE,
   planProductWrite,
   productSetInput,
   redirectPath,
+  refundInput,
   variantCalls,
   variantCombo,
+  type MetafieldContext,
   type ProductWritePlan,
 } from './from-canonical.ts';
 import type { ShopifyGraphqlClient } from './graphql-client.ts';
@@ -133,6 +143,23 @@ function withIncomplete(
   };
 }
 
+function withAssets(assets: AssetRecord[]): Pick<WriteOutcome, 'assets'> {
+  return assets.length ? { assets } : {};
+}
+
+/** Reference metafields point at records of the destination, found through the id map. */
+function metafieldContext(idMap: IdMap): MetafieldContext {
+  return { idOf: (entity, sourceId) => idMap.get(entity, sourceId) };
+}
+
+/** An idempotency key for refundCreate, the same for the same refund of the same order. */
+export function refundKey(orderSourceId: string, refundSourceId: string): string {
+  return createHash('sha256')
+    .update(`${orderSourceId}\u0000${refundSourceId}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
 function missingCollectionImage(url: string): { incomplete: true; warnings: string[] } {
   return {
     incomplete: true,
@@ -147,6 +174,11 @@ export class ShopifyWriter {
   #markers: Promise<Record<OwnerType, boolean>> | undefined;
   #location: Promise<string> | undefined;
   readonly #variants = new Map<string, Promise<string | undefined>>();
+  /**
+   * Images this connection stored (source URL -> media id), so that a product showing an image
+   * another product of the same batch stored reuses it instead of storing it again.
+   */
+  readonly #images = new Map<string, string>();
   readonly #orderTimes: number[] = [];
   /** Set once Shopify refused an order for the per-minute limit although the plan did not say. */
   #limitedStore = false;
@@ -222,6 +254,7 @@ export class ShopifyWriter {
         : `No unique ${MARKER_NAMESPACE}.${MARKER_KEY} definition for ${ownerType.toLowerCase()} records: records are matched by handle, e-mail or order name.`,
     );
     lines.push('Orders are imported without notifying customers and without changing inventory.');
+    lines.push(PASSWORD_NOTE);
     return lines;
   }
 
@@ -329,6 +362,18 @@ export class ShopifyWriter {
   }
 
   /**
+   * The merchant's own collection of the same name (no migration made it), which the category
+   * joins instead of a second collection of that name: names are compared as Unicode text
+   * (normalised, case-insensitive), since collections are flat and named uniquely by merchants.
+   */
+  async #sameNamedCollection(c: Category): Promise<string | undefined> {
+    const key = (name: string) => name.normalize('NFC').trim().toLocaleLowerCase();
+    const query = `title:"${c.name.normalize('NFC').replace(/["\\]/g, '\\$&')}"`;
+    const { collections } = await this.#ctx.client.request(collectionsByTitle, { query });
+    return collections.nodes.find((n) => !n.marker && key(n.title) === key(c.name))?.id;
+  }
+
+  /**
    * A collection image Shopify could not fetch is added again; answers whether it changed
    * something and what is still missing.
    */
@@ -345,7 +390,7 @@ export class ShopifyWriter {
     try {
       answer = (
         await client.request(collectionUpdate, {
-          collection: { id, image: { src: c.imageUrl, altText: c.name } },
+          collection: { id, image: imageInput(c) },
         })
       ).collectionUpdate;
     } catch (error) {
@@ -365,7 +410,7 @@ export class ShopifyWriter {
   }
 
   async #writeCategory(c: Category, idMap: IdMap): Promise<WriteOutcome> {
-    const built = collectionCreateInput(c);
+    const built = collectionCreateInput(c, metafieldContext(idMap));
     if ('failure' in built) return { sourceId: c.id, outcome: 'failed', reason: built.failure };
     const known = idMap.get('categories', c.id);
     if (known) {
@@ -380,6 +425,16 @@ export class ShopifyWriter {
           completed.incomplete,
         ),
       };
+    }
+    if (!(await this.#findCollection(c))) {
+      const same = await this.#sameNamedCollection(c);
+      if (same)
+        return {
+          sourceId: c.id,
+          outcome: 'skipped',
+          destinationId: same,
+          reason: `The destination already has a collection named '${c.name}': its products are added to it.`,
+        };
     }
     let handle = c.slug;
     let imageMissing = false;
@@ -503,9 +558,15 @@ export class ShopifyWriter {
     productId: string,
     plan: ProductWritePlan,
     fresh: boolean,
-  ): Promise<{ changed: boolean; incomplete: boolean; warnings: string[] }> {
+  ): Promise<{
+    changed: boolean;
+    incomplete: boolean;
+    warnings: string[];
+    assets: AssetRecord[];
+  }> {
     const { client } = this.#ctx;
     const warnings: string[] = [];
+    const assets: AssetRecord[] = [];
     let changed = false;
     let incomplete = false;
     const step = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
@@ -533,7 +594,7 @@ export class ShopifyWriter {
                 const m = media[i];
                 return m && m.status !== 'FAILED'
                   ? { id: m.id, alt: f.alt }
-                  : { originalSource: f.originalSource, alt: f.alt, contentType: 'IMAGE' };
+                  : { originalSource: f.source, alt: f.alt, contentType: 'IMAGE' };
               }),
             },
           })
@@ -553,19 +614,24 @@ export class ShopifyWriter {
         // Downloads can pass on a later try; a file Shopify cannot use never will.
         const retry = !error || /DOWNLOAD|TIMEOUT/.test(error.code);
         warnings.push(
-          `The image ${f.originalSource} was not added: ${error ? `${error.message} (${error.code})` : 'Shopify could not process it'}${retry ? '; the next run tries again' : ''}.`,
+          `The image ${f.source} was not added: ${error ? `${error.message} (${error.code})` : 'Shopify could not process it'}${retry ? '; the next run tries again' : ''}.`,
         );
         if (retry) incomplete = true;
       } else if (m.status !== 'READY') {
         warnings.push(
-          `Shopify was still processing the image ${f.originalSource}; the next run checks it.`,
+          `Shopify was still processing the image ${f.source}; the next run checks it.`,
         );
         incomplete = true;
       }
+      // An image stored here for the first time is reused by every later record that shows it.
+      if (m.status !== 'FAILED' && !this.#images.has(f.source)) {
+        this.#images.set(f.source, m.id);
+        if (!f.id) assets.push({ kind: 'image', key: f.source, destinationId: m.id });
+      }
     });
     const mediaFor = (variant: Record<string, unknown>): string | undefined => {
-      const source = (variant.file as { originalSource?: string } | undefined)?.originalSource;
-      const index = plan.files.findIndex((f) => f.originalSource === source);
+      const key = fileKeyOf(variant);
+      const index = plan.files.findIndex((f) => (f.id ?? f.source) === key);
       const m = index === -1 ? undefined : media[index];
       return m && m.status !== 'FAILED' ? m.id : undefined;
     };
@@ -641,16 +707,20 @@ export class ShopifyWriter {
         warnings.push(`Some attributes were not migrated: ${messages(answer.userErrors)}`);
       else if (answer && !fresh) changed = true;
     }
-    return { changed, incomplete, warnings };
+    return { changed, incomplete, warnings, assets };
   }
 
   async #writeProduct(p: Product, idMap: IdMap): Promise<WriteOutcome> {
     const built = productSetInput(p, {
       locationId: await this.#locationId(),
       collectionIds: (categoryId) => idMap.get('categories', categoryId),
+      imageId: (url) => idMap.asset?.('image', url) ?? this.#images.get(url),
+      now: this.#ctx.now(),
+      ...metafieldContext(idMap),
     });
     if ('failure' in built) return { sourceId: p.id, outcome: 'failed', reason: built.failure };
-    const plan = planProductWrite(built.input);
+    if ('skip' in built) return { sourceId: p.id, outcome: 'skipped', reason: built.skip };
+    const plan = planProductWrite(built.input, built.files);
     const planned = [...built.warnings, ...plan.warnings];
     const known = idMap.get('products', p.id);
     if (known) {
@@ -664,6 +734,7 @@ export class ShopifyWriter {
           completed.changed ? [...planned, ...completed.warnings] : completed.warnings,
           completed.incomplete,
         ),
+        ...withAssets(completed.assets),
       };
     }
     const useMarker = (await this.markers()).PRODUCT;
@@ -717,6 +788,7 @@ export class ShopifyWriter {
         ? { reason: 'Already at the destination (found by its migration marker).' }
         : {}),
       ...withIncomplete(warnings, completed.incomplete),
+      ...withAssets(completed.assets),
     };
   }
 
@@ -784,7 +856,7 @@ export class ShopifyWriter {
             warnings.push(
               `The phone number '${c.phone}' was refused by Shopify (${messages(errors)}); the customer was created without it.`,
             );
-            const { phone: _phone, ...rest } = input;
+            const { phone: _phone, smsMarketingConsent: _sms, ...rest } = input;
             input = rest;
             continue;
           }
@@ -874,18 +946,61 @@ export class ShopifyWriter {
     this.#orderTimes.push(this.#ctx.now());
   }
 
-  /** Applies what orderCreate cannot set: cancellation and the on-hold state. */
+  /**
+   * Makes the refunds of the order that the destination does not have yet, in the order they were
+   * made (the destination's first refunds are the source's first ones). Each carries an idempotency
+   * key, so a refund whose answer was lost is not made twice.
+   */
+  async #refunds(o: Order, orderId: string): Promise<{ changed: boolean; warnings: string[] }> {
+    const warnings: string[] = [];
+    if (o.refunds.length === 0) return { changed: false, warnings };
+    const { client } = this.#ctx;
+    const target = (await client.request(orderRefundTargets, { id: orderId })).order;
+    if (!target) return { changed: false, warnings };
+    const payment = target.transactions.find(
+      (t) => t.status === 'SUCCESS' && (t.kind === 'SALE' || t.kind === 'CAPTURE'),
+    );
+    let changed = false;
+    for (const refund of o.refunds.slice(target.refunds.length)) {
+      const built = refundInput(o, refund, {
+        orderId,
+        lineIds: target.lineItems.nodes.map((l) => l.id),
+        ...(payment ? { payment: { id: payment.id, gateway: payment.gateway ?? 'manual' } } : {}),
+      });
+      if ('failure' in built) {
+        warnings.push(built.failure);
+        continue;
+      }
+      warnings.push(...built.warnings);
+      const answer = (
+        await client.request(refundCreate, {
+          input: built.input,
+          key: refundKey(o.id, refund.id),
+        })
+      ).refundCreate;
+      if (answer?.refund) changed = true;
+      else
+        warnings.push(
+          `Refund ${refund.id} could not be made: ${messages(answer?.userErrors ?? [])}`,
+        );
+    }
+    return { changed, warnings };
+  }
+
+  /** Applies what orderCreate cannot set: refunds, cancellation and the on-hold state. */
   async #followUps(
     o: Order,
     state: ShopifyOrderState,
   ): Promise<{ changed: boolean; warnings: string[] }> {
     const { client } = this.#ctx;
-    const warnings: string[] = [];
-    let changed = false;
+    const refunds = await this.#refunds(o, state.id);
+    const warnings: string[] = [...refunds.warnings];
+    let changed = refunds.changed;
     if (o.status === 'cancelled' && !state.cancelledAt) {
       const answer = (
         await client.request(orderCancel, {
           orderId: state.id,
+          reason: cancelReasonOf(o),
           staffNote: 'Cancelled at the source store (imported by Replatform).',
         })
       ).orderCancel;
@@ -951,6 +1066,7 @@ export class ShopifyWriter {
       const built = orderCreateInput(o, {
         customerId: o.customerId ? idMap.get('customers', o.customerId) : undefined,
         line: (i) => links[i] ?? {},
+        ...metafieldContext(idMap),
       });
       if (!('failure' in built)) warnings = built.warnings;
       return built;

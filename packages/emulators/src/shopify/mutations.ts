@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { ingestImage, type MediaHostPolicy } from './media.ts';
 import {
   APP_NAMESPACE,
@@ -7,6 +7,7 @@ import {
   type MetafieldInputValue,
 } from './metafields.ts';
 import {
+  dateTime,
   decimalOf,
   gid,
   handleize,
@@ -24,22 +25,30 @@ import {
   type MediaRec,
   type MetafieldOwnerType,
   type MetafieldRec,
+  type OptInLevel,
   type OptionRec,
+  type SmsMarketingState,
   type OrderRec,
   type ProductRec,
   type ProductStatus,
+  type RefundRec,
   type ShippingLineRec,
   type ShopStore,
   type TaxLineRec,
+  type TransactionKind,
+  type TransactionRec,
   type VariantRec,
 } from './store.ts';
 import {
+  TAXONOMY_ID,
   collectionView,
   customerView,
   metafieldDefinitionView,
   metafieldView,
+  orderTotals,
   orderView,
   productView,
+  refundView,
   redirectView,
   variantView,
   type ViewContext,
@@ -184,6 +193,28 @@ function metafieldErrors(
 
 // ------------------------------------------------------------------ productSet
 
+/** The customs and cost fields of an InventoryItemInput, over what the variant had. */
+function inventoryItemFields(
+  input: Input,
+  previous: VariantRec | undefined,
+): Pick<
+  VariantRec,
+  'unitCost' | 'harmonizedSystemCode' | 'countryCodeOfOrigin' | 'provinceCodeOfOrigin'
+> {
+  const given = (key: string, before: string | null | undefined): string | null =>
+    input[key] === undefined
+      ? (before ?? null)
+      : input[key] === null
+        ? null
+        : String(input[key] as string | number);
+  return {
+    unitCost: given('cost', previous?.unitCost),
+    harmonizedSystemCode: given('harmonizedSystemCode', previous?.harmonizedSystemCode),
+    countryCodeOfOrigin: given('countryCodeOfOrigin', previous?.countryCodeOfOrigin),
+    provinceCodeOfOrigin: given('provinceCodeOfOrigin', previous?.provinceCodeOfOrigin),
+  };
+}
+
 interface PlannedVariant {
   input: Input;
   optionValues: { name: string; value: string }[];
@@ -294,8 +325,8 @@ async function productSet(ctx: MutationContext, args: Args): Promise<Record<stri
   const fileInputs = Array.isArray(input.files) ? list(input.files) : null;
   fileInputs?.forEach((f, i) => {
     if (f.id) {
-      const id = parseGid(f.id)?.id;
-      if (!existing?.media.some((m) => m.id === id))
+      // A file of the shop's library may be shown by several products.
+      if (!store.mediaById(parseGid(f.id)?.id ?? -1))
         fail('INVALID_INPUT', ['input', 'files', i, 'id'], 'File does not exist');
     } else if (!str(f.originalSource)) {
       fail(
@@ -475,6 +506,8 @@ async function productSet(ctx: MutationContext, args: Args): Promise<Record<stri
   );
   for (const v of variantMetafields) errors.push(...v.errors);
 
+  if (typeof input.category === 'string' && !TAXONOMY_ID.test(input.category))
+    fail('INVALID_INPUT', ['input', 'category'], 'Category does not exist');
   const collectionIds = Array.isArray(input.collections)
     ? (input.collections as unknown[]).map((id) => parseGid(id)?.id ?? -1)
     : null;
@@ -491,7 +524,7 @@ async function productSet(ctx: MutationContext, args: Args): Promise<Record<stri
   if (fileInputs) {
     const next: MediaRec[] = [];
     for (const f of fileInputs) {
-      const byId = f.id ? media.find((m) => m.id === parseGid(f.id)?.id) : undefined;
+      const byId = f.id ? store.mediaById(parseGid(f.id)?.id ?? -1) : undefined;
       // A file Shopify failed to process is fetched again when its source is given again.
       const bySource = str(f.originalSource)
         ? media.find(
@@ -528,6 +561,10 @@ async function productSet(ctx: MutationContext, args: Args): Promise<Record<stri
     seoDescription: null,
     metafields: [],
     templateSuffix: null,
+    categoryId: null,
+    isGiftCard: false,
+    giftCardTemplateSuffix: null,
+    requiresSellingPlan: false,
     createdAt: now,
     updatedAt: now,
     publishedAt: now,
@@ -541,6 +578,12 @@ async function productSet(ctx: MutationContext, args: Args): Promise<Record<stri
   if (Array.isArray(input.tags)) product.tags = shopifyTags(input.tags);
   if (input.templateSuffix !== undefined)
     product.templateSuffix = str(input.templateSuffix) ?? null;
+  if (input.category !== undefined) product.categoryId = str(input.category) ?? null;
+  if (typeof input.giftCard === 'boolean') product.isGiftCard = input.giftCard;
+  if (input.giftCardTemplateSuffix !== undefined)
+    product.giftCardTemplateSuffix = str(input.giftCardTemplateSuffix) ?? null;
+  if (typeof input.requiresSellingPlan === 'boolean')
+    product.requiresSellingPlan = input.requiresSellingPlan;
   const seo = input.seo as Input | undefined;
   if (seo) {
     if (seo.title !== undefined) product.seoTitle = str(seo.title) ?? null;
@@ -605,6 +648,7 @@ async function productSet(ctx: MutationContext, args: Args): Promise<Record<stri
           : (previous?.weight ?? null),
         mediaId: mediaForVariant?.id ?? (v.file === undefined ? (previous?.mediaId ?? null) : null),
         taxable: typeof v.taxable === 'boolean' ? v.taxable : (previous?.taxable ?? true),
+        ...inventoryItemFields(inventoryItem, previous),
         inventoryPolicy:
           (str(v.inventoryPolicy) as 'DENY' | 'CONTINUE' | undefined) ??
           previous?.inventoryPolicy ??
@@ -636,6 +680,7 @@ async function productSet(ctx: MutationContext, args: Args): Promise<Record<stri
         weight: null,
         mediaId: null,
         taxable: true,
+        ...inventoryItemFields({}, undefined),
         inventoryPolicy: 'DENY',
         requiresShipping: true,
         metafields: [],
@@ -887,6 +932,7 @@ async function productVariantsBulk(
       weight: null,
       mediaId: null,
       taxable: true,
+      ...inventoryItemFields({}, undefined),
       inventoryPolicy: 'DENY',
       requiresShipping: true,
       metafields: [],
@@ -894,6 +940,7 @@ async function productVariantsBulk(
       updatedAt: now,
     };
     variant.optionValues = plan.optionValues;
+    Object.assign(variant, inventoryItemFields(inventoryItem, variant));
     if (v.price !== undefined && v.price !== null) variant.price = String(v.price);
     if (v.compareAtPrice !== undefined)
       variant.compareAtPrice = v.compareAtPrice === null ? null : String(v.compareAtPrice);
@@ -1167,6 +1214,12 @@ function customerCreate(ctx: MutationContext, args: Args): Record<string, unknow
       field: ['emailMarketingConsent'],
       message: 'An email address is required to set the email marketing consent state',
     });
+  const sms = input.smsMarketingConsent as Input | undefined;
+  if (sms && !phone)
+    errors.push({
+      field: ['smsMarketingConsent'],
+      message: 'A phone number is required to set the SMS consent state',
+    });
   checkArraySize(input.addresses, ['customerCreate', 'input', 'addresses']);
   const metafields = metafieldErrors(
     store,
@@ -1195,12 +1248,20 @@ function customerCreate(ctx: MutationContext, args: Args): Record<string, unknow
     marketingOptInLevel:
       (consent?.marketingOptInLevel as CustomerRec['marketingOptInLevel'] | undefined) ??
       (consent ? 'SINGLE_OPT_IN' : null),
-    marketingUpdatedAt: consent ? (str(consent.consentUpdatedAt) ?? now) : null,
+    marketingUpdatedAt: consent ? dateTime(str(consent.consentUpdatedAt) ?? now) : null,
+    sms: phone
+      ? {
+          state: (str(sms?.marketingState) as SmsMarketingState | undefined) ?? 'NOT_SUBSCRIBED',
+          optInLevel: (str(sms?.marketingOptInLevel) as OptInLevel | undefined) ?? null,
+          updatedAt: sms ? dateTime(str(sms.consentUpdatedAt) ?? now) : null,
+        }
+      : null,
     addresses,
     // Shopify makes the first address of a new customer its default address.
     defaultAddressId: addresses[0]?.id ?? null,
     metafields: metafields.apply([]),
     taxExempt: input.taxExempt === true,
+    taxExemptions: Array.isArray(input.taxExemptions) ? (input.taxExemptions as string[]) : [],
     createdAt: now,
     updatedAt: now,
   };
@@ -1272,6 +1333,24 @@ function taxLinesOf(
     const amount = money ? toMinorUnits(money.amount, currency) : Math.round(base * rate);
     return { title: String(t.title), rate, amount: decimalOf(amount, currency) };
   });
+}
+
+/**
+ * The financial status the transactions of an order give (how Shopify recalculates it): refunds
+ * against what was received, captured sales, or authorisations still open.
+ */
+export function statusOfTransactions(transactions: TransactionRec[]): FinancialStatus {
+  const sum = (kinds: TransactionKind[]) =>
+    transactions
+      .filter((t) => t.status === 'SUCCESS' && kinds.includes(t.kind))
+      .reduce((n, t) => n + Number(t.amount), 0);
+  const received = sum(['SALE', 'CAPTURE']);
+  const refunded = sum(['REFUND']);
+  if (received > 0 && refunded >= received - 1e-9) return 'REFUNDED';
+  if (refunded > 0) return 'PARTIALLY_REFUNDED';
+  if (received > 0) return 'PAID';
+  if (sum(['AUTHORIZATION']) > 0) return sum(['VOID']) > 0 ? 'VOIDED' : 'AUTHORIZED';
+  return 'PENDING';
 }
 
 /** Spreads `amount` over `bases` in proportion (Shopify's ACROSS allocation), rounding on the last. */
@@ -1374,6 +1453,10 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
       requiresShipping: typeof l.requiresShipping === 'boolean' ? l.requiresShipping : true,
       taxable: typeof l.taxable === 'boolean' ? l.taxable : true,
       discountAllocations: [],
+      customAttributes: list(l.properties).map((p) => ({
+        key: String(p.name),
+        value: String(p.value),
+      })),
     };
   });
   const shippingLines: ShippingLineRec[] = list(input.shippingLines).map((s, i) => {
@@ -1439,7 +1522,7 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
     }
   }
 
-  const processedAt = str(input.processedAt) ?? store.timestamp();
+  const processedAt = dateTime(str(input.processedAt) ?? store.timestamp());
   if (Date.parse(processedAt) > nowMs + 60_000)
     fail(
       'PROCESSED_AT_INVALID',
@@ -1502,6 +1585,30 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
     }
   }
 
+  const transactionInputs = list(input.transactions);
+  transactionInputs.forEach((t, i) => {
+    const money = moneyOf(t.amountSet);
+    if (!money) fail('INVALID', ['order', 'transactions', i, 'amountSet'], 'Amount is required');
+    else if (money.currency !== currency)
+      fail(
+        'INVALID',
+        ['order', 'transactions', i, 'amountSet'],
+        'Transaction currency must match the order currency',
+      );
+    else if (!(Number(money.amount) >= 0))
+      fail(
+        'INVALID',
+        ['order', 'transactions', i, 'amountSet'],
+        'Amount must be greater than or equal to 0',
+      );
+    const processed = str(t.processedAt);
+    if (processed && Date.parse(processed) > nowMs + 60_000)
+      fail(
+        'PROCESSED_AT_INVALID',
+        ['order', 'transactions', i, 'processedAt'],
+        'Processed at must not be in the future',
+      );
+  });
   const metafields = metafieldErrors(
     store,
     'ORDER',
@@ -1545,15 +1652,30 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
   const fulfillment = str(input.fulfillmentStatus);
   const fulfilled =
     fulfillment === 'FULFILLED' || (input.fulfillment !== undefined && input.fulfillment !== null);
-  const transactions = list(input.transactions);
+  const now = store.timestamp();
+  const transactions: TransactionRec[] = [];
+  for (const t of transactionInputs) {
+    const kind = (str(t.kind) ?? 'SALE') as TransactionKind;
+    const parent =
+      kind === 'CAPTURE' || kind === 'VOID' || kind === 'REFUND'
+        ? transactions.find((p) => p.kind === 'AUTHORIZATION' || p.kind === 'SALE')
+        : undefined;
+    transactions.push({
+      id: store.nextId(),
+      kind,
+      status: (str(t.status) ?? 'SUCCESS') as TransactionRec['status'],
+      gateway: str(t.gateway) ?? 'manual',
+      amount: decimalOf(toMinorUnits(moneyOf(t.amountSet)?.amount ?? 0, currency), currency),
+      authorizationCode: str(t.authorizationCode) ?? null,
+      processedAt: dateTime(str(t.processedAt) ?? now),
+      createdAt: now,
+      parentId: parent?.id ?? null,
+      test: t.test === true,
+    });
+  }
   const financialStatus: FinancialStatus =
     (str(input.financialStatus) as FinancialStatus | undefined) ??
-    (transactions.some((t) => t.kind === 'SALE' || t.kind === 'CAPTURE')
-      ? 'PAID'
-      : transactions.some((t) => t.kind === 'AUTHORIZATION')
-        ? 'AUTHORIZED'
-        : 'PENDING');
-  const now = store.timestamp();
+    statusOfTransactions(transactions);
   const number = store.nextOrderNumber++;
   const order: OrderRec = {
     id: store.nextId(),
@@ -1568,7 +1690,7 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
     updatedAt: now,
     cancelledAt: null,
     cancelReason: null,
-    closedAt: str(input.closedAt) ?? null,
+    closedAt: input.closedAt ? dateTime(String(input.closedAt)) : null,
     financialStatus,
     fulfillmentStatus: fulfilled
       ? 'FULFILLED'
@@ -1587,6 +1709,16 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
     shippingAddress: addressFromInput(store, input.shippingAddress as Input | undefined),
     note: str(input.note) ?? null,
     tags: shopifyTags(input.tags),
+    customAttributes: list(input.customAttributes).map((a) => ({
+      key: String(a.key),
+      value: String(a.value),
+    })),
+    poNumber: str(input.poNumber) ?? null,
+    // The buyer's IP address is known only to a checkout.
+    clientIp: null,
+    transactions,
+    refunds: [],
+    additionalFees: [],
     metafields: metafields.apply([]),
     taxesIncluded: input.taxesIncluded === true,
     test: input.test === true,
@@ -1616,7 +1748,7 @@ function orderCancel(ctx: MutationContext, args: Args): Record<string, unknown> 
   const now = store.timestamp();
   order.cancelledAt = now;
   order.cancelReason = String(args.reason);
-  order.closedAt = now;
+  order.closedAt ??= now;
   order.updatedAt = now;
   if (order.financialStatus === 'AUTHORIZED' || order.financialStatus === 'PENDING')
     order.financialStatus = 'VOIDED';
@@ -1651,6 +1783,145 @@ function orderCancel(ctx: MutationContext, args: Args): Record<string, unknown> 
     orderCancelUserErrors: [],
     userErrors: [],
   };
+}
+
+/** The key of the @idempotent directive on the mutation field being resolved, if any. */
+function idempotencyKey(info: GraphQLResolveInfo | undefined): string | undefined {
+  const directive = info?.schema.getDirective('idempotent');
+  const node = info?.fieldNodes[0];
+  if (!directive || !node) return undefined;
+  const values = getDirectiveValues(directive, node, info.variableValues);
+  return typeof values?.key === 'string' && values.key ? values.key : undefined;
+}
+
+/**
+ * refundCreate: gives money (and optionally line items) back on an order. As of 2026-04 the
+ * mutation requires an idempotency key (@idempotent); repeating it with the same key answers the
+ * refund made the first time. The refund's transactions are REFUND transactions of the order, and
+ * the financial status is recalculated from the transactions.
+ */
+function refundCreate(
+  ctx: MutationContext,
+  args: Args,
+  info: GraphQLResolveInfo | undefined,
+): Record<string, unknown> {
+  const { store } = ctx;
+  const key = idempotencyKey(info);
+  if (!key)
+    throw new GraphQLError(
+      'The @idempotent directive with a key is required for refundCreate as of API version 2026-04.',
+      { extensions: { code: 'BAD_REQUEST' } },
+    );
+  const input = (args.input ?? {}) as Input;
+  const errors: UserError[] = [];
+  const refused = () => ({ refund: null, order: null, userErrors: errors });
+  const order = store.orders.get(parseGid(input.orderId)?.id ?? -1);
+  if (!order) {
+    errors.push({ field: ['orderId'], message: 'Order does not exist' });
+    return refused();
+  }
+  const repeat = order.refunds.find((r) => r.idempotencyKey === key);
+  if (repeat)
+    return {
+      refund: refundView(ctx, order, repeat),
+      order: orderView(ctx, order),
+      userErrors: [],
+    };
+  const c = order.currency;
+  const nowMs = store.now();
+  const lineInputs = list(input.refundLineItems);
+  checkArraySize(input.refundLineItems, ['refundCreate', 'input', 'refundLineItems']);
+  lineInputs.forEach((l, i) => {
+    const line = order.lineItems.find((x) => x.id === parseGid(l.lineItemId)?.id);
+    const quantity = Number(l.quantity);
+    if (!line) {
+      errors.push({
+        field: ['refundLineItems', String(i), 'lineItemId'],
+        message: 'Line item does not exist',
+      });
+      return;
+    }
+    const given = order.refunds
+      .flatMap((r) => r.lines)
+      .filter((x) => x.lineItemId === line.id)
+      .reduce((n, x) => n + x.quantity, 0);
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > line.quantity - given)
+      errors.push({
+        field: ['refundLineItems', String(i), 'quantity'],
+        message: `Quantity cannot refund more items than were purchased (${line.quantity - given} left)`,
+      });
+  });
+  const transactionInputs = list(input.transactions);
+  let amount = 0;
+  transactionInputs.forEach((t, i) => {
+    const path = ['transactions', String(i)];
+    if (t.kind !== 'REFUND')
+      errors.push({ field: [...path, 'kind'], message: 'Transaction kind must be REFUND' });
+    if (parseGid(t.orderId)?.id !== order.id)
+      errors.push({ field: [...path, 'orderId'], message: 'Transaction must belong to the order' });
+    if (
+      t.parentId !== undefined &&
+      t.parentId !== null &&
+      !order.transactions.some((x) => x.id === parseGid(t.parentId)?.id)
+    )
+      errors.push({ field: [...path, 'parentId'], message: 'Parent transaction does not exist' });
+    const value = Number(t.amount);
+    if (!(value > 0))
+      errors.push({ field: [...path, 'amount'], message: 'Amount must be greater than 0' });
+    else amount += toMinorUnits(value, c);
+  });
+  const totals = orderTotals(ctx, order);
+  if (amount > totals.received - totals.refunded && input.allowOverRefunding !== true)
+    errors.push({
+      field: ['transactions'],
+      message: `Refund amount exceeds the refundable amount of ${decimalOf(Math.max(0, totals.received - totals.refunded), c)}`,
+    });
+  const processedAt = str(input.processedAt);
+  if (processedAt && Date.parse(processedAt) > nowMs + 60_000)
+    errors.push({ field: ['processedAt'], message: 'Processed at must not be in the future' });
+  if (lineInputs.length === 0 && transactionInputs.length === 0)
+    errors.push({ field: null, message: 'A refund needs line items or transactions' });
+  if (errors.length) return refused();
+
+  const now = store.timestamp();
+  const when = processedAt ? dateTime(processedAt) : now;
+  const transactionIds: number[] = [];
+  for (const t of transactionInputs) {
+    const id = store.nextId();
+    transactionIds.push(id);
+    order.transactions.push({
+      id,
+      kind: 'REFUND',
+      status: 'SUCCESS',
+      gateway: str(t.gateway) ?? 'manual',
+      amount: decimalOf(toMinorUnits(Number(t.amount), c), c),
+      authorizationCode: null,
+      processedAt: when,
+      createdAt: now,
+      parentId: t.parentId ? (parseGid(t.parentId)?.id ?? null) : null,
+      test: false,
+    });
+  }
+  const refund: RefundRec = {
+    id: store.nextId(),
+    note: str(input.note) ?? null,
+    createdAt: now,
+    processedAt: when,
+    lines: lineInputs.map((l) => ({
+      id: store.nextId(),
+      lineItemId: parseGid(l.lineItemId)?.id ?? -1,
+      quantity: Number(l.quantity),
+      restockType: (str(l.restockType) ??
+        'NO_RESTOCK') as RefundRec['lines'][number]['restockType'],
+    })),
+    transactionIds,
+    idempotencyKey: key,
+  };
+  order.refunds.push(refund);
+  if (order.transactions.length) order.financialStatus = statusOfTransactions(order.transactions);
+  order.updatedAt = now;
+  if (input.notify === true) store.stats.notificationsSent += 1;
+  return { refund: refundView(ctx, order, refund), order: orderView(ctx, order), userErrors: [] };
 }
 
 function fulfillmentOrderHold(ctx: MutationContext, args: Args): Record<string, unknown> {
@@ -1949,6 +2220,7 @@ export const mutationScopes: Record<string, string | null> = {
   customerUpdateDefaultAddress: 'write_customers',
   orderCreate: 'write_orders',
   orderCancel: 'write_orders',
+  refundCreate: 'write_orders',
   fulfillmentOrderHold: 'write_merchant_managed_fulfillment_orders',
   metafieldsSet: null,
   metafieldDefinitionCreate: null,
@@ -1958,8 +2230,8 @@ export const mutationScopes: Record<string, string | null> = {
 
 export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
   const guard =
-    <T>(name: string, fn: (args: Args) => T) =>
-    (args: Args) => {
+    <T>(name: string, fn: (args: Args, info?: GraphQLResolveInfo) => T) =>
+    (args: Args, _context: unknown, info?: GraphQLResolveInfo) => {
       const scope = mutationScopes[name];
       if (scope && !ctx.scopes.has(scope))
         throw new GraphQLError(
@@ -1972,7 +2244,7 @@ export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
             },
           },
         );
-      return fn(args);
+      return fn(args, info);
     };
   return {
     productSet: guard('productSet', (args) => productSet(ctx, args)),
@@ -1996,6 +2268,7 @@ export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
     ),
     orderCreate: guard('orderCreate', (args) => orderCreate(ctx, args)),
     orderCancel: guard('orderCancel', (args) => orderCancel(ctx, args)),
+    refundCreate: guard('refundCreate', (args, info) => refundCreate(ctx, args, info)),
     fulfillmentOrderHold: guard('fulfillmentOrderHold', (args) => fulfillmentOrderHold(ctx, args)),
     metafieldsSet: guard('metafieldsSet', (args) => metafieldsSet(ctx, args)),
     metafieldDefinitionCreate: guard('metafieldDefinitionCreate', (args) =>

@@ -28,6 +28,7 @@ import {
   productSortKeys,
   productView,
   redirectView,
+  refundView,
   requireScope,
   searchProducts,
   shopView,
@@ -77,6 +78,17 @@ function idOf(value: unknown, type: string): number | undefined {
   return parsed && parsed.type === type ? parsed.id : undefined;
 }
 
+function refundOf(
+  ctx: ViewContext,
+  id: number,
+): { order: OrderRec; refund: OrderRec['refunds'][number] } | undefined {
+  for (const order of visibleOrders(ctx)) {
+    const refund = order.refunds.find((r) => r.id === id);
+    if (refund) return { order, refund };
+  }
+  return undefined;
+}
+
 /** Resolves any supported global id to its view (QueryRoot.node / nodes). */
 export function nodeView(ctx: ViewContext, id: unknown): unknown {
   const parsed = parseGid(id);
@@ -102,6 +114,10 @@ export function nodeView(ctx: ViewContext, id: unknown): unknown {
     case 'Order': {
       const o = store.orders.get(parsed.id);
       return o && visibleOrders(ctx).includes(o) ? orderView(ctx, o) : null;
+    }
+    case 'Refund': {
+      const found = refundOf(ctx, parsed.id);
+      return found ? refundView(ctx, found.order, found.refund) : null;
     }
     case 'BulkOperation': {
       const b = store.bulkOperations.get(parsed.id);
@@ -335,6 +351,11 @@ export function queryRoot(ctx: ViewContext): Record<string, unknown> {
         id = customIdLookup(store, 'ORDER', identifier.customId as Args);
       const o = id === undefined ? undefined : store.orders.get(id);
       return o && visibleOrders(ctx).includes(o) ? orderView(ctx, o) : null;
+    },
+    refund: (args: Args) => {
+      orders('refund');
+      const found = refundOf(ctx, idOf(args.id, 'Refund') ?? -1);
+      return found ? refundView(ctx, found.order, found.refund) : null;
     },
     ordersCount: (args: Args) => {
       orders('ordersCount');

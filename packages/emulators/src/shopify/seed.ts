@@ -13,10 +13,13 @@ import {
   type FulfillmentOrderRec,
   type LineItemRec,
   type MediaRec,
+  type MetafieldRec,
   type OrderRec,
+  type RefundLineRec,
   type ProductRec,
   type ShopStore,
 } from './store.ts';
+import { orderTotals, type ViewContext } from './views.ts';
 
 /**
  * Seeds a shop from the platform-neutral sample store, in Shopify's shapes:
@@ -137,6 +140,10 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
         weight: { unit: 'KILOGRAMS', value: v.weightKg },
         mediaId: null,
         taxable: true,
+        unitCost: null,
+        harmonizedSystemCode: null,
+        countryCodeOfOrigin: null,
+        provinceCodeOfOrigin: null,
         inventoryPolicy: 'DENY',
         requiresShipping: true,
         metafields: [],
@@ -156,6 +163,10 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
         updatedAt: createdAt,
       })),
       templateSuffix: null,
+      categoryId: null,
+      isGiftCard: false,
+      giftCardTemplateSuffix: null,
+      requiresSellingPlan: false,
       createdAt,
       updatedAt: createdAt,
       publishedAt: sp.status === 'draft' ? null : createdAt,
@@ -191,10 +202,12 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
       marketingState: sc.acceptsMarketing ? 'SUBSCRIBED' : 'NOT_SUBSCRIBED',
       marketingOptInLevel: 'SINGLE_OPT_IN',
       marketingUpdatedAt: createdAt,
+      sms: null,
       addresses,
       defaultAddressId: addresses[defaultIndex]?.id ?? null,
       metafields: [],
       taxExempt: false,
+      taxExemptions: [],
       createdAt,
       updatedAt: createdAt,
     };
@@ -225,6 +238,7 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
         requiresShipping: true,
         taxable: true,
         discountAllocations: [],
+        customAttributes: [],
       };
     });
     if (so.discount) {
@@ -301,6 +315,12 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
       shippingAddress: address(store, so.shippingAddress),
       note: so.note || null,
       tags: [],
+      customAttributes: [],
+      poNumber: null,
+      clientIp: null,
+      transactions: [],
+      refunds: [],
+      additionalFees: [],
       metafields: [],
       taxesIncluded: false,
       test: false,
@@ -310,4 +330,348 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
     store.orders.set(order.id, order);
     store.nextOrderNumber = Math.max(store.nextOrderNumber, number + 1);
   }
+  enrichShop(store);
+}
+
+const later = (iso: string, hours: number) =>
+  seconds(new Date(Date.parse(iso) + hours * 3_600_000).toISOString());
+
+function metafield(
+  store: ShopStore,
+  key: string,
+  type: string,
+  value: string,
+  at: string,
+): MetafieldRec {
+  return {
+    id: store.nextId(),
+    namespace: 'custom',
+    key,
+    type,
+    value,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+function imageAt(store: ShopStore, path: string, alt: string, at: string): MediaRec {
+  return {
+    id: store.nextId(),
+    imageId: store.nextId(),
+    alt,
+    status: 'READY',
+    path,
+    originalSource: path,
+    mimeType: 'image/png',
+    fileSize: null,
+    width: 8,
+    height: 8,
+    errors: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/**
+ * What the platform-neutral sample has no notion of, added in Shopify's own shapes so that copying
+ * the shop exercises every field the connector reads (indices pick records deterministically, so a
+ * small store gets a few of each):
+ * - products: theme templates, a taxonomy category, a gift card, a subscription-only product,
+ *   unlisted and archived ones, non-Latin text and emoji, unit costs and customs data, "continue
+ *   selling when out of stock", untracked, untaxed and shipping-free variants, barcodes, variant
+ *   images and metafields, typed metafields, and one image shared by two products;
+ * - collections: SEO, images with alt text, sort orders, templates and metafields;
+ * - customers: locales, tax exemptions, SMS and e-mail consent states, metafields;
+ * - orders: payment transactions, full and partial refunds (several on one order), order and line
+ *   attributes, tags, PO numbers, phones, closing dates, cancellation reasons, prices with tax
+ *   included, an order in another currency and a line whose product no longer exists.
+ * Additional fees are left out: they come only from checkouts and no API call can create them, so
+ * no copy of a shop could hold them.
+ */
+function enrichShop(store: ShopStore): void {
+  const products = [...store.products.values()];
+  const external = products.slice(9).find((p) => p.options[0]?.name === 'Title');
+  products.forEach((p, i) => {
+    const at = p.createdAt;
+    if (i % 4 === 1) p.templateSuffix = 'alternate';
+    if (i % 5 === 2) p.categoryId = 'gid://shopify/TaxonomyCategory/aa-1';
+    if (i === 3) p.requiresSellingPlan = true;
+    if (i === 4) {
+      p.isGiftCard = true;
+      p.giftCardTemplateSuffix = 'festive';
+    }
+    if (i === 5 && p.status === 'ACTIVE') p.status = 'UNLISTED';
+    if (i === 6) p.status = 'ARCHIVED';
+    if (i === 7) {
+      p.title = `${p.title} — Чай 🍵 茶`;
+      p.tags = shopifyTags([...p.tags, 'été', '茶']);
+    }
+    if (i % 3 === 0)
+      p.metafields.push(
+        metafield(store, 'care_instructions', 'multi_line_text_field', 'Wash cold.\nDry flat.', at),
+      );
+    if (i % 4 === 0) p.metafields.push(metafield(store, 'specs', 'json', '{"fit":"regular"}', at));
+    if (i % 5 === 0)
+      p.metafields.push(metafield(store, 'warranty_years', 'number_integer', '2', at));
+    if (i % 6 === 0) p.metafields.push(metafield(store, 'eco', 'boolean', 'true', at));
+    // Fields of other platforms kept by an earlier migration into this shop.
+    const carried = (key: string, type: string, value: string) => ({
+      ...metafield(store, key, type, value, at),
+      namespace: 'replatform',
+    });
+    if (i === 8)
+      p.metafields.push(
+        carried('short_description', 'multi_line_text_field', '<p>Short and sweet.</p>'),
+        carried('purchase_note', 'multi_line_text_field', 'Thank you for your order!'),
+      );
+    if (p === external)
+      p.metafields.push(
+        carried('external_url', 'url', 'https://partner.example/item-9'),
+        carried('button_text', 'single_line_text_field', 'Buy at our partner'),
+      );
+    const variable = p.options[0]?.name !== 'Title';
+    p.variants.forEach((v, k) => {
+      if (i % 3 === 0) {
+        v.unitCost = decimalOf(
+          Math.round(toMinorUnits(v.price, store.config.currency) * 0.4),
+          store.config.currency,
+        );
+        v.harmonizedSystemCode = '610910';
+        v.countryCodeOfOrigin = 'PT';
+      }
+      if (i % 7 === 1) {
+        v.countryCodeOfOrigin = 'CA';
+        v.provinceCodeOfOrigin = 'ON';
+      }
+      if (i % 6 === 1) v.inventoryPolicy = 'CONTINUE';
+      if (i % 8 === 2) {
+        v.tracked = false;
+        v.quantity = 0;
+      }
+      if (i % 9 === 3) v.taxable = false;
+      if (i % 10 === 4 || p.isGiftCard) v.requiresShipping = false;
+      if (i % 4 === 0) v.barcode = String(4006381333900 + i * 10 + k);
+      if (variable && p.media.length > 1) v.mediaId = p.media[k % p.media.length]?.id ?? null;
+      if (i % 5 === 0 && k === 0)
+        v.metafields.push(metafield(store, 'fabric_code', 'single_line_text_field', `F-${i}`, at));
+      if (variable && k === 0 && !products.slice(0, i).some((q) => q.options[0]?.name !== 'Title'))
+        v.metafields.push(
+          carried(
+            'description',
+            'multi_line_text_field',
+            `<p>${v.sku ?? 'This variant'} only.</p>`,
+          ),
+        );
+    });
+  });
+  // One image shown by two products: Shopify keeps it once, as one file of the shop.
+  const [, first, second] = products;
+  const shared = first?.media[0];
+  if (second && shared) second.media.push(shared);
+
+  [...store.collections.values()].forEach((c, i) => {
+    if (i % 2 === 0) {
+      c.seoTitle = `${c.title} | Sample Store`;
+      c.seoDescription = `Everything in ${c.title}.`;
+    }
+    if (i % 3 === 0)
+      c.image = imageAt(
+        store,
+        `/media/collections/${c.handle}.png`,
+        `${c.title} banner`,
+        c.createdAt,
+      );
+    if (i === 1) c.sortOrder = 'BEST_SELLING';
+    if (i === 2) c.sortOrder = 'ALPHA_ASC';
+    if (i % 4 === 3) c.templateSuffix = 'wide';
+    if (i % 2 === 1)
+      c.metafields.push(
+        metafield(store, 'banner_text', 'single_line_text_field', `New in ${c.title}`, c.createdAt),
+      );
+    if (i === 3) c.title = `${c.title} · Ёлки 🎄`;
+  });
+
+  [...store.customers.values()].forEach((c, i) => {
+    const at = c.createdAt;
+    if (i % 3 === 0) c.locale = 'fr';
+    if (i % 4 === 1) c.locale = 'de';
+    if (i === 2) {
+      c.taxExempt = true;
+      c.taxExemptions = ['CA_STATUS_CARD_EXEMPTION'];
+    }
+    if (c.phone && i % 2 === 0)
+      c.sms = { state: 'SUBSCRIBED', optInLevel: 'SINGLE_OPT_IN', updatedAt: at };
+    if (c.phone && i % 5 === 1)
+      c.sms = { state: 'UNSUBSCRIBED', optInLevel: 'UNKNOWN', updatedAt: at };
+    if (i % 7 === 3) c.marketingState = 'UNSUBSCRIBED';
+    if (i % 11 === 5) {
+      c.marketingState = 'PENDING';
+      c.marketingOptInLevel = 'CONFIRMED_OPT_IN';
+    }
+    if (i % 3 === 1)
+      c.metafields.push(metafield(store, 'loyalty_tier', 'single_line_text_field', 'gold', at));
+    if (i % 4 === 2) c.metafields.push(metafield(store, 'birthday', 'date', '1990-05-17', at));
+    if (i === 4) {
+      c.firstName = 'Zoë';
+      c.lastName = '山田';
+    }
+  });
+
+  const view: ViewContext = { store, baseUrl: '', bulk: false, scopes: new Set() };
+  // Every shop with a paid, fulfilled order has at least one partly refunded order.
+  let partlyRefunded = false;
+  [...store.orders.values()].forEach((o, i) => {
+    if (i === 6 && !o.cancelledAt) {
+      o.cancelledAt = later(o.processedAt, 2);
+      o.cancelReason = 'CUSTOMER';
+      o.closedAt = o.cancelledAt;
+      o.financialStatus = 'VOIDED';
+      o.fulfillmentStatus = 'UNFULFILLED';
+      for (const f of o.fulfillmentOrders) {
+        f.status = 'CANCELLED';
+        f.holdReason = null;
+      }
+    }
+    if (i === 7) o.test = true;
+    if (i === 4) o.currency = 'EUR';
+    if (i === 5) o.taxesIncluded = true;
+    if (i === 1)
+      // The product of this line was deleted after the order: only the order remembers it.
+      o.lineItems.push({
+        id: store.nextId(),
+        title: 'Discontinued enamel mug',
+        variantTitle: null,
+        sku: 'OLD-MUG-1',
+        vendor: null,
+        quantity: 1,
+        unitPrice: '12.0',
+        productId: null,
+        variantId: null,
+        taxLines: [],
+        requiresShipping: true,
+        taxable: true,
+        discountAllocations: [],
+        customAttributes: [],
+      });
+    const firstLine = o.lineItems[0];
+    if (i % 3 === 0 && firstLine)
+      firstLine.customAttributes = [{ key: 'Engraving', value: 'For Ana ❤' }];
+    if (i % 4 === 1) o.customAttributes = [{ key: 'gift_message', value: 'Happy birthday!' }];
+    if (i % 3 === 1) o.tags = shopifyTags(['wholesale', 'priority']);
+    if (i % 5 === 2) o.poNumber = `PO-${o.number}`;
+    if (i % 4 === 3) o.phone = '+14155550100';
+    o.buyerAcceptsMarketing = i % 2 === 0;
+    if (i % 5 === 4) o.sourceName = 'pos';
+    if (i % 3 === 2) o.clientIp = '203.0.113.7';
+    const shipping = o.shippingLines[0];
+    if (i % 3 === 0 && shipping && toMinorUnits(shipping.price, o.currency) > 0)
+      shipping.taxLines = [
+        {
+          title: 'Tax',
+          rate: 0.08,
+          amount: decimalOf(
+            Math.round(toMinorUnits(shipping.price, o.currency) * 0.08),
+            o.currency,
+          ),
+        },
+      ];
+    if (i % 4 === 0)
+      o.metafields.push(
+        metafield(store, 'gift_wrap', 'single_line_text_field', 'Blue paper', o.processedAt),
+      );
+    if (i === 2)
+      // Notes of an order migrated to this shop before, kept where the migration keeps them.
+      o.metafields.push({
+        ...metafield(
+          store,
+          'notes',
+          'json',
+          JSON.stringify([
+            {
+              content: 'Customer asked to ship after the holidays.',
+              customerNote: false,
+              author: 'Ana',
+              createdAt: new Date(Date.parse(o.processedAt) + 3_600_000).toISOString(),
+            },
+          ]),
+          o.processedAt,
+        ),
+        namespace: 'replatform',
+      });
+    if (o.cancelledAt && i % 2 === 1) o.cancelReason = 'INVENTORY';
+    const total = orderTotals(view, o).total;
+    const currency = o.currency;
+    const money = (minor: number) => decimalOf(minor, currency);
+    const paid = ['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(o.financialStatus);
+    if (paid || o.financialStatus === 'AUTHORIZED')
+      o.transactions.push({
+        id: store.nextId(),
+        kind: paid ? 'SALE' : 'AUTHORIZATION',
+        status: 'SUCCESS',
+        gateway: i % 2 === 0 ? 'manual' : 'bogus',
+        amount: money(total),
+        authorizationCode: `AUTH-${o.number}`,
+        test: o.test,
+        // An authorisation is taken at checkout; a sale is captured a little later.
+        processedAt: paid ? later(o.processedAt, 1) : o.processedAt,
+        createdAt: paid ? later(o.processedAt, 1) : o.processedAt,
+        parentId: null,
+      });
+    const sale = o.transactions[0];
+    const refund = (hours: number, amount: number, note: string, lines: RefundLineRec[]) => {
+      if (!sale || amount <= 0) return;
+      const when = later(o.processedAt, hours);
+      const transaction = {
+        id: store.nextId(),
+        kind: 'REFUND' as const,
+        status: 'SUCCESS' as const,
+        gateway: sale.gateway,
+        amount: money(amount),
+        authorizationCode: null,
+        processedAt: when,
+        createdAt: when,
+        parentId: sale.id,
+        test: false,
+      };
+      o.transactions.push(transaction);
+      o.refunds.push({
+        id: store.nextId(),
+        note: note || null,
+        createdAt: when,
+        processedAt: when,
+        lines,
+        transactionIds: [transaction.id],
+        idempotencyKey: null,
+      });
+    };
+    const allLines = (): RefundLineRec[] =>
+      o.lineItems.map((l) => ({
+        id: store.nextId(),
+        lineItemId: l.id,
+        quantity: l.quantity,
+        restockType: 'NO_RESTOCK',
+      }));
+    if (o.financialStatus === 'REFUNDED') {
+      if (i % 2 === 0) {
+        // Two refunds: money for a late delivery first, the rest with the goods later.
+        const part = Math.floor(total / 3);
+        refund(48, part, 'Late delivery', []);
+        refund(96, total - part, 'Customer returned the parcel', allLines());
+      } else refund(72, total, 'Customer returned the parcel', allLines());
+    } else if (
+      o.financialStatus === 'PAID' &&
+      o.fulfillmentStatus === 'FULFILLED' &&
+      (i % 2 === 0 || !partlyRefunded)
+    ) {
+      const part = Math.min(500, Math.floor(total / 4));
+      refund(50, part, 'Damaged box', []);
+      if (i % 4 === 0) refund(60, part, '', []);
+      if (o.refunds.length) {
+        o.financialStatus = 'PARTIALLY_REFUNDED';
+        partlyRefunded = true;
+      }
+    }
+    if (o.fulfillmentStatus === 'FULFILLED' && !o.cancelledAt && o.financialStatus !== 'PENDING')
+      o.closedAt = later(o.processedAt, 120);
+  });
 }

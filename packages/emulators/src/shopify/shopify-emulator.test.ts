@@ -1333,3 +1333,281 @@ describe('large products, media processing, trial stores, tags and phones', () =
     });
   });
 });
+
+describe('payments, refunds and the fields of an imported order', () => {
+  let emulator: ShopifyEmulator;
+  beforeAll(async () => {
+    emulator = await start({ seed: 'empty' });
+  });
+  const money = (amount: string) => ({ shopMoney: { amount, currencyCode: 'USD' } });
+  const create = `mutation($order: OrderCreateOrderInput!) {
+    orderCreate(order: $order) { order { id displayFinancialStatus lineItems(first: 5) { nodes { id customAttributes { key value } } } transactions { id kind status gateway formattedGateway paymentId processedAt amountSet { shopMoney { amount } } } } userErrors { field message } }
+  }`;
+  const refund = `mutation($input: RefundInput!, $key: String!) {
+    refundCreate(input: $input) @idempotent(key: $key) { refund { id note processedAt totalRefundedSet { shopMoney { amount } } refundLineItems(first: 5) { nodes { quantity subtotalSet { shopMoney { amount } } totalTaxSet { shopMoney { amount } } } } } userErrors { field message } }
+  }`;
+  const order = {
+    name: '#7001',
+    processedAt: '2025-03-01T10:00:00.000Z',
+    poNumber: 'PO-9',
+    customAttributes: [{ key: 'gift_message', value: 'Enjoy' }],
+    lineItems: [
+      {
+        title: 'Mug',
+        quantity: 2,
+        priceSet: money('10.00'),
+        taxLines: [{ title: 'VAT', rate: '0.2', priceSet: money('4.00') }],
+        properties: [{ name: 'Engraving', value: 'Ana' }],
+      },
+    ],
+    transactions: [
+      {
+        kind: 'SALE',
+        gateway: 'bogus',
+        authorizationCode: 'AUTH-1',
+        processedAt: '2025-03-01T11:00:00.000Z',
+        amountSet: money('24.00'),
+      },
+    ],
+  };
+
+  it('records payments and derives the financial status from them, with Shopify’s date format', async () => {
+    const created = await gql(emulator, create, { order });
+    expect(created.data?.orderCreate.userErrors).toEqual([]);
+    const answer = created.data?.orderCreate.order;
+    expect(answer.displayFinancialStatus).toBe('PAID');
+    expect(answer.lineItems.nodes[0].customAttributes).toEqual([
+      { key: 'Engraving', value: 'Ana' },
+    ]);
+    expect(answer.transactions).toEqual([
+      {
+        id: expect.stringMatching(/^gid:\/\/shopify\/OrderTransaction\//),
+        kind: 'SALE',
+        status: 'SUCCESS',
+        gateway: 'bogus',
+        formattedGateway: 'Bogus',
+        paymentId: 'AUTH-1',
+        processedAt: '2025-03-01T11:00:00Z',
+        amountSet: { shopMoney: { amount: '24.0' } },
+      },
+    ]);
+    const read = await gql(
+      emulator,
+      `{ order(id: "${answer.id}") { poNumber customAttributes { key value } processedAt } }`,
+    );
+    expect(read.data?.order).toEqual({
+      poNumber: 'PO-9',
+      customAttributes: [{ key: 'gift_message', value: 'Enjoy' }],
+      processedAt: '2025-03-01T10:00:00Z',
+    });
+    const future = await gql(emulator, create, {
+      order: {
+        ...order,
+        name: '#7002',
+        transactions: [{ ...order.transactions[0], processedAt: '2999-01-01T00:00:00Z' }],
+      },
+    });
+    expect(future.data?.orderCreate.userErrors[0].message).toBe(
+      'Processed at must not be in the future',
+    );
+  });
+
+  it('refunds lines and money once per idempotency key and recalculates the status', async () => {
+    const created = await gql(emulator, create, { order: { ...order, name: '#7003' } });
+    const o = created.data?.orderCreate.order;
+    const input = {
+      orderId: o.id,
+      note: 'Damaged',
+      processedAt: '2025-03-03T10:00:00.000Z',
+      refundLineItems: [{ lineItemId: o.lineItems.nodes[0].id, quantity: 1 }],
+      transactions: [
+        {
+          orderId: o.id,
+          parentId: o.transactions[0].id,
+          gateway: 'bogus',
+          kind: 'REFUND',
+          amount: '12.00',
+        },
+      ],
+    };
+    const missingKey = await gql(
+      emulator,
+      'mutation($input: RefundInput!) { refundCreate(input: $input) { refund { id } userErrors { message } } }',
+      { input },
+    );
+    expect(missingKey.errors?.[0]?.message).toMatch(/@idempotent directive/);
+    const first = await gql(emulator, refund, { input, key: 'k-1' });
+    expect(first.data?.refundCreate.userErrors).toEqual([]);
+    expect(first.data?.refundCreate.refund).toMatchObject({
+      note: 'Damaged',
+      processedAt: '2025-03-03T10:00:00Z',
+      totalRefundedSet: { shopMoney: { amount: '12.0' } },
+      refundLineItems: {
+        nodes: [
+          {
+            quantity: 1,
+            subtotalSet: { shopMoney: { amount: '10.0' } },
+            totalTaxSet: { shopMoney: { amount: '2.0' } },
+          },
+        ],
+      },
+    });
+    const again = await gql(emulator, refund, { input, key: 'k-1' });
+    expect(again.data?.refundCreate.refund.id).toBe(first.data?.refundCreate.refund.id);
+    const state = `{ order(id: "${o.id}") { displayFinancialStatus totalRefundedSet { shopMoney { amount } } refunds { id } transactions { kind } } }`;
+    expect((await gql(emulator, state)).data?.order).toEqual({
+      displayFinancialStatus: 'PARTIALLY_REFUNDED',
+      totalRefundedSet: { shopMoney: { amount: '12.0' } },
+      refunds: [{ id: first.data?.refundCreate.refund.id }],
+      transactions: [{ kind: 'SALE' }, { kind: 'REFUND' }],
+    });
+    const tooMuch = await gql(emulator, refund, {
+      input: {
+        ...input,
+        refundLineItems: [],
+        transactions: [{ ...input.transactions[0], amount: '13.00' }],
+      },
+      key: 'k-2',
+    });
+    expect(tooMuch.data?.refundCreate.userErrors[0].message).toMatch(
+      /exceeds the refundable amount/,
+    );
+    const rest = await gql(emulator, refund, {
+      input: {
+        ...input,
+        note: null,
+        refundLineItems: [],
+        transactions: [{ ...input.transactions[0], amount: '12.00' }],
+      },
+      key: 'k-3',
+    });
+    expect(rest.data?.refundCreate.userErrors).toEqual([]);
+    expect((await gql(emulator, state)).data?.order.displayFinancialStatus).toBe('REFUNDED');
+  });
+});
+
+describe('fields of products and customers beyond the basics', () => {
+  let emulator: ShopifyEmulator;
+  beforeAll(async () => {
+    emulator = await start({ seed: small });
+  });
+
+  it('keeps costs, customs data, categories and gift cards, and shows one file in several products', async () => {
+    const shared = [...emulator.shop().products.values()][0]?.media[0];
+    if (!shared) throw new Error('no media');
+    const set = await gql(
+      emulator,
+      `mutation($input: ProductSetInput!) { productSet(input: $input) { product { id category { id fullName } isGiftCard giftCardTemplateSuffix requiresSellingPlan media(first: 2) { nodes { id } } variants(first: 1) { nodes { inventoryItem { unitCost { amount } harmonizedSystemCode countryCodeOfOrigin provinceCodeOfOrigin } } } } userErrors { field message } } }`,
+      {
+        input: {
+          title: 'Gift card',
+          category: 'gid://shopify/TaxonomyCategory/aa-1',
+          giftCard: true,
+          giftCardTemplateSuffix: 'festive',
+          requiresSellingPlan: true,
+          files: [{ id: `gid://shopify/MediaImage/${shared.id}`, alt: 'shared' }],
+          productOptions: [{ name: 'Title', values: [{ name: 'Default Title' }] }],
+          variants: [
+            {
+              optionValues: [{ optionName: 'Title', name: 'Default Title' }],
+              price: '25.00',
+              inventoryItem: {
+                cost: '7.5',
+                harmonizedSystemCode: '4911',
+                countryCodeOfOrigin: 'CA',
+                provinceCodeOfOrigin: 'ON',
+              },
+            },
+          ],
+        },
+      },
+    );
+    expect(set.data?.productSet.userErrors).toEqual([]);
+    expect(set.data?.productSet.product).toMatchObject({
+      category: {
+        id: 'gid://shopify/TaxonomyCategory/aa-1',
+        fullName: 'Apparel & Accessories > Clothing',
+      },
+      isGiftCard: true,
+      giftCardTemplateSuffix: 'festive',
+      requiresSellingPlan: true,
+      media: { nodes: [{ id: `gid://shopify/MediaImage/${shared.id}` }] },
+      variants: {
+        nodes: [
+          {
+            inventoryItem: {
+              unitCost: { amount: '7.5' },
+              harmonizedSystemCode: '4911',
+              countryCodeOfOrigin: 'CA',
+              provinceCodeOfOrigin: 'ON',
+            },
+          },
+        ],
+      },
+    });
+    const wrong = await gql(
+      emulator,
+      'mutation($input: ProductSetInput!) { productSet(input: $input) { product { id } userErrors { field message } } }',
+      { input: { title: 'X', category: 'gid://shopify/Product/1' } },
+    );
+    expect(wrong.data?.productSet.userErrors).toEqual([
+      { field: ['input', 'category'], message: 'Category does not exist' },
+    ]);
+  });
+
+  it('keeps SMS consent with the phone number and tax exemptions', async () => {
+    const created = await gql(
+      emulator,
+      `mutation($input: CustomerInput!) { customerCreate(input: $input) { customer { taxExemptions defaultPhoneNumber { smsMarketingConsent { state optInLevel updatedAt } } defaultEmailAddress { marketingState marketingUpdatedAt } } userErrors { field message } } }`,
+      {
+        input: {
+          email: 'sms@example.com',
+          phone: '+14155550199',
+          taxExemptions: ['CA_STATUS_CARD_EXEMPTION'],
+          emailMarketingConsent: {
+            marketingState: 'UNSUBSCRIBED',
+            consentUpdatedAt: '2024-02-02T10:00:00.000Z',
+          },
+          smsMarketingConsent: {
+            marketingState: 'SUBSCRIBED',
+            marketingOptInLevel: 'SINGLE_OPT_IN',
+            consentUpdatedAt: '2024-02-03T10:00:00Z',
+          },
+        },
+      },
+    );
+    expect(created.data?.customerCreate).toEqual({
+      customer: {
+        taxExemptions: ['CA_STATUS_CARD_EXEMPTION'],
+        defaultPhoneNumber: {
+          smsMarketingConsent: {
+            state: 'SUBSCRIBED',
+            optInLevel: 'SINGLE_OPT_IN',
+            updatedAt: '2024-02-03T10:00:00Z',
+          },
+        },
+        defaultEmailAddress: {
+          marketingState: 'UNSUBSCRIBED',
+          marketingUpdatedAt: '2024-02-02T10:00:00Z',
+        },
+      },
+      userErrors: [],
+    });
+    const noPhone = await gql(
+      emulator,
+      'mutation($input: CustomerInput!) { customerCreate(input: $input) { customer { id } userErrors { field message } } }',
+      {
+        input: {
+          email: 'nophone@example.com',
+          smsMarketingConsent: { marketingState: 'SUBSCRIBED' },
+        },
+      },
+    );
+    expect(noPhone.data?.customerCreate.userErrors).toEqual([
+      {
+        field: ['smsMarketingConsent'],
+        message: 'A phone number is required to set the SMS consent state',
+      },
+    ]);
+  });
+});

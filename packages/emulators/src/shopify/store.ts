@@ -82,6 +82,11 @@ export interface VariantRec {
   weight: WeightRec | null;
   mediaId: number | null;
   taxable: boolean;
+  /** Cost of one unit (InventoryItem.unitCost), a decimal in the shop currency, or null. */
+  unitCost: string | null;
+  harmonizedSystemCode: string | null;
+  countryCodeOfOrigin: string | null;
+  provinceCodeOfOrigin: string | null;
   inventoryPolicy: 'DENY' | 'CONTINUE';
   requiresShipping: boolean;
   metafields: MetafieldRec[];
@@ -114,6 +119,11 @@ export interface ProductRec {
   seoDescription: string | null;
   metafields: MetafieldRec[];
   templateSuffix: string | null;
+  /** Standard product taxonomy category (gid://shopify/TaxonomyCategory/...), or null. */
+  categoryId: string | null;
+  isGiftCard: boolean;
+  giftCardTemplateSuffix: string | null;
+  requiresSellingPlan: boolean;
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
@@ -152,6 +162,18 @@ export interface AddressRec {
 export type EmailMarketingState =
   'INVALID' | 'NOT_SUBSCRIBED' | 'PENDING' | 'REDACTED' | 'SUBSCRIBED' | 'UNSUBSCRIBED';
 
+export type SmsMarketingState =
+  'NOT_SUBSCRIBED' | 'PENDING' | 'REDACTED' | 'SUBSCRIBED' | 'UNSUBSCRIBED';
+
+export type OptInLevel = 'CONFIRMED_OPT_IN' | 'SINGLE_OPT_IN' | 'UNKNOWN';
+
+/** SMS marketing consent of a customer's phone number. */
+export interface SmsConsentRec {
+  state: SmsMarketingState;
+  optInLevel: OptInLevel | null;
+  updatedAt: string | null;
+}
+
 export interface CustomerRec {
   id: number;
   firstName: string | null;
@@ -162,12 +184,15 @@ export interface CustomerRec {
   tags: string[];
   locale: string;
   marketingState: EmailMarketingState;
-  marketingOptInLevel: 'CONFIRMED_OPT_IN' | 'SINGLE_OPT_IN' | 'UNKNOWN' | null;
+  marketingOptInLevel: OptInLevel | null;
   marketingUpdatedAt: string | null;
+  /** SMS consent of the phone number (null without a phone number). */
+  sms: SmsConsentRec | null;
   addresses: AddressRec[];
   defaultAddressId: number | null;
   metafields: MetafieldRec[];
   taxExempt: boolean;
+  taxExemptions: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -197,6 +222,8 @@ export interface LineItemRec {
   requiresShipping: boolean;
   taxable: boolean;
   discountAllocations: AllocationRec[];
+  /** Line item properties (customAttributes): personalisation given at checkout. */
+  customAttributes: { key: string; value: string }[];
 }
 
 export interface ShippingLineRec {
@@ -240,6 +267,57 @@ export type DisplayFulfillmentStatus =
   | 'SCHEDULED'
   | 'UNFULFILLED';
 
+export type TransactionKind =
+  | 'AUTHORIZATION'
+  | 'CAPTURE'
+  | 'CHANGE'
+  | 'EMV_AUTHORIZATION'
+  | 'REFUND'
+  | 'SALE'
+  | 'SUGGESTED_REFUND'
+  | 'VOID';
+
+export interface TransactionRec {
+  id: number;
+  kind: TransactionKind;
+  status: 'AWAITING_RESPONSE' | 'ERROR' | 'FAILURE' | 'PENDING' | 'SUCCESS' | 'UNKNOWN';
+  gateway: string | null;
+  /** Decimal in the order currency. */
+  amount: string;
+  authorizationCode: string | null;
+  processedAt: string | null;
+  createdAt: string;
+  parentId: number | null;
+  test: boolean;
+}
+
+export interface RefundLineRec {
+  id: number;
+  lineItemId: number;
+  quantity: number;
+  restockType: 'CANCEL' | 'LEGACY_RESTOCK' | 'NO_RESTOCK' | 'RETURN';
+}
+
+export interface RefundRec {
+  id: number;
+  note: string | null;
+  createdAt: string;
+  processedAt: string;
+  lines: RefundLineRec[];
+  /** The REFUND transactions of the order that give this refund's money back. */
+  transactionIds: number[];
+  /** The idempotency key refundCreate was called with (a repeat answers the same refund). */
+  idempotencyKey: string | null;
+}
+
+/** An additional fee of an order (charged at checkout; the Admin API cannot create one). */
+export interface AdditionalFeeRec {
+  id: number;
+  name: string;
+  price: string;
+  taxLines: TaxLineRec[];
+}
+
 export interface FulfillmentOrderRec {
   id: number;
   status: 'CANCELLED' | 'CLOSED' | 'INCOMPLETE' | 'IN_PROGRESS' | 'ON_HOLD' | 'OPEN' | 'SCHEDULED';
@@ -270,6 +348,14 @@ export interface OrderRec {
   shippingAddress: AddressRec | null;
   note: string | null;
   tags: string[];
+  /** Order attributes (customAttributes) given at checkout. */
+  customAttributes: { key: string; value: string }[];
+  poNumber: string | null;
+  /** The buyer's IP address (checkout only). */
+  clientIp: string | null;
+  transactions: TransactionRec[];
+  refunds: RefundRec[];
+  additionalFees: AdditionalFeeRec[];
   metafields: MetafieldRec[];
   taxesIncluded: boolean;
   test: boolean;
@@ -352,6 +438,12 @@ export function decimalOf(minor: number, currency: string): string {
   if (!text.includes('.')) return `${text}.0`;
   const trimmed = text.replace(/0+$/, '');
   return trimmed.endsWith('.') ? `${trimmed}0` : trimmed;
+}
+
+/** A DateTime as Shopify answers it: UTC, to the second ('2024-01-01T10:00:00Z'). */
+export function dateTime(value: string): string {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 export function gid(type: string, id: number): string {
@@ -511,6 +603,18 @@ export class ShopStore {
 
   customerByPhone(phone: string): CustomerRec | undefined {
     for (const c of this.customers.values()) if (c.phone === phone) return c;
+    return undefined;
+  }
+
+  /**
+   * A media file of the shop's library. One file may be shown by several products (productSet
+   * files given by id), so it is found wherever it is used.
+   */
+  mediaById(id: number): MediaRec | undefined {
+    for (const p of this.products.values()) {
+      const found = p.media.find((m) => m.id === id);
+      if (found) return found;
+    }
     return undefined;
   }
 

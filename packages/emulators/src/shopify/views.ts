@@ -19,6 +19,10 @@ import {
   type MetafieldRec,
   type OrderRec,
   type ProductRec,
+  type RefundLineRec,
+  type RefundRec,
+  type TransactionRec,
+  type AdditionalFeeRec,
   type ShippingLineRec,
   type ShopStore,
   type TaxLineRec,
@@ -375,6 +379,38 @@ function addressView(a: AddressRec | null, defaultId?: number | null): View | nu
 
 // ------------------------------------------------------------------ products
 
+/**
+ * Names of the top of Shopify's Standard Product Taxonomy, for the categories the sandbox knows;
+ * any other well-formed category id is accepted and named by its id.
+ */
+const taxonomyNames: Record<string, string> = {
+  aa: 'Apparel & Accessories',
+  'aa-1': 'Clothing',
+  hg: 'Home & Garden',
+};
+
+export const TAXONOMY_ID = /^gid:\/\/shopify\/TaxonomyCategory\/([a-z]{2}(?:-\d+)*)$/;
+
+function taxonomyCategoryView(id: string): View {
+  const code = TAXONOMY_ID.exec(id)?.[1] ?? id;
+  const parts = code.split('-');
+  const ancestors = parts.slice(1).map((_p, i) => parts.slice(0, i + 1).join('-'));
+  const name = (c: string) => taxonomyNames[c] ?? c;
+  return {
+    __typename: 'TaxonomyCategory',
+    id,
+    name: name(code),
+    fullName: [...ancestors, code].map(name).join(' > '),
+    level: parts.length,
+    isRoot: parts.length === 1,
+    isLeaf: false,
+    isArchived: false,
+    parentId: ancestors.length ? `gid://shopify/TaxonomyCategory/${ancestors.at(-1)}` : null,
+    ancestorIds: ancestors.map((a) => `gid://shopify/TaxonomyCategory/${a}`),
+    childrenIds: [],
+  };
+}
+
 export const productSortKeys: Record<string, (p: ProductRec) => string | number> = {
   ID: (p) => p.id,
   TITLE: (p) => p.title.toLowerCase(),
@@ -500,10 +536,20 @@ export function variantView(ctx: ViewContext, p: ProductRec, v: VariantRec): Vie
       createdAt: v.createdAt,
       updatedAt: v.updatedAt,
       duplicateSkuCount: 0,
-      harmonizedSystemCode: null,
-      countryCodeOfOrigin: null,
-      provinceCodeOfOrigin: null,
-      unitCost: null,
+      harmonizedSystemCode: v.harmonizedSystemCode,
+      countryCodeOfOrigin: v.countryCodeOfOrigin,
+      provinceCodeOfOrigin: v.provinceCodeOfOrigin,
+      unitCost:
+        v.unitCost === null
+          ? null
+          : {
+              __typename: 'MoneyV2',
+              amount: decimalOf(
+                toMinorUnits(v.unitCost, ctx.store.config.currency),
+                ctx.store.config.currency,
+              ),
+              currencyCode: ctx.store.config.currency,
+            },
       measurement: {
         id: gid('InventoryItemMeasurement', v.inventoryItemId),
         weight: v.weight,
@@ -551,8 +597,10 @@ export function productView(ctx: ViewContext, p: ProductRec): View {
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
     publishedAt: p.publishedAt,
-    isGiftCard: false,
-    requiresSellingPlan: false,
+    isGiftCard: p.isGiftCard,
+    giftCardTemplateSuffix: p.giftCardTemplateSuffix,
+    requiresSellingPlan: p.requiresSellingPlan,
+    category: p.categoryId === null ? null : taxonomyCategoryView(p.categoryId),
     hasOnlyDefaultVariant:
       p.variants.length === 1 && p.options.length === 1 && p.options[0]?.name === 'Title',
     hasOutOfStockVariants: p.variants.some((v) => v.tracked && v.quantity <= 0),
@@ -752,7 +800,7 @@ export function customerView(ctx: ViewContext, c: CustomerRec): View {
     verifiedEmail: c.email !== null,
     validEmailAddress: c.email !== null,
     taxExempt: c.taxExempt,
-    taxExemptions: [],
+    taxExemptions: c.taxExemptions,
     dataSaleOptOut: false,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
@@ -771,11 +819,13 @@ export function customerView(ctx: ViewContext, c: CustomerRec): View {
     defaultPhoneNumber: c.phone
       ? {
           phoneNumber: c.phone,
+          // The consent's read type names a customer who never subscribed NEVER_SUBSCRIBED.
           smsMarketingConsent: {
-            marketingState: 'NOT_SUBSCRIBED',
-            marketingOptInLevel: null,
-            consentUpdatedAt: null,
-            consentCollectedFrom: 'OTHER',
+            state: !c.sms || c.sms.state === 'NOT_SUBSCRIBED' ? 'NEVER_SUBSCRIBED' : c.sms.state,
+            optInLevel: c.sms?.optInLevel ?? null,
+            updatedAt: c.sms?.updatedAt ?? null,
+            collectedFrom: 'OTHER',
+            sourceLocation: null,
           },
         }
       : null,
@@ -869,9 +919,15 @@ export interface OrderTotals {
   lineDiscounts: number;
   shipping: number;
   shippingDiscounts: number;
+  /** Additional fees, before their tax. */
+  fees: number;
   tax: number;
   subtotal: number;
   total: number;
+  /** Money given back by successful refund transactions. */
+  refunded: number;
+  /** Money received by successful sales and captures. */
+  received: number;
 }
 
 const sumTax = (lines: TaxLineRec[], currency: string) =>
@@ -892,12 +948,165 @@ export function orderTotals(_ctx: ViewContext, o: OrderRec): OrderTotals {
     (n, s) => n + s.discountAllocations.reduce((m, a) => m + toMinorUnits(a.amount, c), 0),
     0,
   );
+  const fees = o.additionalFees.reduce((n, f) => n + toMinorUnits(f.price, c), 0);
   const tax =
     o.lineItems.reduce((n, l) => n + sumTax(l.taxLines, c), 0) +
-    o.shippingLines.reduce((n, s) => n + sumTax(s.taxLines, c), 0);
+    o.shippingLines.reduce((n, s) => n + sumTax(s.taxLines, c), 0) +
+    o.additionalFees.reduce((n, f) => n + sumTax(f.taxLines, c), 0);
   const subtotal = lineOriginal - lineDiscounts;
-  const total = subtotal + shipping - shippingDiscounts + (o.taxesIncluded ? 0 : tax);
-  return { lineOriginal, lineDiscounts, shipping, shippingDiscounts, tax, subtotal, total };
+  const total = subtotal + shipping - shippingDiscounts + fees + (o.taxesIncluded ? 0 : tax);
+  const successful = (kinds: string[]) =>
+    o.transactions
+      .filter((t) => t.status === 'SUCCESS' && kinds.includes(t.kind))
+      .reduce((n, t) => n + toMinorUnits(t.amount, c), 0);
+  const refunds = successful(['REFUND']);
+  // An order imported as refunded without refund records has given everything back.
+  const refunded = refunds || (o.financialStatus === 'REFUNDED' ? total : 0);
+  const received = o.transactions.length
+    ? successful(['SALE', 'CAPTURE'])
+    : ['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(o.financialStatus)
+      ? total
+      : 0;
+  return {
+    lineOriginal,
+    lineDiscounts,
+    shipping,
+    shippingDiscounts,
+    fees,
+    tax,
+    subtotal,
+    total,
+    refunded,
+    received,
+  };
+}
+
+/** How Shopify names a gateway in the admin ('manual' -> 'Manual', 'shopify_payments' -> ...). */
+export function formattedGateway(gateway: string | null): string | null {
+  if (gateway === null) return null;
+  return gateway
+    .split('_')
+    .map((w) => (w ? w[0]?.toUpperCase() + w.slice(1) : w))
+    .join(' ');
+}
+
+function transactionView(ctx: ViewContext, o: OrderRec, t: TransactionRec): View {
+  const parent = t.parentId === null ? undefined : o.transactions.find((x) => x.id === t.parentId);
+  return {
+    __typename: 'OrderTransaction',
+    id: gid('OrderTransaction', t.id),
+    kind: t.kind,
+    status: t.status,
+    gateway: t.gateway,
+    formattedGateway: formattedGateway(t.gateway),
+    manualPaymentGateway: t.gateway === 'manual',
+    amountSet: moneyBag(ctx, toMinorUnits(t.amount, o.currency), o.currency),
+    authorizationCode: t.authorizationCode,
+    processedAt: t.processedAt,
+    createdAt: t.createdAt,
+    test: t.test,
+    errorCode: null,
+    // The payment's id at its gateway: the authorisation code it was recorded with (the sandbox
+    // makes none up for transactions recorded without one).
+    paymentId: t.authorizationCode,
+    receiptJson: null,
+    fees: [],
+    multiCapturable: false,
+    manuallyCapturable: false,
+    parentTransaction: () => (parent ? transactionView(ctx, o, parent) : null),
+    order: () => orderView(ctx, o),
+  };
+}
+
+export function refundView(ctx: ViewContext, o: OrderRec, r: RefundRec): View {
+  const c = o.currency;
+  const lineTotals = (l: RefundLineRec) => {
+    const line = o.lineItems.find((x) => x.id === l.lineItemId);
+    if (!line) return { unit: 0, subtotal: 0, tax: 0, line };
+    const unit = toMinorUnits(line.unitPrice, c);
+    const discount = line.discountAllocations.reduce((n, a) => n + toMinorUnits(a.amount, c), 0);
+    const discounted = unit * line.quantity - discount;
+    return {
+      unit,
+      subtotal: Math.round((discounted * l.quantity) / line.quantity),
+      tax: Math.round((sumTax(line.taxLines, c) * l.quantity) / line.quantity),
+      line,
+    };
+  };
+  const transactions = o.transactions.filter((t) => r.transactionIds.includes(t.id));
+  const refunded = transactions
+    .filter((t) => t.status === 'SUCCESS')
+    .reduce((n, t) => n + toMinorUnits(t.amount, c), 0);
+  return {
+    __typename: 'Refund',
+    id: gid('Refund', r.id),
+    legacyResourceId: String(r.id),
+    note: r.note,
+    createdAt: r.createdAt,
+    processedAt: r.processedAt,
+    updatedAt: r.createdAt,
+    totalRefundedSet: moneyBag(ctx, refunded, c),
+    duties: [],
+    staffMember: null,
+    return: null,
+    refundLineItems: (args: Args) =>
+      connection(
+        ctx,
+        r.lines,
+        args,
+        (l) => [r.lines.indexOf(l)],
+        (l) => {
+          const totals = lineTotals(l);
+          return {
+            __typename: 'RefundLineItem',
+            id: gid('RefundLineItem', l.id),
+            quantity: l.quantity,
+            restockType: l.restockType,
+            restocked: l.restockType === 'RETURN' || l.restockType === 'CANCEL',
+            location: null,
+            priceSet: moneyBag(ctx, totals.unit, c),
+            subtotalSet: moneyBag(ctx, totals.subtotal, c),
+            totalTaxSet: moneyBag(ctx, totals.tax, c),
+            lineItem: totals.line ? lineItemView(ctx, o, totals.line) : null,
+          };
+        },
+      ),
+    refundShippingLines: (args: Args) =>
+      connection(
+        ctx,
+        [],
+        args,
+        () => [0],
+        () => null,
+      ),
+    orderAdjustments: (args: Args) =>
+      connection(
+        ctx,
+        [],
+        args,
+        () => [0],
+        () => null,
+      ),
+    transactions: (args: Args) =>
+      connection(
+        ctx,
+        transactions,
+        args,
+        (t) => [t.id],
+        (t) => transactionView(ctx, o, t),
+      ),
+    order: () => orderView(ctx, o),
+  };
+}
+
+function additionalFeeView(ctx: ViewContext, o: OrderRec, f: AdditionalFeeRec): View {
+  return {
+    __typename: 'AdditionalFee',
+    id: gid('AdditionalFee', f.id),
+    name: f.name,
+    price: moneyBag(ctx, toMinorUnits(f.price, o.currency), o.currency),
+    taxLines: f.taxLines.map((t) => taxLineView(ctx, t, o.currency)),
+  };
 }
 
 function taxLineView(ctx: ViewContext, t: TaxLineRec, currency: string): View {
@@ -966,7 +1175,7 @@ function lineItemView(ctx: ViewContext, o: OrderRec, l: LineItemRec): View {
     isGiftCard: false,
     merchantEditable: true,
     restockable: true,
-    customAttributes: [],
+    customAttributes: l.customAttributes.map((a) => ({ key: a.key, value: a.value })),
     duties: [],
     originalUnitPriceSet: moneyBag(ctx, unit, c),
     originalTotalSet: moneyBag(ctx, unit * l.quantity, c),
@@ -1022,6 +1231,8 @@ export function orderView(ctx: ViewContext, o: OrderRec): View {
   const customer = o.customerId === null ? undefined : ctx.store.customers.get(o.customerId);
   const codes = o.discountApplications.filter((d) => d.kind === 'code').map((d) => d.code);
   const paid = ['PAID', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(o.financialStatus);
+  const limited = <T>(items: T[], args: Args) =>
+    items.slice(0, typeof args.first === 'number' ? args.first : undefined);
   return {
     __typename: 'Order',
     id: gid('Order', o.id),
@@ -1033,6 +1244,16 @@ export function orderView(ctx: ViewContext, o: OrderRec): View {
     note: o.note,
     tags: o.tags,
     test: o.test,
+    customAttributes: o.customAttributes.map((a) => ({ key: a.key, value: a.value })),
+    poNumber: o.poNumber,
+    clientIp: o.clientIp,
+    transactions: (args: Args) =>
+      limited(o.transactions, args).map((t) => transactionView(ctx, o, t)),
+    refunds: (args: Args) => limited(o.refunds, args).map((r) => refundView(ctx, o, r)),
+    additionalFees: () => o.additionalFees.map((f) => additionalFeeView(ctx, o, f)),
+    paymentGatewayNames: [
+      ...new Set(o.transactions.map((t) => t.gateway).filter((g): g is string => g !== null)),
+    ],
     confirmed: true,
     closed: o.closedAt !== null,
     closedAt: o.closedAt,
@@ -1116,9 +1337,11 @@ export function orderView(ctx: ViewContext, o: OrderRec): View {
     totalPriceSet: () => moneyBag(ctx, totals().total, c),
     currentTotalPriceSet: () => moneyBag(ctx, totals().total, c),
     originalTotalPriceSet: () => moneyBag(ctx, totals().total, c),
-    totalReceivedSet: () => moneyBag(ctx, paid ? totals().total : 0, c),
-    totalOutstandingSet: () => moneyBag(ctx, paid ? 0 : totals().total, c),
-    totalRefundedSet: () => moneyBag(ctx, o.financialStatus === 'REFUNDED' ? totals().total : 0, c),
+    totalReceivedSet: () => moneyBag(ctx, totals().received, c),
+    totalOutstandingSet: () =>
+      moneyBag(ctx, paid ? 0 : Math.max(0, totals().total - totals().received), c),
+    totalRefundedSet: () => moneyBag(ctx, totals().refunded, c),
+    netPaymentSet: () => moneyBag(ctx, totals().received - totals().refunded, c),
     fulfillmentOrders: (args: Args) =>
       connection(
         ctx,
