@@ -23,7 +23,9 @@ import {
   treeCategoryJson,
   treeCategoryUpdateSchema,
   updateCategory,
+  updateOption,
   updateProduct,
+  optionUpdateSchema,
   variantInputSchema,
   variantJson,
   type CatalogContext,
@@ -31,6 +33,9 @@ import {
 import {
   addressInputSchema,
   addressJson,
+  attributeCreateSchema,
+  attributeJson,
+  createAttributes,
   consentJson,
   consentSchema,
   createCustomers,
@@ -64,6 +69,7 @@ import {
 import {
   createOrder,
   orderCouponJson,
+  orderFeeJson,
   orderCreateSchema,
   orderJson,
   orderProductJson,
@@ -577,6 +583,7 @@ export function buildRoutes(
     state.products.splice(state.products.indexOf(product), 1);
     state.unindexProduct(product);
     deleteMetafieldsOf(state, 'product', product.id);
+    for (const variant of product.variants) deleteMetafieldsOf(state, 'variant', variant.id);
     return { status: 204 };
   });
 
@@ -615,6 +622,22 @@ export function buildRoutes(
     return ok({ data: page.data.map(({ p, v }) => variantJson(ctx, p, v, true)), meta: page.meta });
   });
 
+  const variantExists = (id: number) =>
+    state.products.some((p) => p.variants.some((v) => v.id === id));
+  router.on('GET', '/v3/catalog/variants/metafields', (request) =>
+    ok(listMetafields(state, 'variant', request.url)),
+  );
+  router.on('POST', '/v3/catalog/variants/metafields', (request) => {
+    const result = createMetafieldBatch(
+      state,
+      'variant',
+      jsonBody(request),
+      variantExists,
+      ctx.now(),
+    );
+    return ok(result.body, result.status);
+  });
+
   router.on('GET', '/v3/catalog/products/:product_id/options', (request, params) => {
     const product = productOr404(params);
     const page = paginate(product.options, pageRequest(request.url), request.url);
@@ -631,6 +654,14 @@ export function buildRoutes(
     const option = product.options.find((o) => o.id === id);
     if (!option) throw notFound(`Option ${id}`);
     return ok({ data: optionJson(option), meta: {} });
+  });
+  router.on('PUT', '/v3/catalog/products/:product_id/options/:option_id', (request, params) => {
+    const product = productOr404(params);
+    const id = intId(params.option_id, 'Option');
+    const option = product.options.find((o) => o.id === id);
+    if (!option) throw notFound(`Option ${id}`);
+    const input = parseBody(optionUpdateSchema, jsonBody(request));
+    return ok({ data: optionJson(updateOption(ctx, product, option, input)), meta: {} });
   });
   router.on(
     'GET',
@@ -778,7 +809,8 @@ export function buildRoutes(
       .flatMap((c) => c.addresses)
       .filter((a) => !ids || ids.includes(a.id));
     const page = paginate(items, pageRequest(url), url);
-    return ok({ data: page.data.map(addressJson), meta: page.meta });
+    const withFormFields = includeSet(url).has('formfields');
+    return ok({ data: page.data.map((a) => addressJson(a, withFormFields)), meta: page.meta });
   });
 
   router.on('POST', '/v3/customers/addresses', (request) => {
@@ -793,9 +825,28 @@ export function buildRoutes(
       }
       const address = newAddress(state, customer.id, item);
       customer.addresses.push(address);
-      return addressJson(address);
+      return addressJson(address, true);
     });
     return ok({ data, meta: {} });
+  });
+
+  router.on('GET', '/v3/customers/attributes', (request) => {
+    const url = request.url;
+    const name = url.searchParams.get('name');
+    const like = url.searchParams.get('name:like')?.toLowerCase();
+    const type = url.searchParams.get('type');
+    const items = state.customerAttributes.filter(
+      (a) =>
+        (name === null || a.name === name) &&
+        (!like || a.name.toLowerCase().includes(like)) &&
+        (type === null || a.type === type),
+    );
+    const page = paginate(items, pageRequest(url), url);
+    return ok({ data: page.data.map(attributeJson), meta: page.meta });
+  });
+  router.on('POST', '/v3/customers/attributes', (request) => {
+    const inputs = arrayBody(request).map((item) => parseBody(attributeCreateSchema, item));
+    return ok({ data: createAttributes(state, inputs, ctx.now()).map(attributeJson), meta: {} });
   });
 
   router.on('GET', '/v3/customers/metafields', (request) =>
@@ -964,7 +1015,8 @@ export function buildRoutes(
       if (direction === 'desc') items.reverse();
     }
     const { page, limit } = pageRequest(url, 50, 250);
-    return ok(items.slice((page - 1) * limit, page * limit).map((o) => orderJson(ctx, o)));
+    const include = includeSet(url);
+    return ok(items.slice((page - 1) * limit, page * limit).map((o) => orderJson(ctx, o, include)));
   });
 
   router.on('POST', '/v2/orders', (request) => {
@@ -978,8 +1030,11 @@ export function buildRoutes(
     if (!order) throw notFound(`Order ${id}`);
     return order;
   };
-  router.on('GET', '/v2/orders/:order_id', (_request, params) =>
-    ok(orderJson(ctx, orderOr404(params))),
+  router.on('GET', '/v2/orders/:order_id', (request, params) =>
+    ok(orderJson(ctx, orderOr404(params), includeSet(request.url))),
+  );
+  router.on('GET', '/v2/orders/:order_id/fees', (_request, params) =>
+    ok({ fees: orderOr404(params).fees.map(orderFeeJson) }),
   );
   router.on('PUT', '/v2/orders/:order_id', (request, params) => {
     const order = orderOr404(params);
