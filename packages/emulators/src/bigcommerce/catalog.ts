@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BcHttpError, notFound, v3Date } from './http.ts';
+import { deleteMetafieldsOf } from './metafields.ts';
 import type {
   BcBrand,
   BcCategory,
@@ -854,6 +855,15 @@ export function createProduct(ctx: CatalogContext, input: ProductCreate): BcProd
   return product;
 }
 
+/** DELETE /catalog/products/{id}: orders keep their lines (and the product id) as they were. */
+export function deleteProduct(ctx: CatalogContext, product: BcProduct): void {
+  const { state } = ctx;
+  state.products.splice(state.products.indexOf(product), 1);
+  state.unindexProduct(product);
+  deleteMetafieldsOf(state, 'product', product.id);
+  for (const variant of product.variants) deleteMetafieldsOf(state, 'variant', variant.id);
+}
+
 export function updateProduct(
   ctx: CatalogContext,
   product: BcProduct,
@@ -1067,6 +1077,9 @@ export function variantJson(
   if (resolved) {
     return variantJson(ctx, p, {
       ...v,
+      price: v.price ?? p.price,
+      sale_price: v.sale_price ?? p.sale_price,
+      weight: v.weight ?? p.weight,
       cost_price: v.cost_price ?? p.cost_price,
       retail_price: v.retail_price ?? p.retail_price,
       width: v.width ?? p.width,

@@ -11,6 +11,7 @@ import {
   createOption,
   createProduct,
   customFieldInputSchema,
+  deleteProduct,
   imageInputSchema,
   imageJson,
   legacyCategoryJson,
@@ -579,11 +580,7 @@ export function buildRoutes(
     return ok({ data: productJson(ctx, product), meta: {} });
   });
   router.on('DELETE', '/v3/catalog/products/:product_id', (_request, params) => {
-    const product = productOr404(params);
-    state.products.splice(state.products.indexOf(product), 1);
-    state.unindexProduct(product);
-    deleteMetafieldsOf(state, 'product', product.id);
-    for (const variant of product.variants) deleteMetafieldsOf(state, 'variant', variant.id);
+    deleteProduct(ctx, productOr404(params));
     return { status: 204 };
   });
 
@@ -661,7 +658,12 @@ export function buildRoutes(
     const option = product.options.find((o) => o.id === id);
     if (!option) throw notFound(`Option ${id}`);
     const input = parseBody(optionUpdateSchema, jsonBody(request));
-    return ok({ data: optionJson(updateOption(ctx, product, option, input)), meta: {} });
+    const json = optionJson(updateOption(ctx, product, option, input));
+    // The answer's schema (updateProductVariantOption) has value_data as an object, never null.
+    json.option_values = (json.option_values as Record<string, unknown>[]).map(
+      ({ value_data: data, ...value }) => (data === null ? value : { ...value, value_data: data }),
+    );
+    return ok({ data: json, meta: {} });
   });
   router.on(
     'GET',
