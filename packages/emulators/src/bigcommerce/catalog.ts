@@ -3,6 +3,7 @@ import { BcHttpError, notFound, v3Date } from './http.ts';
 import { deleteMetafieldsOf } from './metafields.ts';
 import type {
   BcBrand,
+  BcBulkPricingRule,
   BcCategory,
   BcCustomField,
   BcImage,
@@ -700,7 +701,7 @@ export function addBulkPricingRule(
   ctx: CatalogContext,
   product: BcProduct,
   input: z.infer<typeof bulkPricingRuleInputSchema>,
-): void {
+): BcBulkPricingRule {
   if (input.quantity_max !== 0 && input.quantity_max <= input.quantity_min) {
     throw new BcHttpError(422, 'quantity_max must be greater than quantity_min', {
       quantity_max: String(input.quantity_max),
@@ -711,7 +712,7 @@ export function addBulkPricingRule(
       quantity_min: String(input.quantity_min),
     });
   }
-  product.bulk_pricing_rules.push({
+  const rule: BcBulkPricingRule = {
     id: ctx.state.nextId('bulk_pricing_rule', 1),
     quantity_min: input.quantity_min,
     quantity_max: input.quantity_max,
@@ -721,7 +722,9 @@ export function addBulkPricingRule(
       typeof input.amount === 'string'
         ? Math.round(Number(input.amount) * 100 * 10_000) / 10_000
         : input.amount,
-  });
+  };
+  product.bulk_pricing_rules.push(rule);
+  return rule;
 }
 
 export function addVideo(
@@ -888,6 +891,37 @@ export function updateProduct(
     product.custom_url = { url: customUrl.url, is_customized: customUrl.is_customized ?? true };
   ctx.state.indexProduct(product);
   return product;
+}
+
+/** product-variants_catalog.v3.yml productVariant_Put: a variant's own fields, options aside. */
+export const variantUpdateSchema = variantInputSchema
+  .omit({ option_values: true })
+  .partial()
+  .extend({ product_id: z.number().int().optional() });
+
+export function updateVariant(
+  ctx: CatalogContext,
+  product: BcProduct,
+  variant: BcVariant,
+  input: z.infer<typeof variantUpdateSchema>,
+): BcVariant {
+  const { image_url: imageUrl, product_id: _product, sku, ...rest } = input;
+  if (sku !== undefined && sku !== variant.sku) {
+    if (variant.option_value_ids.length === 0)
+      throw new BcHttpError(422, "The base variant's SKU is the product's", { sku });
+    if (ctx.state.skuTaken(sku, product.id) || product.variants.some((v) => v.sku === sku))
+      throw new BcHttpError(409, 'The variant sku is a duplicate', { sku });
+    variant.sku = sku;
+  }
+  Object.assign(
+    variant,
+    Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+  );
+  if (imageUrl !== undefined)
+    variant.image_path = imageUrl ? rehost(ctx, imageUrl, 'attribute_rule_images').path : '';
+  product.date_modified = ctx.now();
+  ctx.state.indexProduct(product);
+  return variant;
 }
 
 export function addVariantRoute(

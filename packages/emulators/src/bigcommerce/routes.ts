@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { Router, type EmulatorRequest, type EmulatorResponse } from '../framework/server.ts';
 import {
+  addBulkPricingRule,
   addCustomField,
   addImage,
+  bulkPricingRuleInputSchema,
   addVariantRoute,
   brandCreateSchema,
   brandJson,
@@ -26,6 +28,8 @@ import {
   updateCategory,
   updateOption,
   updateProduct,
+  updateVariant,
+  variantUpdateSchema,
   optionUpdateSchema,
   variantInputSchema,
   variantJson,
@@ -601,6 +605,17 @@ export function buildRoutes(
     if (!variant) throw notFound(`Variant ${id}`);
     return ok({ data: variantJson(ctx, product, variant), meta: {} });
   });
+  router.on('PUT', '/v3/catalog/products/:product_id/variants/:variant_id', (request, params) => {
+    const product = productOr404(params);
+    const id = intId(params.variant_id, 'Variant');
+    const variant = product.variants.find((v) => v.id === id);
+    if (!variant) throw notFound(`Variant ${id}`);
+    const input = parseBody(variantUpdateSchema, jsonBody(request));
+    return ok({
+      data: variantJson(ctx, product, updateVariant(ctx, product, variant, input)),
+      meta: {},
+    });
+  });
 
   router.on('GET', '/v3/catalog/variants', (request) => {
     const url = request.url;
@@ -701,6 +716,20 @@ export function buildRoutes(
     if (index < 0) throw notFound(`Image ${id}`);
     product.images.splice(index, 1);
     return { status: 204 };
+  });
+
+  router.on('GET', '/v3/catalog/products/:product_id/bulk-pricing-rules', (request, params) => {
+    const product = productOr404(params);
+    return ok(paginate(product.bulk_pricing_rules, pageRequest(request.url), request.url));
+  });
+  router.on('POST', '/v3/catalog/products/:product_id/bulk-pricing-rules', (request, params) => {
+    const product = productOr404(params);
+    const rule = addBulkPricingRule(
+      ctx,
+      product,
+      parseBody(bulkPricingRuleInputSchema, jsonBody(request)),
+    );
+    return ok({ data: rule, meta: {} });
   });
 
   router.on('GET', '/v3/catalog/products/:product_id/custom-fields', (request, params) => {
