@@ -15,6 +15,10 @@ export interface Loss {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** Empty, or an amount of nothing as v2 writes it ('0.0000'). */
+const nothing = (value: unknown) =>
+  isEmptyValue(value) || (typeof value === 'string' && /^-?0+(\.0+)?$/.test(value));
+
 /** Every (value, object holding it) at a catalogue path, through lists. */
 function valuesAt(
   record: unknown,
@@ -49,7 +53,7 @@ export function nativeLosses(
     if (!('notCarried' in field)) continue;
     const rule = neutral[path];
     const meaningful = valuesAt(record, splitNativePath(path)).some(({ value, holder }) => {
-      if (isEmptyValue(value)) return false;
+      if (nothing(value)) return false;
       if (rule === undefined) return true;
       const expected =
         typeof rule === 'function' ? (rule as (h: typeof holder) => unknown)(holder) : rule;

@@ -26,7 +26,7 @@ import { nativeLosses } from './losses.ts';
 import { customerToBc, customerToCanonical } from './map-customer.ts';
 import { orderToBc, orderToCanonical, toStatusId } from './map-order.ts';
 import { bigCommerceNativeFields } from './native-fields.ts';
-import { neutralValues } from './read.ts';
+import { neutralValues, orderLosses } from './read.ts';
 import { customerSchema, orderSchema, productSchema, treeCategorySchema } from './payloads.ts';
 
 const spec = new BigCommerceSpec();
@@ -943,6 +943,48 @@ describe('order mapping', () => {
       { title: '', code: '', price: usd(1200), tax: usd(99) },
     ]);
     expect(canonical.discounts.map((d) => d.code)).toEqual(['SAVE5', '']);
+  });
+
+  it("reports the order's fields the model cannot carry, where the order has them", () => {
+    const catalogue = bigCommerceNativeFields.orders ?? {};
+    const losses = (raw: Record<string, unknown>) =>
+      [...nativeLosses(raw, catalogue, neutralValues.orders), ...orderLosses(raw)].map(
+        (l) => l.field,
+      );
+    // The documented order has a checkout form field, a bundled line and cost prices.
+    const documentedLosses = [
+      'billing_address.form_fields',
+      'products[].base_cost_price',
+      'products[].cost_price_inc_tax',
+      'products[].cost_price_ex_tax',
+      'products[].fixed_shipping_cost',
+      'products[].parent_order_product_id',
+      'products[].is_bundled_product',
+    ];
+    expect(losses(native({ channel_id: 1, external_source: 'M-MIG' }))).toEqual(documentedLosses);
+    const lines = products.map((p, i) =>
+      i === 0 ? { ...p, quantity_refunded: 1, name_merchant: 'Towel (merchant)' } : p,
+    );
+    const more = losses(
+      native({
+        channel_id: 2,
+        external_source: 'POS (Square)',
+        store_credit_amount: '5.0000',
+        products: lines,
+        shipping_addresses: shippingAddresses.slice(0, 2),
+      }),
+    );
+    expect(more.sort()).toEqual(
+      [
+        ...documentedLosses,
+        'store_credit_amount',
+        'channel_id',
+        'external_source',
+        'products[].name_merchant',
+        'products[].quantity_refunded',
+        'shipping_addresses',
+      ].sort(),
+    );
   });
 
   it('keeps the line of a deleted product, without a product', () => {

@@ -17,7 +17,7 @@ import {
 
 const kept = (path: string): SourceField => ({
   converted: path,
-  how: `kept as a custom field (namespace bigcommerce_fields) that a BigCommerce destination writes back to this field`,
+  how: `kept as a custom field (namespace bigcommerce_fields) that a BigCommerce destination writes back to this field.`,
 });
 
 const extrasOf = (extras: readonly Extra[], prefix: string, path: string) =>
@@ -29,7 +29,7 @@ function metafieldFields(prefix: string, path: string): Record<string, SourceFie
   return {
     [prefix]: {
       converted: path,
-      how: "a BigCommerce metafield of namespace 'ns' is the custom field 'bigcommerce.ns'",
+      how: "a BigCommerce metafield of namespace 'ns' is the custom field 'bigcommerce.ns'.",
       unordered: true,
     },
     [`${prefix}[].id`]: assigned('BigCommerce numbers metafields itself'),
@@ -40,11 +40,11 @@ function metafieldFields(prefix: string, path: string): Record<string, SourceFie
     [`${prefix}[].owner_client_id`]: assigned('the app that wrote the metafield'),
     [`${prefix}[].permission_set`]: {
       converted: path,
-      how: "who may read it is kept (in the custom field 'metafield_permissions' when it is not 'write')",
+      how: "who may read it is kept (in the custom field 'metafield_permissions' when it is not 'write').",
     },
     [`${prefix}[].description`]: {
       converted: path,
-      how: "kept in the custom field 'metafield_descriptions'",
+      how: "kept in the custom field 'metafield_descriptions'.",
     },
   };
 }
@@ -58,29 +58,29 @@ const productFields: Record<string, SourceField> = {
   name: { carried: 'name' },
   type: {
     converted: ['variants.virtual', 'variants.downloadable'],
-    how: 'a digital product is read as a virtual, downloadable item (its files are not in the catalogue API)',
+    how: 'a digital product is read as a virtual, downloadable item (its files are not in the catalogue API).',
   },
   sku: { carried: ['sku', 'variants.sku'] },
   description: { carried: 'descriptionHtml' },
   weight: { carried: ['weight', 'variants.weight'] },
-  width: { converted: 'dimensions', how: "in the store's length unit" },
-  depth: { converted: 'dimensions', how: "read as the length, in the store's length unit" },
-  height: { converted: 'dimensions', how: "in the store's length unit" },
+  width: { converted: 'dimensions', how: "in the store's length unit." },
+  depth: { converted: 'dimensions', how: "read as the length, in the store's length unit." },
+  height: { converted: 'dimensions', how: "in the store's length unit." },
   price: {
     converted: 'variants.price',
-    how: "the regular price; a variant without a price of its own has the product's",
+    how: "the regular price; a variant without a price of its own has the product's.",
   },
   sale_price: {
     converted: 'variants.salePrice',
-    how: "a sale price above 0; a variant without one of its own has the product's",
+    how: "a sale price above 0; a variant without one of its own has the product's.",
   },
   calculated_price: assigned('derived by BigCommerce from the price and the sale price'),
   tax_class_id: {
     converted: 'taxClass',
-    how: "BigCommerce's tax class id ('' for the default class, 0)",
+    how: "BigCommerce's tax class id ('' for the default class, 0).",
   },
   categories: { carried: 'categoryIds', ref: 'categories', unordered: true },
-  brand_id: { converted: 'vendor', how: "the brand's name" },
+  brand_id: { converted: 'vendor', how: "the brand's name." },
   option_set_id: assigned('the option set of the legacy catalogue, set by BigCommerce'),
   option_set_display: assigned('a setting of the legacy option sets, set by BigCommerce'),
   base_variant_id: assigned(
@@ -88,15 +88,15 @@ const productFields: Record<string, SourceField> = {
   ),
   inventory_level: {
     converted: ['variants.inventory.quantity', 'metafields'],
-    how: 'the stock of a product counted as a whole; of a product counted by variant, the sum BigCommerce derives',
+    how: 'the stock of a product counted as a whole; of a product counted by variant, the sum BigCommerce derives.',
   },
   inventory_warning_level: {
     converted: ['variants.inventory.lowStockThreshold', 'metafields'],
-    how: '0 means no warning level',
+    how: '0 means no warning level.',
   },
   inventory_tracking: {
     converted: ['variants.inventory.tracked', 'metafields'],
-    how: 'none, by product or by variant',
+    how: 'none, by product or by variant.',
   },
   reviews_rating_sum: assigned('summed by BigCommerce from its reviews'),
   reviews_count: assigned('counted by BigCommerce from its reviews'),
@@ -104,24 +104,24 @@ const productFields: Record<string, SourceField> = {
   view_count: assigned('counted by BigCommerce'),
   is_visible: {
     converted: 'status',
-    how: 'a hidden product is read as a draft, or as archived when it is not for sale either',
+    how: 'a hidden product is read as a draft, or as archived when it is not for sale either.',
   },
   is_featured: { carried: 'featured' },
   related_products: {
     converted: ['upsellIds', 'metafields'],
-    how: 'related products are read as up-sells; -1 (BigCommerce chooses them) as none, and an empty list is kept as a custom field',
+    how: 'related products are read as up-sells; -1 (BigCommerce chooses them) as none, and an empty list is kept as a custom field.',
     ref: 'products',
     unordered: true,
   },
   upc: {
     converted: ['variants.barcode', 'metafields'],
-    how: 'the barcode when the product has no GTIN; also kept as a custom field',
+    how: 'the barcode when the product has no GTIN; also kept as a custom field.',
   },
-  gtin: { converted: 'variants.barcode', how: 'read as the barcode' },
-  search_keywords: { converted: 'tags', how: 'comma-separated keywords read as tags' },
+  gtin: { converted: 'variants.barcode', how: 'read as the barcode.' },
+  search_keywords: { converted: 'tags', how: 'comma-separated keywords read as tags.' },
   availability: {
     converted: ['status', 'variants.inventory.stockStatus', 'metafields'],
-    how: "'preorder' reads as on backorder and 'disabled' on a hidden product as archived; other values are kept as a custom field",
+    how: "'preorder' reads as on backorder and 'disabled' on a hidden product as archived; other values are kept as a custom field.",
   },
   gift_wrapping_options_list: notCarried(
     "gift wrapping options are the store's own (chosen by id in its settings); a migration does not bring them",
@@ -129,15 +129,18 @@ const productFields: Record<string, SourceField> = {
   sort_order: { carried: 'menuOrder' },
   order_quantity_maximum: {
     converted: ['soldIndividually', 'metafields'],
-    how: 'a limit of 1 reads as sold individually; other limits are kept as a custom field',
+    how: 'a limit of 1 reads as sold individually; other limits are kept as a custom field.',
   },
   page_title: { carried: 'seoTitle' },
   meta_description: { carried: 'seoDescription' },
   date_created: { carried: 'createdAt' },
   date_modified: { carried: 'updatedAt' },
+  date_last_imported: assigned(
+    'BigCommerce stamps when its product import last changed the product',
+  ),
   custom_url: {
     converted: ['slug', 'sourceUrlPath'],
-    how: 'the storefront path, and the slug as its last part',
+    how: 'the storefront path, and the slug as its last part.',
   },
   variants: { carried: 'variants' },
   'variants[].id': assigned('BigCommerce numbers variants itself'),
@@ -146,39 +149,39 @@ const productFields: Record<string, SourceField> = {
   'variants[].sku': { carried: 'variants.sku' },
   'variants[].price': {
     converted: 'variants.price',
-    how: "null (the product's price) is read as the product's price",
+    how: "null (the product's price) is read as the product's price.",
   },
   'variants[].sale_price': {
     converted: 'variants.salePrice',
-    how: "null (the product's sale price) is read as the product's",
+    how: "null (the product's sale price) is read as the product's.",
   },
   'variants[].calculated_price': assigned('derived by BigCommerce'),
   'variants[].calculated_weight': assigned('derived by BigCommerce'),
   'variants[].weight': { carried: 'variants.weight' },
-  'variants[].width': { converted: 'variants.dimensions', how: 'the variant’s own package size' },
-  'variants[].height': { converted: 'variants.dimensions', how: 'the variant’s own package size' },
+  'variants[].width': { converted: 'variants.dimensions', how: 'the variant’s own package size.' },
+  'variants[].height': { converted: 'variants.dimensions', how: 'the variant’s own package size.' },
   'variants[].depth': {
     converted: 'variants.dimensions',
-    how: 'read as the length of the variant’s own package size',
+    how: 'read as the length of the variant’s own package size.',
   },
   'variants[].inventory_level': { carried: 'variants.inventory.quantity' },
   'variants[].inventory_warning_level': {
     converted: 'variants.inventory.lowStockThreshold',
-    how: '0 means no warning level',
+    how: '0 means no warning level.',
   },
   'variants[].purchasing_disabled': {
     converted: 'variants.status',
-    how: 'a variant that is not for sale is read as private',
+    how: 'a variant that is not for sale is read as private.',
   },
   'variants[].upc': {
     converted: ['variants.barcode', 'variants.metafields'],
-    how: 'the barcode when the variant has no GTIN; also kept as a custom field',
+    how: 'the barcode when the variant has no GTIN; also kept as a custom field.',
   },
-  'variants[].gtin': { converted: 'variants.barcode', how: 'read as the barcode' },
+  'variants[].gtin': { converted: 'variants.barcode', how: 'read as the barcode.' },
   'variants[].image_url': { carried: 'variants.imageUrl' },
   'variants[].option_values': {
     converted: 'variants.optionValues',
-    how: 'the option names and values the variant has',
+    how: 'the option names and values the variant has.',
   },
   'variants[].option_values[].id': assigned('BigCommerce numbers option values itself'),
   'variants[].option_values[].option_id': assigned('BigCommerce numbers options itself'),
@@ -188,7 +191,7 @@ const productFields: Record<string, SourceField> = {
       .map((e) => [`variants[].${e.field}`, kept('variants.metafields')]),
   ),
   ...metafieldFields('variants[].metafields', 'variants.metafields'),
-  images: { converted: 'images', how: 'the thumbnail first, then by sort order' },
+  images: { converted: 'images', how: 'the thumbnail first, then by sort order.' },
   'images[].id': assigned('BigCommerce numbers images itself'),
   'images[].product_id': assigned('the product the image belongs to'),
   'images[].image_file': assigned('the file name BigCommerce gives its copy of the image'),
@@ -200,17 +203,17 @@ const productFields: Record<string, SourceField> = {
   'images[].description': { carried: 'images.alt' },
   'images[].is_thumbnail': {
     converted: 'images.position',
-    how: 'the thumbnail is the first image',
+    how: 'the thumbnail is the first image.',
   },
-  'images[].sort_order': { converted: 'images.position', how: 'the gallery order' },
+  'images[].sort_order': { converted: 'images.position', how: 'the gallery order.' },
   custom_fields: {
     converted: 'attributes',
-    how: 'each name is an attribute shown on the product page; fields of the same name give it several values',
+    how: 'each name is an attribute shown on the product page; fields of the same name give it several values.',
   },
   'custom_fields[].id': assigned('BigCommerce numbers custom fields itself'),
   options: {
     converted: ['options', 'defaultOptionValues', 'metafields'],
-    how: "the options in their order with their values in theirs; the preselected values as the defaults; a display type other than 'rectangles' and swatch data are kept as custom fields",
+    how: "the options in their order with their values in theirs; the preselected values as the defaults; a display type other than 'rectangles' and swatch data are kept as custom fields.",
   },
   'options[].id': assigned('BigCommerce numbers options itself'),
   'options[].product_id': assigned('the product the option belongs to'),
@@ -245,7 +248,7 @@ const categoryFields: Record<string, SourceField> = {
   image_url: { carried: 'imageUrl' },
   url: {
     converted: ['slug', 'sourceUrlPath'],
-    how: 'the storefront path, and the slug as its last part',
+    how: 'the storefront path, and the slug as its last part.',
   },
   ...metafieldFields('metafields', 'metafields'),
 };
@@ -253,14 +256,14 @@ const categoryFields: Record<string, SourceField> = {
 const customerFields: Record<string, SourceField> = {
   ...extrasOf(customerExtras, '', 'metafields'),
   id: assigned('BigCommerce numbers customers itself'),
-  email: { converted: 'email', how: 'lower-cased' },
+  email: { converted: 'email', how: 'lower-cased.' },
   first_name: { carried: 'firstName' },
   last_name: { carried: 'lastName' },
   phone: { carried: 'phone' },
   notes: { carried: 'note' },
   customer_group_id: {
     converted: 'group',
-    how: "the group's id (the customers API does not name groups)",
+    how: "the group's id (the customers API does not name groups).",
   },
   date_created: { carried: 'createdAt' },
   date_modified: assigned('BigCommerce stamps when a customer is changed'),
@@ -278,7 +281,7 @@ const customerFields: Record<string, SourceField> = {
   ),
   addresses: {
     converted: 'addresses',
-    how: 'in their order; the first is read as the default billing and shipping address',
+    how: 'in their order; the first is read as the default billing and shipping address.',
   },
   'addresses[].id': assigned('BigCommerce numbers addresses itself'),
   'addresses[].customer_id': assigned('the customer the address belongs to'),
@@ -301,7 +304,7 @@ const customerFields: Record<string, SourceField> = {
   ),
   attributes: {
     converted: 'metafields',
-    how: "each attribute is the custom field 'bigcommerce' / its name; a BigCommerce destination finds or creates the attribute by name",
+    how: "each attribute is the custom field 'bigcommerce' / its name; a BigCommerce destination finds or creates the attribute by name.",
   },
   'attributes[].id': assigned('BigCommerce numbers attribute values itself'),
   'attributes[].customer_id': assigned('the customer the value belongs to'),
@@ -309,7 +312,7 @@ const customerFields: Record<string, SourceField> = {
   'attributes[].date_modified': assigned('BigCommerce stamps when a value is changed'),
   form_fields: {
     converted: 'metafields',
-    how: "each field of the store's sign-up form is the custom field 'bigcommerce_form_fields' / its name",
+    how: "each field of the store's sign-up form is the custom field 'bigcommerce_form_fields' / its name.",
   },
   'form_fields[].customer_id': assigned('the customer the value belongs to'),
   ...metafieldFields('metafields', 'metafields'),
@@ -337,63 +340,63 @@ const derived = assigned('derived by BigCommerce from the amounts it is made of'
 
 const orderFields: Record<string, SourceField> = {
   ...extrasOf(orderExtras, '', 'metafields'),
-  id: { converted: 'number', how: "BigCommerce's order id is its order number" },
+  id: { converted: 'number', how: "BigCommerce's order id is its order number." },
   customer_id: { carried: 'customerId', ref: 'customers' },
   date_created: { carried: 'createdAt' },
   date_modified: { carried: 'updatedAt' },
-  date_shipped: { converted: 'completedAt', how: 'the date the order was shipped in full' },
+  date_shipped: { converted: 'completedAt', how: 'the date the order was shipped in full.' },
   status_id: {
     converted: ['status', 'metafields'],
-    how: 'mapped onto the model’s statuses (table in map-order.ts); a status that maps back to another id is kept as a custom field',
+    how: 'mapped onto the model’s statuses (table in map-order.ts); a status that maps back to another id is kept as a custom field.',
   },
   status: derived,
   custom_status: assigned("the store's own label of the status"),
   cart_id: assigned('the checkout the order came from'),
   subtotal_ex_tax: { carried: 'subtotal' },
-  subtotal_inc_tax: { converted: 'subtotal', how: "the subtotal plus the lines' tax" },
+  subtotal_inc_tax: { converted: 'subtotal', how: "the subtotal plus the lines' tax." },
   subtotal_tax: derived,
   base_shipping_cost: {
     converted: ['shippingTotal', 'metafields'],
-    how: 'kept as a custom field when it differs from the shipping cost',
+    how: 'kept as a custom field when it differs from the shipping cost.',
   },
   shipping_cost_ex_tax: { carried: 'shippingTotal' },
-  shipping_cost_inc_tax: { converted: 'shippingLines.tax', how: 'the shipping cost plus its tax' },
-  shipping_cost_tax: { converted: 'shippingLines.tax', how: "the shipping lines' tax" },
+  shipping_cost_inc_tax: { converted: 'shippingLines.tax', how: 'the shipping cost plus its tax.' },
+  shipping_cost_tax: { converted: 'shippingLines.tax', how: "the shipping lines' tax." },
   shipping_cost_tax_class_id: assigned("the store's tax class for shipping"),
   base_handling_cost: {
     converted: ['fees', 'metafields'],
-    how: 'kept as a custom field when it differs from the handling cost',
+    how: 'kept as a custom field when it differs from the handling cost.',
   },
   handling_cost_ex_tax: {
     converted: ['fees', 'metafields'],
-    how: "read as the fee 'Handling' (marked as BigCommerce's handling cost)",
+    how: "read as the fee 'Handling' (marked as BigCommerce's handling cost).",
   },
-  handling_cost_inc_tax: { converted: 'fees', how: "the handling fee's tax" },
+  handling_cost_inc_tax: { converted: 'fees', how: "the handling fee's tax." },
   handling_cost_tax: derived,
   handling_cost_tax_class_id: assigned("the store's tax class for handling"),
   base_wrapping_cost: {
     converted: ['fees', 'metafields'],
-    how: 'kept as a custom field when it differs from the wrapping cost',
+    how: 'kept as a custom field when it differs from the wrapping cost.',
   },
   wrapping_cost_ex_tax: {
     converted: ['fees', 'metafields'],
-    how: "read as the fee 'Gift wrapping' (marked as BigCommerce's wrapping cost)",
+    how: "read as the fee 'Gift wrapping' (marked as BigCommerce's wrapping cost).",
   },
-  wrapping_cost_inc_tax: { converted: 'fees', how: "the wrapping fee's tax" },
+  wrapping_cost_inc_tax: { converted: 'fees', how: "the wrapping fee's tax." },
   wrapping_cost_tax: derived,
   wrapping_cost_tax_class_id: assigned("the store's tax class for gift wrapping"),
-  total_ex_tax: { converted: 'grandTotal', how: 'the grand total less the tax' },
+  total_ex_tax: { converted: 'grandTotal', how: 'the grand total less the tax.' },
   total_inc_tax: { carried: 'grandTotal' },
   total_tax: { carried: 'taxTotal' },
   is_tax_inclusive_pricing: { carried: 'pricesIncludeTax' },
   items_total: derived,
   items_shipped: {
     converted: ['fulfillmentStatus', 'metafields'],
-    how: 'none, some or all items shipped; a partial count is kept as a custom field',
+    how: 'none, some or all items shipped; a partial count is kept as a custom field.',
   },
   payment_method: { carried: 'paymentMethodTitle' },
   payment_provider_id: { carried: 'transactionId' },
-  payment_status: { converted: 'paymentStatus', how: 'mapped onto the model’s payment states' },
+  payment_status: { converted: 'paymentStatus', how: 'mapped onto the model’s payment states.' },
   refunded_amount: { carried: 'refundTotal' },
   store_credit_amount: notCarried(
     'the part paid with store credit: the model keeps what was paid, not how',
@@ -402,9 +405,9 @@ const orderFields: Record<string, SourceField> = {
     'the part paid with a gift certificate: the model keeps what was paid, not how',
   ),
   ip_address: { carried: 'customerIpAddress' },
-  ip_address_v6: { converted: 'customerIpAddress', how: 'when the order has no IPv4 address' },
+  ip_address_v6: { converted: 'customerIpAddress', how: 'when the order has no IPv4 address.' },
   currency_id: assigned("BigCommerce's id of the order's display currency"),
-  currency_code: { converted: 'currency', how: 'when the order names no transactional currency' },
+  currency_code: { converted: 'currency', how: 'when the order names no transactional currency.' },
   currency_exchange_rate: assigned('set by BigCommerce (1 for orders made through the API)'),
   default_currency_id: assigned("BigCommerce's id of the order's currency"),
   default_currency_code: { carried: 'currency' },
@@ -413,10 +416,10 @@ const orderFields: Record<string, SourceField> = {
   customer_message: { carried: 'note' },
   discount_amount: {
     converted: ['discounts', 'discountTotal'],
-    how: 'a discount without a code',
+    how: 'a discount without a code.',
   },
   coupon_discount: derived,
-  coupons: { converted: ['discounts', 'discountTotal'], how: 'one discount per coupon code' },
+  coupons: { converted: ['discounts', 'discountTotal'], how: 'one discount per coupon code.' },
   'coupons[].id': assigned('BigCommerce numbers order coupons itself'),
   'coupons[].coupon_id': assigned("the store's coupon"),
   'coupons[].order_id': assigned('the order the coupon belongs to'),
@@ -431,7 +434,7 @@ const orderFields: Record<string, SourceField> = {
   is_email_opt_in: notCarried(
     'the opt-in box ticked at checkout: the model keeps marketing consent on the customer',
   ),
-  order_source: { converted: 'createdVia', how: 'as BigCommerce names it (www, manual, ...)' },
+  order_source: { converted: 'createdVia', how: 'as BigCommerce names it (www, manual, ...).' },
   channel_id: notCarried(
     "sales channels are the store's own: a migrated order belongs to the destination's default storefront",
   ),
@@ -442,40 +445,40 @@ const orderFields: Record<string, SourceField> = {
   tax_provider_id: assigned('set by BigCommerce from its tax settings'),
   ...orderAddress('billing_address', 'billingAddress'),
   'billing_address.email': { carried: ['email', 'billingAddress.email'] },
-  fees: { converted: 'fees', how: 'each fee or credit by its name' },
+  fees: { converted: 'fees', how: 'each fee or credit by its name.' },
   'fees[].id': assigned('BigCommerce numbers fees itself'),
   'fees[].type': assigned("always 'custom_fee'"),
   'fees[].display_name_customer': { carried: 'fees.name' },
   'fees[].display_name_merchant': notCarried(
-    'the name the merchant sees when it differs from the one the customer sees',
+    'the name the merchant sees when it differs from the one the customer sees: the model keeps one name per fee',
   ),
   'fees[].source': assigned('which API created the fee'),
   'fees[].base_cost': derived,
   'fees[].cost_ex_tax': { carried: 'fees.amount' },
-  'fees[].cost_inc_tax': { converted: 'fees.tax', how: 'the fee plus its tax' },
+  'fees[].cost_inc_tax': { converted: 'fees.tax', how: 'the fee plus its tax.' },
   'fees[].cost_tax': { carried: 'fees.tax' },
   'fees[].tax_class_id': {
     converted: 'fees.taxClass',
-    how: "the tax class id ('' for the store's fee class)",
+    how: "the tax class id ('' for the store's fee class).",
   },
-  products: { converted: 'lines', how: 'one line per order product, in their order' },
+  products: { converted: 'lines', how: 'one line per order product, in their order.' },
   'products[].id': assigned('BigCommerce numbers order lines itself'),
   'products[].order_id': assigned('the order the line belongs to'),
   'products[].product_id': {
     converted: 'lines.productId',
-    how: 'the product, or none when it has been deleted since',
+    how: 'the product, or none when it has been deleted since.',
     ref: 'products',
   },
   'products[].variant_id': {
     converted: 'lines.variantId',
-    how: 'the variant, or none when its product has been deleted since',
+    how: 'the variant, or none when its product has been deleted since.',
     ref: 'variants',
   },
   'products[].order_address_id': assigned('the shipping address the line goes to'),
   'products[].name': { carried: 'lines.name' },
   'products[].name_customer': assigned('always equal to the name'),
   'products[].name_merchant': notCarried(
-    'the name the merchant sees when it differs from the one the customer sees',
+    'the name the merchant sees when it differs from the one the customer sees: the model keeps one name per line',
   ),
   'products[].sku': { carried: 'lines.sku' },
   'products[].upc': assigned('copied by BigCommerce from the ordered variant'),
@@ -484,7 +487,7 @@ const orderFields: Record<string, SourceField> = {
   'products[].price_ex_tax': { carried: 'lines.unitPrice' },
   'products[].price_inc_tax': {
     converted: 'lines.tax',
-    how: "the unit price plus the line's tax per unit",
+    how: "the unit price plus the line's tax per unit.",
   },
   'products[].price_tax': derived,
   'products[].base_total': derived,
@@ -505,12 +508,20 @@ const orderFields: Record<string, SourceField> = {
   'products[].quantity': { carried: 'lines.quantity' },
   'products[].quantity_shipped': {
     converted: 'fulfillmentStatus',
-    how: "BigCommerce spreads the order's shipped items over its lines",
+    how: "BigCommerce spreads the order's shipped items over its lines.",
   },
-  'products[].base_cost_price': notCarried('the cost price recorded for the line'),
-  'products[].cost_price_inc_tax': notCarried('the cost price recorded for the line'),
-  'products[].cost_price_ex_tax': notCarried('the cost price recorded for the line'),
-  'products[].cost_price_tax': notCarried('the cost price recorded for the line'),
+  'products[].base_cost_price': notCarried(
+    "the line's cost price, which the model's order lines have no place for",
+  ),
+  'products[].cost_price_inc_tax': notCarried(
+    "the line's cost price, which the model's order lines have no place for",
+  ),
+  'products[].cost_price_ex_tax': notCarried(
+    "the line's cost price, which the model's order lines have no place for",
+  ),
+  'products[].cost_price_tax': notCarried(
+    "the line's cost price, which the model's order lines have no place for",
+  ),
   'products[].is_refunded': notCarried(
     'the orders API tells that a line was refunded, not the refund it belongs to (its date and amount)',
   ),
@@ -518,29 +529,63 @@ const orderFields: Record<string, SourceField> = {
     'the orders API tells how many units of a line were refunded, not the refund they belong to (its date and amount)',
   ),
   'products[].refund_amount': assigned('always 0 in the orders API'),
-  'products[].return_id': notCarried('returns are not part of the model'),
-  'products[].wrapping_id': notCarried("the store's gift wrapping chosen for the line"),
-  'products[].wrapping_name': notCarried("the store's gift wrapping chosen for the line"),
-  'products[].wrapping_message': notCarried('the gift message of the line'),
-  'products[].base_wrapping_cost': notCarried('the gift wrapping cost of the line'),
-  'products[].wrapping_cost_ex_tax': notCarried('the gift wrapping cost of the line'),
-  'products[].wrapping_cost_inc_tax': notCarried('the gift wrapping cost of the line'),
-  'products[].wrapping_cost_tax': notCarried('the gift wrapping cost of the line'),
-  'products[].event_name': notCarried('the event date field of the product'),
-  'products[].event_date': notCarried('the event date field of the product'),
+  'products[].return_id': notCarried(
+    'the return the line belongs to: the model does not keep returns',
+  ),
+  'products[].wrapping_id': notCarried(
+    "the gift wrapping chosen for the line, which the model's order lines have no place for",
+  ),
+  'products[].wrapping_name': notCarried(
+    "the gift wrapping chosen for the line, which the model's order lines have no place for",
+  ),
+  'products[].wrapping_message': notCarried(
+    "the gift message of the line, which the model's order lines have no place for",
+  ),
+  'products[].base_wrapping_cost': notCarried(
+    "the gift wrapping cost of the line, which the model's order lines have no place for",
+  ),
+  'products[].wrapping_cost_ex_tax': notCarried(
+    "the gift wrapping cost of the line, which the model's order lines have no place for",
+  ),
+  'products[].wrapping_cost_inc_tax': notCarried(
+    "the gift wrapping cost of the line, which the model's order lines have no place for",
+  ),
+  'products[].wrapping_cost_tax': notCarried(
+    "the gift wrapping cost of the line, which the model's order lines have no place for",
+  ),
+  'products[].event_name': notCarried(
+    "the event date the shopper chose for the line, which the model's order lines have no place for",
+  ),
+  'products[].event_date': notCarried(
+    "the event date the shopper chose for the line, which the model's order lines have no place for",
+  ),
   'products[].fixed_shipping_cost': notCarried(
     'the fixed shipping cost of the product at the time',
   ),
-  'products[].ebay_item_id': notCarried('the eBay listing the line came from'),
-  'products[].ebay_transaction_id': notCarried('the eBay sale the line came from'),
-  'products[].parent_order_product_id': notCarried('the bundle the line was part of'),
-  'products[].is_bundled_product': notCarried('the bundle the line was part of'),
-  'products[].external_id': notCarried("the line's id in a marketplace the order came from"),
-  'products[].configurable_fields': notCarried('files and texts the shopper gave for the line'),
-  'products[].gift_certificate_id': notCarried('the gift certificate the line sold'),
+  'products[].ebay_item_id': notCarried(
+    'the eBay listing the line came from, which the model has no place for',
+  ),
+  'products[].ebay_transaction_id': notCarried(
+    'the eBay sale the line came from, which the model has no place for',
+  ),
+  'products[].parent_order_product_id': notCarried(
+    "the bundle the line was part of, which the model's order lines have no place for",
+  ),
+  'products[].is_bundled_product': notCarried(
+    "the bundle the line was part of, which the model's order lines have no place for",
+  ),
+  'products[].external_id': notCarried(
+    "the line's id in a marketplace the order came from, which the model has no place for",
+  ),
+  'products[].configurable_fields': notCarried(
+    "files and texts the shopper gave for the line, which the model's order lines have no place for",
+  ),
+  'products[].gift_certificate_id': notCarried(
+    'the gift certificate the line sold, which the model has no place for',
+  ),
   'products[].product_options': {
     converted: 'lines.meta',
-    how: 'each chosen option as name and value',
+    how: 'each chosen option as name and value.',
   },
   'products[].product_options[].id': assigned('BigCommerce numbers line options itself'),
   'products[].product_options[].option_id': assigned("the product's option"),
@@ -558,7 +603,7 @@ const orderFields: Record<string, SourceField> = {
   'products[].product_options[].display_style': assigned("the look of the product's option"),
   shipping_addresses: {
     converted: ['shippingAddress', 'shippingLines'],
-    how: 'the first address is the shipping address; each address with a method or a cost is a shipping line',
+    how: 'the first address is the shipping address; each address with a method or a cost is a shipping line.',
   },
   ...orderAddress('shipping_addresses[]', 'shippingAddress'),
   'shipping_addresses[].id': assigned('BigCommerce numbers shipping addresses itself'),
@@ -570,7 +615,7 @@ const orderFields: Record<string, SourceField> = {
   'shipping_addresses[].cost_ex_tax': { carried: 'shippingLines.price' },
   'shipping_addresses[].cost_inc_tax': {
     converted: 'shippingLines.tax',
-    how: 'the cost plus its tax',
+    how: 'the cost plus its tax.',
   },
   'shipping_addresses[].cost_tax': { carried: 'shippingLines.tax' },
   'shipping_addresses[].cost_tax_class_id': assigned("the store's tax class for shipping"),
@@ -762,6 +807,8 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
         'A line whose product is not at the destination is written as a custom line with its name, SKU and price.',
       'lines.meta':
         "BigCommerce takes a line's options from its variant; the options of a custom line are named in the report.",
+      'lines.total':
+        "BigCommerce computes a line's total from its unit price and quantity; line discounts are part of the order's discount total.",
     },
   },
 };

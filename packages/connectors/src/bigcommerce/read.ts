@@ -170,6 +170,19 @@ export async function* readCustomers(
   );
 }
 
+/** What an order loses beyond its fields declared not carried: shipping addresses after the first. */
+export function orderLosses(order: Json): Loss[] {
+  const addresses = (order.shipping_addresses as Json[] | undefined) ?? [];
+  return addresses.length > 1
+    ? [
+        {
+          field: 'shipping_addresses',
+          reason: `the model keeps one shipping address per order: only the first of ${addresses.length} was carried`,
+        },
+      ]
+    : [];
+}
+
 export async function* readOrders(
   session: BcSession,
   checkpoint: Checkpoint | null,
@@ -177,23 +190,7 @@ export async function* readOrders(
   for await (const page of nativeOrders(session, startPage(checkpoint))) {
     const ctx = { liveProducts: page.liveProducts };
     const results = page.records.map((raw) =>
-      convert(
-        'orders',
-        raw,
-        orderSchema,
-        (o, r) => orderToCanonical(o, r, ctx),
-        (r) => {
-          const addresses = (r.shipping_addresses as Json[] | undefined) ?? [];
-          return addresses.length > 1
-            ? [
-                {
-                  field: 'shipping_addresses',
-                  reason: `the model keeps one shipping address per order: only the first of ${addresses.length} was carried`,
-                },
-              ]
-            : [];
-        },
-      ),
+      convert('orders', raw, orderSchema, (o, r) => orderToCanonical(o, r, ctx), orderLosses),
     );
     yield pageOf<'orders'>(results, page.next);
   }

@@ -158,7 +158,13 @@ function variantDetails(i: number, k: number): Partial<VariantInput> {
     d.purchasing_disabled = true;
     d.purchasing_disabled_message = 'Back in spring';
   }
-  if (k === 4) Object.assign(d, { is_free_shipping: true, cost_price: 3.2 });
+  if (k === 4)
+    Object.assign(d, {
+      is_free_shipping: true,
+      cost_price: 3.2,
+      map_price: 9.5,
+      fixed_cost_shipping_price: 1.5,
+    });
   if (k === 0) d.image_url = `${sampleOrigin}/media/catalog/variant-${i}-${k}.png`;
   return d;
 }
@@ -208,6 +214,7 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
           key: 'banner',
           value: 'Winter sale',
           permission_set: 'write',
+          description: 'Banner shown above the category',
         },
         now,
       );
@@ -344,7 +351,13 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
           state,
           'variant',
           variant.id,
-          { namespace: 'fulfilment', key: 'warehouse', value: 'Lisbon', permission_set: 'write' },
+          {
+            namespace: 'fulfilment',
+            key: 'warehouse',
+            value: 'Lisbon',
+            permission_set: optionProducts === 1 ? 'write' : 'read',
+            description: optionProducts === 1 ? 'Where it ships from' : '',
+          },
           now,
         );
       }
@@ -505,7 +518,13 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
           state,
           'customer',
           customer.id,
-          { namespace: 'crm', key: 'segment', value: 'returning', permission_set: 'write' },
+          {
+            namespace: 'crm',
+            key: 'segment',
+            value: 'returning',
+            permission_set: 'write',
+            description: j === 3 ? 'Segment from the CRM' : '',
+          },
           now,
         );
       }
@@ -576,7 +595,7 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
       ...(n === 3
         ? { ip_address_v6: '2001:db8::7', geoip_country: 'Germany', geoip_country_iso2: 'DE' }
         : {}),
-      ...(n === 4 ? { customer_locale: 'fr-FR' } : {}),
+      ...(n === 4 ? { customer_locale: 'fr-FR', order_is_digital: true } : {}),
       order_source: n === 6 ? 'manual' : 'www',
       ...(n % 3 === 2
         ? {
@@ -591,7 +610,7 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
                 display_name_customer: 'Gift wrap',
                 cost_ex_tax: toUnits(4),
                 cost_inc_tax: toUnits(4.32),
-                tax_class_id: 0,
+                tax_class_id: 2,
               },
             ],
           }
