@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { categoryDefaults } from '@replatform/canonical/defaults';
 import { entityTypes, type EntityType } from '@replatform/canonical/entities';
 import {
   startBigCommerceEmulator,
@@ -280,7 +281,8 @@ describe('BigCommerce batch limits', () => {
   });
 
   it('creates customers 10 per request with at most 3 requests at once', async () => {
-    const destination = await store({ seed: 'empty', plan: 'unlimited', customerWriteMs: 25 });
+    // Writes stay in flight long enough for the three lanes to meet on a busy machine.
+    const destination = await store({ seed: 'empty', plan: 'unlimited', customerWriteMs: 80 });
     const http = recordingHttp();
     const records = await readAll(connect(source, loopbackHttp()), 'customers');
     const outcomes = await connect(destination, http).write(
@@ -370,15 +372,20 @@ describe('BigCommerce batch limits', () => {
     expect(productPosts.every((r) => !Array.isArray(JSON.parse(String(r.body))))).toBe(true);
     const orders = destination.state.orders;
     expect(orders).toHaveLength(10);
+    expect(orders.every((o) => o.external_source === 'M-MIG')).toBe(true);
+    // Found again by the source order's own id elsewhere, or else by a marker with its source id.
+    expect(orders.map((o) => o.external_order_id.replace(/:\d+$/, ':n')).sort()).toEqual([
+      'SQ-7731',
+      ...Array.from({ length: 9 }, () => 'replatform_source_id:n'),
+    ]);
+    // Lines point at the migrated products and their variants; the line of the product deleted
+    // at the source is a custom line with its name and price.
+    const lines = orders.flatMap((o) => o.products);
+    const custom = lines.filter((p) => p.product_id === 0);
+    expect(custom.map((p) => p.name)).toEqual(['Discontinued Sample Lamp']);
+    expect(custom[0]?.price_ex_tax).toBe(390_000);
     expect(
-      orders.every(
-        (o) =>
-          o.external_source === 'M-MIG' && o.external_order_id.startsWith('replatform_source_id:'),
-      ),
-    ).toBe(true);
-    // Lines point at the migrated products and their variants.
-    expect(
-      orders.flatMap((o) => o.products).every((p) => p.product_id > 0 && p.variant_id > 0),
+      lines.filter((p) => p.product_id !== 0).every((p) => p.product_id > 0 && p.variant_id > 0),
     ).toBe(true);
     expect(specProblems(http.requests)).toEqual([]);
   });
@@ -417,6 +424,7 @@ describe('BigCommerce writes that must not double', () => {
       '/v3/catalog/products',
       '/v3/catalog/trees/categories',
       '/v3/customers',
+      '/v3/customers/attributes',
     ]);
     for (const entity of entityTypes) {
       expect(kinds(outcomes[entity] ?? []), entity).toEqual(['created']);
@@ -492,13 +500,13 @@ describe('BigCommerce writes that must not double', () => {
     const [a, b] = await readAll(connect(source, loopbackHttp()), 'products');
     if (!a || !b) throw new Error('sample store too small');
     const category = {
+      ...categoryDefaults(),
       id: 'k1',
       parentId: null,
       name: 'Bath',
       slug: 'bath',
       description: '',
       position: 0,
-      imageUrl: null,
       sourceUrlPath: '/bath/',
     };
     const categories = await connection.write(

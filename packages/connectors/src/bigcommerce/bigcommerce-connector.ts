@@ -23,6 +23,8 @@ import { BcSession, v3Total } from './session.ts';
 import { writeCategories, writeProducts } from './write-catalog.ts';
 import { customerConcurrency, customersPerCall, writeCustomers } from './write-customers.ts';
 import { OrderMarkers, writeOrders } from './write-orders.ts';
+import { allNative } from './native.ts';
+import { bigCommerceDestinationFields, bigCommerceNativeFields } from './native-fields.ts';
 import { orderCountSchema } from './payloads.ts';
 import { parseAnswer } from './session.ts';
 
@@ -64,6 +66,11 @@ export interface BigCommerceConnection extends Connection {
   /** Requests, retries, 429s, quota waits and quota utilisation of this connection. */
   stats(): ClientStats;
   rateUsage(): RateUsage;
+  /**
+   * Every record of an entity as BigCommerce answers it, with the sub-resources a read takes
+   * along (native.ts): what nativeFields declares and what two stores are compared on.
+   */
+  nativeRecords(entity: EntityType): Promise<Record<string, unknown>[]>;
 }
 
 export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'connect'> & {
@@ -85,20 +92,8 @@ export const bigCommerceCapabilities: Capabilities = {
       '150 requests per 30 s per store on Standard/Plus (450 on Pro), shared by all apps of the store',
     requestsPerSecond: 5,
   },
-  unsupportedFields: {
-    // Category images are downloaded and re-hosted by BigCommerce under its own URL.
-    categories: ['imageUrl'],
-    products: [
-      'shortDescriptionHtml',
-      // Images are re-hosted on BigCommerce's CDN; alt text and order are kept.
-      'images.url',
-      'variants.imageUrl',
-      'createdAt',
-      'updatedAt',
-    ],
-    customers: ['tags', 'createdAt', 'addresses.isDefaultBilling', 'addresses.isDefaultShipping'],
-    orders: ['number', 'updatedAt', 'paymentStatus', 'shippingLines.code', 'discounts.code'],
-  },
+  nativeFields: bigCommerceNativeFields,
+  destinationFields: bigCommerceDestinationFields,
 };
 
 /**
@@ -126,6 +121,10 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
 
   stats(): ClientStats {
     return this.#session.client.stats();
+  }
+
+  nativeRecords(entity: EntityType): Promise<Record<string, unknown>[]> {
+    return allNative(this.#session, entity);
   }
 
   rateUsage(): RateUsage {

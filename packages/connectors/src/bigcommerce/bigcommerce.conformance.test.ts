@@ -1,10 +1,17 @@
 import { expect, it } from 'vitest';
 import { startBigCommerceEmulator } from '@replatform/emulators/bigcommerce/bigcommerce-emulator';
 import { BigCommerceSpec } from '@replatform/emulators/bigcommerce/openapi-validator';
-import { describeConformance } from '../kit/conformance/conformance-suite.ts';
+import {
+  describeConformance,
+  type ConformanceStore,
+} from '../kit/conformance/conformance-suite.ts';
 import type { ConnectorHttpRequest } from '../kit/contract.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
-import { createBigCommerceConnector } from './bigcommerce-connector.ts';
+import {
+  createBigCommerceConnector,
+  type BigCommerceCredentials,
+} from './bigcommerce-connector.ts';
+import { bigCommerceAssignedOnWrite } from './native-fields.ts';
 
 // Each sandbox store listens on its own port; the server-side resolver maps store hash -> origin.
 const origins = new Map<string, string>();
@@ -21,6 +28,20 @@ const connector = createBigCommerceConnector({
   // (40 products) and expects to meet some, so products come one per page.
   pageSizes: { categories: 4, products: 1, customers: 6, orders: 4 },
 });
+
+const recording = () => {
+  const http = loopbackHttp();
+  return {
+    async request(request: ConnectorHttpRequest) {
+      sent.push(request);
+      return http.request(request);
+    },
+  };
+};
+
+/** A connection that reads the store's records as BigCommerce answers them. */
+const nativeOf = (store: ConformanceStore<BigCommerceCredentials>) =>
+  connector.connect(store.credentials, { http: recording() });
 
 let stores = 0;
 
@@ -43,14 +64,26 @@ describeConformance('bigcommerce', {
       close: () => emulator.close(),
     };
   },
-  http: () => {
-    const http = loopbackHttp();
-    return {
-      async request(request) {
-        sent.push(request);
-        return http.request(request);
-      },
-    };
+  http: recording,
+  // BigCommerce downloads every image and serves its own copy.
+  storeOwned: { categories: ['imageUrl'], products: ['images.url', 'variants.imageUrl'] },
+  native: {
+    async read(store, entity) {
+      const records = await nativeOf(store).nativeRecords(entity);
+      return records.map((record) => ({
+        id: String(record.id ?? record.category_id),
+        record,
+      }));
+    },
+    // Variants are told apart by their SKU, unique in a BigCommerce store.
+    async variantKeys(store) {
+      const keys = new Map<string, string>();
+      for (const product of await nativeOf(store).nativeRecords('products'))
+        for (const variant of (product.variants as Record<string, unknown>[] | undefined) ?? [])
+          keys.set(String(variant.id), `sku:${String(variant.sku)}`);
+      return keys;
+    },
+    assignedOnWrite: bigCommerceAssignedOnWrite,
   },
 });
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The parts of BigCommerce's payloads the connector reads, parsed at the boundary before mapping.
+ * The parts of BigCommerce's payloads the connector maps, parsed at the boundary before mapping.
  * Field names and types follow the OpenAPI files in platform-specs/bigcommerce (v3 catalog and
- * customers, v2 orders and store information); unknown fields are ignored.
+ * customers, v2 orders and store information). The native records themselves (what nativeFields
+ * declares) are kept whole beside these parsed views: see native.ts.
  */
 
 const text = z
@@ -11,10 +12,12 @@ const text = z
   .nullish()
   .transform((v) => v ?? '');
 const num = z.number().nullish();
+const int = z.number().int().nullish();
 /** v2 amounts are strings ('12.3400'); some answers use numbers. */
 const amount = z
   .union([z.string(), z.number()])
-  .transform((v) => (typeof v === 'number' ? String(v) : v));
+  .nullish()
+  .transform((v) => (v === null || v === undefined ? '0' : typeof v === 'number' ? String(v) : v));
 
 export const paginationSchema = z.object({
   total: z.number().int(),
@@ -45,6 +48,17 @@ export const treeSchema = z.object({
   channels: z.array(z.number().int()).default([]),
 });
 
+export const metafieldSchema = z.object({
+  id: z.number().int(),
+  resource_id: z.number().int(),
+  namespace: z.string(),
+  key: z.string(),
+  value: z.string(),
+  permission_set: z.string().default('write'),
+  description: text,
+});
+export type BcMetafield = z.infer<typeof metafieldSchema>;
+
 export const treeCategorySchema = z.object({
   category_id: z.number().int(),
   parent_id: z.number().int(),
@@ -57,6 +71,7 @@ export const treeCategorySchema = z.object({
   page_title: text,
   meta_description: text,
   url: z.object({ path: z.string(), is_customized: z.boolean().optional() }).nullish(),
+  metafields: z.array(metafieldSchema).default([]),
 });
 export type BcTreeCategory = z.infer<typeof treeCategorySchema>;
 
@@ -68,9 +83,13 @@ export const variantSchema = z.object({
   sku: text,
   price: num,
   sale_price: num,
-  retail_price: num,
   weight: num,
+  width: num,
+  height: num,
+  depth: num,
+  purchasing_disabled: z.boolean().default(false),
   inventory_level: num,
+  inventory_warning_level: num,
   upc: text,
   gtin: text,
   image_url: text,
@@ -84,6 +103,7 @@ export const variantSchema = z.object({
       }),
     )
     .default([]),
+  metafields: z.array(metafieldSchema).default([]),
 });
 export type BcVariant = z.infer<typeof variantSchema>;
 
@@ -98,9 +118,29 @@ export const imageSchema = z.object({
 });
 export type BcImage = z.infer<typeof imageSchema>;
 
+export const optionSchema = z.object({
+  id: z.number().int().nullish(),
+  display_name: z.string(),
+  type: z.string().default('rectangles'),
+  sort_order: int,
+  option_values: z
+    .array(
+      z.object({
+        id: z.number().int().optional(),
+        label: z.string(),
+        sort_order: int,
+        is_default: z.boolean().default(false),
+        value_data: z.record(z.string(), z.unknown()).nullish(),
+      }),
+    )
+    .default([]),
+});
+export type BcOption = z.infer<typeof optionSchema>;
+
 export const productSchema = z.object({
   id: z.number().int(),
   name: z.string(),
+  type: z.enum(['physical', 'digital']).default('physical'),
   sku: text,
   description: text,
   weight: z.number().default(0),
@@ -108,36 +148,39 @@ export const productSchema = z.object({
   depth: z.number().default(0),
   height: z.number().default(0),
   price: z.number().default(0),
-  sale_price: num,
+  sale_price: z.number().nullish(),
+  tax_class_id: z.number().default(0),
   categories: z.array(z.number().int()).default([]),
   brand_id: z.number().int().default(0),
+  base_variant_id: int,
   inventory_level: z.number().int().default(0),
+  inventory_warning_level: z.number().int().default(0),
   inventory_tracking: z.enum(['none', 'product', 'variant']).default('none'),
   is_visible: z.boolean().default(true),
+  is_featured: z.boolean().default(false),
+  related_products: z.array(z.number().int()).default([-1]),
   availability: z.string().default('available'),
+  order_quantity_maximum: z.number().int().default(0),
+  sort_order: z.number().int().default(0),
   upc: text,
   gtin: text,
   search_keywords: text,
   page_title: text,
   meta_description: text,
-  custom_url: z.object({ url: z.string() }).nullish(),
+  custom_url: z.object({ url: z.string(), is_customized: z.boolean().optional() }).nullish(),
   date_created: z.string().optional(),
   date_modified: z.string().optional(),
   variants: z.array(variantSchema).default([]),
   images: z.array(imageSchema).default([]),
+  options: z.array(optionSchema).default([]),
   custom_fields: z
     .array(z.object({ id: z.number().int().optional(), name: z.string(), value: z.string() }))
     .default([]),
+  bulk_pricing_rules: z.array(z.record(z.string(), z.unknown())).default([]),
+  videos: z.array(z.record(z.string(), z.unknown())).default([]),
+  metafields: z.array(metafieldSchema).default([]),
 });
 export type BcProduct = z.infer<typeof productSchema>;
-
-export const metafieldSchema = z.object({
-  id: z.number().int(),
-  resource_id: z.number().int(),
-  namespace: z.string(),
-  key: z.string(),
-  value: z.string(),
-});
 
 export const customerAddressSchema = z.object({
   first_name: text,
@@ -150,7 +193,10 @@ export const customerAddressSchema = z.object({
   postal_code: text,
   country_code: text,
   phone: text,
+  address_type: text,
 });
+
+const formFieldValue = z.union([z.string(), z.number(), z.array(z.string())]);
 
 export const customerSchema = z.object({
   id: z.number().int(),
@@ -162,8 +208,20 @@ export const customerSchema = z.object({
   date_created: z.string(),
   accepts_product_review_abandoned_cart_emails: z.boolean().nullish(),
   addresses: z.array(customerAddressSchema).default([]),
+  attributes: z
+    .array(z.object({ attribute_id: z.number().int(), attribute_value: z.string() }))
+    .default([]),
+  form_fields: z.array(z.object({ name: z.string(), value: formFieldValue })).default([]),
+  metafields: z.array(metafieldSchema).default([]),
 });
 export type BcCustomer = z.infer<typeof customerSchema>;
+
+export const customerAttributeSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  type: z.enum(['string', 'number', 'date']),
+});
+export type BcCustomerAttribute = z.infer<typeof customerAttributeSchema>;
 
 export const orderAddressSchema = z.object({
   first_name: text,
@@ -181,29 +239,6 @@ export const orderAddressSchema = z.object({
 });
 export type BcOrderAddress = z.infer<typeof orderAddressSchema>;
 
-export const orderSchema = z.object({
-  id: z.number().int(),
-  customer_id: z.number().int().default(0),
-  date_created: z.string(),
-  date_modified: z.string().nullish(),
-  status_id: z.number().int(),
-  subtotal_ex_tax: amount,
-  shipping_cost_ex_tax: amount,
-  shipping_cost_tax: amount.optional(),
-  total_tax: amount,
-  total_inc_tax: amount,
-  discount_amount: amount.default('0'),
-  coupon_discount: amount.default('0'),
-  currency_code: z.string(),
-  payment_status: text,
-  items_total: z.number().default(0),
-  items_shipped: z.number().default(0),
-  customer_message: text,
-  external_order_id: text,
-  billing_address: orderAddressSchema,
-});
-export type BcOrder = z.infer<typeof orderSchema>;
-
 export const orderProductSchema = z.object({
   id: z.number().int(),
   product_id: z.number().int().default(0),
@@ -214,6 +249,7 @@ export const orderProductSchema = z.object({
   price_ex_tax: amount,
   total_ex_tax: amount,
   total_tax: amount,
+  product_options: z.array(z.object({ display_name: text, display_value: text })).default([]),
 });
 export type BcOrderProduct = z.infer<typeof orderProductSchema>;
 
@@ -221,7 +257,7 @@ export const orderShippingAddressSchema = orderAddressSchema.extend({
   id: z.number().int(),
   shipping_method: text,
   cost_ex_tax: amount,
-  cost_tax: amount.default('0'),
+  cost_inc_tax: amount,
 });
 export type BcOrderShippingAddress = z.infer<typeof orderShippingAddressSchema>;
 
@@ -230,5 +266,59 @@ export const orderCouponSchema = z.object({
   amount: amount,
 });
 export type BcOrderCoupon = z.infer<typeof orderCouponSchema>;
+
+export const orderFeeSchema = z.object({
+  display_name_customer: text,
+  display_name_merchant: text,
+  cost_ex_tax: amount,
+  cost_inc_tax: amount,
+  tax_class_id: int,
+});
+export type BcOrderFee = z.infer<typeof orderFeeSchema>;
+
+export const orderSchema = z.object({
+  id: z.number().int(),
+  customer_id: z.number().int().default(0),
+  date_created: z.string(),
+  date_modified: z.string().nullish(),
+  date_shipped: text,
+  status_id: z.number().int(),
+  subtotal_ex_tax: amount,
+  shipping_cost_ex_tax: amount,
+  shipping_cost_tax: amount,
+  handling_cost_ex_tax: amount,
+  handling_cost_inc_tax: amount,
+  wrapping_cost_ex_tax: amount,
+  wrapping_cost_inc_tax: amount,
+  base_shipping_cost: amount,
+  base_handling_cost: amount,
+  base_wrapping_cost: amount,
+  total_tax: amount,
+  total_inc_tax: amount,
+  discount_amount: amount,
+  coupon_discount: amount,
+  refunded_amount: amount,
+  currency_code: z.string(),
+  default_currency_code: text,
+  payment_method: text,
+  payment_provider_id: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((v) => (v === null || v === undefined ? '' : String(v))),
+  payment_status: text,
+  is_tax_inclusive_pricing: z.boolean().default(false),
+  items_total: z.number().default(0),
+  items_shipped: z.number().default(0),
+  customer_message: text,
+  ip_address: text,
+  ip_address_v6: text,
+  order_source: text,
+  billing_address: orderAddressSchema,
+  products: z.array(orderProductSchema).default([]),
+  shipping_addresses: z.array(orderShippingAddressSchema).default([]),
+  coupons: z.array(orderCouponSchema).default([]),
+  fees: z.array(orderFeeSchema).default([]),
+});
+export type BcOrder = z.infer<typeof orderSchema>;
 
 export const orderCountSchema = z.object({ count: z.number() });

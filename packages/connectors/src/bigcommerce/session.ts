@@ -6,9 +6,11 @@ import { storeUnits, type StoreUnits } from './map-catalog.ts';
 import {
   brandSchema,
   collectionSchema,
+  customerAttributeSchema,
   metafieldSchema,
   storeInfoSchema,
   treeSchema,
+  type BcCustomerAttribute,
   type BcStoreInfo,
 } from './payloads.ts';
 
@@ -18,6 +20,9 @@ import {
  */
 
 export const markerNamespace = 'replatform';
+
+/** A name as a natural key: Unicode-normalised and lower-cased, so 'Café' finds 'CAFÉ'. */
+export const nameKey = (name: string) => name.normalize('NFC').toLowerCase();
 export const markerKey = 'replatform_source_id';
 
 /** Parses a platform answer; a shape we do not understand is a system error, not a retry. */
@@ -230,6 +235,7 @@ export class BcSession {
   #store: Promise<BcStoreInfo & { units: StoreUnits }> | undefined;
   #tree: Promise<number> | undefined;
   #brands: Promise<Map<number, Brand>> | undefined;
+  #attributes: Promise<BcCustomerAttribute[]> | undefined;
 
   readonly pageSizes: Record<EntityType, number>;
 
@@ -295,13 +301,67 @@ export class BcSession {
     return this.#brands;
   }
 
+  /** The store's customer attributes (customers.v3.yml getCustomersAttributes). */
+  customerAttributes(): Promise<BcCustomerAttribute[]> {
+    this.#attributes ??= allPages(
+      this.client,
+      '/v3/customers/attributes',
+      {},
+      customerAttributeSchema,
+    ).catch((error: unknown) => {
+      this.#attributes = undefined;
+      throw error;
+    });
+    return this.#attributes;
+  }
+
+  /**
+   * The store's customer attributes by name (lower case, Unicode-normalised), after making those
+   * of `wanted` it lacks. Names are the natural key: a second run or a second migration finds the
+   * attribute instead of making another.
+   */
+  async ensureAttributes(
+    wanted: { name: string; type: BcCustomerAttribute['type'] }[],
+  ): Promise<Map<string, BcCustomerAttribute>> {
+    const key = nameKey;
+    const list = await this.customerAttributes();
+    const byName = () => new Map(list.map((a) => [key(a.name), a]));
+    const missing = [
+      ...new Map(
+        wanted
+          .filter((w) => w.name.trim() && !byName().has(key(w.name)))
+          .map((w) => [key(w.name), { name: w.name.slice(0, 255), type: w.type }]),
+      ).values(),
+    ];
+    if (missing.length) {
+      // customers.v3.yml createCustomersAttributes: names are unique, a repeat is refused.
+      const answer = await this.client.request('POST', '/v3/customers/attributes', {
+        idempotent: true,
+        body: missing,
+      });
+      if (answer.status === 200) {
+        list.push(
+          ...parseAnswer(
+            z.object({ data: z.array(customerAttributeSchema) }),
+            answer.body,
+            'POST /v3/customers/attributes',
+          ).data,
+        );
+      } else {
+        // Made meanwhile by another run (or by this one before its answer was lost): read again.
+        this.#attributes = undefined;
+        list.splice(0, list.length, ...(await this.customerAttributes()));
+      }
+    }
+    return byName();
+  }
+
   /** Brand id for a vendor name, creating the brand when the store has none of that name. */
   async brandFor(name: string): Promise<number> {
     const wanted = name.trim();
     if (!wanted) return 0;
     const brands = await this.brands();
-    const match = () =>
-      [...brands.values()].find((b) => b.name.toLowerCase() === wanted.toLowerCase())?.id;
+    const match = () => [...brands.values()].find((b) => nameKey(b.name) === nameKey(wanted))?.id;
     const known = match();
     if (known !== undefined) return known;
     // brands_catalog.v3.yml createBrand: names are unique, a repeat answers 409.

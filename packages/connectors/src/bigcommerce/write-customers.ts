@@ -2,10 +2,13 @@ import { z } from 'zod';
 import type { Customer } from '@replatform/canonical/customer';
 import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { createOnce, errorText, type BcAnswer } from './client.ts';
-import { customerToBc } from './map-customer.ts';
+import { attributeNamespace, attributeTypeOf, customerToBc } from './map-customer.ts';
+import type { MetafieldInput } from './metafields.ts';
+import { mapLimit, type Json } from './native.ts';
 import { collectionSchema } from './payloads.ts';
 import { parseAnswer, type BcSession } from './session.ts';
-import { mapLimit, skipped } from './write-catalog.ts';
+import { skipped } from './write-catalog.ts';
+import { addMetafields } from './write-metafields.ts';
 
 /**
  * Customers go in batches of at most 10 per POST /v3/customers, with at most 3 such requests at a
@@ -48,6 +51,16 @@ export async function writeCustomers(
     else pending.push(record);
   }
   const marks: { sourceId: string; resourceId: number }[] = [];
+  const metafields: { sourceId: string; resourceId: number; metafields: MetafieldInput[] }[] = [];
+  const updates: { sourceId: string; id: number; update: Json }[] = [];
+  // Customer attributes are the store's own: found by name, or made once, before the creates.
+  const attributes = await session.ensureAttributes(
+    pending.flatMap((c) =>
+      c.metafields
+        .filter((m) => m.namespace === attributeNamespace)
+        .map((m) => ({ name: m.key, type: attributeTypeOf(m.type) })),
+    ),
+  );
   const chunks: Customer[][] = [];
   for (let i = 0; i < pending.length; i += customersPerCall)
     chunks.push(pending.slice(i, i + customersPerCall));
@@ -78,7 +91,7 @@ export async function writeCustomers(
       marks.push({ sourceId: customer.id, resourceId: id });
     }
     if (fresh.length === 0) return;
-    const mapped = fresh.map((c) => customerToBc(c));
+    const mapped = fresh.map((c) => customerToBc(c, attributes));
     const sent = await createOnce<{ answer?: BcAnswer; recovered?: Map<string, number> }>(
       client,
       async () => ({
@@ -119,7 +132,8 @@ export async function writeCustomers(
         });
         return;
       }
-      const warnings = mapped[index]?.warnings ?? [];
+      const write = mapped[index];
+      const warnings = write?.warnings ?? [];
       outcomes.set(customer.id, {
         sourceId: customer.id,
         outcome: 'created',
@@ -127,11 +141,37 @@ export async function writeCustomers(
         ...(warnings.length ? { warnings } : {}),
       });
       marks.push({ sourceId: customer.id, resourceId: id });
+      if (write?.metafields.length)
+        metafields.push({ sourceId: customer.id, resourceId: id, metafields: write.metafields });
+      if (write?.update) updates.push({ sourceId: customer.id, id, update: write.update });
     });
   };
 
   await mapLimit(chunks, customerConcurrency, createChunk);
   await markers.customers.add(marks);
+  const note = (sourceId: string, text: string) => {
+    const outcome = outcomes.get(sourceId);
+    if (outcome)
+      outcomes.set(sourceId, { ...outcome, warnings: [...(outcome.warnings ?? []), text] });
+  };
+  // customers.v3.yml: the sign-up IP address is taken by an update only (10 customers a call).
+  for (let i = 0; i < updates.length; i += customersPerCall) {
+    const chunk = updates.slice(i, i + customersPerCall);
+    const answer = await session.writeSlots.customers.run(() =>
+      client.request('PUT', '/v3/customers', {
+        body: chunk.map((u) => ({ id: u.id, ...u.update })),
+      }),
+    );
+    if (answer.status !== 200)
+      for (const u of chunk)
+        note(
+          u.sourceId,
+          `the sign-up IP address was refused: ${errorText(answer.body)} (metafields)`,
+        );
+  }
+  const refused = await addMetafields(session, '/v3/customers/metafields', metafields);
+  for (const entry of metafields)
+    for (const text of refused.get(entry.resourceId) ?? []) note(entry.sourceId, text);
   return records.map(
     (r) => outcomes.get(r.id) ?? { sourceId: r.id, outcome: 'failed', reason: 'not processed' },
   );

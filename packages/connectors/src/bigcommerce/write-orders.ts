@@ -2,15 +2,16 @@ import { z } from 'zod';
 import type { Order } from '@replatform/canonical/order';
 import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { createOnce, errorText, type BcAnswer } from './client.ts';
-import { orderMarker, orderToBc, type LineTarget } from './map-order.ts';
+import { orderKey, orderToBc, type LineTarget } from './map-order.ts';
 import { orderCountSchema } from './payloads.ts';
+import { mapLimit } from './native.ts';
 import { allPages, parseAnswer, type BcSession } from './session.ts';
-import { mapLimit, skipped } from './write-catalog.ts';
+import { skipped } from './write-catalog.ts';
 
 /**
- * Historical orders through POST /v2/orders, one per request. The source id travels in
- * `external_order_id`, which GET /v2/orders can filter on, so an order is found again before it
- * is created twice. Below `indexLimit` orders at the destination the markers are read in a few
+ * Historical orders through POST /v2/orders, one per request. The order's own id in another
+ * system, or else a marker with its source id, travels in `external_order_id` (orderKey), which
+ * GET /v2/orders can filter on, so an order is found again before it is created twice. Below `indexLimit` orders at the destination the markers are read in a few
  * list pages; in a bigger store each order is looked up on its own.
  */
 
@@ -56,23 +57,24 @@ export class OrderMarkers {
     return this.#index;
   }
 
-  async find(sourceId: string): Promise<number | undefined> {
+  /** The order whose external_order_id is `key` (see orderKey). */
+  async find(key: string): Promise<number | undefined> {
     const index = await this.#load();
-    if (index) return index.get(orderMarker(sourceId));
-    return this.lookup(sourceId);
+    if (index) return index.get(key);
+    return this.lookup(key);
   }
 
   /** orders.v2.oas2.yml getOrders: `external_order_id` filter. */
-  async lookup(sourceId: string): Promise<number | undefined> {
+  async lookup(key: string): Promise<number | undefined> {
     const answer = await this.#session.client.ok('GET', '/v2/orders', {
-      query: { external_order_id: orderMarker(sourceId), limit: 5 },
+      query: { external_order_id: key, limit: 5 },
     });
     if (answer.body === undefined) return undefined;
     return parseAnswer(z.array(orderRef), answer.body, 'GET /v2/orders')[0]?.id;
   }
 
-  async remember(sourceId: string, id: number): Promise<void> {
-    (await this.#load())?.set(orderMarker(sourceId), id);
+  async remember(key: string, id: number): Promise<void> {
+    (await this.#load())?.set(key, id);
   }
 }
 
@@ -132,7 +134,8 @@ export async function writeOrders(
   return mapLimit(records, 3, async (order): Promise<WriteOutcome> => {
     const mapped = idMap.get('orders', order.id);
     if (mapped) return skipped(order.id, Number(mapped), 'already migrated');
-    const found = await markers.find(order.id);
+    const key = orderKey(order);
+    const found = await markers.find(key);
     if (found !== undefined) return skipped(order.id, found, 'already migrated');
     const customer = order.customerId ? idMap.get('customers', order.customerId) : undefined;
     const { body, warnings } = orderToBc(order, {
@@ -149,7 +152,7 @@ export async function writeOrders(
         ),
       }),
       async () => {
-        const id = await markers.lookup(order.id);
+        const id = await markers.lookup(key);
         return id === undefined ? undefined : { recoveredId: id };
       },
     );
@@ -166,7 +169,7 @@ export async function writeOrders(
       }
       id = parseAnswer(z.object({ id: z.number().int() }), answer.body, 'POST /v2/orders').id;
     }
-    await markers.remember(order.id, id);
+    await markers.remember(key, id);
     return {
       sourceId: order.id,
       outcome: 'created',

@@ -86,6 +86,14 @@ describe('comparableNative', () => {
     );
   });
 
+  it('keeps values that are no ids (0, negative numbers) as they are in an id field', () => {
+    const auto = { ...source, upsell_ids: [-1] };
+    expect(comparableNative(auto, catalogue)).toMatchObject({ upsell_ids: [-1] });
+    expect(comparableNative({ ...destination, upsell_ids: [-1] }, catalogue, back)).toEqual(
+      comparableNative(auto, catalogue),
+    );
+  });
+
   it('sees a field the destination lost, and names where', () => {
     const lost = {
       ...destination,

@@ -268,7 +268,11 @@ export function comparableNative(
       return out;
     }
     if (!kept(own)) return undefined;
-    if (own?.ref && value !== null && value !== undefined && value !== 0 && value !== '') {
+    // Ids are positive: 0, '' and negative numbers in an id field are values, not ids (BigCommerce
+    // answers related_products [-1] for "chosen automatically").
+    const id =
+      typeof value === 'number' ? value > 0 : value !== null && value !== undefined && value !== '';
+    if (own?.ref && id) {
       const id = String(value);
       return toSource ? (toSource(own.ref, id) ?? `unmapped:${id}`) : id;
     }

@@ -61,7 +61,8 @@ describe('BigCommerce emulator', () => {
     expect(store.countStored('products')).toBe(24);
     expect(store.countStored('customers')).toBe(14);
     expect(store.countStored('orders')).toBe(9);
-    expect(store.countStored('categories')).toBe(generated.categories.length);
+    // The sample's two levels and a third one of the seed's own.
+    expect(store.countStored('categories')).toBe(generated.categories.length + 1);
     const products = data(
       await call('GET', '/v3/catalog/products?limit=250&include=variants,images,custom_fields'),
     );
@@ -115,6 +116,168 @@ describe('BigCommerce emulator', () => {
       const answer = await call('GET', path);
       expect(answer.status, path).toBe(200);
     }
+  });
+
+  it("seeds BigCommerce's own fields and answers them as the spec describes them", async () => {
+    const products = data(
+      await call(
+        'GET',
+        '/v3/catalog/products?include=variants,images,custom_fields,options,modifiers,bulk_pricing_rules,videos&limit=10',
+      ),
+    );
+    const field = (key: string) => products.map((p) => p[key]);
+    expect(field('is_featured')).toContain(true);
+    expect(field('availability')).toEqual(expect.arrayContaining(['preorder', 'disabled']));
+    expect(field('related_products')).toContainEqual([]);
+    expect(products.some((p) => (p.modifiers as unknown[]).length > 0)).toBe(true);
+    expect(products.some((p) => (p.bulk_pricing_rules as unknown[]).length > 0)).toBe(true);
+    expect(products.some((p) => (p.videos as unknown[]).length > 0)).toBe(true);
+    const options = products.flatMap((p) => p.options as Record<string, unknown>[]);
+    expect(options.map((o) => o.type)).toContain('swatch');
+    const variants = products.flatMap((p) => p.variants as Record<string, unknown>[]);
+    // Variants inherit the product's price (null) unless they have their own.
+    expect(variants.map((v) => v.price)).toContain(null);
+    expect(variants.map((v) => v.purchasing_disabled)).toContain(true);
+    const metafields = data(await call('GET', '/v3/catalog/variants/metafields?limit=250'));
+    expect(metafields[0]).toMatchObject({ resource_type: 'variant', key: 'warehouse' });
+
+    const customers = data(
+      await call('GET', '/v3/customers?include=addresses,attributes,formfields,storecredit'),
+    );
+    expect(customers.some((c) => (c.attributes as unknown[]).length > 0)).toBe(true);
+    expect(customers.some((c) => (c.form_fields as unknown[]).length > 0)).toBe(true);
+    const attributes = data(await call('GET', '/v3/customers/attributes'));
+    expect(attributes.map((a) => a.name)).toEqual(['Loyalty tier', 'Shoe size', 'Birthday']);
+
+    const orders = (await call('GET', '/v2/orders?include=fees&limit=50')).body as Record<
+      string,
+      unknown
+    >[];
+    const fees = orders.flatMap((o) => o.fees as Record<string, string>[]);
+    expect(fees.map((f) => f.cost_ex_tax)).toEqual(['4.0000', '-2.5000']);
+    expect(orders.map((o) => o.default_currency_code)).toContain('EUR');
+    expect(orders.some((o) => Number(o.refunded_amount) > 0)).toBe(true);
+    // The line of a product deleted since keeps its product id; the product is gone.
+    const second = orders[1];
+    const lines = (await call('GET', `/v2/orders/${String(second?.id)}/products`)).body as Record<
+      string,
+      unknown
+    >[];
+    const gone = lines.at(-1);
+    expect(gone?.name).toBe('Discontinued Sample Lamp');
+    const lookup = await call(
+      'GET',
+      `/v3/catalog/products/${String(gone?.product_id)}`,
+      undefined,
+      {
+        validate: false,
+      },
+    );
+    expect(lookup.status).toBe(404);
+  });
+
+  it('updates an option: its type, the order of its values and the default one', async () => {
+    const product = data(
+      await call('GET', '/v3/catalog/products?include=options&limit=10&type=physical'),
+    ).find((p) => (p.options as unknown[]).length > 0);
+    const option = (product?.options as Record<string, unknown>[])[0] as {
+      id: number;
+      display_name: string;
+      option_values: { id: number; label: string }[];
+    };
+    const path = `/v3/catalog/products/${String(product?.id)}/options/${option.id}`;
+    const values = [...option.option_values].reverse();
+    const answer = await call('PUT', path, {
+      product_id: product?.id,
+      display_name: option.display_name,
+      type: 'dropdown',
+      option_values: values.map((v, k) => ({
+        id: v.id,
+        label: v.label,
+        sort_order: k,
+        is_default: k === 0,
+      })),
+    });
+    expect(answer.status).toBe(200);
+    const updated = (answer.body as { data: Record<string, unknown> }).data;
+    expect(updated.type).toBe('dropdown');
+    expect(updated.option_values).toEqual(
+      values.map((v, k) =>
+        expect.objectContaining({ id: v.id, sort_order: k, is_default: k === 0 }),
+      ),
+    );
+    // A value a variant uses cannot be dropped.
+    const dropped = await call(
+      'PUT',
+      path,
+      {
+        product_id: product?.id,
+        display_name: option.display_name,
+        type: 'dropdown',
+        option_values: [{ label: 'New', sort_order: 0 }],
+      },
+      { validate: false },
+    );
+    expect(dropped.status).toBe(422);
+  });
+
+  it('keeps customer attributes typed, form fields and store credit', async () => {
+    const created = await call('POST', '/v3/customers/attributes', [
+      { name: 'Favourite colour', type: 'string' },
+      { name: 'Visits', type: 'number' },
+    ]);
+    const [colour, visits] = data(created) as { id: number }[];
+    const customer = await call('POST', '/v3/customers', [
+      {
+        email: 'attributes@example.com',
+        first_name: 'Ana',
+        last_name: 'Sousa',
+        attributes: [
+          { attribute_id: colour?.id, attribute_value: 'green' },
+          { attribute_id: visits?.id, attribute_value: '12' },
+        ],
+        form_fields: [{ name: 'Newsletter topics', value: ['shoes', 'bags'] }],
+        store_credit_amounts: [{ amount: 10.5 }],
+      },
+    ]);
+    expect(customer.status).toBe(200);
+    const id = data(customer)[0]?.id;
+    const read = data(
+      await call(
+        'GET',
+        `/v3/customers?id:in=${String(id)}&include=attributes,formfields,storecredit`,
+      ),
+    )[0];
+    expect(read).toMatchObject({
+      attribute_count: 2,
+      attributes: [
+        expect.objectContaining({ attribute_id: colour?.id, attribute_value: 'green' }),
+        expect.objectContaining({ attribute_id: visits?.id, attribute_value: '12' }),
+      ],
+      form_fields: [{ name: 'Newsletter topics', value: ['shoes', 'bags'], customer_id: id }],
+      store_credit_amounts: [{ amount: 10.5 }],
+    });
+    const notANumber = await call(
+      'POST',
+      '/v3/customers',
+      [
+        {
+          email: 'nan@example.com',
+          first_name: 'N',
+          last_name: 'N',
+          attributes: [{ attribute_id: visits?.id, attribute_value: 'many' }],
+        },
+      ],
+      { validate: false },
+    );
+    expect(notANumber.status).toBe(422);
+    const twice = await call(
+      'POST',
+      '/v3/customers/attributes',
+      [{ name: 'visits', type: 'number' }],
+      { validate: false },
+    );
+    expect(twice.status).toBe(422);
   });
 
   it('reports pagination in meta.pagination', async () => {
@@ -362,6 +525,18 @@ describe('BigCommerce emulator', () => {
       shipping_cost_ex_tax: '5.00',
       shipping_cost_inc_tax: '5.00',
       items_shipped: 2,
+      fees: [
+        {
+          type: 'custom_fee',
+          display_name_customer: 'Gift wrap',
+          cost_ex_tax: 4,
+          cost_inc_tax: 4.32,
+        },
+      ],
+      payment_method: 'Credit Card',
+      payment_provider_id: 'ch_3Nq',
+      refunded_amount: '5.00',
+      ip_address_v6: '2001:db8::1',
     });
     expect(created.status).toBe(200);
     const order = created.body as Record<string, unknown>;
@@ -369,10 +544,22 @@ describe('BigCommerce emulator', () => {
       status: 'Completed',
       external_source: 'M-MIG',
       subtotal_ex_tax: '20.0000',
-      total_inc_tax: '26.6000',
-      total_tax: '1.6000',
+      total_inc_tax: '30.9200',
+      total_tax: '1.9200',
       date_created: 'Tue, 05 Mar 2019 21:40:11 +0000',
+      payment_provider_id: 'ch_3Nq',
+      refunded_amount: '5.0000',
+      ip_address_v6: '2001:db8::1',
     });
+    const withFees = (await call('GET', `/v2/orders/${String(order.id)}?include=fees`))
+      .body as Record<string, unknown>;
+    expect(withFees.fees).toEqual([
+      expect.objectContaining({
+        display_name_customer: 'Gift wrap',
+        cost_ex_tax: '4.0000',
+        cost_tax: '0.3200',
+      }),
+    ]);
     const found = (await call('GET', '/v2/orders?external_order_id=replatform:o-1')).body as {
       id: number;
     }[];

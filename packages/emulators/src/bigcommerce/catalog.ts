@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { BcHttpError, notFound, v3Date } from './http.ts';
+import { deleteMetafieldsOf } from './metafields.ts';
 import type {
   BcBrand,
+  BcBulkPricingRule,
   BcCategory,
   BcCustomField,
   BcImage,
+  BcModifier,
   BcOption,
   BcProduct,
   BcState,
@@ -391,6 +394,23 @@ export const customFieldInputSchema = z.object({
   value: z.string().min(1).max(250),
 });
 
+/** bulkPricingRule_Full: a percentage is sent as a fraction in text ('.10'), amounts as numbers. */
+export const bulkPricingRuleInputSchema = z.object({
+  quantity_min: z.number().int().min(0),
+  quantity_max: z.number().int().min(0),
+  type: z.enum(['price', 'percent', 'fixed']),
+  amount: z.union([z.number(), z.string().regex(/^-?\d*\.?\d+$/)]),
+});
+
+/** productVideo_Base: YouTube videos by their id. */
+export const videoInputSchema = z.object({
+  title: z.string().max(255).optional(),
+  description: z.string().optional(),
+  sort_order: z.number().int().optional(),
+  type: z.literal('youtube').optional(),
+  video_id: z.string().min(1),
+});
+
 const productScalars = {
   type: z.enum(['physical', 'digital']),
   sku: z.string().max(255).optional(),
@@ -461,8 +481,10 @@ const productScalars = {
 export const productCreateSchema = z.object({
   name: z.string().min(1).max(250),
   ...productScalars,
-  custom_fields: z.array(customFieldInputSchema).optional(),
+  custom_fields: z.array(customFieldInputSchema).max(200).optional(),
+  bulk_pricing_rules: z.array(bulkPricingRuleInputSchema).optional(),
   images: z.array(imageInputSchema).max(1000).optional(),
+  videos: z.array(videoInputSchema).optional(),
   variants: z.array(variantInputSchema).max(600).optional(),
 });
 export type ProductCreate = z.infer<typeof productCreateSchema>;
@@ -584,6 +606,7 @@ function optionValueFor(
       display_name: ref.option_display_name,
       type: 'rectangles',
       sort_order: product.options.length,
+      config: {},
       option_values: [],
     };
     product.options.push(option);
@@ -595,6 +618,7 @@ function optionValueFor(
       label: ref.label,
       sort_order: option.option_values.length,
       is_default: false,
+      value_data: null,
     };
     option.option_values.push(value);
   }
@@ -671,6 +695,54 @@ export function addCustomField(
   const field = { id: ctx.state.nextId('custom_field', 1), ...input };
   product.custom_fields.push(field);
   return field;
+}
+
+export function addBulkPricingRule(
+  ctx: CatalogContext,
+  product: BcProduct,
+  input: z.infer<typeof bulkPricingRuleInputSchema>,
+): BcBulkPricingRule {
+  if (input.quantity_max !== 0 && input.quantity_max <= input.quantity_min) {
+    throw new BcHttpError(422, 'quantity_max must be greater than quantity_min', {
+      quantity_max: String(input.quantity_max),
+    });
+  }
+  if (input.type === 'fixed' && input.quantity_min < 2) {
+    throw new BcHttpError(422, 'A fixed price rule starts at a quantity of two or more', {
+      quantity_min: String(input.quantity_min),
+    });
+  }
+  const rule: BcBulkPricingRule = {
+    id: ctx.state.nextId('bulk_pricing_rule', 1),
+    quantity_min: input.quantity_min,
+    quantity_max: input.quantity_max,
+    type: input.type,
+    // A percentage travels as a fraction in text and is answered as a number of percent.
+    amount:
+      typeof input.amount === 'string'
+        ? Math.round(Number(input.amount) * 100 * 10_000) / 10_000
+        : input.amount,
+  };
+  product.bulk_pricing_rules.push(rule);
+  return rule;
+}
+
+export function addVideo(
+  ctx: CatalogContext,
+  product: BcProduct,
+  input: z.infer<typeof videoInputSchema>,
+): void {
+  product.videos.push({
+    id: ctx.state.nextId('video', 1),
+    product_id: product.id,
+    title: input.title ?? `Video ${input.video_id}`,
+    description: input.description ?? '',
+    sort_order: input.sort_order ?? product.videos.length,
+    type: 'youtube',
+    video_id: input.video_id,
+    // The host site tells the length; the emulator has no host to ask.
+    length: '01:00',
+  });
 }
 
 /** POST /catalog/products: one product, optionally with nested variants, images, custom fields. */
@@ -757,9 +829,12 @@ export function createProduct(ctx: CatalogContext, input: ProductCreate): BcProd
     date_created: now,
     date_modified: now,
     options: [],
+    modifiers: [],
     variants: [],
     images: [],
     custom_fields: [],
+    bulk_pricing_rules: [],
+    videos: [],
   };
   // Everything nested is checked on a draft first, so a refused request leaves nothing behind.
   if (withOptions.length > 0) {
@@ -776,9 +851,20 @@ export function createProduct(ctx: CatalogContext, input: ProductCreate): BcProd
   }
   for (const image of input.images ?? []) addImage(ctx, product, image);
   for (const field of input.custom_fields ?? []) addCustomField(ctx, product, field);
+  for (const rule of input.bulk_pricing_rules ?? []) addBulkPricingRule(ctx, product, rule);
+  for (const video of input.videos ?? []) addVideo(ctx, product, video);
   state.products.push(product);
   state.indexProduct(product);
   return product;
+}
+
+/** DELETE /catalog/products/{id}: orders keep their lines (and the product id) as they were. */
+export function deleteProduct(ctx: CatalogContext, product: BcProduct): void {
+  const { state } = ctx;
+  state.products.splice(state.products.indexOf(product), 1);
+  state.unindexProduct(product);
+  deleteMetafieldsOf(state, 'product', product.id);
+  for (const variant of product.variants) deleteMetafieldsOf(state, 'variant', variant.id);
 }
 
 export function updateProduct(
@@ -807,6 +893,37 @@ export function updateProduct(
   return product;
 }
 
+/** product-variants_catalog.v3.yml productVariant_Put: a variant's own fields, options aside. */
+export const variantUpdateSchema = variantInputSchema
+  .omit({ option_values: true })
+  .partial()
+  .extend({ product_id: z.number().int().optional() });
+
+export function updateVariant(
+  ctx: CatalogContext,
+  product: BcProduct,
+  variant: BcVariant,
+  input: z.infer<typeof variantUpdateSchema>,
+): BcVariant {
+  const { image_url: imageUrl, product_id: _product, sku, ...rest } = input;
+  if (sku !== undefined && sku !== variant.sku) {
+    if (variant.option_value_ids.length === 0)
+      throw new BcHttpError(422, "The base variant's SKU is the product's", { sku });
+    if (ctx.state.skuTaken(sku, product.id) || product.variants.some((v) => v.sku === sku))
+      throw new BcHttpError(409, 'The variant sku is a duplicate', { sku });
+    variant.sku = sku;
+  }
+  Object.assign(
+    variant,
+    Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+  );
+  if (imageUrl !== undefined)
+    variant.image_path = imageUrl ? rehost(ctx, imageUrl, 'attribute_rule_images').path : '';
+  product.date_modified = ctx.now();
+  ctx.state.indexProduct(product);
+  return variant;
+}
+
 export function addVariantRoute(
   ctx: CatalogContext,
   product: BcProduct,
@@ -829,16 +946,93 @@ export const optionCreateSchema = z.object({
     'swatch',
   ]),
   sort_order: z.number().int().optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
   option_values: z
     .array(
       z.object({
         label: z.string().min(1),
         sort_order: z.number().int().optional(),
         is_default: z.boolean().optional(),
+        value_data: z.record(z.string(), z.unknown()).nullable().optional(),
       }),
     )
     .min(1),
 });
+
+/** product-variant-options_catalog.v3.yml updateProductVariantOption ("Option Put"). */
+export const optionUpdateSchema = z.object({
+  id: z.number().int().nullable().optional(),
+  product_id: z.number().int(),
+  display_name: z.string().min(1).max(255),
+  type: optionCreateSchema.shape.type,
+  sort_order: z.number().int().optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+  option_values: z
+    .array(
+      z.object({
+        id: z.number().int().optional(),
+        label: z.string().min(1),
+        sort_order: z.number().int(),
+        is_default: z.boolean().optional(),
+        value_data: z.record(z.string(), z.unknown()).nullable().optional(),
+      }),
+    )
+    .min(1),
+});
+
+/**
+ * Replaces an option's name, type, order and values. Values are matched by id; a value whose id
+ * is left out is removed unless a variant uses it (the platform refuses that with 422).
+ */
+export function updateOption(
+  ctx: CatalogContext,
+  product: BcProduct,
+  option: BcOption,
+  input: z.infer<typeof optionUpdateSchema>,
+): BcOption {
+  if (input.product_id !== product.id) {
+    throw new BcHttpError(422, 'product_id does not match the product of the option', {
+      product_id: String(input.product_id),
+    });
+  }
+  if (product.options.some((o) => o.id !== option.id && o.display_name === input.display_name)) {
+    throw new BcHttpError(409, 'An option with this name already exists', {
+      display_name: input.display_name,
+    });
+  }
+  const kept = new Set(input.option_values.flatMap((v) => (v.id === undefined ? [] : [v.id])));
+  for (const value of option.option_values) {
+    const used = product.variants.some((v) =>
+      v.option_value_ids.some(([o, x]) => o === option.id && x === value.id),
+    );
+    if (!kept.has(value.id) && used) {
+      throw new BcHttpError(422, 'An option value used by a variant cannot be removed', {
+        option_values: String(value.id),
+      });
+    }
+  }
+  option.option_values = input.option_values.map((v) => {
+    const existing = option.option_values.find((x) => x.id === v.id);
+    if (v.id !== undefined && !existing) {
+      throw new BcHttpError(422, 'The option value does not exist', {
+        option_values: String(v.id),
+      });
+    }
+    return {
+      id: existing?.id ?? ctx.state.nextId('option_value', 60),
+      label: v.label,
+      sort_order: v.sort_order,
+      is_default: v.is_default ?? false,
+      value_data: v.value_data ?? null,
+    };
+  });
+  option.display_name = input.display_name;
+  option.type = input.type;
+  if (input.sort_order !== undefined) option.sort_order = input.sort_order;
+  if (input.config) option.config = input.config;
+  product.date_modified = ctx.now();
+  return option;
+}
 
 export function createOption(
   ctx: CatalogContext,
@@ -857,11 +1051,13 @@ export function createOption(
     display_name: input.display_name,
     type: input.type,
     sort_order: input.sort_order ?? product.options.length,
+    config: input.config ?? {},
     option_values: input.option_values.map((v, i) => ({
       id: ctx.state.nextId('option_value', 60),
       label: v.label,
       sort_order: v.sort_order ?? i,
       is_default: v.is_default ?? false,
+      value_data: v.value_data ?? null,
     })),
   };
   product.options.push(option);
@@ -881,10 +1077,24 @@ export function optionJson(o: BcOption): Record<string, unknown> {
       id: v.id,
       label: v.label,
       sort_order: v.sort_order,
-      value_data: null,
+      value_data: v.value_data,
       is_default: v.is_default,
     })),
-    config: {},
+    config: o.config,
+  };
+}
+
+export function modifierJson(m: BcModifier): Record<string, unknown> {
+  return {
+    id: m.id,
+    product_id: m.product_id,
+    name: m.name,
+    display_name: m.display_name,
+    type: m.type,
+    required: m.required,
+    sort_order: m.sort_order,
+    config: m.config,
+    option_values: m.option_values.map((v) => ({ ...v })),
   };
 }
 
@@ -901,6 +1111,9 @@ export function variantJson(
   if (resolved) {
     return variantJson(ctx, p, {
       ...v,
+      price: v.price ?? p.price,
+      sale_price: v.sale_price ?? p.sale_price,
+      weight: v.weight ?? p.weight,
       cost_price: v.cost_price ?? p.cost_price,
       retail_price: v.retail_price ?? p.retail_price,
       width: v.width ?? p.width,
@@ -1061,9 +1274,10 @@ export function productJson(
   if (include.has('images')) json.images = p.images.map((i) => imageJson(ctx, i));
   if (include.has('custom_fields')) json.custom_fields = p.custom_fields.map((f) => ({ ...f }));
   if (include.has('options')) json.options = p.options.map(optionJson);
-  if (include.has('modifiers')) json.modifiers = [];
-  if (include.has('bulk_pricing_rules')) json.bulk_pricing_rules = [];
-  if (include.has('videos')) json.videos = [];
+  if (include.has('modifiers')) json.modifiers = p.modifiers.map(modifierJson);
+  if (include.has('bulk_pricing_rules'))
+    json.bulk_pricing_rules = p.bulk_pricing_rules.map((r) => ({ ...r }));
+  if (include.has('videos')) json.videos = p.videos.map((v) => ({ ...v }));
   if (include.has('primary_image')) {
     const thumb = p.images.find((i) => i.is_thumbnail) ?? p.images[0];
     if (thumb) json.primary_image = imageJson(ctx, thumb);

@@ -1,10 +1,22 @@
 import { z } from 'zod';
 import { BcHttpError, countryName, v3Date } from './http.ts';
-import type { BcCustomer, BcCustomerAddress, BcState, ConsentCategory } from './state.ts';
+import type {
+  BcCustomer,
+  BcCustomerAddress,
+  BcFormFieldValue,
+  BcState,
+  ConsentCategory,
+} from './state.ts';
 
 /** Customer rules of customers.v3.yml: batches of at most 10, unique e-mail, ≤ 10 addresses. */
 
 export const maxCustomersPerCall = 10;
+
+/** formFieldValue: a text, a number or a list of texts. */
+export const formFieldInputSchema = z.object({
+  name: z.string().min(1),
+  value: z.union([z.string(), z.number(), z.array(z.string())]),
+});
 
 export const addressInputSchema = z.object({
   first_name: z.string().min(1).max(255),
@@ -18,6 +30,13 @@ export const addressInputSchema = z.object({
   country_code: z.string().length(2),
   phone: z.string().max(50).optional(),
   address_type: z.enum(['residential', 'commercial']).optional(),
+  form_fields: z.array(formFieldInputSchema).optional(),
+});
+
+/** attribute_Post of POST /customers/attributes. */
+export const attributeCreateSchema = z.object({
+  name: z.string().min(1).max(255),
+  type: z.enum(['string', 'number', 'date']),
 });
 
 export const customerCreateSchema = z.object({
@@ -41,7 +60,7 @@ export const customerCreateSchema = z.object({
   store_credit_amounts: z.array(z.object({ amount: z.number() })).optional(),
   origin_channel_id: z.number().int().optional(),
   channel_ids: z.array(z.number().int()).min(1).nullable().optional(),
-  form_fields: z.array(z.object({ name: z.string(), value: z.unknown() })).optional(),
+  form_fields: z.array(formFieldInputSchema).optional(),
   trigger_account_created_notification: z.boolean().optional(),
 });
 export type CustomerCreate = z.infer<typeof customerCreateSchema>;
@@ -49,7 +68,10 @@ export type CustomerCreate = z.infer<typeof customerCreateSchema>;
 export const customerUpdateSchema = customerCreateSchema
   .omit({ addresses: true, trigger_account_created_notification: true })
   .partial()
-  .extend({ id: z.number().int().min(1) });
+  .extend({
+    id: z.number().int().min(1),
+    registration_ip_address: z.string().max(30).optional(),
+  });
 
 export const consentSchema = z.object({
   allow: z.array(z.enum(['essential', 'functional', 'analytics', 'targeting'])).optional(),
@@ -75,7 +97,59 @@ export function newAddress(
     country_code: input.country_code.toUpperCase(),
     phone: input.phone ?? '',
     address_type: input.address_type ?? 'residential',
+    form_fields: (input.form_fields ?? []).map((f) => ({ ...f })),
   };
+}
+
+type AttributeInput = NonNullable<CustomerCreate['attributes']>[number];
+
+/**
+ * Checks customer attribute values against the store's attributes: the attribute must exist and
+ * the value must read as its type (customers.v3.yml attribute_Post: string, number or date).
+ */
+function checkAttributes(state: BcState, inputs: AttributeInput[], at: string): string[] {
+  const problems: string[] = [];
+  for (const input of inputs) {
+    const attribute = state.customerAttributes.find((a) => a.id === input.attribute_id);
+    if (!attribute) problems.push(`${at}: attribute ${input.attribute_id} does not exist`);
+    else if (attribute.type === 'number' && !/^-?\d+(\.\d+)?$/.test(input.attribute_value))
+      problems.push(`${at}: attribute ${attribute.name} takes a number`);
+    else if (attribute.type === 'date' && !Number.isFinite(Date.parse(input.attribute_value)))
+      problems.push(`${at}: attribute ${attribute.name} takes a date`);
+  }
+  return problems;
+}
+
+function setAttributes(
+  state: BcState,
+  customer: BcCustomer,
+  inputs: AttributeInput[],
+  now: number,
+): void {
+  for (const input of inputs) {
+    const existing = customer.attributes.find((a) => a.attribute_id === input.attribute_id);
+    if (existing) {
+      existing.attribute_value = input.attribute_value;
+      existing.date_modified = now;
+    } else {
+      customer.attributes.push({
+        id: state.nextId('attribute_value', 1),
+        attribute_id: input.attribute_id,
+        attribute_value: input.attribute_value,
+        date_created: now,
+        date_modified: now,
+      });
+    }
+  }
+}
+
+/** Form field values replace those of the same name. */
+function setFormFields(target: BcFormFieldValue[], inputs: BcFormFieldValue[]): void {
+  for (const input of inputs) {
+    const index = target.findIndex((f) => f.name === input.name);
+    if (index >= 0) target[index] = { ...input };
+    else target.push({ ...input });
+  }
 }
 
 /**
@@ -98,9 +172,11 @@ export function createCustomers(
       errors[`[${i}].email`] = `Email ${input.email} is already in use`;
     }
     seen.add(email);
+    for (const problem of checkAttributes(state, input.attributes ?? [], `[${i}].attributes`))
+      errors[`[${i}].attributes`] = problem;
   });
   if (Object.keys(errors).length > 0) {
-    throw new BcHttpError(422, 'Error creating customers: email already in use', errors);
+    throw new BcHttpError(422, 'Error creating customers', errors);
   }
   return inputs.map((input) => {
     const id = state.nextId('customer', 1);
@@ -122,10 +198,14 @@ export function createCustomers(
         input.accepts_product_review_abandoned_cart_emails ?? false,
       origin_channel_id: input.origin_channel_id ?? 1,
       channel_ids: input.channel_ids ?? [1],
-      store_credit: input.store_credit_amounts?.reduce((s, a) => s + a.amount, 0) ?? 0,
+      store_credit_amounts: (input.store_credit_amounts ?? []).map((a) => ({ amount: a.amount })),
       addresses: (input.addresses ?? []).map((a) => newAddress(state, id, a)),
+      attributes: [],
+      form_fields: [],
       consent: { allow: ['essential'], deny: [], updated_at: now },
     };
+    setAttributes(state, customer, input.attributes ?? [], now);
+    setFormFields(customer.form_fields, input.form_fields ?? []);
     state.customers.push(customer);
     return customer;
   });
@@ -149,31 +229,38 @@ export function updateCustomers(
     ) {
       errors[`[${i}].email`] = `Email ${input.email} is already in use`;
     }
+    for (const problem of checkAttributes(state, input.attributes ?? [], `[${i}].attributes`))
+      errors[`[${i}].attributes`] = problem;
   });
   if (Object.keys(errors).length > 0) {
     throw new BcHttpError(422, 'Error updating customers', errors);
   }
   return inputs.map((input) => {
     const customer = state.customers.find((c) => c.id === input.id) as BcCustomer;
-    const { id: _id, authentication, store_credit_amounts: credits, ...rest } = input;
+    const {
+      id: _id,
+      authentication,
+      store_credit_amounts: credits,
+      attributes,
+      form_fields: formFields,
+      ...rest
+    } = input;
     Object.assign(
       customer,
-      Object.fromEntries(
-        Object.entries(rest).filter(
-          ([k, v]) => v !== undefined && !['attributes', 'form_fields'].includes(k),
-        ),
-      ),
+      Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
     );
     if (authentication?.force_password_reset !== undefined) {
       customer.force_password_reset = authentication.force_password_reset;
     }
-    if (credits) customer.store_credit = credits.reduce((s, a) => s + a.amount, 0);
+    if (credits) customer.store_credit_amounts = credits.map((a) => ({ amount: a.amount }));
+    setAttributes(state, customer, attributes ?? [], now);
+    setFormFields(customer.form_fields, formFields ?? []);
     customer.date_modified = now;
     return customer;
   });
 }
 
-export function addressJson(a: BcCustomerAddress): Record<string, unknown> {
+export function addressJson(a: BcCustomerAddress, withFormFields = false): Record<string, unknown> {
   return {
     id: a.id,
     customer_id: a.customer_id,
@@ -189,7 +276,7 @@ export function addressJson(a: BcCustomerAddress): Record<string, unknown> {
     country_code: a.country_code,
     phone: a.phone,
     address_type: a.address_type,
-    form_fields: [],
+    form_fields: withFormFields ? a.form_fields.map((f) => ({ ...f })) : [],
   };
 }
 
@@ -208,17 +295,70 @@ export function customerJson(c: BcCustomer, include: ReadonlySet<string>): Recor
     date_created: v3Date(c.date_created),
     date_modified: v3Date(c.date_modified),
     address_count: c.addresses.length,
-    attribute_count: 0,
+    attribute_count: c.attributes.length,
     authentication: { force_password_reset: c.force_password_reset },
     accepts_product_review_abandoned_cart_emails: c.accepts_product_review_abandoned_cart_emails,
     origin_channel_id: c.origin_channel_id,
     channel_ids: c.channel_ids,
   };
-  if (include.has('addresses')) json.addresses = c.addresses.map(addressJson);
-  if (include.has('attributes')) json.attributes = [];
-  if (include.has('formfields')) json.form_fields = [];
-  if (include.has('storecredit')) json.store_credit_amounts = [{ amount: c.store_credit }];
+  const formFields = include.has('formfields');
+  if (include.has('addresses')) json.addresses = c.addresses.map((a) => addressJson(a, formFields));
+  if (include.has('attributes'))
+    json.attributes = c.attributes.map((a) => ({
+      id: a.id,
+      attribute_id: a.attribute_id,
+      attribute_value: a.attribute_value,
+      customer_id: c.id,
+      date_created: v3Date(a.date_created),
+      date_modified: v3Date(a.date_modified),
+    }));
+  if (formFields)
+    json.form_fields = c.form_fields.map((f) => ({
+      name: f.name,
+      value: f.value,
+      customer_id: c.id,
+    }));
+  if (include.has('storecredit'))
+    json.store_credit_amounts = c.store_credit_amounts.map((a) => ({ ...a }));
   return json;
+}
+
+/** POST /customers/attributes: names are unique in the store. */
+export function createAttributes(
+  state: BcState,
+  inputs: z.infer<typeof attributeCreateSchema>[],
+  now: number,
+): BcState['customerAttributes'] {
+  const errors: Record<string, string> = {};
+  inputs.forEach((input, i) => {
+    const taken = state.customerAttributes.some(
+      (a) => a.name.toLowerCase() === input.name.toLowerCase(),
+    );
+    if (taken || inputs.slice(0, i).some((x) => x.name.toLowerCase() === input.name.toLowerCase()))
+      errors[`[${i}].name`] = `An attribute named ${input.name} already exists`;
+  });
+  if (Object.keys(errors).length) throw new BcHttpError(422, 'Error creating attributes', errors);
+  return inputs.map((input) => {
+    const attribute = {
+      id: state.nextId('customer_attribute', 1),
+      name: input.name,
+      type: input.type,
+      date_created: now,
+      date_modified: now,
+    };
+    state.customerAttributes.push(attribute);
+    return attribute;
+  });
+}
+
+export function attributeJson(a: BcState['customerAttributes'][number]): Record<string, unknown> {
+  return {
+    id: a.id,
+    name: a.name,
+    type: a.type,
+    date_created: v3Date(a.date_created),
+    date_modified: v3Date(a.date_modified),
+  };
 }
 
 export function consentJson(c: BcCustomer): Record<string, unknown> {

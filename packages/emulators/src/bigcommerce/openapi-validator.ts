@@ -374,11 +374,18 @@ function errorsText(errors: ErrorObject[] | null | undefined): string {
 }
 
 /**
- * Objects the published descriptions leave open on purpose, by `schema name` or `schema name.property`:
- * none so far. Objects declared with only `type: object` (no properties, no parts) are free-form in
- * OpenAPI and stay open without being listed.
+ * Objects the published descriptions leave open on purpose, by `schema name` or `schema name.property`
+ * (an inline request body has the name ''). Objects declared with only `type: object` (no
+ * properties, no parts) are free-form in OpenAPI and stay open without being listed.
+ *
+ * - `value_data` of option values: declared `type: object, properties: {}`, with its content
+ *   described in words ("an array of `colors`", "an `image_url`", "a `product_id`", "a boolean
+ *   flag, called `checked_value`"), which no schema lists.
  */
-const openSchemas = new Set<string>([]);
+const openSchemas = new Set<string>([
+  '.option_values[].value_data',
+  'productOptionOptionValue_Base.value_data',
+]);
 
 const schemaRef = '#/components/schemas/';
 

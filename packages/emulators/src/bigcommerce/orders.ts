@@ -5,6 +5,7 @@ import {
   orderStatuses,
   type BcOrder,
   type BcOrderAddress,
+  type BcOrderFee,
   type BcOrderProduct,
   type BcOrderShippingAddress,
 } from './state.ts';
@@ -52,7 +53,45 @@ const orderProductInput = z.object({
   price_ex_tax: amount.optional(),
   upc: z.string().optional(),
   sku: z.string().optional(),
+  wrapping_id: z.number().int().min(0).optional(),
+  wrapping_name: z.string().optional(),
+  wrapping_message: z.string().optional(),
+  wrapping_cost_ex_tax: amount.optional(),
+  wrapping_cost_inc_tax: amount.optional(),
 });
+
+/** A fee amount: no sign rule is published for fees, so a credit (negative fee) is taken. */
+const signedAmount = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n)) {
+    ctx.addIssue({ code: 'custom', message: 'not numeric' });
+    return z.NEVER;
+  }
+  return toUnits(n);
+});
+
+/** orders.v2.oas2.yml orderFees_Post. */
+const feeInput = z
+  .object({
+    type: z.literal('custom_fee').optional(),
+    display_name_customer: z.string().optional(),
+    display_name_merchant: z.string().optional(),
+    source: z.string().optional(),
+    cost_ex_tax: signedAmount.optional(),
+    cost_inc_tax: signedAmount.optional(),
+    cost_tax: signedAmount.optional(),
+    tax_class_id: z.number().int().nullable().optional(),
+  })
+  .superRefine((fee, ctx) => {
+    if (!fee.display_name_customer && !fee.display_name_merchant)
+      ctx.addIssue({ code: 'custom', message: 'a fee needs a display name' });
+    const given = [fee.cost_ex_tax, fee.cost_inc_tax, fee.cost_tax].filter((v) => v !== undefined);
+    if (given.length < 2)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a fee needs two of cost_ex_tax, cost_inc_tax and cost_tax',
+      });
+  });
 
 export const orderCreateSchema = z
   .object({
@@ -79,7 +118,18 @@ export const orderCreateSchema = z
     total_ex_tax: amount.optional(),
     total_inc_tax: amount.optional(),
     items_shipped: z.number().int().min(0).optional(),
+    items_total: z.number().int().min(0).optional(),
     payment_method: z.string().optional(),
+    payment_provider_id: z.union([z.string(), z.number()]).optional(),
+    refunded_amount: amount.optional(),
+    base_handling_cost: amount.optional(),
+    base_wrapping_cost: amount.optional(),
+    order_is_digital: z.boolean().optional(),
+    ebay_order_id: z.string().optional(),
+    geoip_country: z.string().optional(),
+    geoip_country_iso2: z.string().optional(),
+    ip_address_v6: z.string().max(39).optional(),
+    fees: z.array(feeInput).optional(),
     external_source: z.string().nullable().optional(),
     external_id: z.unknown().optional(),
     external_merchant_id: z.string().nullable().optional(),
@@ -108,6 +158,31 @@ export const orderCreateSchema = z
     }
     if (order.external_id !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['external_id'], message: 'external_id is read-only' });
+    }
+    // "You can set either ip_address or ip_address_v6": one resets the other.
+    if (order.ip_address && order.ip_address_v6) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ip_address_v6'],
+        message: 'set either ip_address or ip_address_v6',
+      });
+    }
+    if ((order.subtotal_ex_tax === undefined) !== (order.subtotal_inc_tax === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['subtotal_inc_tax'],
+        message: 'subtotal_ex_tax and subtotal_inc_tax are given together',
+      });
+    }
+    if (
+      (order.shipping_cost_ex_tax === undefined) !==
+      (order.shipping_cost_inc_tax === undefined)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['shipping_cost_inc_tax'],
+        message: 'shipping_cost_ex_tax and shipping_cost_inc_tax are given together',
+      });
     }
   });
 export type OrderCreate = z.infer<typeof orderCreateSchema>;
@@ -166,6 +241,7 @@ export function createOrder(ctx: CatalogContext, input: OrderCreate): BcOrder {
     let unit = line.price_ex_tax;
     let weight = 0;
     let brand = '';
+    let type: BcOrderProduct['type'] = 'physical';
     const options: BcOrderProduct['product_options'] = [];
     if (productId > 0) {
       const product = state.product(productId);
@@ -203,6 +279,7 @@ export function createOrder(ctx: CatalogContext, input: OrderCreate): BcOrder {
       unit ??= toUnits(Number(json?.calculated_price ?? product.price));
       weight = Number(json?.calculated_weight ?? product.weight);
       brand = state.brands.find((b) => b.id === product.brand_id)?.name ?? '';
+      type = product.type;
       for (const [optionId, valueId] of variant?.option_value_ids ?? []) {
         const option = product.options.find((o) => o.id === optionId);
         const value = option?.option_values.find((v) => v.id === valueId);
@@ -235,16 +312,39 @@ export function createOrder(ctx: CatalogContext, input: OrderCreate): BcOrder {
       name_merchant: line.name_merchant ?? name ?? '',
       sku,
       upc,
-      type: 'physical',
+      type,
       quantity: line.quantity,
       quantity_shipped: 0,
+      quantity_refunded: 0,
       price_ex_tax: exTax,
       price_inc_tax: line.price_inc_tax ?? exTax,
       weight,
       brand,
+      wrapping_id: line.wrapping_id ?? 0,
+      wrapping_name: line.wrapping_name ?? '',
+      wrapping_message: line.wrapping_message ?? '',
+      wrapping_cost_ex_tax: line.wrapping_cost_ex_tax ?? 0,
+      wrapping_cost_inc_tax: line.wrapping_cost_inc_tax ?? line.wrapping_cost_ex_tax ?? 0,
       product_options: options,
     };
   });
+  const fees: BcOrderFee[] = (input.fees ?? []).map((fee) => {
+    const exTax = fee.cost_ex_tax ?? (fee.cost_inc_tax ?? 0) - (fee.cost_tax ?? 0);
+    const incTax = fee.cost_inc_tax ?? exTax + (fee.cost_tax ?? 0);
+    const name = fee.display_name_customer ?? fee.display_name_merchant ?? '';
+    return {
+      id: state.nextId('order_fee', 1),
+      type: 'custom_fee',
+      display_name_customer: name,
+      display_name_merchant: fee.display_name_merchant ?? name,
+      source: fee.source ?? 'v2',
+      cost_ex_tax: exTax,
+      cost_inc_tax: incTax,
+      tax_class_id: fee.tax_class_id ?? null,
+    };
+  });
+  const feesEx = fees.reduce((s, f) => s + f.cost_ex_tax, 0);
+  const feesInc = fees.reduce((s, f) => s + f.cost_inc_tax, 0);
   const itemsTotal = products.reduce((s, p) => s + p.quantity, 0);
   const itemsShipped = Math.min(input.items_shipped ?? 0, itemsTotal);
   let toShip = itemsShipped;
@@ -283,38 +383,53 @@ export function createOrder(ctx: CatalogContext, input: OrderCreate): BcOrder {
     subtotal_ex_tax: subtotalEx,
     subtotal_inc_tax: subtotalInc,
     base_shipping_cost: input.base_shipping_cost ?? shipEx,
+    base_handling_cost: input.base_handling_cost ?? handlingEx,
+    base_wrapping_cost: input.base_wrapping_cost ?? wrappingEx,
     shipping_cost_ex_tax: shipEx,
     shipping_cost_inc_tax: shipInc,
     handling_cost_ex_tax: handlingEx,
     handling_cost_inc_tax: handlingInc,
     wrapping_cost_ex_tax: wrappingEx,
     wrapping_cost_inc_tax: wrappingInc,
-    total_ex_tax: input.total_ex_tax ?? subtotalEx + shipEx + handlingEx + wrappingEx - discount,
+    total_ex_tax:
+      input.total_ex_tax ?? subtotalEx + shipEx + handlingEx + wrappingEx + feesEx - discount,
     total_inc_tax:
-      input.total_inc_tax ?? subtotalInc + shipInc + handlingInc + wrappingInc - discount,
+      input.total_inc_tax ?? subtotalInc + shipInc + handlingInc + wrappingInc + feesInc - discount,
     discount_amount: discount,
-    refunded_amount: 0,
+    refunded_amount: input.refunded_amount ?? 0,
+    store_credit_amount: 0,
+    gift_certificate_amount: 0,
     items_shipped: itemsShipped,
     payment_method: input.payment_method ?? 'Manual',
+    payment_provider_id:
+      input.payment_provider_id === undefined ? '' : String(input.payment_provider_id),
     // Read-only: an imported order carries no payment of its own.
     payment_status: '',
+    // Read-only: follows the store's tax settings (this emulator's store enters prices without tax).
+    is_tax_inclusive_pricing: false,
+    order_is_digital: input.order_is_digital ?? false,
     currency_code: input.default_currency_code ?? state.settings.currency,
     default_currency_code: input.default_currency_code ?? state.settings.currency,
     staff_notes: input.staff_notes ?? '',
     customer_message: input.customer_message ?? '',
     billing_address: address(input.billing_address),
     is_email_opt_in: false,
-    order_source: 'external',
+    order_source: input.order_source ?? 'external',
     channel_id: input.channel_id ?? 1,
     external_source: input.external_source ?? null,
     external_id: null,
     external_merchant_id: input.external_merchant_id ?? null,
     external_order_id: input.external_order_id ?? '',
+    ebay_order_id: input.ebay_order_id ?? '0',
     ip_address: input.ip_address ?? '',
+    ip_address_v6: input.ip_address_v6 ?? '',
+    geoip_country: input.geoip_country ?? '',
+    geoip_country_iso2: input.geoip_country_iso2 ?? '',
     customer_locale: input.customer_locale ?? 'en',
     products,
     shipping_addresses: shippingAddresses,
     coupons: [],
+    fees,
   };
   state.orders.push(order);
   return order;
@@ -322,7 +437,27 @@ export function createOrder(ctx: CatalogContext, input: OrderCreate): BcOrder {
 
 const statusName = (id: number) => orderStatuses.find((s) => s.id === id)?.name ?? 'Pending';
 
-export function orderJson(ctx: CatalogContext, o: BcOrder): Record<string, unknown> {
+export function orderFeeJson(f: BcOrderFee): Record<string, unknown> {
+  return {
+    id: f.id,
+    type: f.type,
+    display_name_customer: f.display_name_customer,
+    display_name_merchant: f.display_name_merchant,
+    source: f.source,
+    base_cost: fromUnits(f.cost_ex_tax),
+    cost_ex_tax: fromUnits(f.cost_ex_tax),
+    cost_inc_tax: fromUnits(f.cost_inc_tax),
+    cost_tax: fromUnits(f.cost_inc_tax - f.cost_ex_tax),
+    tax_class_id: f.tax_class_id,
+  };
+}
+
+/** `include=fees` puts the fees in the order instead of the link to them. */
+export function orderJson(
+  ctx: CatalogContext,
+  o: BcOrder,
+  include: ReadonlySet<string> = new Set(),
+): Record<string, unknown> {
   const base = `${ctx.baseUrl()}/stores/${ctx.storeHash}/v2`;
   const subtotalTax = o.subtotal_inc_tax - o.subtotal_ex_tax;
   const shippingTax = o.shipping_cost_inc_tax - o.shipping_cost_ex_tax;
@@ -343,12 +478,12 @@ export function orderJson(ctx: CatalogContext, o: BcOrder): Record<string, unkno
     shipping_cost_inc_tax: fromUnits(o.shipping_cost_inc_tax),
     shipping_cost_tax: fromUnits(shippingTax),
     shipping_cost_tax_class_id: 0,
-    base_handling_cost: fromUnits(o.handling_cost_ex_tax),
+    base_handling_cost: fromUnits(o.base_handling_cost),
     handling_cost_ex_tax: fromUnits(o.handling_cost_ex_tax),
     handling_cost_inc_tax: fromUnits(o.handling_cost_inc_tax),
     handling_cost_tax: fromUnits(o.handling_cost_inc_tax - o.handling_cost_ex_tax),
     handling_cost_tax_class_id: 0,
-    base_wrapping_cost: fromUnits(o.wrapping_cost_ex_tax),
+    base_wrapping_cost: fromUnits(o.base_wrapping_cost),
     wrapping_cost_ex_tax: fromUnits(o.wrapping_cost_ex_tax),
     wrapping_cost_inc_tax: fromUnits(o.wrapping_cost_inc_tax),
     wrapping_cost_tax: fromUnits(o.wrapping_cost_inc_tax - o.wrapping_cost_ex_tax),
@@ -356,20 +491,20 @@ export function orderJson(ctx: CatalogContext, o: BcOrder): Record<string, unkno
     total_ex_tax: fromUnits(o.total_ex_tax),
     total_inc_tax: fromUnits(o.total_inc_tax),
     total_tax: fromUnits(o.total_inc_tax - o.total_ex_tax),
-    is_tax_inclusive_pricing: false,
+    is_tax_inclusive_pricing: o.is_tax_inclusive_pricing,
     items_total: o.products.reduce((s, p) => s + p.quantity, 0),
     items_shipped: o.items_shipped,
     payment_method: o.payment_method,
-    payment_provider_id: '',
+    payment_provider_id: o.payment_provider_id,
     payment_status: o.payment_status,
     refunded_amount: fromUnits(o.refunded_amount),
-    order_is_digital: false,
-    store_credit_amount: '0.0000',
-    gift_certificate_amount: '0.0000',
+    order_is_digital: o.order_is_digital,
+    store_credit_amount: fromUnits(o.store_credit_amount),
+    gift_certificate_amount: fromUnits(o.gift_certificate_amount),
     ip_address: o.ip_address,
-    ip_address_v6: '',
-    geoip_country: '',
-    geoip_country_iso2: '',
+    ip_address_v6: o.ip_address_v6,
+    geoip_country: o.geoip_country,
+    geoip_country_iso2: o.geoip_country_iso2,
     currency_id: 1,
     currency_code: o.currency_code,
     currency_exchange_rate: '1.0000000000',
@@ -381,7 +516,7 @@ export function orderJson(ctx: CatalogContext, o: BcOrder): Record<string, unkno
     coupon_discount: fromUnits(couponDiscount),
     shipping_address_count: o.shipping_addresses.length,
     is_deleted: false,
-    ebay_order_id: '0',
+    ebay_order_id: o.ebay_order_id,
     cart_id: o.cart_id,
     billing_address: { ...o.billing_address, form_fields: [] },
     is_email_opt_in: o.is_email_opt_in,
@@ -394,6 +529,9 @@ export function orderJson(ctx: CatalogContext, o: BcOrder): Record<string, unkno
       resource: `/orders/${o.id}/shippingaddresses`,
     },
     coupons: { url: `${base}/orders/${o.id}/coupons`, resource: `/orders/${o.id}/coupons` },
+    fees: include.has('fees')
+      ? o.fees.map(orderFeeJson)
+      : { url: `${base}/orders/${o.id}/fees`, resource: `/orders/${o.id}/fees` },
     external_id: o.external_id,
     external_merchant_id: o.external_merchant_id,
     tax_provider_id: 'BasicTaxProvider',
@@ -437,17 +575,17 @@ export function orderProductJson(o: BcOrder, p: BcOrderProduct): Record<string, 
     cost_price_inc_tax: '0.0000',
     cost_price_ex_tax: '0.0000',
     cost_price_tax: '0.0000',
-    is_refunded: false,
-    quantity_refunded: 0,
+    is_refunded: p.quantity_refunded > 0,
+    quantity_refunded: p.quantity_refunded,
     refund_amount: '0.0000',
     return_id: 0,
-    wrapping_id: 0,
-    wrapping_name: '',
-    base_wrapping_cost: '0.0000',
-    wrapping_cost_ex_tax: '0.0000',
-    wrapping_cost_inc_tax: '0.0000',
-    wrapping_cost_tax: '0.0000',
-    wrapping_message: '',
+    wrapping_id: p.wrapping_id,
+    wrapping_name: p.wrapping_name,
+    base_wrapping_cost: fromUnits(p.wrapping_cost_ex_tax),
+    wrapping_cost_ex_tax: fromUnits(p.wrapping_cost_ex_tax),
+    wrapping_cost_inc_tax: fromUnits(p.wrapping_cost_inc_tax),
+    wrapping_cost_tax: fromUnits(p.wrapping_cost_inc_tax - p.wrapping_cost_ex_tax),
+    wrapping_message: p.wrapping_message,
     quantity_shipped: p.quantity_shipped,
     event_name: null,
     event_date: null,

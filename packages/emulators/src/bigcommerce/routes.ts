@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { Router, type EmulatorRequest, type EmulatorResponse } from '../framework/server.ts';
 import {
+  addBulkPricingRule,
   addCustomField,
   addImage,
+  bulkPricingRuleInputSchema,
   addVariantRoute,
   brandCreateSchema,
   brandJson,
@@ -11,6 +13,7 @@ import {
   createOption,
   createProduct,
   customFieldInputSchema,
+  deleteProduct,
   imageInputSchema,
   imageJson,
   legacyCategoryJson,
@@ -23,7 +26,11 @@ import {
   treeCategoryJson,
   treeCategoryUpdateSchema,
   updateCategory,
+  updateOption,
   updateProduct,
+  updateVariant,
+  variantUpdateSchema,
+  optionUpdateSchema,
   variantInputSchema,
   variantJson,
   type CatalogContext,
@@ -31,6 +38,9 @@ import {
 import {
   addressInputSchema,
   addressJson,
+  attributeCreateSchema,
+  attributeJson,
+  createAttributes,
   consentJson,
   consentSchema,
   createCustomers,
@@ -64,6 +74,7 @@ import {
 import {
   createOrder,
   orderCouponJson,
+  orderFeeJson,
   orderCreateSchema,
   orderJson,
   orderProductJson,
@@ -573,10 +584,7 @@ export function buildRoutes(
     return ok({ data: productJson(ctx, product), meta: {} });
   });
   router.on('DELETE', '/v3/catalog/products/:product_id', (_request, params) => {
-    const product = productOr404(params);
-    state.products.splice(state.products.indexOf(product), 1);
-    state.unindexProduct(product);
-    deleteMetafieldsOf(state, 'product', product.id);
+    deleteProduct(ctx, productOr404(params));
     return { status: 204 };
   });
 
@@ -597,6 +605,17 @@ export function buildRoutes(
     if (!variant) throw notFound(`Variant ${id}`);
     return ok({ data: variantJson(ctx, product, variant), meta: {} });
   });
+  router.on('PUT', '/v3/catalog/products/:product_id/variants/:variant_id', (request, params) => {
+    const product = productOr404(params);
+    const id = intId(params.variant_id, 'Variant');
+    const variant = product.variants.find((v) => v.id === id);
+    if (!variant) throw notFound(`Variant ${id}`);
+    const input = parseBody(variantUpdateSchema, jsonBody(request));
+    return ok({
+      data: variantJson(ctx, product, updateVariant(ctx, product, variant, input)),
+      meta: {},
+    });
+  });
 
   router.on('GET', '/v3/catalog/variants', (request) => {
     const url = request.url;
@@ -615,6 +634,22 @@ export function buildRoutes(
     return ok({ data: page.data.map(({ p, v }) => variantJson(ctx, p, v, true)), meta: page.meta });
   });
 
+  const variantExists = (id: number) =>
+    state.products.some((p) => p.variants.some((v) => v.id === id));
+  router.on('GET', '/v3/catalog/variants/metafields', (request) =>
+    ok(listMetafields(state, 'variant', request.url)),
+  );
+  router.on('POST', '/v3/catalog/variants/metafields', (request) => {
+    const result = createMetafieldBatch(
+      state,
+      'variant',
+      jsonBody(request),
+      variantExists,
+      ctx.now(),
+    );
+    return ok(result.body, result.status);
+  });
+
   router.on('GET', '/v3/catalog/products/:product_id/options', (request, params) => {
     const product = productOr404(params);
     const page = paginate(product.options, pageRequest(request.url), request.url);
@@ -631,6 +666,19 @@ export function buildRoutes(
     const option = product.options.find((o) => o.id === id);
     if (!option) throw notFound(`Option ${id}`);
     return ok({ data: optionJson(option), meta: {} });
+  });
+  router.on('PUT', '/v3/catalog/products/:product_id/options/:option_id', (request, params) => {
+    const product = productOr404(params);
+    const id = intId(params.option_id, 'Option');
+    const option = product.options.find((o) => o.id === id);
+    if (!option) throw notFound(`Option ${id}`);
+    const input = parseBody(optionUpdateSchema, jsonBody(request));
+    const json = optionJson(updateOption(ctx, product, option, input));
+    // The answer's schema (updateProductVariantOption) has value_data as an object, never null.
+    json.option_values = (json.option_values as Record<string, unknown>[]).map(
+      ({ value_data: data, ...value }) => (data === null ? value : { ...value, value_data: data }),
+    );
+    return ok({ data: json, meta: {} });
   });
   router.on(
     'GET',
@@ -668,6 +716,20 @@ export function buildRoutes(
     if (index < 0) throw notFound(`Image ${id}`);
     product.images.splice(index, 1);
     return { status: 204 };
+  });
+
+  router.on('GET', '/v3/catalog/products/:product_id/bulk-pricing-rules', (request, params) => {
+    const product = productOr404(params);
+    return ok(paginate(product.bulk_pricing_rules, pageRequest(request.url), request.url));
+  });
+  router.on('POST', '/v3/catalog/products/:product_id/bulk-pricing-rules', (request, params) => {
+    const product = productOr404(params);
+    const rule = addBulkPricingRule(
+      ctx,
+      product,
+      parseBody(bulkPricingRuleInputSchema, jsonBody(request)),
+    );
+    return ok({ data: rule, meta: {} });
   });
 
   router.on('GET', '/v3/catalog/products/:product_id/custom-fields', (request, params) => {
@@ -778,7 +840,8 @@ export function buildRoutes(
       .flatMap((c) => c.addresses)
       .filter((a) => !ids || ids.includes(a.id));
     const page = paginate(items, pageRequest(url), url);
-    return ok({ data: page.data.map(addressJson), meta: page.meta });
+    const withFormFields = includeSet(url).has('formfields');
+    return ok({ data: page.data.map((a) => addressJson(a, withFormFields)), meta: page.meta });
   });
 
   router.on('POST', '/v3/customers/addresses', (request) => {
@@ -793,9 +856,28 @@ export function buildRoutes(
       }
       const address = newAddress(state, customer.id, item);
       customer.addresses.push(address);
-      return addressJson(address);
+      return addressJson(address, true);
     });
     return ok({ data, meta: {} });
+  });
+
+  router.on('GET', '/v3/customers/attributes', (request) => {
+    const url = request.url;
+    const name = url.searchParams.get('name');
+    const like = url.searchParams.get('name:like')?.toLowerCase();
+    const type = url.searchParams.get('type');
+    const items = state.customerAttributes.filter(
+      (a) =>
+        (name === null || a.name === name) &&
+        (!like || a.name.toLowerCase().includes(like)) &&
+        (type === null || a.type === type),
+    );
+    const page = paginate(items, pageRequest(url), url);
+    return ok({ data: page.data.map(attributeJson), meta: page.meta });
+  });
+  router.on('POST', '/v3/customers/attributes', (request) => {
+    const inputs = arrayBody(request).map((item) => parseBody(attributeCreateSchema, item));
+    return ok({ data: createAttributes(state, inputs, ctx.now()).map(attributeJson), meta: {} });
   });
 
   router.on('GET', '/v3/customers/metafields', (request) =>
@@ -964,7 +1046,8 @@ export function buildRoutes(
       if (direction === 'desc') items.reverse();
     }
     const { page, limit } = pageRequest(url, 50, 250);
-    return ok(items.slice((page - 1) * limit, page * limit).map((o) => orderJson(ctx, o)));
+    const include = includeSet(url);
+    return ok(items.slice((page - 1) * limit, page * limit).map((o) => orderJson(ctx, o, include)));
   });
 
   router.on('POST', '/v2/orders', (request) => {
@@ -978,8 +1061,11 @@ export function buildRoutes(
     if (!order) throw notFound(`Order ${id}`);
     return order;
   };
-  router.on('GET', '/v2/orders/:order_id', (_request, params) =>
-    ok(orderJson(ctx, orderOr404(params))),
+  router.on('GET', '/v2/orders/:order_id', (request, params) =>
+    ok(orderJson(ctx, orderOr404(params), includeSet(request.url))),
+  );
+  router.on('GET', '/v2/orders/:order_id/fees', (_request, params) =>
+    ok({ fees: orderOr404(params).fees.map(orderFeeJson) }),
   );
   router.on('PUT', '/v2/orders/:order_id', (request, params) => {
     const order = orderOr404(params);

@@ -49,6 +49,8 @@ export interface BcOptionValue {
   label: string;
   sort_order: number;
   is_default: boolean;
+  /** Swatch colours or image, product list target, checkbox state; null when none. */
+  value_data: Record<string, unknown> | null;
 }
 
 export interface BcOption {
@@ -58,7 +60,51 @@ export interface BcOption {
   display_name: string;
   type: string;
   sort_order: number;
+  /** productOptionConfig_Full; {} for the option types variants use. */
+  config: Record<string, unknown>;
   option_values: BcOptionValue[];
+}
+
+/** A product modifier (productModifier_Full): a choice or input that makes no variant. */
+export interface BcModifier {
+  id: number;
+  product_id: number;
+  name: string;
+  display_name: string;
+  type: string;
+  required: boolean;
+  sort_order: number;
+  config: Record<string, unknown>;
+  option_values: {
+    id: number;
+    option_id: number;
+    label: string;
+    sort_order: number;
+    is_default: boolean;
+    value_data: Record<string, unknown> | null;
+    adjusters: Record<string, unknown>;
+  }[];
+}
+
+/** bulkPricingRule_Full with its id. */
+export interface BcBulkPricingRule {
+  id: number;
+  quantity_min: number;
+  quantity_max: number;
+  type: 'price' | 'percent' | 'fixed';
+  amount: number;
+}
+
+/** productVideo_Full. */
+export interface BcVideo {
+  id: number;
+  product_id: number;
+  title: string;
+  description: string;
+  sort_order: number;
+  type: 'youtube';
+  video_id: string;
+  length: string;
 }
 
 export interface BcVariant {
@@ -174,9 +220,12 @@ export interface BcProduct {
   date_created: number;
   date_modified: number;
   options: BcOption[];
+  modifiers: BcModifier[];
   variants: BcVariant[];
   images: BcImage[];
   custom_fields: BcCustomField[];
+  bulk_pricing_rules: BcBulkPricingRule[];
+  videos: BcVideo[];
 }
 
 export type MetafieldResource = 'product' | 'category' | 'customer' | 'brand' | 'variant';
@@ -208,6 +257,31 @@ export interface BcCustomerAddress {
   country_code: string;
   phone: string;
   address_type: 'residential' | 'commercial';
+  form_fields: BcFormFieldValue[];
+}
+
+/** A value of a form field the store added to its sign-up or address form (formFieldValue). */
+export interface BcFormFieldValue {
+  name: string;
+  value: string | number | string[];
+}
+
+/** A customer attribute the store defines (attribute_Full of /customers/attributes). */
+export interface BcCustomerAttribute {
+  id: number;
+  name: string;
+  type: 'string' | 'number' | 'date';
+  date_created: number;
+  date_modified: number;
+}
+
+/** One customer's value of a store attribute (/customers/attribute-values). */
+export interface BcAttributeValue {
+  id: number;
+  attribute_id: number;
+  attribute_value: string;
+  date_created: number;
+  date_modified: number;
 }
 
 export type ConsentCategory = 'essential' | 'functional' | 'analytics' | 'targeting';
@@ -229,8 +303,10 @@ export interface BcCustomer {
   accepts_product_review_abandoned_cart_emails: boolean;
   origin_channel_id: number;
   channel_ids: number[];
-  store_credit: number;
+  store_credit_amounts: { amount: number }[];
   addresses: BcCustomerAddress[];
+  attributes: BcAttributeValue[];
+  form_fields: BcFormFieldValue[];
   consent: { allow: ConsentCategory[]; deny: ConsentCategory[]; updated_at: number };
 }
 
@@ -281,12 +357,31 @@ export interface BcOrderProduct {
   type: 'physical' | 'digital';
   quantity: number;
   quantity_shipped: number;
+  quantity_refunded: number;
   /** Ten-thousandths, per unit. */
   price_ex_tax: number;
   price_inc_tax: number;
   weight: number;
   brand: string;
+  wrapping_id: number;
+  wrapping_name: string;
+  wrapping_message: string;
+  /** Ten-thousandths, for the line's whole quantity. */
+  wrapping_cost_ex_tax: number;
+  wrapping_cost_inc_tax: number;
   product_options: BcOrderProductOption[];
+}
+
+/** An order fee (orderFees_Resp); amounts in ten-thousandths. */
+export interface BcOrderFee {
+  id: number;
+  type: 'custom_fee';
+  display_name_customer: string;
+  display_name_merchant: string;
+  source: string;
+  cost_ex_tax: number;
+  cost_inc_tax: number;
+  tax_class_id: number | null;
 }
 
 export interface BcOrderCoupon {
@@ -310,6 +405,8 @@ export interface BcOrder {
   subtotal_ex_tax: number;
   subtotal_inc_tax: number;
   base_shipping_cost: number;
+  base_handling_cost: number;
+  base_wrapping_cost: number;
   shipping_cost_ex_tax: number;
   shipping_cost_inc_tax: number;
   handling_cost_ex_tax: number;
@@ -320,9 +417,14 @@ export interface BcOrder {
   total_inc_tax: number;
   discount_amount: number;
   refunded_amount: number;
+  store_credit_amount: number;
+  gift_certificate_amount: number;
   items_shipped: number;
   payment_method: string;
+  payment_provider_id: string;
   payment_status: string;
+  is_tax_inclusive_pricing: boolean;
+  order_is_digital: boolean;
   currency_code: string;
   default_currency_code: string;
   staff_notes: string;
@@ -335,11 +437,16 @@ export interface BcOrder {
   external_id: string | null;
   external_merchant_id: string | null;
   external_order_id: string;
+  ebay_order_id: string;
   ip_address: string;
+  ip_address_v6: string;
+  geoip_country: string;
+  geoip_country_iso2: string;
   customer_locale: string;
   products: BcOrderProduct[];
   shipping_addresses: BcOrderShippingAddress[];
   coupons: BcOrderCoupon[];
+  fees: BcOrderFee[];
 }
 
 export interface StoreSettings {
@@ -451,6 +558,7 @@ export class BcState {
   readonly products: BcProduct[] = [];
   readonly metafields: BcMetafield[] = [];
   readonly customers: BcCustomer[] = [];
+  readonly customerAttributes: BcCustomerAttribute[] = [];
   readonly orders: BcOrder[] = [];
   readonly #counters = new Map<string, number>();
 
