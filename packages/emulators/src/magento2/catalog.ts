@@ -1569,11 +1569,12 @@ export class Catalog {
     json.options = structuredClone(p.options);
     json.media_gallery_entries = p.media.map((m) => this.mediaJson(m));
     json.tier_prices = structuredClone(p.tier_prices);
-    const custom: Record<string, string | string[]> = { ...p.custom };
+    const custom: Record<string, string> = { ...p.custom };
     for (const m of p.media) for (const role of m.types) custom[role] = m.file;
     // Derived by Magento on every load: the category ids of the links, and whether the product
     // has (required) custom options.
-    custom.category_ids = p.category_links.map((l) => l.category_id);
+    // admin-schema-2.4.9.yaml types every custom attribute value as a string.
+    custom.category_ids = p.category_links.map((l) => l.category_id).join(',');
     custom.has_options = p.options.length || p.type_id === 'configurable' ? '1' : '0';
     custom.required_options = p.options.some((o) => o.is_require === true) ? '1' : '0';
     json.custom_attributes = Object.entries(custom).map(([attribute_code, value]) => ({

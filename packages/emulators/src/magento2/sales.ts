@@ -7,6 +7,7 @@ import {
   magentoTime,
   objectField,
   optionalArray,
+  optionalBool,
   optionalInt,
   optionalNumber,
   optionalString,
@@ -311,6 +312,12 @@ export class Sales {
       custom_fee_label: optionalString(fee.custom_fee_label) ?? code,
       custom_fee_amount: amount,
       base_custom_fee_amount: optionalNumber(fee.base_custom_fee_amount) ?? amount,
+      custom_fee_amount_invoiced: optionalNumber(fee.custom_fee_amount_invoiced) ?? 0,
+      base_custom_fee_amount_invoiced: optionalNumber(fee.base_custom_fee_amount_invoiced) ?? 0,
+      custom_fee_amount_refunded: optionalNumber(fee.custom_fee_amount_refunded) ?? 0,
+      base_custom_fee_amount_refunded: optionalNumber(fee.base_custom_fee_amount_refunded) ?? 0,
+      apply_fee_on_last_invoice: optionalBool(fee.apply_fee_on_last_invoice) ?? false,
+      apply_fee_on_last_creditmemo: optionalBool(fee.apply_fee_on_last_creditmemo) ?? false,
     };
   }
 

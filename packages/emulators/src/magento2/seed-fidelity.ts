@@ -46,6 +46,16 @@ export function applyInstallation(store: MagentoStore, installation: Installatio
 }
 
 const money = (n: number) => Math.round(n * 100) / 100;
+
+/** A custom fee of a paid order: invoiced with it, not refunded. */
+const feeDefaults = (amount: number) => ({
+  custom_fee_amount_invoiced: amount,
+  base_custom_fee_amount_invoiced: amount,
+  custom_fee_amount_refunded: 0,
+  base_custom_fee_amount_refunded: 0,
+  apply_fee_on_last_invoice: false,
+  apply_fee_on_last_creditmemo: false,
+});
 const at = (iso: string, minutes: number) =>
   magentoTime(new Date(new Date(iso).getTime() + minutes * 60_000));
 
@@ -563,6 +573,7 @@ function enrichOrders(store: MagentoStore, sample: SampleStore, ids: SeededIds):
           custom_fee_label: 'Gift wrap',
           custom_fee_amount: 4,
           base_custom_fee_amount: 4,
+          ...feeDefaults(4),
         },
         {
           id: '2',
@@ -571,6 +582,7 @@ function enrichOrders(store: MagentoStore, sample: SampleStore, ids: SeededIds):
           custom_fee_label: 'Loyalty credit',
           custom_fee_amount: -2.5,
           base_custom_fee_amount: -2.5,
+          ...feeDefaults(-2.5),
         },
       ],
     };
