@@ -159,13 +159,6 @@ export const attributeGroupSchema = z.looseObject({
   attribute_set_id: int,
 });
 
-/** tax-data-tax-class-interface */
-export const taxClassSchema = z.looseObject({
-  class_id: int,
-  class_name: z.string(),
-  class_type: z.string(),
-});
-
 /** customer-data-group-interface */
 export const customerGroupSchema = z.looseObject({
   id: int,

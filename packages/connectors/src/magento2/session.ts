@@ -11,7 +11,6 @@ import {
   customerAttributeSchema,
   customerGroupSchema,
   idAnswer,
-  taxClassSchema,
   searchResults,
   storeConfigSchema,
   storeGroupSchema,
@@ -58,6 +57,14 @@ export function attributeCodeFor(name: string): string {
 
 const attributeList = searchResults(attributeSchema);
 
+/** The customer groups of a fresh installation. */
+const defaultGroups = [
+  { id: 0, code: 'NOT LOGGED IN' },
+  { id: 1, code: 'General' },
+  { id: 2, code: 'Wholesale' },
+  { id: 3, code: 'Retailer' },
+];
+
 /**
  * What one connection learns once and reuses: the store view's configuration (currency, weight
  * unit, media URL), the root categories, product attributes with their options, the attribute
@@ -72,8 +79,7 @@ export class MagentoSession {
   readonly #attributeCodes = new Map<string, Promise<string | undefined>>();
   #attributeSet: Promise<{ id: number; groupId: number; members: Set<string> }> | undefined;
   readonly #regions = new Map<string, Promise<{ id: number; code: string; name: string }[]>>();
-  #taxClasses: Promise<{ id: number; name: string; type: string }[]> | undefined;
-  #groups: Promise<{ id: number; code: string }[]> | undefined;
+  #groups: Promise<{ id: number; code: string; taxClassId?: number }[]> | undefined;
   readonly #categoryAttributes = new Map<string, Promise<MagentoAttribute | undefined>>();
   #customerAttributes: Promise<Set<string>> | undefined;
   #setNames: Promise<Map<number, string>> | undefined;
@@ -314,32 +320,17 @@ export class MagentoSession {
     return labels;
   }
 
-  /** Tax classes of the store (GET /V1/taxClasses/search). */
-  taxClasses(refresh = false): Promise<{ id: number; name: string; type: string }[]> {
-    if (refresh) this.#taxClasses = undefined;
-    this.#taxClasses ??= this.client
-      .get(
-        '/V1/taxClasses/search',
-        searchResults(taxClassSchema),
-        criteria({ pageSize: 300, currentPage: 1 }),
-      )
-      .then((r) => r.items.map((c) => ({ id: c.class_id, name: c.class_name, type: c.class_type })))
-      .catch((error: unknown) => {
-        this.#taxClasses = undefined;
-        throw error;
-      });
-    return this.#taxClasses;
-  }
-
-  /** The name of a product's tax class ('None' for 0, the id itself when unknown). */
+  /**
+   * The name of a product's tax class ('None' for 0), from the options of the tax_class_id
+   * attribute (its source model lists the product tax classes), which needs no tax resource.
+   */
   async taxClassName(id: string): Promise<string> {
-    if (id === '' || id === '0') return id === '0' ? 'None' : '';
-    const found = (await this.taxClasses()).find((c) => String(c.id) === id);
-    return found?.name ?? id;
+    if (id === '') return '';
+    return this.attributeText('tax_class_id', id);
   }
 
   /** Customer groups of the store (GET /V1/customerGroups/search). */
-  customerGroups(refresh = false): Promise<{ id: number; code: string }[]> {
+  customerGroups(refresh = false): Promise<{ id: number; code: string; taxClassId?: number }[]> {
     if (refresh) this.#groups = undefined;
     this.#groups ??= this.client
       .get(
@@ -347,9 +338,18 @@ export class MagentoSession {
         searchResults(customerGroupSchema),
         criteria({ pageSize: 300, currentPage: 1 }),
       )
-      .then((r) => r.items.map((g) => ({ id: g.id, code: g.code })))
+      .then((r) =>
+        r.items.map((g) => ({
+          id: g.id,
+          code: g.code,
+          ...(g.tax_class_id === undefined ? {} : { taxClassId: g.tax_class_id }),
+        })),
+      )
       .catch((error: unknown) => {
         this.#groups = undefined;
+        // A source integration without Customers > Customer Groups still reads its customers,
+        // with the groups every installation has by name and the others by id.
+        if (isMagentoStatus(error, 401)) return defaultGroups;
         throw error;
       });
     return this.#groups;

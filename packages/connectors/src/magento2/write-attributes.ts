@@ -273,25 +273,25 @@ function inputOf(field: Metafield): string {
 
 /**
  * The id of a product tax class by name, created when the store lacks it ('None' is 0, not
- * taxed; '' the standard class Taxable Goods, 2).
+ * taxed; '' the standard class Taxable Goods, 2). Classes are found among the options of the
+ * tax_class_id attribute, which lists them.
  */
 export async function productTaxClassId(session: MagentoSession, name: string): Promise<number> {
   if (name === 'None') return 0;
-  const wanted = name || (await session.taxClassName('2'));
-  const find = async (refresh: boolean) =>
-    (await session.taxClasses(refresh)).find(
-      (c) => c.type === 'PRODUCT' && sameLabel(c.name, wanted),
-    );
-  const found = await find(false);
-  if (found) return found.id;
   if (!name) return 2;
+  const find = async (refresh: boolean) =>
+    (await session.attribute('tax_class_id', refresh))?.options?.find(
+      (o) => o.value !== '' && o.value !== '0' && sameLabel(o.label, name),
+    )?.value;
+  const found = await find(false);
+  if (found) return Number(found);
   // POST /V1/taxClasses (admin-schema-2.4.9.yaml PostV1TaxClasses)
   await createOnce(
     () =>
       session.client.request('POST', '/V1/taxClasses', idAnswer, {
         body: { taxClass: { class_name: name, class_type: 'PRODUCT' } },
       }),
-    async () => (await find(true))?.id,
+    async () => await find(true),
   );
   const created = await find(true);
   if (!created)
@@ -300,5 +300,5 @@ export async function productTaxClassId(session: MagentoSession, name: string): 
       'tax_class_missing',
       `tax class '${name}' could not be created`,
     );
-  return created.id;
+  return Number(created);
 }

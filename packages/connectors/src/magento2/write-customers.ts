@@ -80,12 +80,13 @@ async function customerGroupId(session: MagentoSession, code: string): Promise<n
     );
   const found = await find(false);
   if (found) return found.id;
-  const taxClass = (await session.taxClasses()).find((c) => c.type === 'CUSTOMER');
+  // A new group pays tax like General, the group of new accounts.
+  const general = (await session.customerGroups()).find((g) => g.id === 1);
   // POST /V1/customerGroups (admin-schema-2.4.9.yaml PostV1CustomerGroups)
   await createOnce(
     () =>
       session.client.request('POST', '/V1/customerGroups', customerGroupSchema, {
-        body: { group: { code, tax_class_id: taxClass?.id ?? 3 } },
+        body: { group: { code, tax_class_id: general?.taxClassId ?? 3 } },
       }),
     async () => await find(true),
   );

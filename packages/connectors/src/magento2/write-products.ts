@@ -593,6 +593,7 @@ async function writeProduct(
   const wanted = linksOf(record);
   const { links, missing } = productLinks(sku, wanted, targets);
   const status = record.status === 'active' ? 1 : 2;
+  // Set when part of the product may be written by a later run (an image download failed).
   const images = { incomplete: false };
   const base = {
     sku,
@@ -624,6 +625,7 @@ async function writeProduct(
         ...(variant?.downloadable ? { downloads: downloadLinks(variant) } : {}),
       },
       warnings,
+      images,
     );
     await syncImages(session, sku, record.images, warnings, !existing, images);
   } else {
@@ -835,18 +837,34 @@ const urlKeyTaken = (error: unknown) =>
   error instanceof MagentoApiError &&
   error.magentoMessage === 'URL key for specified store already exists.';
 
+const domainRefused = (error: unknown) =>
+  error instanceof MagentoApiError && error.magentoMessage.includes('downloadable_domains');
+
 /**
  * Saves the product; when its URL key belongs to another product, saves it under
- * '<url key>-<sku>' instead and says so (the redirect map then carries the old path).
+ * '<url key>-<sku>' instead and says so (the redirect map then carries the old path). Files
+ * whose domain the store does not accept downloads from are left out, and said so.
  */
 async function saveProductKeyed(
   session: MagentoSession,
   plan: ProductPlan,
   warnings: string[],
+  result: { incomplete: boolean } = { incomplete: false },
 ): Promise<MagentoProduct> {
   try {
     return await saveProduct(session, plan);
   } catch (error) {
+    if (domainRefused(error) && plan.downloads?.length) {
+      const hosts = [
+        ...new Set(plan.downloads.map((d) => new URL(String(d.link_url)).hostname)),
+      ].join(', ');
+      warnings.push(
+        `downloadable files not added: the store accepts download links only from the domains in its env.php (add ${hosts} with bin/magento downloadable:domains:add, then run the migration again) (variants.downloads)`,
+      );
+      // Written again on the next run, once the domain may be allowed.
+      result.incomplete = true;
+      return saveProductKeyed(session, { ...plan, downloads: [] }, warnings, result);
+    }
     const urlKey = plan.custom.find((c) => c.attribute_code === 'url_key')?.value;
     if (!urlKeyTaken(error) || !urlKey) throw error;
     const unique = `${urlKey}-${slugify(plan.sku)}`;

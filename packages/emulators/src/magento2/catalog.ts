@@ -675,14 +675,28 @@ export class Catalog {
   }
 
   attributeJson(a: AttributeRecord): Json {
+    // The tax class attribute's options come from its source model: "None" and the product
+    // tax classes.
+    const taxOptions = () => [
+      { label: 'None', value: '0' },
+      ...[...this.#tax.classes.values()]
+        .filter((c) => c.class_type === 'PRODUCT')
+        .map((c) => ({ label: c.class_name, value: String(c.class_id) })),
+    ];
     const options =
-      a.frontend_input === 'select' || a.frontend_input === 'multiselect'
-        ? [
-            // Magento lists an empty "no value" option first for select attributes.
-            { label: ' ', value: '' },
-            ...a.options.map((o) => ({ label: o.label, value: o.value, sort_order: o.sort_order })),
-          ]
-        : [];
+      a.attribute_code === 'tax_class_id'
+        ? taxOptions()
+        : a.frontend_input === 'select' || a.frontend_input === 'multiselect'
+          ? [
+              // Magento lists an empty "no value" option first for select attributes.
+              { label: ' ', value: '' },
+              ...a.options.map((o) => ({
+                label: o.label,
+                value: o.value,
+                sort_order: o.sort_order,
+              })),
+            ]
+          : [];
     return {
       attribute_id: a.attribute_id,
       attribute_code: a.attribute_code,
