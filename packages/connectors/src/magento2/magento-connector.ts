@@ -24,7 +24,9 @@ import {
   readProducts,
 } from './read.ts';
 import { MagentoSession } from './session.ts';
-import { writeCategories, writeProducts } from './write-catalog.ts';
+import { writeCategories } from './write-categories.ts';
+import { writeProducts } from './write-products.ts';
+import { magentoDestinationFields, magentoNativeFields } from './native-fields.ts';
 import { writeCustomers } from './write-customers.ts';
 import { writeOrders } from './write-orders.ts';
 import { checkWriteAccess } from './write-access.ts';
@@ -68,33 +70,8 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
       description:
         'No general REST rate limit in Magento 2.4 (limits.json magento2.rate_limit); throughput is bounded by the server',
     },
-    unsupportedFields: {
-      categories: [
-        // Category images are files in pub/media/catalog/category; the REST API takes only names.
-        'imageUrl',
-      ],
-      products: [
-        'tags',
-        'dimensions',
-        'variants.barcode',
-        // Magento stamps both dates itself on save.
-        'createdAt',
-        'updatedAt',
-        // Images are copied into the destination's media storage, so their URLs change.
-        'images.url',
-        'variants.imageUrl',
-      ],
-      customers: [
-        'note',
-        'tags',
-        // Writing is_subscribed makes Magento e-mail a newsletter confirmation (see write-customers.ts).
-        'acceptsMarketing',
-      ],
-      orders: [
-        // Magento stamps updated_at on save.
-        'updatedAt',
-      ],
-    },
+    nativeFields: magentoNativeFields,
+    destinationFields: magentoDestinationFields,
   },
   connect(credentials: MagentoCredentials, context: ConnectorContext): Connection {
     const client = new MagentoClient(credentials, context.http, {

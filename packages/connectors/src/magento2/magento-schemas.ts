@@ -142,6 +142,7 @@ export const attributeSchema = z.looseObject({
   frontend_input: z.string().nullish(),
   default_frontend_label: z.string().nullish(),
   is_user_defined: z.boolean().optional(),
+  is_visible_on_front: z.union([z.string(), z.boolean()]).optional(),
   scope: z.string().optional(),
   options: z.array(attributeOptionSchema).optional(),
 });
@@ -156,6 +157,19 @@ export const attributeGroupSchema = z.looseObject({
   attribute_group_id: z.union([z.string(), z.number()]).transform(Number),
   attribute_group_name: z.string(),
   attribute_set_id: int,
+});
+
+/** customer-data-group-interface */
+export const customerGroupSchema = z.looseObject({
+  id: int,
+  code: z.string(),
+  tax_class_id: int.optional(),
+});
+
+/** customer-data-attribute-metadata-interface */
+export const customerAttributeSchema = z.looseObject({
+  attribute_code: z.string(),
+  frontend_input: z.string().optional(),
 });
 
 /** customer-data-region-interface */

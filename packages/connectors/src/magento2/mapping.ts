@@ -1,10 +1,6 @@
 import type { Address } from '@replatform/canonical/address';
 import { toMinor, type Money } from '@replatform/canonical/money';
-import type {
-  CustomAttribute,
-  MagentoCustomerAddress,
-  MagentoOrderAddress,
-} from './magento-schemas.ts';
+import type { CustomAttribute } from './magento-schemas.ts';
 import type { MagentoSession } from './session.ts';
 
 /**
@@ -13,7 +9,8 @@ import type { MagentoSession } from './session.ts';
  *
  * Addresses: Magento requires street, city, postcode and telephone on customer and order
  * addresses. When the source has none, '-' is written (Magento accepts it; the admin shows it as
- * "not given"), and '-' reads back as ''. Regions: for countries where Magento lists regions
+ * "not given"), and '-' reads back as ''. A second address line holds the further street lines,
+ * one per line. Regions: for countries where Magento lists regions
  * (US, CA, AU, ...), the region id is looked up by code or name in the destination's directory.
  */
 
@@ -49,41 +46,7 @@ export function customValue(
   return Array.isArray(found.value) ? found.value.join(',') : String(found.value);
 }
 
-const unplaceholder = (value: string | null | undefined) =>
-  value === PLACEHOLDER ? '' : (value ?? '');
 const orPlaceholder = (value: string) => (value.trim() ? value : PLACEHOLDER);
-
-export function addressFromCustomer(a: MagentoCustomerAddress): Address {
-  const street = a.street ?? [];
-  return {
-    firstName: a.firstname,
-    lastName: a.lastname,
-    company: a.company,
-    address1: unplaceholder(street[0]),
-    address2: street.slice(1).filter(Boolean).join(', '),
-    city: unplaceholder(a.city),
-    province: a.region?.region_code || a.region?.region || '',
-    postalCode: unplaceholder(a.postcode),
-    countryCode: /^[A-Z]{2}$/.test(a.country_id) ? a.country_id : '',
-    phone: unplaceholder(a.telephone),
-  };
-}
-
-export function addressFromOrder(a: MagentoOrderAddress): Address {
-  const street = a.street ?? [];
-  return {
-    firstName: a.firstname,
-    lastName: a.lastname,
-    company: a.company,
-    address1: unplaceholder(street[0]),
-    address2: street.slice(1).filter(Boolean).join(', '),
-    city: unplaceholder(a.city),
-    province: a.region_code || a.region || '',
-    postalCode: unplaceholder(a.postcode),
-    countryCode: /^[A-Z]{2}$/.test(a.country_id) ? a.country_id : '',
-    phone: unplaceholder(a.telephone),
-  };
-}
 
 interface RegionFields {
   regionId: number;
@@ -109,8 +72,9 @@ export async function resolveRegion(
   return { regionId: found.id, regionCode: found.code, regionName: found.name };
 }
 
+/** Street lines: the first, then the second address line's own lines (Magento keeps up to 4). */
 function streetOf(a: Address): string[] {
-  return a.address2 ? [orPlaceholder(a.address1), a.address2] : [orPlaceholder(a.address1)];
+  return [orPlaceholder(a.address1), ...a.address2.split('\n').filter((l) => l.trim())];
 }
 
 export async function customerAddressPayload(
@@ -152,8 +116,8 @@ export async function orderAddressPayload(
     'error' in region
       ? { region: a.province, region_code: a.province }
       : {
-          region: region.regionName,
-          region_code: region.regionCode,
+          ...(region.regionName ? { region: region.regionName } : {}),
+          ...(region.regionCode ? { region_code: region.regionCode } : {}),
           ...(region.regionId ? { region_id: region.regionId } : {}),
         };
   return {
@@ -166,7 +130,8 @@ export async function orderAddressPayload(
     postcode: orPlaceholder(a.postalCode),
     country_id: a.countryCode || 'US',
     telephone: orPlaceholder(a.phone),
-    email,
+    // Magento requires an e-mail on order addresses: one without takes the order's.
+    email: a.email || email,
     ...regionFields,
   };
 }

@@ -86,23 +86,24 @@ export function paymentStatusFromTotals(t: {
 }
 
 /**
- * Totals that make Magento show the canonical payment status. Canonical records carry no paid or
- * refunded amount for partial states, so half of the grand total stands for "part of it".
+ * Totals that make Magento show the canonical payment status, from the order's total and what
+ * its refunds add up to. The model keeps no paid amount for a partly paid order, so none is
+ * made up: such an order is written as unpaid (the writer says so).
  */
 export function totalsForPaymentStatus(
   status: PaymentStatus,
   grand: number,
+  refundTotal: number,
 ): { paid: number; refunded: number; authorized: number; canceled: number } {
-  const half = Math.floor(grand / 2);
   switch (status) {
     case 'paid':
       return { paid: grand, refunded: 0, authorized: 0, canceled: 0 };
     case 'partially_paid':
-      return { paid: half, refunded: 0, authorized: 0, canceled: 0 };
+      return { paid: 0, refunded: 0, authorized: 0, canceled: 0 };
     case 'partially_refunded':
-      return { paid: grand, refunded: half, authorized: 0, canceled: 0 };
+      return { paid: grand, refunded: refundTotal, authorized: 0, canceled: 0 };
     case 'refunded':
-      return { paid: grand, refunded: grand, authorized: 0, canceled: 0 };
+      return { paid: grand, refunded: refundTotal || grand, authorized: 0, canceled: 0 };
     case 'authorized':
       return { paid: 0, refunded: 0, authorized: grand, canceled: 0 };
     case 'voided':

@@ -8,6 +8,8 @@ import {
   attributeSetSchema,
   categorySchema,
   countrySchema,
+  customerAttributeSchema,
+  customerGroupSchema,
   idAnswer,
   searchResults,
   storeConfigSchema,
@@ -55,6 +57,14 @@ export function attributeCodeFor(name: string): string {
 
 const attributeList = searchResults(attributeSchema);
 
+/** The customer groups of a fresh installation. */
+const defaultGroups = [
+  { id: 0, code: 'NOT LOGGED IN' },
+  { id: 1, code: 'General' },
+  { id: 2, code: 'Wholesale' },
+  { id: 3, code: 'Retailer' },
+];
+
 /**
  * What one connection learns once and reuses: the store view's configuration (currency, weight
  * unit, media URL), the root categories, product attributes with their options, the attribute
@@ -69,6 +79,10 @@ export class MagentoSession {
   readonly #attributeCodes = new Map<string, Promise<string | undefined>>();
   #attributeSet: Promise<{ id: number; groupId: number; members: Set<string> }> | undefined;
   readonly #regions = new Map<string, Promise<{ id: number; code: string; name: string }[]>>();
+  #groups: Promise<{ id: number; code: string; taxClassId?: number }[]> | undefined;
+  readonly #categoryAttributes = new Map<string, Promise<MagentoAttribute | undefined>>();
+  #customerAttributes: Promise<Set<string>> | undefined;
+  #setNames: Promise<Map<number, string>> | undefined;
 
   constructor(client: MagentoClient, context: ConnectorContext) {
     this.client = client;
@@ -278,6 +292,100 @@ export class MagentoSession {
       retry: 'always',
     });
     set.members.add(code);
+  }
+
+  /** Names of the product attribute sets by id. */
+  attributeSets(): Promise<Map<number, string>> {
+    this.#setNames ??= this.client
+      .get(
+        '/V1/products/attribute-sets/sets/list',
+        searchResults(attributeSetSchema),
+        criteria({ pageSize: 300, currentPage: 1 }),
+      )
+      .then((r) => new Map(r.items.map((s) => [s.attribute_set_id, s.attribute_set_name])))
+      .catch((error: unknown) => {
+        this.#setNames = undefined;
+        throw error;
+      });
+    return this.#setNames;
+  }
+
+  /** Labels of a select or multiselect value, one per chosen option. */
+  async attributeLabels(code: string, raw: unknown): Promise<string[]> {
+    const values = (Array.isArray(raw) ? raw.map(String) : String(raw ?? '').split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
+    const labels: string[] = [];
+    for (const value of values) labels.push(await this.attributeText(code, value));
+    return labels;
+  }
+
+  /**
+   * The name of a product's tax class ('None' for 0), from the options of the tax_class_id
+   * attribute (its source model lists the product tax classes), which needs no tax resource.
+   */
+  async taxClassName(id: string): Promise<string> {
+    if (id === '') return '';
+    return this.attributeText('tax_class_id', id);
+  }
+
+  /** Customer groups of the store (GET /V1/customerGroups/search). */
+  customerGroups(refresh = false): Promise<{ id: number; code: string; taxClassId?: number }[]> {
+    if (refresh) this.#groups = undefined;
+    this.#groups ??= this.client
+      .get(
+        '/V1/customerGroups/search',
+        searchResults(customerGroupSchema),
+        criteria({ pageSize: 300, currentPage: 1 }),
+      )
+      .then((r) =>
+        r.items.map((g) => ({
+          id: g.id,
+          code: g.code,
+          ...(g.tax_class_id === undefined ? {} : { taxClassId: g.tax_class_id }),
+        })),
+      )
+      .catch((error: unknown) => {
+        this.#groups = undefined;
+        // A source integration without Customers > Customer Groups still reads its customers,
+        // with the groups every installation has by name and the others by id.
+        if (isMagentoStatus(error, 401)) return defaultGroups;
+        throw error;
+      });
+    return this.#groups;
+  }
+
+  async customerGroupCode(id: string): Promise<string> {
+    const found = (await this.customerGroups()).find((g) => String(g.id) === id);
+    return found?.code ?? id;
+  }
+
+  /** GET /V1/categories/attributes/{code}; undefined when the store has no such attribute. */
+  categoryAttribute(code: string): Promise<MagentoAttribute | undefined> {
+    let found = this.#categoryAttributes.get(code);
+    if (!found) {
+      found = this.client
+        .get(`/V1/categories/attributes/${encodeURIComponent(code)}`, attributeSchema)
+        .catch((error: unknown) => {
+          if (isMagentoStatus(error, 404)) return undefined;
+          this.#categoryAttributes.delete(code);
+          throw error;
+        });
+      this.#categoryAttributes.set(code, found);
+    }
+    return found;
+  }
+
+  /** Codes of the customer attributes a module or the merchant added (GET .../customer/custom). */
+  customerAttributes(): Promise<Set<string>> {
+    this.#customerAttributes ??= this.client
+      .get('/V1/attributeMetadata/customer/custom', z.array(customerAttributeSchema))
+      .then((list) => new Set(list.map((a) => a.attribute_code)))
+      .catch((error: unknown) => {
+        this.#customerAttributes = undefined;
+        throw error;
+      });
+    return this.#customerAttributes;
   }
 
   /** Regions Magento lists for a country (GET /V1/directory/countries/{countryId}). */

@@ -10,8 +10,9 @@ import { criteria } from './session.ts';
  * method, and checks it before the request's input is even read; a refusal is a 401 "The consumer
  * isn't authorized to access %resources." There is no route that lists an integration's
  * resources, so each resource the writes need is tried with one request that changes nothing:
- * - the catalogue resources guard reading and writing alike (GET and POST /V1/products both need
- *   Magento_Catalog::products), so a read of each proves it;
+ * - the catalogue, tax, customer group, invoice and credit memo resources guard reading and
+ *   writing alike (GET and POST /V1/products both need Magento_Catalog::products), so a read of
+ *   each proves it;
  * - Magento_Customer::manage: PUT /V1/customers/validate, which only validates a customer;
  * - Magento_Sales::create: PUT /V1/orders/{parent_id} with an order address that has neither an
  *   order nor e-mail nor street, which Magento's address validator refuses before anything is
@@ -98,6 +99,30 @@ const probes: Probe[] = [
           },
         },
       }),
+  },
+  {
+    resource: 'Magento_Tax::manage_tax',
+    label: 'Stores > Taxes > Tax Rules',
+    needed: 'create tax classes',
+    send: (client) => client.get('/V1/taxClasses/search', anything, first),
+  },
+  {
+    resource: 'Magento_Customer::group',
+    label: 'Customers > Customer Groups',
+    needed: 'create customer groups',
+    send: (client) => client.get('/V1/customerGroups/search', anything, first),
+  },
+  {
+    resource: 'Magento_Sales::sales_invoice',
+    label: 'Sales > Operations > Invoices',
+    needed: 'record when orders were paid',
+    send: (client) => client.get('/V1/invoices', anything, first),
+  },
+  {
+    resource: 'Magento_Sales::sales_creditmemo',
+    label: 'Sales > Operations > Credit Memos',
+    needed: 'record refunds',
+    send: (client) => client.get('/V1/creditmemos', anything, first),
   },
   {
     resource: 'Magento_Logging::system_magento_logging_bulk_operations',

@@ -2,16 +2,17 @@ import type { Customer } from '@replatform/canonical/customer';
 import type { WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { customerAddressPayload, magentoFromIso } from './mapping.ts';
+import { foreignAttributeCode, isMagento, metafieldValue } from './metafields.ts';
 import {
   bulkAcceptedSchema,
   bulkDetailedStatusSchema,
+  customerGroupSchema,
   customerSchema,
   searchResults,
   type MagentoCustomer,
 } from './magento-schemas.ts';
 import { criteria, type MagentoSession } from './session.ts';
-import { leftUnchanged } from './write-catalog.ts';
-import { isStoreWide, reasonOf } from './write-support.ts';
+import { createOnce, isStoreWide, leftUnchanged, reasonOf } from './write-support.ts';
 
 /**
  * Customers are written without any e-mail to the customer:
@@ -67,15 +68,67 @@ async function findByEmails(
   return found;
 }
 
+/** Customer fields of Magento's own that travel as 'magento' metafields. */
+const ownFields = new Set(['middlename', 'prefix', 'suffix', 'dob', 'gender', 'taxvat']);
+
+/** The id of a customer group by code ('' is General, 1), created when the store lacks it. */
+async function customerGroupId(session: MagentoSession, code: string): Promise<number> {
+  if (!code) return 1;
+  const find = async (refresh: boolean) =>
+    (await session.customerGroups(refresh)).find(
+      (g) => g.code.normalize('NFC').toLowerCase() === code.normalize('NFC').toLowerCase(),
+    );
+  const found = await find(false);
+  if (found) return found.id;
+  // A new group pays tax like General, the group of new accounts.
+  const general = (await session.customerGroups()).find((g) => g.id === 1);
+  // POST /V1/customerGroups (admin-schema-2.4.9.yaml PostV1CustomerGroups)
+  await createOnce(
+    () =>
+      session.client.request('POST', '/V1/customerGroups', customerGroupSchema, {
+        body: { group: { code, tax_class_id: general?.taxClassId ?? 3 } },
+      }),
+    async () => await find(true),
+  );
+  const created = await find(true);
+  if (!created) throw new Error(`customer group '${code}' could not be created`);
+  return created.id;
+}
+
 async function customerPayload(
   session: MagentoSession,
   record: Customer,
+  warnings: string[],
 ): Promise<{ customer: Record<string, unknown> } | { error: string }> {
   const addresses: Record<string, unknown>[] = [];
   for (const address of record.addresses) {
     const payload = await customerAddressPayload(session, address);
     if ('error' in payload) return payload;
     addresses.push(payload.address);
+  }
+  const fields: Record<string, unknown> = {};
+  const custom: { attribute_code: string; value: string }[] = [];
+  const extension: Record<string, unknown> = {};
+  const attributes = await session.customerAttributes();
+  for (const field of record.metafields) {
+    const value = metafieldValue(field);
+    if (isMagento(field) && ownFields.has(field.key)) fields[field.key] = value;
+    else if (isMagento(field) && field.key === 'disable_auto_group_change')
+      fields.disable_auto_group_change = Number(value);
+    else if (isMagento(field) && field.key === 'assistance_allowed')
+      extension.assistance_allowed = Number(value);
+    else {
+      const code = isMagento(field) ? field.key : foreignAttributeCode(field);
+      if (attributes.has(code))
+        custom.push({
+          attribute_code: code,
+          value: typeof value === 'string' ? value : JSON.stringify(value),
+        });
+      else
+        warnings.push(
+          `custom field ${field.namespace}.${field.key} not migrated: the store has no customer attribute '${code}', and Magento's REST API cannot create one (metafields)`,
+        );
+    }
   }
   return {
     customer: {
@@ -86,24 +139,20 @@ async function customerPayload(
       created_in: customerMarker(record.id),
       website_id: 1,
       store_id: 1,
-      group_id: 1,
+      group_id: await customerGroupId(session, record.group),
+      ...fields,
       addresses,
+      ...(Object.keys(extension).length ? { extension_attributes: extension } : {}),
+      ...(custom.length ? { custom_attributes: custom } : {}),
     },
   };
 }
 
 const digits = (phone: string) => phone.replace(/\D/g, '');
 
+/** What this record loses at a Magento destination, depending on its data. */
 function warningsFor(record: Customer): string[] {
   const warnings: string[] = [];
-  if (record.note) warnings.push('note not migrated (Magento customers have no note field) (note)');
-  if (record.tags.length)
-    warnings.push('tags not migrated (Magento customers have no tags) (tags)');
-  if (record.acceptsMarketing) {
-    warnings.push(
-      'newsletter consent not written: subscribing in Magento e-mails the customer (acceptsMarketing)',
-    );
-  }
   if (!record.firstName.trim())
     warnings.push("first name was empty; Magento requires one, '-' was used (firstName)");
   if (!record.lastName.trim())
@@ -130,8 +179,15 @@ export async function writeCustomers(
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const outcomes = new Map<string, WriteOutcome>();
   const payloads = new Map<string, { customer: Record<string, unknown> }>();
+  const extra = new Map<string, string[]>();
+  const warningsOf = (record: Customer) => [
+    ...warningsFor(record),
+    ...(extra.get(record.id) ?? []),
+  ];
   for (const record of records) {
-    const payload = await customerPayload(session, record);
+    const recordWarnings: string[] = [];
+    extra.set(record.id, recordWarnings);
+    const payload = await customerPayload(session, record, recordWarnings);
     if ('error' in payload) {
       outcomes.set(record.id, { sourceId: record.id, outcome: 'failed', reason: payload.error });
     } else {
@@ -187,7 +243,7 @@ export async function writeCustomers(
         record.id,
         withWarnings(
           { sourceId: record.id, outcome: 'updated', destinationId: String(found.id) },
-          warningsFor(record),
+          warningsOf(record),
         ),
       );
     } catch (error) {
@@ -212,7 +268,7 @@ export async function writeCustomers(
           : result?.id
             ? withWarnings(
                 { sourceId: record.id, outcome: 'created', destinationId: result.id },
-                warningsFor(record),
+                warningsOf(record),
               )
             : {
                 sourceId: record.id,

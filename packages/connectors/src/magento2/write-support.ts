@@ -46,6 +46,18 @@ export function isStoreWide(error: unknown): boolean {
   );
 }
 
+export const leftUnchanged = 'already at destination, left unchanged';
+
+/** Magento's URL key form (lower-case ASCII letters and digits joined by '-'). */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
 /** Marker in the file name of an uploaded image: which source URL it came from. */
 export function imageMarker(url: string): string {
   return `rp-${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
@@ -64,6 +76,48 @@ const mimeTypes: [string, (b: Uint8Array) => boolean][] = [
 ];
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Images downloaded during one connection, by source URL, so an image several products or
+ * variants show is fetched from the source once (Magento keeps a copy per product, so each still
+ * uploads it). The most recent ones are kept, up to a total size.
+ */
+export class ImageCache {
+  readonly #entries = new Map<string, Promise<{ data: Uint8Array; type: string }>>();
+  readonly #sizes = new Map<string, number>();
+  #bytes = 0;
+  readonly #limit: number;
+
+  constructor(limitBytes = 64 * 1024 * 1024) {
+    this.#limit = limitBytes;
+  }
+
+  get(http: ConnectorHttp, url: string): Promise<{ data: Uint8Array; type: string }> {
+    let found = this.#entries.get(url);
+    if (found) {
+      // Most recently used last.
+      this.#entries.delete(url);
+      this.#entries.set(url, found);
+      return found;
+    }
+    found = downloadImage(http, url);
+    this.#entries.set(url, found);
+    found.then(
+      (image) => {
+        this.#sizes.set(url, image.data.length);
+        this.#bytes += image.data.length;
+        for (const [key] of this.#entries) {
+          if (this.#bytes <= this.#limit || key === url) break;
+          this.#entries.delete(key);
+          this.#bytes -= this.#sizes.get(key) ?? 0;
+          this.#sizes.delete(key);
+        }
+      },
+      () => this.#entries.delete(url),
+    );
+    return found;
+  }
+}
 
 /**
  * Downloads a source image through the egress-guarded ConnectorHttp (never directly) and checks

@@ -18,6 +18,18 @@ import {
   optionalString,
   type Json,
 } from './input.ts';
+import {
+  parseBundleOptions,
+  parseCustomOptions,
+  parseDownloadableLinks,
+  parseDownloadableSamples,
+  parseProductLinks,
+  parseTierPrices,
+  type DownloadableFile,
+  type FileStore,
+  type ProductLinkRecord,
+} from './product-parts.ts';
+import type { TaxClasses } from './tax.ts';
 
 /**
  * Magento's catalogue as the REST API sees it: EAV product attributes with their options and
@@ -46,6 +58,12 @@ export interface AttributeRecord {
   options: AttributeOption[];
   is_filterable: boolean;
   position: number;
+  is_visible_on_front: boolean;
+  /**
+   * Values a select attribute takes from a source model instead of its own options (tax classes,
+   * page layouts, countries): undefined for an attribute with options, 'any' when not checked.
+   */
+  sourceValues?: readonly string[] | 'any';
 }
 
 export interface AttributeSetRecord {
@@ -68,6 +86,16 @@ export interface CategoryRecord {
   created_at: string;
   updated_at: string;
   custom: Record<string, string>;
+  available_sort_by: string[];
+}
+
+/** A category attribute: Magento's own, or one a module or the merchant added (user-defined). */
+export interface CategoryAttributeRecord {
+  attribute_id: number;
+  attribute_code: string;
+  frontend_input: string;
+  label: string;
+  is_user_defined: boolean;
 }
 
 export interface MediaRecord {
@@ -108,6 +136,13 @@ export interface ProductRecord {
   media: MediaRecord[];
   configurable_options: ConfigurableOptionRecord[];
   links: number[];
+  product_links: ProductLinkRecord[];
+  /** Custom options, tier prices, downloadable links and samples, bundle options as answered. */
+  options: Json[];
+  tier_prices: Json[];
+  downloadable_links: Json[];
+  downloadable_samples: Json[];
+  bundle_options: Json[];
 }
 
 export const productKeys = [
@@ -242,6 +277,29 @@ const attributeKeys = [
   'custom_attributes',
 ];
 
+/** The store configuration's stock settings (cataloginventory/item_options of an install). */
+const stockConfiguration: Record<string, number | boolean> = {
+  manage_stock: true,
+  backorders: 0,
+  min_qty: 0,
+  min_sale_qty: 1,
+  max_sale_qty: 10000,
+  notify_stock_qty: 1,
+  qty_increments: 1,
+  enable_qty_increments: false,
+};
+
+const stockConfigFlags: [string, string][] = [
+  ['use_config_manage_stock', 'manage_stock'],
+  ['use_config_backorders', 'backorders'],
+  ['use_config_min_qty', 'min_qty'],
+  ['use_config_min_sale_qty', 'min_sale_qty'],
+  ['use_config_max_sale_qty', 'max_sale_qty'],
+  ['use_config_notify_stock_qty', 'notify_stock_qty'],
+  ['use_config_qty_increments', 'qty_increments'],
+  ['use_config_enable_qty_inc', 'enable_qty_increments'],
+];
+
 /** Product fields kept as columns, not as custom attributes. */
 const staticProductFields = new Set(['sku', 'name', 'price', 'status', 'visibility', 'weight']);
 
@@ -312,8 +370,31 @@ export class Catalog {
   #nextSetId = 9;
   #nextGroupId = 20;
   #nextStockItemId = 1;
+  #nextPartId = 1;
+  readonly #tax: TaxClasses;
+  /** Category attributes by code: Magento's own and those added by modules or the merchant. */
+  readonly categoryAttributes = new Map<string, CategoryAttributeRecord>();
+  /**
+   * Hosts downloadable URL links may point at (env.php downloadable_domains; the installer adds
+   * the store's own host).
+   */
+  readonly downloadableDomains = new Set(['127.0.0.1', 'localhost']);
+  /** Uploaded downloadable files by kind and path under pub/media/downloadable/files. */
+  readonly downloadableFiles = new Map<string, DownloadableFile>();
+  readonly #fileStore: FileStore = {
+    store: (kind, file) => {
+      const base = file.name.toLowerCase().replace(/[^a-z0-9._-]+/g, '_') || 'file';
+      let path = `/${base[0] ?? 'f'}/${base[1] ?? '_'}/${base}`;
+      for (let n = 1; this.downloadableFiles.has(`${kind}${path}`); n++)
+        path = `/${base[0] ?? 'f'}/${base[1] ?? '_'}/${base.replace(/(\.[^.]*)?$/, `_${n}$1`)}`;
+      this.downloadableFiles.set(`${kind}${path}`, file);
+      return path;
+    },
+    has: (kind, path) => this.downloadableFiles.has(`${kind}${path}`),
+  };
 
-  constructor() {
+  constructor(tax: TaxClasses) {
+    this.#tax = tax;
     const now = magentoTime();
     this.categories.set(ROOT_CATALOG_ID, {
       id: ROOT_CATALOG_ID,
@@ -327,6 +408,7 @@ export class Catalog {
       created_at: now,
       updated_at: now,
       custom: {},
+      available_sort_by: [],
     });
     this.categories.set(DEFAULT_CATEGORY_ID, {
       id: DEFAULT_CATEGORY_ID,
@@ -340,6 +422,7 @@ export class Catalog {
       created_at: now,
       updated_at: now,
       custom: { url_key: 'default-category', display_mode: 'PRODUCTS', is_anchor: '1' },
+      available_sort_by: [],
     });
     this.attributeSets.set(DEFAULT_ATTRIBUTE_SET_ID, {
       id: DEFAULT_ATTRIBUTE_SET_ID,
@@ -352,16 +435,30 @@ export class Catalog {
       ],
       members: new Map(),
     });
-    // The attributes of a fresh installation that the API exposes on products.
-    const system: [string, string, string, number][] = [
+    // The attributes of a fresh installation that the API exposes on products. Selects backed by
+    // a source model (tax classes, layouts, countries) take the source's values, not options.
+    const any = 'any' as const;
+    const system: [string, string, string, number, (readonly string[] | 'any')?][] = [
       ['name', 'Product Name', 'text', 7],
       ['sku', 'SKU', 'text', 7],
       ['price', 'Price', 'price', 7],
       ['status', 'Enable Product', 'boolean', 7],
-      ['visibility', 'Visibility', 'select', 7],
+      ['visibility', 'Visibility', 'select', 7, any],
       ['weight', 'Weight', 'weight', 7],
-      ['tax_class_id', 'Tax Class', 'select', 7],
+      ['tax_class_id', 'Tax Class', 'select', 7, any],
       ['special_price', 'Special Price', 'price', 7],
+      ['special_from_date', 'Special Price From Date', 'date', 7],
+      ['special_to_date', 'Special Price To Date', 'date', 7],
+      ['cost', 'Cost', 'price', 7],
+      ['msrp', 'Minimum Advertised Price', 'price', 7],
+      ['msrp_display_actual_price_type', 'Display Actual Price', 'select', 7, ['0', '1', '2', '3']],
+      ['news_from_date', 'Set Product as New from Date', 'date', 7],
+      ['news_to_date', 'Set Product as New to Date', 'date', 7],
+      ['country_of_manufacture', 'Country of Manufacture', 'select', 7, any],
+      ['gift_message_available', 'Allow Gift Message', 'boolean', 7],
+      ['links_purchased_separately', 'Links can be purchased separately', 'boolean', 7],
+      ['links_title', 'Links title', 'text', 7],
+      ['samples_title', 'Samples title', 'text', 7],
       ['description', 'Description', 'textarea', 8],
       ['short_description', 'Short Description', 'textarea', 8],
       ['url_key', 'URL Key', 'text', 9],
@@ -371,9 +468,25 @@ export class Catalog {
       ['image', 'Base', 'media_image', 10],
       ['small_image', 'Small', 'media_image', 10],
       ['thumbnail', 'Thumbnail', 'media_image', 10],
+      ['swatch_image', 'Swatch', 'media_image', 10],
+      [
+        'page_layout',
+        'Layout',
+        'select',
+        7,
+        ['', 'empty', '1column', '2columns-left', '2columns-right', '3columns'],
+      ],
+      [
+        'options_container',
+        'Display Product Options In',
+        'select',
+        7,
+        ['container1', 'container2'],
+      ],
     ];
-    for (const [code, label, input, group] of system) {
-      this.#addAttribute({ code, label, input, userDefined: false, scope: 'store' });
+    for (const [code, label, input, group, sourceValues] of system) {
+      const record = this.#addAttribute({ code, label, input, userDefined: false, scope: 'store' });
+      if (sourceValues) record.sourceValues = sourceValues;
       this.attributeSets.get(DEFAULT_ATTRIBUTE_SET_ID)?.members.set(code, group);
     }
     // color and manufacturer ship with Magento as global select attributes in the Default set.
@@ -384,6 +497,85 @@ export class Catalog {
       this.#addAttribute({ code, label, input: 'select', userDefined: true, scope: 'global' });
       this.attributeSets.get(DEFAULT_ATTRIBUTE_SET_ID)?.members.set(code, 7);
     }
+    // Category attributes the REST API exposes as custom attributes.
+    const categorySystem: [string, string, string][] = [
+      ['description', 'Description', 'textarea'],
+      ['image', 'Image', 'image'],
+      ['meta_title', 'Page Title', 'text'],
+      ['meta_keywords', 'Meta Keywords', 'textarea'],
+      ['meta_description', 'Meta Description', 'textarea'],
+      ['display_mode', 'Display Mode', 'select'],
+      ['landing_page', 'CMS Block', 'select'],
+      ['is_anchor', 'Anchor', 'select'],
+      ['url_key', 'URL Key', 'text'],
+      ['url_path', 'Url Path', 'text'],
+      ['path', 'Path', 'text'],
+      ['children_count', 'Children Count', 'text'],
+      ['custom_use_parent_settings', 'Use Parent Category Settings', 'select'],
+      ['custom_apply_to_products', 'Apply To Products', 'select'],
+      ['custom_design', 'Theme', 'select'],
+      ['custom_design_from', 'Active From', 'date'],
+      ['custom_design_to', 'Active To', 'date'],
+      ['page_layout', 'Layout', 'select'],
+      ['custom_layout_update_file', 'Custom Layout Update', 'select'],
+      ['default_sort_by', 'Default Product Listing Sort By', 'select'],
+      ['filter_price_range', 'Layered Navigation Price Step', 'text'],
+    ];
+    for (const [code, label, input] of categorySystem)
+      this.#addCategoryAttribute(code, label, input, false);
+  }
+
+  #addCategoryAttribute(
+    code: string,
+    label: string,
+    input: string,
+    userDefined: boolean,
+  ): CategoryAttributeRecord {
+    const record: CategoryAttributeRecord = {
+      attribute_id: 100 + this.categoryAttributes.size,
+      attribute_code: code,
+      frontend_input: input,
+      label,
+      is_user_defined: userDefined,
+    };
+    this.categoryAttributes.set(code, record);
+    return record;
+  }
+
+  /**
+   * A category attribute a module or the merchant added (Magento's REST API cannot create one:
+   * it comes with the installation).
+   */
+  installCategoryAttribute(code: string, label: string, input = 'text'): void {
+    if (!this.categoryAttributes.has(code)) this.#addCategoryAttribute(code, label, input, true);
+  }
+
+  getCategoryAttribute(code: string): CategoryAttributeRecord {
+    const found = this.categoryAttributes.get(code);
+    if (!found) {
+      throw new MagentoError(
+        404,
+        'The attribute with a "%1" attributeCode doesn\'t exist. Verify the attribute and try again.',
+        [code],
+      );
+    }
+    return found;
+  }
+
+  categoryAttributeJson(a: CategoryAttributeRecord): Json {
+    return {
+      attribute_id: a.attribute_id,
+      attribute_code: a.attribute_code,
+      frontend_input: a.frontend_input,
+      entity_type_id: '3',
+      is_required: false,
+      is_user_defined: a.is_user_defined,
+      default_frontend_label: a.label,
+      frontend_labels: [],
+      options: [],
+      scope: 'store',
+      validation_rules: [],
+    };
   }
 
   // ---------------------------------------------------------------- attributes
@@ -407,6 +599,7 @@ export class Catalog {
       options: [],
       is_filterable: spec.input === 'select' || spec.input === 'multiselect',
       position: 0,
+      is_visible_on_front: false,
     };
     this.attributes.set(spec.code, record);
     return record;
@@ -418,10 +611,13 @@ export class Catalog {
     label: string,
     input: string,
     scope: AttributeRecord['scope'] = 'global',
+    visibleOnFront = false,
   ): AttributeRecord {
-    const record =
-      this.attributes.get(code) ??
-      this.#addAttribute({ code, label, input, userDefined: true, scope });
+    let record = this.attributes.get(code);
+    if (!record) {
+      record = this.#addAttribute({ code, label, input, userDefined: true, scope });
+      record.is_visible_on_front = visibleOnFront;
+    }
     for (const set of this.attributeSets.values()) {
       if (!set.members.has(code)) set.members.set(code, set.groups[0]?.id ?? 7);
     }
@@ -479,14 +675,28 @@ export class Catalog {
   }
 
   attributeJson(a: AttributeRecord): Json {
+    // The tax class attribute's options come from its source model: "None" and the product
+    // tax classes.
+    const taxOptions = () => [
+      { label: 'None', value: '0' },
+      ...[...this.#tax.classes.values()]
+        .filter((c) => c.class_type === 'PRODUCT')
+        .map((c) => ({ label: c.class_name, value: String(c.class_id) })),
+    ];
     const options =
-      a.frontend_input === 'select' || a.frontend_input === 'multiselect'
-        ? [
-            // Magento lists an empty "no value" option first for select attributes.
-            { label: ' ', value: '' },
-            ...a.options.map((o) => ({ label: o.label, value: o.value, sort_order: o.sort_order })),
-          ]
-        : [];
+      a.attribute_code === 'tax_class_id'
+        ? taxOptions()
+        : a.frontend_input === 'select' || a.frontend_input === 'multiselect'
+          ? [
+              // Magento lists an empty "no value" option first for select attributes.
+              { label: ' ', value: '' },
+              ...a.options.map((o) => ({
+                label: o.label,
+                value: o.value,
+                sort_order: o.sort_order,
+              })),
+            ]
+          : [];
     return {
       attribute_id: a.attribute_id,
       attribute_code: a.attribute_code,
@@ -503,7 +713,7 @@ export class Catalog {
       is_filterable: a.is_filterable,
       is_filterable_in_search: false,
       is_visible: true,
-      is_visible_on_front: '0',
+      is_visible_on_front: a.is_visible_on_front ? '1' : '0',
       position: a.position,
       validation_rules: [],
     };
@@ -550,6 +760,7 @@ export class Catalog {
     });
     record.is_required = optionalBool(input.is_required) ?? false;
     record.is_filterable = optionalBool(input.is_filterable) ?? record.is_filterable;
+    record.is_visible_on_front = optionalBool(input.is_visible_on_front) ?? false;
     for (const option of optionalArray(input.options, 'options') ?? []) {
       if (!isObject(option)) continue;
       const optionLabel = optionalString(option.label)?.trim();
@@ -660,7 +871,7 @@ export class Catalog {
       created_at: c.created_at,
       updated_at: c.updated_at,
       path: c.path,
-      available_sort_by: [],
+      available_sort_by: [...c.available_sort_by],
       include_in_menu: c.include_in_menu,
       custom_attributes: Object.entries(custom).map(([attribute_code, value]) => ({
         attribute_code,
@@ -731,14 +942,24 @@ export class Catalog {
       created_at: now,
       updated_at: now,
       custom: {},
+      available_sort_by: [],
     };
     record.name = name;
     record.is_active = optionalBool(input.is_active) ?? record.is_active;
     record.include_in_menu = optionalBool(input.include_in_menu) ?? record.include_in_menu;
     record.position = optionalInt(input.position) ?? record.position;
+    const sortBy = optionalArray(input.available_sort_by, 'available_sort_by');
+    if (sortBy) record.available_sort_by = sortBy.map((v) => optionalString(v) ?? '');
     record.path = `${parent.path}/${record.id}`;
     record.updated_at = now;
-    const { url_path: _ignored, path: _path, children_count: _count, ...rest } = custom;
+    const { url_path: _ignored, path: _path, children_count: _count, ...sent } = custom;
+    // Values of attributes the installation does not have are dropped, as EAV does.
+    const rest = Object.fromEntries(
+      Object.entries(sent).filter(([code]) => this.categoryAttributes.has(code)),
+    );
+    // An empty value removes the attribute's value (EAV deletes the row).
+    const emptied = Object.keys(rest).filter((code) => rest[code] === '');
+    for (const code of emptied) delete rest[code];
     record.custom = {
       display_mode: 'PRODUCTS',
       is_anchor: '1',
@@ -747,6 +968,7 @@ export class Catalog {
       url_key: urlKey,
       url_path: urlPath,
     };
+    for (const code of emptied) delete record.custom[code];
     this.categories.set(record.id, record);
     return record;
   }
@@ -773,14 +995,7 @@ export class Catalog {
   };
 
   #isCategoryAttribute(field: string): boolean {
-    return [
-      'url_key',
-      'url_path',
-      'description',
-      'meta_title',
-      'meta_description',
-      'image',
-    ].includes(field);
+    return this.categoryAttributes.has(field);
   }
 
   // ---------------------------------------------------------------- products
@@ -794,6 +1009,47 @@ export class Catalog {
 
   hasSku(sku: string): boolean {
     return this.#bySku.has(sku.toLowerCase());
+  }
+
+  /**
+   * POST /V1/products/{sku}/links: ProductLinkManagementInterface::setProductLinks, which replaces
+   * the product's links of the types it is sent and keeps its other links.
+   */
+  setProductLinks(sku: string, body: Json): boolean {
+    const product = this.productBySku(sku);
+    if (body.items === undefined) throw requiredField('items');
+    const skuOf = (wanted: string) => {
+      const found = this.#bySku.get(wanted.toLowerCase());
+      return found === undefined ? undefined : this.products.get(found)?.sku;
+    };
+    const links = parseProductLinks(body.items, product.sku, skuOf);
+    if (links.some((l) => l.link_type === 'associated') && product.type_id !== 'grouped')
+      throw new MagentoError(400, 'Only a grouped product has associated products.');
+    const types = new Set(links.map((l) => l.link_type));
+    product.product_links = [
+      ...product.product_links.filter((l) => !types.has(l.link_type)),
+      ...links,
+    ];
+    product.updated_at = magentoTime();
+    return true;
+  }
+
+  /**
+   * DELETE /V1/products/{sku}: the product goes, with its links from other products and from
+   * configurable parents; orders keep their lines (sales_order_item has no key to the product).
+   */
+  deleteProduct(sku: string): boolean {
+    const product = this.productBySku(sku);
+    this.products.delete(product.id);
+    this.#bySku.delete(product.sku.toLowerCase());
+    if (product.custom.url_key) this.#byUrlKey.delete(product.custom.url_key);
+    for (const other of this.products.values()) {
+      other.links = other.links.filter((id) => id !== product.id);
+      other.product_links = other.product_links.filter(
+        (l) => l.linked_sku.toLowerCase() !== product.sku.toLowerCase(),
+      );
+    }
+    return true;
   }
 
   #customAttributes(value: unknown): Record<string, string> {
@@ -919,11 +1175,22 @@ export class Catalog {
       if (
         attribute.frontend_input === 'select' &&
         value !== '' &&
-        !attribute.options.some((o) => o.value === value)
-      ) {
+        !this.#selectable(attribute, value)
+      )
         throw invalidField(code, value);
-      }
-      values[code] = value;
+      // An empty value removes the attribute's value (EAV deletes the row).
+      if (value === '') delete values[code];
+      else values[code] = value;
+    }
+    if (!existing) {
+      // Attribute defaults a new product gets (catalog_product_entity defaults of the install).
+      const defaults: Record<string, string> = {
+        options_container: 'container2',
+        msrp_display_actual_price_type: '0',
+        ...(typeId === 'grouped' ? {} : { tax_class_id: '2' }),
+      };
+      for (const [code, value] of Object.entries(defaults))
+        if (values[code] === undefined && set.members.has(code)) values[code] = value;
     }
     const urlKey = formatUrlKey(values.url_key ?? existing?.custom.url_key ?? name);
     const owner = this.#byUrlKey.get(urlKey);
@@ -956,7 +1223,54 @@ export class Catalog {
       const qty = optionalNumber(stock.qty) ?? 0;
       stock.qty = qty;
       if (item.is_in_stock === undefined) stock.is_in_stock = qty > 0;
+      const backorders = optionalInt(stock.backorders) ?? 0;
+      if (![0, 1, 2].includes(backorders)) throw invalidField('backorders', backorders);
     }
+    const skuOf = (wanted: string) => {
+      const found = this.#bySku.get(wanted.toLowerCase());
+      return found === undefined ? undefined : this.products.get(found)?.sku;
+    };
+    const nextPartId = () => this.#nextPartId++;
+    const productLinks =
+      input.product_links === undefined
+        ? (existing?.product_links ?? [])
+        : parseProductLinks(input.product_links, sku, skuOf);
+    if (productLinks.some((l) => l.link_type === 'associated') && typeId !== 'grouped')
+      throw new MagentoError(400, 'Only a grouped product has associated products.');
+    const customOptions =
+      input.options === undefined
+        ? (existing?.options ?? [])
+        : parseCustomOptions(input.options, sku, nextPartId);
+    const tierPrices =
+      input.tier_prices === undefined
+        ? (existing?.tier_prices ?? [])
+        : parseTierPrices(input.tier_prices);
+    const downloadableLinks =
+      extension.downloadable_product_links === undefined
+        ? (existing?.downloadable_links ?? [])
+        : parseDownloadableLinks(
+            extension.downloadable_product_links,
+            nextPartId,
+            this.downloadableDomains,
+            this.#fileStore,
+            existing?.downloadable_links ?? [],
+          );
+    const downloadableSamples =
+      extension.downloadable_product_samples === undefined
+        ? (existing?.downloadable_samples ?? [])
+        : parseDownloadableSamples(
+            extension.downloadable_product_samples,
+            nextPartId,
+            this.downloadableDomains,
+            this.#fileStore,
+            existing?.downloadable_samples ?? [],
+          );
+    if ((downloadableLinks.length || downloadableSamples.length) && typeId !== 'downloadable')
+      throw new MagentoError(400, 'Only a downloadable product has downloadable links.');
+    const bundleOptions =
+      extension.bundle_product_options === undefined
+        ? (existing?.bundle_options ?? [])
+        : parseBundleOptions(extension.bundle_product_options, sku, nextPartId, skuOf);
 
     const weight =
       input.weight === undefined
@@ -983,6 +1297,12 @@ export class Catalog {
       media: existing?.media ?? [],
       configurable_options: existing?.configurable_options ?? [],
       links: existing?.links ?? [],
+      product_links: productLinks,
+      options: customOptions,
+      tier_prices: tierPrices,
+      downloadable_links: downloadableLinks,
+      downloadable_samples: downloadableSamples,
+      bundle_options: bundleOptions,
     };
     if (typeId === 'configurable') {
       if (extension.configurable_product_options !== undefined) {
@@ -1031,6 +1351,13 @@ export class Catalog {
       }
     }
     return { product, created: !existing };
+  }
+
+  #selectable(attribute: AttributeRecord, value: string): boolean {
+    if (attribute.attribute_code === 'tax_class_id') return this.#tax.isProductClass(value);
+    if (attribute.sourceValues === 'any') return true;
+    if (attribute.sourceValues) return attribute.sourceValues.includes(value);
+    return attribute.options.some((o) => o.value === value);
   }
 
   #categoryLinks(value: unknown): ProductRecord['category_links'] | undefined {
@@ -1199,11 +1526,23 @@ export class Catalog {
     };
   }
 
+  /**
+   * The stock item as StockItem's getters answer it: a setting that follows the store
+   * configuration (use_config_* set) answers the configuration's value.
+   */
+  stockJson(stock: StockItem): Json {
+    const json: Json = { ...stock };
+    for (const [flag, field] of stockConfigFlags) {
+      if (optionalBool(stock[flag]) !== false) json[field] = stockConfiguration[field];
+    }
+    return json;
+  }
+
   productJson(p: ProductRecord): Json {
     const extension: Json = {
       website_ids: p.website_ids,
       category_links: p.category_links,
-      stock_item: { ...p.stock },
+      stock_item: this.stockJson(p.stock),
     };
     if (p.type_id === 'configurable') {
       extension.configurable_product_options = p.configurable_options.map((o) =>
@@ -1211,6 +1550,12 @@ export class Catalog {
       );
       extension.configurable_product_links = p.links;
     }
+    if (p.type_id === 'downloadable') {
+      extension.downloadable_product_links = p.downloadable_links.map((l) => ({ ...l }));
+      extension.downloadable_product_samples = p.downloadable_samples.map((l) => ({ ...l }));
+    }
+    if (p.type_id === 'bundle')
+      extension.bundle_product_options = structuredClone(p.bundle_options);
     const json: Json = {
       id: p.id,
       sku: p.sku,
@@ -1225,12 +1570,27 @@ export class Catalog {
     };
     if (p.weight !== null) json.weight = p.weight;
     json.extension_attributes = extension;
-    json.product_links = [];
-    json.options = [];
+    json.product_links = p.product_links.map((l) => ({
+      sku: p.sku,
+      link_type: l.link_type,
+      linked_product_sku: l.linked_sku,
+      linked_product_type: this.hasSku(l.linked_sku)
+        ? this.productBySku(l.linked_sku).type_id
+        : 'simple',
+      position: l.position,
+      ...(l.link_type === 'associated' ? { extension_attributes: { qty: l.qty } } : {}),
+    }));
+    json.options = structuredClone(p.options);
     json.media_gallery_entries = p.media.map((m) => this.mediaJson(m));
-    json.tier_prices = [];
+    json.tier_prices = structuredClone(p.tier_prices);
     const custom: Record<string, string> = { ...p.custom };
     for (const m of p.media) for (const role of m.types) custom[role] = m.file;
+    // Derived by Magento on every load: the category ids of the links, and whether the product
+    // has (required) custom options.
+    // admin-schema-2.4.9.yaml types every custom attribute value as a string.
+    custom.category_ids = p.category_links.map((l) => l.category_id).join(',');
+    custom.has_options = p.options.length || p.type_id === 'configurable' ? '1' : '0';
+    custom.required_options = p.options.some((o) => o.is_require === true) ? '1' : '0';
     json.custom_attributes = Object.entries(custom).map(([attribute_code, value]) => ({
       attribute_code,
       value,

@@ -11,6 +11,7 @@ import {
   optionalString,
   type Json,
 } from './input.ts';
+import type { TaxClasses } from './tax.ts';
 
 /**
  * Customer accounts as Magento's CustomerRepository and AccountManagement keep them. Two ways in
@@ -66,6 +67,21 @@ export interface CustomerRecord {
   is_subscribed: boolean;
   custom: Record<string, string>;
   hasPassword: boolean;
+  disable_auto_group_change: number;
+}
+
+export interface CustomerGroupRecord {
+  id: number;
+  code: string;
+  tax_class_id: number;
+}
+
+/** A customer attribute a module or the merchant added (none on a fresh installation). */
+export interface CustomerAttributeRecord {
+  attribute_code: string;
+  frontend_input: string;
+  label: string;
+  sort_order: number;
 }
 
 export interface SentEmail {
@@ -132,8 +148,106 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export class Customers {
   readonly customers = new Map<number, CustomerRecord>();
   readonly outbox: SentEmail[] = [];
+  /** Customer groups of a fresh installation; more are added with POST /V1/customerGroups. */
+  readonly groups = new Map<number, CustomerGroupRecord>([
+    [0, { id: 0, code: 'NOT LOGGED IN', tax_class_id: 3 }],
+    [1, { id: 1, code: 'General', tax_class_id: 3 }],
+    [2, { id: 2, code: 'Wholesale', tax_class_id: 3 }],
+    [3, { id: 3, code: 'Retailer', tax_class_id: 3 }],
+  ]);
+  readonly attributes = new Map<string, CustomerAttributeRecord>();
+  readonly #tax: TaxClasses;
   #nextId = 1;
   #nextAddressId = 1;
+  #nextGroupId = 4;
+
+  constructor(tax: TaxClasses) {
+    this.#tax = tax;
+  }
+
+  /**
+   * A customer attribute that came with a module or that the merchant added in the admin (the
+   * REST API cannot create one).
+   */
+  installAttribute(code: string, label: string, input = 'text'): void {
+    if (this.attributes.has(code)) return;
+    this.attributes.set(code, {
+      attribute_code: code,
+      frontend_input: input,
+      label,
+      sort_order: 100 + this.attributes.size,
+    });
+  }
+
+  attributeMetadataJson(a: CustomerAttributeRecord): Json {
+    return {
+      frontend_input: a.frontend_input,
+      input_filter: '',
+      store_label: a.label,
+      validation_rules: [],
+      multiline_count: 0,
+      visible: true,
+      required: false,
+      data_model: '',
+      options: [],
+      frontend_class: '',
+      user_defined: true,
+      sort_order: a.sort_order,
+      frontend_label: a.label,
+      note: '',
+      system: false,
+      backend_type: a.frontend_input === 'date' ? 'datetime' : 'varchar',
+      attribute_code: a.attribute_code,
+    };
+  }
+
+  getAttributeMetadata(code: string): CustomerAttributeRecord {
+    const found = this.attributes.get(code);
+    if (!found) throw noSuchEntity('attributeCode', code);
+    return found;
+  }
+
+  getGroup(id: number): CustomerGroupRecord {
+    const group = this.groups.get(id);
+    if (!group) throw noSuchEntity('id', id);
+    return group;
+  }
+
+  groupJson(g: CustomerGroupRecord): Json {
+    return {
+      id: g.id,
+      code: g.code,
+      tax_class_id: g.tax_class_id,
+      tax_class_name: this.#tax.classes.get(g.tax_class_id)?.class_name ?? '',
+    };
+  }
+
+  /** POST /V1/customerGroups: GroupRepositoryInterface::save. Codes are unique. */
+  createGroup(body: Json): CustomerGroupRecord {
+    if (body.group === undefined) throw requiredField('group');
+    const input = objectField(body.group, 'Magento\\Customer\\Api\\Data\\GroupInterface');
+    checkKeys(
+      input,
+      ['id', 'code', 'tax_class_id', 'tax_class_name', 'extension_attributes'],
+      'Magento\\Customer\\Api\\Data\\GroupInterface',
+    );
+    const code = optionalString(input.code)?.trim() ?? '';
+    if (!code) throw requiredField('code');
+    if (code.length > 32) throw invalidField('code', code);
+    if ([...this.groups.values()].some((g) => g.code.toLowerCase() === code.toLowerCase()))
+      throw new MagentoError(400, 'Customer Group already exists.');
+    const taxClassId = optionalInt(input.tax_class_id) ?? 3;
+    if (this.#tax.classes.get(taxClassId)?.class_type !== 'CUSTOMER')
+      throw invalidField('taxClassId', taxClassId);
+    const group = { id: this.#nextGroupId++, code, tax_class_id: taxClassId };
+    this.groups.set(group.id, group);
+    return group;
+  }
+
+  groupField = (g: CustomerGroupRecord, field: string): string | number => {
+    if (field === 'id' || field === 'code' || field === 'tax_class_id') return g[field];
+    throw new MagentoError(400, 'Invalid attribute name: %1', [field]);
+  };
 
   get(id: number): CustomerRecord {
     const customer = this.customers.get(id);
@@ -242,9 +356,11 @@ export class Customers {
     const parsed = addressInput?.map((a) => this.#address(a, id, existing));
     const now = magentoTime();
     const created = input.created_at === undefined ? undefined : optionalString(input.created_at);
+    const groupId = optionalInt(input.group_id) ?? existing?.group_id ?? 1;
+    if (groupId === 0 || !this.groups.has(groupId)) throw noSuchEntity('id', groupId);
     const customer: CustomerRecord = {
       id,
-      group_id: optionalInt(input.group_id) ?? existing?.group_id ?? 1,
+      group_id: groupId,
       default_billing: existing?.default_billing,
       default_shipping: existing?.default_shipping,
       created_at: created ? magentoTime(created) : (existing?.created_at ?? now),
@@ -260,6 +376,8 @@ export class Customers {
       is_subscribed: optionalBool(extension.is_subscribed) ?? existing?.is_subscribed ?? false,
       custom: existing?.custom ?? {},
       hasPassword: existing?.hasPassword ?? false,
+      disable_auto_group_change:
+        optionalInt(input.disable_auto_group_change) ?? existing?.disable_auto_group_change ?? 0,
     };
     for (const key of ['dob', 'middlename', 'prefix', 'suffix', 'taxvat'] as const) {
       const value = optionalString(input[key]) ?? existing?.[key];
@@ -270,7 +388,9 @@ export class Customers {
     for (const item of optionalArray(input.custom_attributes, 'custom_attributes') ?? []) {
       if (!isObject(item)) continue;
       const code = optionalString(item.attribute_code);
-      if (code) customer.custom[code] = optionalString(item.value) ?? '';
+      // Values of attributes the installation does not have are dropped, as EAV does.
+      if (code && this.attributes.has(code))
+        customer.custom[code] = optionalString(item.value) ?? '';
     }
     if (parsed) {
       customer.addresses = parsed.map((p) => p.address);
@@ -386,7 +506,7 @@ export class Customers {
         if (String(a.id) === c.default_shipping) address.default_shipping = true;
         return address;
       }),
-      disable_auto_group_change: 0,
+      disable_auto_group_change: c.disable_auto_group_change,
       extension_attributes: { is_subscribed: c.is_subscribed },
     });
     const custom = Object.entries(c.custom);

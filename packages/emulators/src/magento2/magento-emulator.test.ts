@@ -154,6 +154,19 @@ describe('Magento emulator (integration, 127.0.0.1)', () => {
       '/rest/V1/orders?searchCriteria[pageSize]=5',
       '/rest/V1/orders/1',
       '/rest/V1/directory/countries/CA',
+      '/rest/V1/products?searchCriteria[pageSize]=300',
+      '/rest/V1/orders?searchCriteria[pageSize]=300',
+      '/rest/V1/creditmemos?searchCriteria[pageSize]=50',
+      '/rest/V1/creditmemo/1',
+      '/rest/V1/invoices?searchCriteria[pageSize]=50',
+      '/rest/V1/invoices/1',
+      '/rest/V1/taxClasses/search?searchCriteria[pageSize]=50',
+      '/rest/V1/taxClasses/2',
+      '/rest/V1/customerGroups/search?searchCriteria[pageSize]=50',
+      '/rest/V1/customerGroups/1',
+      '/rest/V1/categories/attributes/display_mode',
+      '/rest/V1/attributeMetadata/customer/custom',
+      '/rest/V1/attributeMetadata/customer/attribute/loyalty_number',
     ])('GET %s', async (path) => {
       const answer = await call('GET', path);
       expect(answer.status).toBe(200);
@@ -859,5 +872,281 @@ describe('Magento emulator integrations with custom API resources (ACL)', () => 
     });
     expect(saved.status).toBe(200);
     expect(order?.billing_address).toMatchObject({ firstname: 'New', street: ['2 Side St'] });
+  });
+});
+
+describe('Magento emulator: what a store holds besides products and orders', () => {
+  let emulator: MagentoEmulator;
+  const now = Math.floor(Date.now() / 1000);
+  const call = (method: string, path: string, options: SignedFetchOptions = {}) =>
+    signedFetch(emulator.url, emulator.credentials, method, path, { timestamp: now, ...options });
+  const simple = (sku: string, extra: Record<string, unknown> = {}) =>
+    call('POST', '/rest/all/V1/products', {
+      body: { product: { sku, name: sku, price: 10, attribute_set_id: 4, ...extra } },
+    });
+
+  beforeAll(async () => {
+    emulator = await startMagentoEmulator({ seed: 'empty', clock: () => now });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it('saves product links with the product, refuses one to an unknown SKU, and replaces links by type', async () => {
+    await simple('LINK-A');
+    await simple('LINK-B');
+    await simple('LINK-C');
+    const link = (type: string, target: string, position = 1) => ({
+      sku: 'LINK-A',
+      link_type: type,
+      linked_product_sku: target,
+      linked_product_type: 'simple',
+      position,
+    });
+    const saved = await simple('LINK-A', {
+      product_links: [link('related', 'LINK-B'), link('upsell', 'LINK-C')],
+    });
+    expect(saved.status).toBe(200);
+    expect((saved.body as { product_links: unknown[] }).product_links).toEqual([
+      expect.objectContaining({ link_type: 'related', linked_product_sku: 'LINK-B', position: 1 }),
+      expect.objectContaining({ link_type: 'upsell', linked_product_sku: 'LINK-C', position: 1 }),
+    ]);
+    const unknown = await simple('LINK-A', { product_links: [link('related', 'NOPE')] });
+    expect(unknown.status).toBe(404);
+    const replaced = await call('POST', '/rest/all/V1/products/LINK-A/links', {
+      body: { items: [link('related', 'LINK-C')] },
+    });
+    expect(replaced.status).toBe(200);
+    const answer = (await call('GET', '/rest/V1/products/LINK-A')).body as {
+      product_links: { link_type: string; linked_product_sku: string }[];
+    };
+    expect(answer.product_links.map((l) => `${l.link_type}:${l.linked_product_sku}`)).toEqual([
+      'upsell:LINK-C',
+      'related:LINK-C',
+    ]);
+    const grouped = await simple('LINK-A', { product_links: [link('associated', 'LINK-B')] });
+    expect(grouped.status).toBe(400);
+  });
+
+  it('takes downloadable links only from the domains env.php allows', async () => {
+    const links = (url: string) => ({
+      type_id: 'downloadable',
+      extension_attributes: {
+        downloadable_product_links: [
+          {
+            title: 'Manual',
+            sort_order: 1,
+            is_shareable: 2,
+            price: 0,
+            number_of_downloads: 2,
+            link_type: 'url',
+            link_url: url,
+            sample_type: 'url',
+          },
+        ],
+      },
+    });
+    const refused = await simple('DL-1', links('https://elsewhere.example.org/manual.pdf'));
+    expect(refused.status).toBe(400);
+    expect((refused.body as { message: string }).message).toBe(
+      "Link URL's domain is not in list of downloadable_domains in env.php.",
+    );
+    emulator.store.catalog.downloadableDomains.add('files.example.org');
+    const saved = await simple('DL-1', links('https://files.example.org/manual.pdf'));
+    expect(saved.status).toBe(200);
+    const extension = (saved.body as { extension_attributes: Record<string, unknown> })
+      .extension_attributes;
+    expect(extension.downloadable_product_links).toEqual([
+      expect.objectContaining({
+        title: 'Manual',
+        number_of_downloads: 2,
+        link_url: 'https://files.example.org/manual.pdf',
+      }),
+    ]);
+  });
+
+  it("answers a stock setting that follows the configuration with the configuration's value", async () => {
+    const own = await simple('STOCK-1', {
+      extension_attributes: {
+        stock_item: { qty: 3, use_config_max_sale_qty: false, max_sale_qty: 4, backorders: 2 },
+      },
+    });
+    const item = (own.body as { extension_attributes: { stock_item: Record<string, unknown> } })
+      .extension_attributes.stock_item;
+    expect(item).toMatchObject({ max_sale_qty: 4, min_sale_qty: 1, backorders: 0 });
+    const notify = await simple('STOCK-1', {
+      extension_attributes: { stock_item: { use_config_backorders: false, backorders: 2 } },
+    });
+    expect(
+      (notify.body as { extension_attributes: { stock_item: Record<string, unknown> } })
+        .extension_attributes.stock_item.backorders,
+    ).toBe(2);
+  });
+
+  it('removes an attribute value saved empty', async () => {
+    await simple('EMPTY-1', {
+      custom_attributes: [{ attribute_code: 'special_price', value: '5' }],
+    });
+    const emptied = (
+      await simple('EMPTY-1', {
+        custom_attributes: [{ attribute_code: 'special_price', value: '' }],
+      })
+    ).body as { custom_attributes: { attribute_code: string }[] };
+    expect(emptied.custom_attributes.map((a) => a.attribute_code)).not.toContain('special_price');
+  });
+
+  it('saves comments with an order, adds items to it later, and keeps invoices and credit memos of it', async () => {
+    const entity = {
+      increment_id: 'DOC-1',
+      customer_email: 'doc@example.com',
+      customer_is_guest: 1,
+      base_grand_total: 20,
+      grand_total: 20,
+      items: [{ sku: 'P-1', name: 'Parent', qty_ordered: 1, price: 20, row_total: 20 }],
+      payment: {
+        method: 'checkmo',
+        account_status: '',
+        additional_information: ['Check / Money order'],
+        cc_last4: '',
+      },
+      status_histories: [
+        {
+          comment: 'Older',
+          is_customer_notified: 0,
+          is_visible_on_front: 0,
+          parent_id: 0,
+          created_at: '2024-01-01 10:00:00',
+        },
+        {
+          comment: 'Newer',
+          is_customer_notified: 1,
+          is_visible_on_front: 1,
+          parent_id: 0,
+          created_at: '2024-01-02 10:00:00',
+        },
+      ],
+    };
+    const created = (await call('POST', '/rest/V1/orders', { body: { entity } })).body as {
+      entity_id: number;
+      items: { item_id: number }[];
+      status_histories: { comment: string; parent_id: number }[];
+      extension_attributes: { payment_additional_info: { key: string; value: string }[] };
+    };
+    expect(created.status_histories.map((h) => h.comment)).toEqual(['Newer', 'Older']);
+    expect(created.status_histories[0]?.parent_id).toBe(created.entity_id);
+    expect(created.extension_attributes.payment_additional_info).toEqual([
+      { key: '0', value: 'Check / Money order' },
+    ]);
+    const parent = created.items[0]?.item_id;
+    const updated = (
+      await call('POST', '/rest/V1/orders', {
+        body: {
+          entity: {
+            entity_id: created.entity_id,
+            customer_email: 'doc@example.com',
+            base_grand_total: 20,
+            grand_total: 20,
+            items: [{ sku: 'C-1', name: 'Child', qty_ordered: 1, parent_item_id: parent }],
+          },
+        },
+      })
+    ).body as {
+      items: { item_id: number; parent_item_id?: number }[];
+      status_histories: unknown[];
+    };
+    expect(updated.items.map((i) => i.parent_item_id)).toEqual([undefined, parent]);
+    expect(updated.status_histories).toHaveLength(2);
+
+    const memo = await call('POST', '/rest/V1/creditmemo', {
+      body: {
+        entity: {
+          order_id: created.entity_id,
+          created_at: '2024-02-01 09:00:00',
+          grand_total: 20,
+          items: [{ order_item_id: parent, qty: 1, base_cost: 0, base_price: 20, entity_id: 0 }],
+          comments: [
+            { comment: 'Broken', is_customer_notified: 0, is_visible_on_front: 0, parent_id: 0 },
+          ],
+        },
+      },
+    });
+    expect(memo.status).toBe(200);
+    const stray = await call('POST', '/rest/V1/creditmemo', {
+      body: { entity: { order_id: created.entity_id, items: [{ order_item_id: 999, qty: 1 }] } },
+    });
+    expect(stray.status).toBe(400);
+    const invoice = await call('POST', '/rest/V1/invoices/', {
+      body: {
+        entity: {
+          order_id: created.entity_id,
+          total_qty: 1,
+          created_at: '2024-01-01 11:00:00',
+          items: [{ order_item_id: parent, sku: 'P-1', qty: 1 }],
+        },
+      },
+    });
+    expect(invoice.status).toBe(200);
+    for (const path of ['/rest/V1/creditmemos', '/rest/V1/invoices']) {
+      const query = searchQuery({ groups: [[['order_id', String(created.entity_id)]]] });
+      const listed = await call('GET', `${path}?${query}`);
+      expect(
+        adminSchema().checkResponse('GET', `${emulator.url}${path}`, 200, listed.body),
+        path,
+      ).toEqual([]);
+      expect((listed.body as { total_count: number }).total_count, path).toBe(1);
+    }
+  });
+
+  it('keeps customer groups and tax classes unique by name, and customer attributes the installation has', async () => {
+    const group = await call('POST', '/rest/V1/customerGroups', {
+      body: { group: { code: 'Trade', tax_class_id: 3 } },
+    });
+    expect(group.status).toBe(200);
+    const again = await call('POST', '/rest/V1/customerGroups', {
+      body: { group: { code: 'trade', tax_class_id: 3 } },
+    });
+    expect(again.status).toBe(400);
+    const taxClass = await call('POST', '/rest/V1/taxClasses', {
+      body: { taxClass: { class_name: 'Books', class_type: 'PRODUCT' } },
+    });
+    expect(taxClass.status).toBe(200);
+    const sameClass = await call('POST', '/rest/V1/taxClasses', {
+      body: { taxClass: { class_name: 'Books', class_type: 'PRODUCT' } },
+    });
+    expect(sameClass.status).toBe(400);
+    const withTax = await simple('TAXED-1', {
+      custom_attributes: [{ attribute_code: 'tax_class_id', value: String(taxClass.body) }],
+    });
+    expect(withTax.status).toBe(200);
+    const customerClass = await simple('TAXED-1', {
+      custom_attributes: [{ attribute_code: 'tax_class_id', value: '3' }],
+    });
+    expect(customerClass.status).toBe(400);
+
+    emulator.store.customers.installAttribute('member_since', 'Member since', 'date');
+    const customer = (
+      await call('POST', '/rest/V1/customers/', {
+        body: {
+          customer: {
+            email: 'attr@example.com',
+            firstname: 'A',
+            lastname: 'B',
+            group_id: (group.body as { id: number }).id,
+            custom_attributes: [
+              { attribute_code: 'member_since', value: '2020-01-01' },
+              { attribute_code: 'not_installed', value: 'x' },
+            ],
+          },
+        },
+      })
+    ).body as { group_id: number; custom_attributes: { attribute_code: string }[] };
+    expect(customer.group_id).toBe((group.body as { id: number }).id);
+    expect(customer.custom_attributes.map((a) => a.attribute_code)).toEqual(['member_since']);
+    const noGroup = await call('POST', '/rest/V1/customers/', {
+      body: {
+        customer: { email: 'nogroup@example.com', firstname: 'A', lastname: 'B', group_id: 99 },
+      },
+    });
+    expect(noGroup.status).toBe(404);
   });
 });

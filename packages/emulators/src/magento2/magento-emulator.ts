@@ -28,6 +28,7 @@ import {
 } from './search-criteria.ts';
 import { seedFromLuma } from './seed-luma.ts';
 import { seedFromSample } from './seed-sample.ts';
+import { applyInstallation, enrichSample, type Installation } from './seed-fidelity.ts';
 import { MagentoStore, type StoreSettings } from './store.ts';
 import { platformSpecsDir } from '../framework/platform-specs.ts';
 
@@ -62,6 +63,11 @@ export interface MagentoEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
   inputLimits?: boolean;
   /** Background consumer of the bulk queue. */
   bulk?: { tickMs?: number; perTick?: number };
+  /**
+   * What the installation has beyond a fresh Magento (attributes modules added, downloadable
+   * domains); a seeded sample store has `sampleInstallation` whatever this says.
+   */
+  installation?: Installation;
   /** Directory of the Luma sample CSVs (default: shared/platform-specs/samples/magento2). */
   lumaDirectory?: string;
   /** Seed of the fault dice (EmulatorOptions.seed). */
@@ -126,9 +132,11 @@ export async function startMagentoEmulator(
     if (!existsSync(directory)) throw new Error(`Luma sample data not found at ${directory}`);
     seedFromLuma(store, directory);
   } else if (seed !== 'empty') {
-    seedFromSample(store, generateSampleStore(seed));
+    const sample = generateSampleStore(seed);
+    enrichSample(store, sample, seedFromSample(store, sample));
     if (seed.currency) store.settings.baseCurrency = seed.currency;
   }
+  if (options.installation) applyInstallation(store, options.installation);
   const credentials: IntegrationCredentials = options.credentials ?? {
     consumerKey: randomBytes(16).toString('hex'),
     consumerSecret: randomBytes(16).toString('hex'),
@@ -146,7 +154,7 @@ export async function startMagentoEmulator(
     ...(options.integrations ?? []).map((i) => ({ ...i, guard: guardFor(i.credentials) })),
   ];
   const limits = options.inputLimits ? { maxPageSize: 300, defaultPageSize: 20 } : {};
-  const { catalog, customers, sales, bulk } = store;
+  const { catalog, customers, sales, bulk, tax, creditmemos, invoices } = store;
 
   function list<T>(
     ctx: Context,
@@ -325,6 +333,36 @@ export async function startMagentoEmulator(
       handler: (ctx) =>
         catalog.categoryJson(catalog.saveCategory(body(ctx), intParam(ctx.params.id, 'id'))),
     },
+    {
+      method: 'GET',
+      path: '/V1/categories/attributes/:attributeCode',
+      resource: 'Magento_Catalog::categories',
+      service: 'Magento\\Catalog\\Api\\CategoryAttributeRepositoryInterface::get',
+      handler: (ctx) =>
+        catalog.categoryAttributeJson(catalog.getCategoryAttribute(ctx.params.attributeCode ?? '')),
+    },
+    // Tax classes
+    {
+      method: 'GET',
+      path: '/V1/taxClasses/search',
+      resource: 'Magento_Tax::manage_tax',
+      service: 'Magento\\Tax\\Api\\TaxClassRepositoryInterface::getList',
+      handler: (ctx) => list(ctx, [...tax.classes.values()], tax.field, (c) => tax.json(c)),
+    },
+    {
+      method: 'GET',
+      path: '/V1/taxClasses/:taxClassId',
+      resource: 'Magento_Tax::manage_tax',
+      service: 'Magento\\Tax\\Api\\TaxClassRepositoryInterface::get',
+      handler: (ctx) => tax.json(tax.get(intParam(ctx.params.taxClassId, 'taxClassId'))),
+    },
+    {
+      method: 'POST',
+      path: '/V1/taxClasses',
+      resource: 'Magento_Tax::manage_tax',
+      service: 'Magento\\Tax\\Api\\TaxClassRepositoryInterface::save',
+      handler: (ctx) => tax.create(body(ctx)),
+    },
     // Product attributes and attribute sets (registered before /V1/products/:sku)
     {
       method: 'GET',
@@ -478,6 +516,20 @@ export async function startMagentoEmulator(
       service: 'Magento\\Catalog\\Api\\ProductRepositoryInterface::save',
       handler: (ctx) => catalog.productJson(catalog.saveProduct(body(ctx), ctx.params.sku).product),
     },
+    {
+      method: 'POST',
+      path: '/V1/products/:sku/links',
+      resource: 'Magento_Catalog::products',
+      service: 'Magento\\Catalog\\Api\\ProductLinkManagementInterface::setProductLinks',
+      handler: (ctx) => catalog.setProductLinks(ctx.params.sku ?? '', body(ctx)),
+    },
+    {
+      method: 'DELETE',
+      path: '/V1/products/:sku',
+      resource: 'Magento_Catalog::products',
+      service: 'Magento\\Catalog\\Api\\ProductRepositoryInterface::deleteById',
+      handler: (ctx) => catalog.deleteProduct(ctx.params.sku ?? ''),
+    },
     // Configurable products
     {
       method: 'POST',
@@ -509,6 +561,49 @@ export async function startMagentoEmulator(
       resource: 'Magento_Catalog::products',
       service: 'Magento\\ConfigurableProduct\\Api\\LinkManagementInterface::getChildren',
       handler: (ctx) => catalog.children(ctx.params.sku ?? '').map((p) => catalog.productJson(p)),
+    },
+    // Customer groups and customer attributes
+    {
+      method: 'GET',
+      path: '/V1/customerGroups/search',
+      resource: 'Magento_Customer::group',
+      service: 'Magento\\Customer\\Api\\GroupRepositoryInterface::getList',
+      handler: (ctx) =>
+        list(ctx, [...customers.groups.values()], customers.groupField, (g) =>
+          customers.groupJson(g),
+        ),
+    },
+    {
+      method: 'GET',
+      path: '/V1/customerGroups/:id',
+      resource: 'Magento_Customer::group',
+      service: 'Magento\\Customer\\Api\\GroupRepositoryInterface::getById',
+      handler: (ctx) => customers.groupJson(customers.getGroup(intParam(ctx.params.id, 'id'))),
+    },
+    {
+      method: 'POST',
+      path: '/V1/customerGroups',
+      resource: 'Magento_Customer::group',
+      service: 'Magento\\Customer\\Api\\GroupRepositoryInterface::save',
+      handler: (ctx) => customers.groupJson(customers.createGroup(body(ctx))),
+    },
+    {
+      method: 'GET',
+      path: '/V1/attributeMetadata/customer/custom',
+      resource: 'Magento_Customer::manage',
+      service: 'Magento\\Customer\\Api\\CustomerMetadataInterface::getCustomAttributesMetadata',
+      handler: () =>
+        [...customers.attributes.values()].map((a) => customers.attributeMetadataJson(a)),
+    },
+    {
+      method: 'GET',
+      path: '/V1/attributeMetadata/customer/attribute/:attributeCode',
+      resource: 'Magento_Customer::manage',
+      service: 'Magento\\Customer\\Api\\CustomerMetadataInterface::getAttributeMetadata',
+      handler: (ctx) =>
+        customers.attributeMetadataJson(
+          customers.getAttributeMetadata(ctx.params.attributeCode ?? ''),
+        ),
     },
     // Customers
     {
@@ -585,6 +680,46 @@ export async function startMagentoEmulator(
       service: 'Magento\\Sales\\Api\\OrderRepositoryInterface::get',
       handler: (ctx) => sales.json(sales.get(intParam(ctx.params.id, 'id'))),
     },
+    // Credit memos and invoices
+    {
+      method: 'GET',
+      path: '/V1/creditmemos',
+      resource: 'Magento_Sales::sales_creditmemo',
+      service: 'Magento\\Sales\\Api\\CreditmemoRepositoryInterface::getList',
+      handler: (ctx) =>
+        list(ctx, [...creditmemos.documents.values()], creditmemos.field, (d) =>
+          creditmemos.json(d),
+        ),
+    },
+    {
+      method: 'POST',
+      path: '/V1/creditmemo',
+      resource: 'Magento_Sales::sales_creditmemo',
+      service: 'Magento\\Sales\\Api\\CreditmemoRepositoryInterface::save',
+      handler: (ctx) => creditmemos.json(creditmemos.save(body(ctx))),
+    },
+    {
+      method: 'GET',
+      path: '/V1/creditmemo/:id',
+      resource: 'Magento_Sales::sales_creditmemo',
+      service: 'Magento\\Sales\\Api\\CreditmemoRepositoryInterface::get',
+      handler: (ctx) => creditmemos.json(creditmemos.get(intParam(ctx.params.id, 'id'))),
+    },
+    {
+      method: 'GET',
+      path: '/V1/invoices',
+      resource: 'Magento_Sales::sales_invoice',
+      service: 'Magento\\Sales\\Api\\InvoiceRepositoryInterface::getList',
+      handler: (ctx) =>
+        list(ctx, [...invoices.documents.values()], invoices.field, (d) => invoices.json(d)),
+    },
+    {
+      method: 'GET',
+      path: '/V1/invoices/:id',
+      resource: 'Magento_Sales::sales_invoice',
+      service: 'Magento\\Sales\\Api\\InvoiceRepositoryInterface::get',
+      handler: (ctx) => invoices.json(invoices.get(intParam(ctx.params.id, 'id'))),
+    },
     // Bulk status
     {
       method: 'GET',
@@ -623,6 +758,16 @@ export async function startMagentoEmulator(
         resource: 'Magento_Customer::manage',
         service: 'Magento\\Customer\\Api\\CustomerRepositoryInterface::save',
         handler: (ctx) => customers.json(customers.save(body(ctx))),
+      },
+    ],
+    [
+      'POST /V1/invoices/',
+      {
+        method: 'POST',
+        path: '/V1/invoices/',
+        resource: 'Magento_Sales::sales_invoice',
+        service: 'Magento\\Sales\\Api\\InvoiceRepositoryInterface::save',
+        handler: (ctx) => invoices.json(invoices.save(body(ctx))),
       },
     ],
   ]);

@@ -7,6 +7,7 @@ import {
   magentoTime,
   objectField,
   optionalArray,
+  optionalBool,
   optionalInt,
   optionalNumber,
   optionalString,
@@ -56,6 +57,8 @@ export class Sales {
   #nextItemId = 1;
   #nextAddressId = 1;
   #nextPaymentId = 1;
+  #nextHistoryId = 1;
+  #nextFeeId = 1;
 
   constructor(customers: Customers) {
     this.#customers = customers;
@@ -72,8 +75,40 @@ export class Sales {
     return order;
   }
 
+  /**
+   * The order as OrderRepository::get answers it: status histories newest first (the history
+   * collection's created_at/entity_id descending order), the payment's additional information as
+   * a list of its values, and extension_attributes.payment_additional_info giving each entry
+   * with its key (OrderRepository::setPaymentAdditionalInfo).
+   */
   json(order: Json): Json {
-    return structuredClone(order);
+    const json = structuredClone(order);
+    const histories = (optionalArray(json.status_histories, 'status_histories') ?? []).filter(
+      isObject,
+    );
+    json.status_histories = histories.sort(
+      (a, b) =>
+        String(b.created_at).localeCompare(String(a.created_at)) ||
+        Number(b.entity_id) - Number(a.entity_id),
+    );
+    if (isObject(json.payment)) {
+      const info = json.payment.additional_information;
+      const entries: [string, unknown][] = Array.isArray(info)
+        ? info.map((v, i) => [String(i), v])
+        : isObject(info)
+          ? Object.entries(info)
+          : [];
+      json.payment.additional_information = entries.map(([, v]) => String(v));
+      const extension = isObject(json.extension_attributes) ? json.extension_attributes : {};
+      json.extension_attributes = {
+        ...extension,
+        payment_additional_info: entries.map(([key, value]) => ({
+          key,
+          value: typeof value === 'string' ? value : JSON.stringify(value),
+        })),
+      };
+    }
+    return json;
   }
 
   save(body: Json): Json {
@@ -101,8 +136,8 @@ export class Sales {
         throw new MagentoError(400, 'Unique constraint violation found');
       }
     }
-    const customerId = optionalInt(entity.customer_id);
-    const isGuest = optionalInt(entity.customer_is_guest) === 1;
+    const customerId = optionalInt(entity.customer_id ?? existing?.customer_id);
+    const isGuest = optionalInt(entity.customer_is_guest ?? existing?.customer_is_guest) === 1;
     if (customerId !== undefined && !isGuest) this.#customers.get(customerId);
     const email = optionalString(entity.customer_email) ?? '';
     const now = magentoTime();
@@ -120,7 +155,16 @@ export class Sales {
       created_at: createdAt ? magentoTime(createdAt) : (existing?.created_at ?? now),
       updated_at: now,
     };
-    order.items = items.map((item) => this.#item(item, id, storeId, String(order.created_at)));
+    // The relation saves the items it is given: one with an item id is updated, the others are
+    // added; items of a saved order that are not sent stay as they are.
+    const previous = (optionalArray(existing?.items, 'items') ?? []).filter(isObject);
+    const saved = items.map((item) =>
+      this.#item(item, id, storeId, String(order.created_at), previous),
+    );
+    order.items = [
+      ...previous.map((p) => saved.find((s) => s.item_id === p.item_id) ?? p),
+      ...saved.filter((s) => !previous.some((p) => p.item_id === s.item_id)),
+    ];
     if (entity.billing_address !== undefined) {
       order.billing_address = this.#address(entity.billing_address, id, 'billing', email);
       order.billing_address_id = (order.billing_address as Json).entity_id;
@@ -179,25 +223,131 @@ export class Sales {
           : {}),
       };
     }
-    order.status_histories = existing?.status_histories ?? [];
+    const histories = (optionalArray(existing?.status_histories, 'status_histories') ?? []).filter(
+      isObject,
+    );
+    for (const history of optionalArray(entity.status_histories, 'status_histories') ?? [])
+      histories.push(this.#history(history, id, String(order.status)));
+    order.status_histories = histories;
+    const extensionInput = isObject(order.extension_attributes) ? order.extension_attributes : {};
+    const fees = optionalArray(extensionInput.custom_fees, 'custom_fees');
+    if (fees) {
+      order.extension_attributes = {
+        ...extensionInput,
+        custom_fees: fees.map((fee) => this.#customFee(fee, id)),
+      };
+    }
     if (!existing) this.#nextId++;
     this.orders.set(id, order);
     return order;
   }
 
-  #item(value: unknown, orderId: number, storeId: number, createdAt: string): Json {
+  /**
+   * A status history entry saved with its order (Order\Relation saves each one, its parent id set
+   * to the order's); kept with the date it was given, or stamped now.
+   */
+  #history(value: unknown, orderId: number, status: string): Json {
+    const className = 'Magento\\Sales\\Api\\Data\\OrderStatusHistoryInterface';
+    const history = objectField(value, className);
+    checkKeys(
+      history,
+      [
+        'comment',
+        'created_at',
+        'entity_id',
+        'entity_name',
+        'is_customer_notified',
+        'is_visible_on_front',
+        'parent_id',
+        'status',
+        'extension_attributes',
+      ],
+      className,
+    );
+    const createdAt = optionalString(history.created_at);
+    return {
+      comment: optionalString(history.comment) ?? '',
+      created_at: createdAt ? magentoTime(createdAt) : magentoTime(),
+      entity_id: this.#nextHistoryId++,
+      entity_name: optionalString(history.entity_name) ?? 'order',
+      is_customer_notified: optionalInt(history.is_customer_notified) ?? 0,
+      is_visible_on_front: optionalInt(history.is_visible_on_front) ?? 0,
+      parent_id: orderId,
+      status: optionalString(history.status) ?? status,
+    };
+  }
+
+  #customFee(value: unknown, orderId: number): Json {
+    const className = 'Magento\\AdminUiSdkCustomFees\\Api\\Data\\CustomFeesInterface';
+    const fee = objectField(value, className);
+    checkKeys(
+      fee,
+      [
+        'id',
+        'order_id',
+        'custom_fee_code',
+        'custom_fee_label',
+        'custom_fee_amount',
+        'base_custom_fee_amount',
+        'custom_fee_amount_invoiced',
+        'base_custom_fee_amount_invoiced',
+        'custom_fee_amount_refunded',
+        'base_custom_fee_amount_refunded',
+        'apply_fee_on_last_invoice',
+        'apply_fee_on_last_creditmemo',
+        'invoice_id',
+        'creditmemo_id',
+      ],
+      className,
+    );
+    const code = optionalString(fee.custom_fee_code);
+    if (!code) throw requiredField('custom_fee_code');
+    const amount = optionalNumber(fee.custom_fee_amount);
+    if (amount === undefined) throw requiredField('custom_fee_amount');
+    return {
+      ...fee,
+      id: String(this.#nextFeeId++),
+      order_id: String(orderId),
+      custom_fee_code: code,
+      custom_fee_label: optionalString(fee.custom_fee_label) ?? code,
+      custom_fee_amount: amount,
+      base_custom_fee_amount: optionalNumber(fee.base_custom_fee_amount) ?? amount,
+      custom_fee_amount_invoiced: optionalNumber(fee.custom_fee_amount_invoiced) ?? 0,
+      base_custom_fee_amount_invoiced: optionalNumber(fee.base_custom_fee_amount_invoiced) ?? 0,
+      custom_fee_amount_refunded: optionalNumber(fee.custom_fee_amount_refunded) ?? 0,
+      base_custom_fee_amount_refunded: optionalNumber(fee.base_custom_fee_amount_refunded) ?? 0,
+      apply_fee_on_last_invoice: optionalBool(fee.apply_fee_on_last_invoice) ?? false,
+      apply_fee_on_last_creditmemo: optionalBool(fee.apply_fee_on_last_creditmemo) ?? false,
+    };
+  }
+
+  #item(
+    value: unknown,
+    orderId: number,
+    storeId: number,
+    createdAt: string,
+    saved: readonly Json[],
+  ): Json {
     const item = objectField(value, 'Magento\\Sales\\Api\\Data\\OrderItemInterface');
     checkKeys(item, [...orderItemKeys], 'Magento\\Sales\\Api\\Data\\OrderItemInterface');
     if (!optionalString(item.sku)) throw requiredField('sku');
     for (const key of ['price', 'qty_ordered', 'row_total', 'tax_amount', 'base_price']) {
       optionalNumber(item[key]);
     }
-    // A parent item cannot be referenced through the API before it has an id, so links sent
-    // in a request are not kept (Magento's Order\Item resource only links saved instances).
-    const { parent_item: _parent, parent_item_id: _parentId, ...rest } = item;
+    // A parent item the request itself creates has no id yet, so a link to it is not kept
+    // (Magento's Order\Item resource only links saved instances); parent_item_id naming an item
+    // the order already has is a plain column and is kept.
+    const { parent_item: _parent, parent_item_id: parentId, item_id: itemId, ...rest } = item;
+    const parent = optionalInt(parentId);
+    const known = optionalInt(itemId);
+    const previous = saved.find((p) => p.item_id === known);
     return {
+      ...(previous ?? {}),
       ...rest,
-      item_id: this.#nextItemId++,
+      ...(parent !== undefined && saved.some((p) => p.item_id === parent)
+        ? { parent_item_id: parent }
+        : {}),
+      item_id: previous ? known : this.#nextItemId++,
       order_id: orderId,
       store_id: storeId,
       created_at: createdAt,
@@ -289,9 +439,18 @@ export class Sales {
   }
 
   /** For seeding: stores an order as built, linked parent/child items included. */
-  insertSeeded(order: Json, items: Json[]): Json {
+  insertSeeded(order: Json, items: Json[], histories: Json[] = []): Json {
     const id = this.#nextId++;
-    const stored: Json = { ...order, entity_id: id, status_histories: [] };
+    const stored: Json = {
+      ...order,
+      entity_id: id,
+      status_histories: histories.map((h) => ({
+        ...h,
+        entity_id: this.#nextHistoryId++,
+        parent_id: id,
+        entity_name: h.entity_name ?? 'order',
+      })),
+    };
     const ids = new Map<unknown, number>();
     stored.items = items.map((item) => {
       const itemId = this.#nextItemId++;

@@ -24,7 +24,16 @@ function mediaFile(path: string): string {
   return `/${name[0] ?? 'i'}/${name[1] ?? '_'}/${name}`;
 }
 
-export function seedFromSample(store: MagentoStore, sample: SampleStore): void {
+/** Ids the seeded records got, by the sample's keys (variants by SKU). */
+export interface SeededIds {
+  categories: Map<string, number>;
+  products: Map<string, number>;
+  variants: Map<string, number>;
+  customers: Map<string, number>;
+  orders: Map<string, number>;
+}
+
+export function seedFromSample(store: MagentoStore, sample: SampleStore): SeededIds {
   const { catalog, customers, sales } = store;
   store.settings.baseCurrency = sample.currency;
   const categoryIds = new Map<string, number>();
@@ -59,9 +68,9 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): void {
   const productIds = new Map<string, number>();
   const variantIds = new Map<string, number>();
   for (const p of sample.products) {
-    const links = p.categoryKeys.flatMap((key, position) => {
+    const links = p.categoryKeys.flatMap((key) => {
       const id = categoryIds.get(key);
-      return id === undefined ? [] : [{ category_id: String(id), position }];
+      return id === undefined ? [] : [{ category_id: String(id), position: 0 }];
     });
     const common = (extra: Json[]): Json[] => [
       ...extra,
@@ -95,12 +104,7 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): void {
           extension_attributes: {
             website_ids: [1],
             category_links: links,
-            stock_item: {
-              qty: variant.stock,
-              is_in_stock: variant.stock > 0,
-              manage_stock: true,
-              use_config_manage_stock: false,
-            },
+            stock_item: { qty: variant.stock, is_in_stock: variant.stock > 0 },
           },
           custom_attributes: common([
             ...describe,
@@ -129,12 +133,7 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): void {
           extension_attributes: {
             website_ids: [1],
             category_links: links,
-            stock_item: {
-              qty: variant.stock,
-              is_in_stock: variant.stock > 0,
-              manage_stock: true,
-              use_config_manage_stock: false,
-            },
+            stock_item: { qty: variant.stock, is_in_stock: variant.stock > 0 },
           },
           custom_attributes: [
             { attribute_code: 'url_key', value: `${p.slug}-${formatUrlKey(values.join('-'))}` },
@@ -164,12 +163,7 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): void {
         extension_attributes: {
           website_ids: [1],
           category_links: links,
-          stock_item: {
-            qty: 0,
-            is_in_stock: true,
-            manage_stock: true,
-            use_config_manage_stock: false,
-          },
+          stock_item: { qty: 0, is_in_stock: true },
           configurable_product_options: p.options.map((o, position) => {
             const attribute = catalog.getAttribute(attributeCodeFor(o.name));
             return {
@@ -213,6 +207,7 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): void {
   }
 
   const productsByKey = new Map(sample.products.map((p) => [p.key, p]));
+  const orderIds = new Map<string, number>();
   for (const o of sample.orders) {
     if (!o.lines.length) continue;
     const items: Json[] = [];
@@ -300,7 +295,7 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): void {
     const [state, status] = stateOf(o.status);
     const paid = ['processing', 'on-hold', 'completed', 'refunded'].includes(o.status) ? grand : 0;
     const customerId = o.customerKey ? customerIds.get(o.customerKey) : undefined;
-    sales.insertSeeded(
+    const saved = sales.insertSeeded(
       {
         increment_id: o.number.padStart(9, '0'),
         store_id: 1,
@@ -316,6 +311,10 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): void {
         ...(customerId === undefined ? {} : { customer_id: customerId, customer_group_id: 1 }),
         customer_note: o.note,
         base_currency_code: o.currency,
+        base_to_global_rate: 1,
+        base_to_order_rate: 1,
+        store_to_base_rate: 0,
+        store_to_order_rate: 0,
         order_currency_code: o.currency,
         store_currency_code: o.currency,
         global_currency_code: o.currency,
@@ -371,7 +370,15 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): void {
       },
       items,
     );
+    orderIds.set(o.key, Number(saved.entity_id));
   }
+  return {
+    categories: categoryIds,
+    products: productIds,
+    variants: variantIds,
+    customers: customerIds,
+    orders: orderIds,
+  };
 }
 
 function prices(price: string, compareAtPrice: string | null): Json {

@@ -2,6 +2,8 @@ import { BulkQueue } from './bulk.ts';
 import { Catalog } from './catalog.ts';
 import { Customers } from './customers.ts';
 import { Sales } from './sales.ts';
+import { SalesDocuments } from './sales-documents.ts';
+import { TaxClasses } from './tax.ts';
 
 export interface StoreSettings {
   /** Store group name ('Main Website Store'), shown by /V1/store/storeGroups. */
@@ -26,9 +28,12 @@ export const defaultSettings: StoreSettings = {
 /** Everything one emulated Magento installation holds. */
 export class MagentoStore {
   readonly settings: StoreSettings;
-  readonly catalog = new Catalog();
-  readonly customers = new Customers();
+  readonly tax = new TaxClasses();
+  readonly catalog = new Catalog(this.tax);
+  readonly customers = new Customers(this.tax);
   readonly sales = new Sales(this.customers);
+  readonly creditmemos = new SalesDocuments('creditmemo', this.sales);
+  readonly invoices = new SalesDocuments('invoice', this.sales);
   readonly bulk: BulkQueue;
 
   constructor(
