@@ -1,3 +1,4 @@
+import { customerMarkers } from '@replatform/connectors/woocommerce/markers';
 import { refusedByWooCommerce } from '@replatform/connectors/woocommerce/real-store/assigned';
 import type {
   NativeEntity,
@@ -129,11 +130,14 @@ const imageRules = (at: string): Record<string, Rule> => ({
 });
 
 const markers =
-  'the migration’s own markers (`_replatform_*` meta: the source id and content hash that find a record again on a later run, and what it converted)';
+  'the migration’s own markers (`_replatform_*` meta, and on customers `replatform_source_id` and `replatform_hash`, since WooCommerce’s customers route neither takes nor answers meta keys with a leading underscore: the source id and content hash that find a record again on a later run, and what it converted)';
 const isMarker = (item: unknown) => isObject(item) && str(item.key).startsWith('_replatform_');
+const customerMarkerKeys: readonly string[] = Object.values(customerMarkers);
+const isCustomerMarker = (item: unknown) =>
+  isMarker(item) || (isObject(item) && customerMarkerKeys.includes(str(item.key)));
 
-const metaRules = (at: string): Record<string, Rule> => ({
-  [at]: { key: metaKey, ours: { test: isMarker, reason: markers } },
+const metaRules = (at: string, ours = isMarker): Record<string, Rule> => ({
+  [at]: { key: metaKey, ours: { test: ours, reason: markers } },
   [`${at}[].id`]: { internal: metaId },
 });
 
@@ -192,7 +196,7 @@ const ownRules: Record<NativeEntity, Rules> = {
     id: { internal: internalId },
     date_modified: { internal: modified },
     date_modified_gmt: { internal: modified },
-    ...metaRules('meta_data'),
+    ...metaRules('meta_data', isCustomerMarker),
   },
   orders: {
     id: { internal: internalId },
