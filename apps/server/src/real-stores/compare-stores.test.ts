@@ -239,6 +239,88 @@ describe('comparing two WooCommerce stores field by field', () => {
     ]);
   });
 
+  it('leaves the customer markers alone, which WooCommerce only keeps without a leading underscore', () => {
+    const copy = store(DST, 1000);
+    const customer = copy.customers[0] as Record<string, unknown>;
+    customer.date_created = '2024-01-01T00:00:00';
+    customer.meta_data = [
+      { id: 1, key: 'replatform_source_id', value: '30' },
+      { id: 2, key: 'replatform_hash', value: 'abc' },
+    ];
+    const source = store(SRC, 0);
+    (source.customers[0] as Record<string, unknown>).meta_data = [];
+    const differences = (snapshot: NativeSnapshot) =>
+      compareStores({ origin: SRC, snapshot: source }, { origin: DST, snapshot }, maps(1000))
+        .differences.filter((d) => d.entity !== 'orders')
+        .map((d) => `${d.entity} ${d.record} ${d.field}`);
+    expect(differences(copy)).toEqual([]);
+    // The same keys on a product are the merchant's own meta, not ours.
+    const product = copy.products[0] as Record<string, unknown>;
+    product.meta_data = [
+      ...(product.meta_data as unknown[]),
+      { id: 3, key: 'replatform_source_id', value: '10' },
+    ];
+    expect(differences(copy)).toEqual(['products 10 meta_data[replatform_source_id]']);
+  });
+
+  it('expects a coupon line’s kind, amount and coupon_info, and the files’ ids, to be named in the report', () => {
+    const source = store(SRC, 0);
+    const copy = store(DST, 1000);
+    // Only the fields under test differ.
+    (copy.orders[0] as Record<string, unknown>).number = '100';
+    (copy.customers[0] as Record<string, unknown>).date_created = '2024-01-01T00:00:00';
+    const couponLine = (id: number, info: string, type: string, nominal: number) => ({
+      id,
+      code: 'welcome10',
+      discount: '0.6',
+      discount_type: type,
+      nominal_amount: nominal,
+      free_shipping: false,
+      meta_data: [{ id: id + 1, key: 'coupon_info', value: info, display_value: info }],
+    });
+    (source.orders[0] as Record<string, unknown>).coupon_lines = [
+      couponLine(600, '[58,"welcome10","percent",10]', 'percent', 10),
+    ];
+    (copy.orders[0] as Record<string, unknown>).coupon_lines = [
+      couponLine(1600, '[84,"welcome10",null,0.6]', 'fixed_cart', 0.6),
+    ];
+    const file = (id: string) => ({ id, name: 'Guide', file: 'https://files.example.com/g.pdf' });
+    (source.products[1] as Record<string, unknown>).downloads = [file('a1')];
+    (copy.products[1] as Record<string, unknown>).downloads = [file('b2')];
+    const variation = (snapshot: NativeSnapshot) =>
+      (snapshot.products[0]?.variations as Record<string, unknown>[])[0]!;
+    variation(source).downloads = [file('c3')];
+    variation(copy).downloads = [file('d4')];
+    variation(source).date_created = '2026-11-26T13:05:51';
+    variation(copy).date_created = '2026-11-26T15:00:00';
+    const comparison = compareStores(
+      { origin: SRC, snapshot: source },
+      { origin: DST, snapshot: copy },
+      maps(1000),
+    );
+    expect(comparison.differences.filter((d) => !d.refused)).toEqual([]);
+    const csv = [
+      'type,source_id,destination_id,outcome,reason,not_carried',
+      'product,10,1010,migrated,,variation_records[].date_created: dated by WooCommerce | variation_records[].downloads[].id: no place',
+      'product,11,1011,migrated,,downloads[].id: no place',
+      'order,100,1100,migrated,,coupon_lines[].discount_type: the coupon | coupon_lines[].nominal_amount: the coupon | coupon_lines[].meta_data: the coupon',
+      '',
+    ].join('\r\n');
+    const verdict = judge(comparison, reportNames(csv));
+    expect(verdict.unreported).toEqual([]);
+    expect(verdict.reported.map((d) => `${d.record} ${d.field}`).sort()).toEqual([
+      '10 variations[TEE-S].date_created',
+      '10 variations[TEE-S].downloads[0].id',
+      '100 coupon_lines[0].discount_type',
+      '100 coupon_lines[0].meta_data[coupon_info].display_value',
+      '100 coupon_lines[0].meta_data[coupon_info].value',
+      '100 coupon_lines[0].nominal_amount',
+      '11 downloads[0].id',
+    ]);
+    const silent = judge(comparison, reportNames(csv.replace(/order,100.*\r\n/, '')));
+    expect(silent.unreported.map((d) => d.rulePath)).toContain('coupon_lines[].meta_data[].value');
+  });
+
   it('never takes a value the source did not have for one WooCommerce assigns', () => {
     const copy = store(DST, 1000);
     (copy.orders[0] as Record<string, unknown>).date_paid = '2026-01-01T00:00:00';

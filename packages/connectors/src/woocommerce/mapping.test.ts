@@ -122,7 +122,8 @@ describe('WooCommerce -> canonical', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(entitySchemas.products.safeParse(result.record).success).toBe(true);
-    expect(result.losses).toEqual([]);
+    // WooCommerce's id of a downloadable file has no place in the model.
+    expect(result.losses.map((l) => l.field)).toEqual(['downloads[].id']);
     expect(result.record).toMatchObject({
       id: '40',
       type: 'simple',
@@ -291,6 +292,9 @@ describe('WooCommerce -> canonical', () => {
           weight: '2',
           image: { id: 9, src: 'https://shop.test/swatch.png', name: 'Swatch', alt: '' },
           meta_data: [{ id: 1, key: 'supplier', value: 'S-1' }],
+          date_created_gmt: '2026-11-26T13:05:51',
+          downloadable: true,
+          downloads: [{ id: 'f-2', name: 'Chart', file: 'https://files.test/c.pdf' }],
         }),
         variation({
           id: 31,
@@ -354,8 +358,15 @@ describe('WooCommerce -> canonical', () => {
       metafields: [{ namespace: 'woocommerce', key: 'supplier', value: 'S-1', type: 'string' }],
     });
     expect(second?.dimensions).toBeUndefined();
-    // A variant image no gallery shows keeps only its address: its title is a loss.
-    expect(result.losses.map((l) => l.field)).toEqual(['variation_records[].image.name']);
+    expect(second?.downloads).toEqual([{ name: 'Chart', url: 'https://files.test/c.pdf' }]);
+    // A variant image no gallery shows keeps only its address: its title is a loss. A
+    // variation's creation date and its files' ids have no place in the model either.
+    expect(result.losses.map((l) => l.field)).toEqual([
+      'variation_records[].date_created',
+      'variation_records[].date_created_gmt',
+      'variation_records[].downloads[].id',
+      'variation_records[].image.name',
+    ]);
   });
 
   it('reports what the model cannot carry, record by record', () => {
@@ -373,6 +384,7 @@ describe('WooCommerce -> canonical', () => {
     );
     expect(result.ok && result.record.status).toBe('draft');
     expect(result.ok && result.losses.map((l) => l.field)).toEqual([
+      'downloads[].id',
       'post_password',
       'status',
       'brands[]',

@@ -63,7 +63,11 @@ const sale = (prefix: string, canonical: string) =>
     [`${prefix}virtual`]: { carried: `${canonical}.virtual` },
     [`${prefix}downloadable`]: { carried: `${canonical}.downloadable` },
     [`${prefix}downloads[]`]: { carried: `${canonical}.downloads` },
-    [`${prefix}downloads[].id`]: { assigned: 'WooCommerce names each downloadable file by an id' },
+    // WooCommerce keeps an id sent with a file, but the data model has no place for it.
+    [`${prefix}downloads[].id`]: {
+      notCarried:
+        "The data model keeps a downloadable file's name and address, not WooCommerce's id for it: the destination gives the file an id of its own (download permissions are not migrated).",
+    },
     [`${prefix}downloads[].name`]: { carried: `${canonical}.downloads.name` },
     [`${prefix}downloads[].file`]: { carried: `${canonical}.downloads.url` },
     [`${prefix}download_limit`]: {
@@ -211,10 +215,12 @@ const productFields: Record<string, SourceField> = {
   'variation_records[].id': { assigned: 'WooCommerce numbers variations' },
   'variation_records[].type': { assigned: "always 'variation'" },
   'variation_records[].date_created': {
-    assigned: 'WooCommerce dates a variation when it is created (read-only)',
+    notCarried:
+      "WooCommerce dates a variation when it is created: its REST API cannot set a variation's creation date, so the destination's is the time of the import.",
   },
   'variation_records[].date_created_gmt': {
-    assigned: 'WooCommerce dates a variation when it is created (read-only)',
+    notCarried:
+      "WooCommerce dates a variation when it is created: its REST API cannot set a variation's creation date, so the destination's is the time of the import.",
   },
   'variation_records[].date_modified': {
     assigned: 'stamped by WooCommerce whenever the variation changes',
@@ -478,21 +484,23 @@ const orderFields: Record<string, SourceField> = {
   'coupon_lines[].code': { carried: 'discounts.code' },
   'coupon_lines[].discount': { converted: 'discounts.amount', how: 'as minor units.' },
   'coupon_lines[].discount_tax': { converted: 'discounts.tax', how: 'as minor units.' },
+  // WooCommerce's orders API takes only a coupon line's code: the line's kind, own amount,
+  // free shipping and coupon_info come from the coupon WooCommerce applies at the destination.
   'coupon_lines[].discount_type': {
     notCarried:
-      "The kind of coupon (percentage or fixed amount) is part of the coupon's definition, which is not migrated; the order keeps the amount it took off.",
+      'The kind of coupon (percentage or fixed amount) belongs to the coupon, which is not migrated: WooCommerce takes it from the coupon it applies, and the line is recorded with a temporary fixed-amount coupon for the amount it took off.',
   },
   'coupon_lines[].nominal_amount': {
     notCarried:
-      "The coupon's own amount (such as 20 for 20%) is part of its definition, which is not migrated; the order keeps the amount it took off.",
+      "The coupon's own amount (such as 10 for 10%) belongs to the coupon, which is not migrated: WooCommerce takes it from the coupon it applies; the line keeps the amount it took off.",
   },
   'coupon_lines[].free_shipping': {
     notCarried:
-      "Whether the coupon gave free shipping is part of its definition, which is not migrated; the order's shipping lines keep what was charged.",
+      "Whether the coupon gave free shipping belongs to the coupon, which is not migrated; the order's shipping lines keep what was charged.",
   },
   'coupon_lines[].meta_data': {
     notCarried:
-      "WooCommerce's copy of the coupon definition (coupon_info) is not migrated; the order keeps the code and the amount taken off.",
+      "WooCommerce's copy of the coupon it applied (coupon_info: the coupon's id, kind and amount) is not migrated: WooCommerce writes its own from the coupon it applies at the destination, a temporary one when the destination has no coupon of that code.",
   },
   // Newest first by the second they were made in: refunds made in one second come in any order.
   'refunds[]': { carried: 'refunds', unordered: true },

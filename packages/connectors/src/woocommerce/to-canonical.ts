@@ -350,6 +350,11 @@ export function productToCanonical(
         dimensions && JSON.stringify(dimensions) !== JSON.stringify(productDimensions)
           ? dimensions
           : undefined;
+      if (v.date_created_gmt) {
+        lose('variation_records[].date_created');
+        lose('variation_records[].date_created_gmt');
+      }
+      if (v.downloads.some((d) => d.id !== '')) lose('variation_records[].downloads[].id');
       if (v.tax_status !== '' && v.tax_status !== 'taxable') lose('variation_records[].tax_status');
       if (Array.isArray(v.gallery_image_ids) && v.gallery_image_ids.length)
         lose('variation_records[].gallery_image_ids');
@@ -389,6 +394,7 @@ export function productToCanonical(
         'The GTIN of the variable product itself has no place in the model, which keeps one per variant.',
       );
   } else if (type !== 'grouped') {
+    if (p.downloads.some((d) => d.id !== '')) lose('downloads[].id');
     variants = [
       {
         id: String(p.id),

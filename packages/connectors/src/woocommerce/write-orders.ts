@@ -404,6 +404,11 @@ export class OrderWriter {
               .data[0],
         );
         temporary.push(data.id);
+        // The line's coupon_info names this coupon: WooCommerce takes the line's kind, own
+        // amount and coupon id from the coupon it applies.
+        plan.warnings.push(
+          `The destination has no coupon '${code}': the order's coupon line was recorded with a temporary fixed-amount coupon (id ${data.id}) of ${fromMinor(amount, o.currency)}, deleted right after, so the line names that coupon and not the source's kind and amount.`,
+        );
       }
       const recover = (ops: BatchOp[]) => this.recoverCreates([plan], ops);
       let results = await runBatch(

@@ -36,7 +36,19 @@ export const refusedByWooCommerce: Record<Entity, Readonly<Record<string, Assign
   // (observed-behaviour.ts): compared like any other field.
   categories: {},
   products: withGmt({
-    'variations[].date_created': stamped('a variation’s creation date', []),
+    'variations[].date_created': stamped('a variation’s creation date', [
+      'variation_records[].date_created',
+    ]),
+    // The files' ids: WooCommerce keeps one it is sent, but the data model carries none, so the
+    // destination makes up its own (wp_generate_uuid4).
+    'downloads[].id': {
+      reason: 'WooCommerce gives a downloadable file written without an id an id of its own',
+      reportAs: ['downloads[].id'],
+    },
+    'variations[].downloads[].id': {
+      reason: 'WooCommerce gives a downloadable file written without an id an id of its own',
+      reportAs: ['variation_records[].downloads[].id'],
+    },
   }),
   customers: withGmt({
     date_created: stamped('a customer’s registration date', ['createdAt']),
@@ -66,6 +78,25 @@ export const refusedByWooCommerce: Record<Entity, Readonly<Record<string, Assign
     prices_include_tax: {
       reason: 'read-only: WooCommerce takes it from the store’s tax settings',
       reportAs: ['pricesIncludeTax'],
+    },
+    // wc/v3 takes only a coupon line's code (calculate_coupons): the rest comes from the coupon
+    // it applies, which is the destination's own (coupons are not migrated).
+    'coupon_lines[].discount_type': {
+      reason: 'read-only: WooCommerce takes it from the coupon it applies at the destination',
+      reportAs: ['coupon_lines[].discount_type'],
+    },
+    'coupon_lines[].nominal_amount': {
+      reason: 'read-only: WooCommerce takes it from the coupon it applies at the destination',
+      reportAs: ['coupon_lines[].nominal_amount'],
+    },
+    'coupon_lines[].free_shipping': {
+      reason: 'read-only: WooCommerce takes it from the coupon it applies at the destination',
+      reportAs: ['coupon_lines[].free_shipping'],
+    },
+    'coupon_lines[].meta_data[]': {
+      reason:
+        'WooCommerce writes its own copy of the coupon it applies at the destination (coupon_info: that coupon’s id, kind and amount) and takes no meta data on a coupon line',
+      reportAs: ['coupon_lines[].meta_data'],
     },
     'refunds[].date_created': stamped('a refund’s date', ['refunds.createdAt']),
     'notes[].date_created': stamped('a note’s date', ['notes.createdAt']),
