@@ -341,6 +341,14 @@ describe('comparing two WooCommerce stores field by field', () => {
     (after.orders[0] as Record<string, unknown>).status = 'refunded';
     expect(changedFields(before, before)).toEqual([]);
     expect(changedFields(before, after)).toEqual(['orders 1100.status: "completed" -> "refunded"']);
+    // Related products are WooCommerce's random pick of each read, not a change.
+    (before.products[0] as Record<string, unknown>).related_ids = [11, 12];
+    (after.products[0] as Record<string, unknown>).related_ids = [12, 11];
+    (after.products[0] as Record<string, unknown>).upsell_ids = [1012];
+    expect(changedFields(before, after)).toEqual([
+      'products 1010.upsell_ids[0]: 1011 -> 1012',
+      'orders 1100.status: "completed" -> "refunded"',
+    ]);
   });
 });
 

@@ -715,10 +715,14 @@ export function compareStores(
   return { differences: comparer.differences, figures: comparer.figures };
 }
 
-/** Dotted paths where two snapshots of the same store differ (every field, nothing mapped). */
+/**
+ * Dotted paths where two snapshots of the same store differ (every field, nothing mapped, but
+ * related_ids, which WooCommerce picks anew at random on every read).
+ */
 export function changedFields(before: NativeSnapshot, after: NativeSnapshot): string[] {
   const out: string[] = [];
   const walk = (x: unknown, y: unknown, path: string) => {
+    if (/^products [^.]+\.related_ids$/.test(path)) return;
     if (Array.isArray(x) && Array.isArray(y)) {
       if (x.length !== y.length) out.push(`${path}.length: ${x.length} -> ${y.length}`);
       for (let i = 0; i < Math.min(x.length, y.length); i += 1) walk(x[i], y[i], `${path}[${i}]`);
