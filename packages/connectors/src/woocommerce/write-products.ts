@@ -2,7 +2,13 @@ import type { Product, ProductImage } from '@replatform/canonical/product';
 import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
 import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
-import { productBody, variationBody, type Json } from './from-canonical.ts';
+import {
+  attributeSettings,
+  productBody,
+  termBody,
+  variationBody,
+  type Json,
+} from './from-canonical.ts';
 import type { ImageStore } from './images.ts';
 import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
 import { pageSize, readVariations } from './read.ts';
@@ -150,15 +156,28 @@ export class ProductWriter {
 
   /** Store-wide attributes of the records, created where missing, with their terms. */
   private async sharedAttributes(records: Product[], warnings: string[][]) {
-    const wanted = new Map<string, SharedAttribute & { values: Set<string> }>();
+    const wanted = new Map<
+      string,
+      SharedAttribute & { values: Set<string>; terms: Map<string, Record<string, unknown>> }
+    >();
     for (const p of records)
       for (const a of [...p.options, ...p.attributes]) {
         if (!a.shared) continue;
+        const definition = p.sharedAttributes.find((d) => d.slug === a.shared?.slug);
         const entry = wanted.get(a.shared.slug) ?? {
           slug: a.shared.slug,
-          name: a.name,
+          name: definition?.name ?? a.name,
+          ...(definition ? { settings: attributeSettings(definition) } : {}),
           values: new Set<string>(),
+          terms: new Map<string, Record<string, unknown>>(),
         };
+        // Every term of the attribute, in the source's order of creation, then the values
+        // products name that the definition does not list.
+        for (const t of definition?.terms ?? [])
+          if (!entry.terms.has(t.name)) {
+            entry.values.add(t.name);
+            entry.terms.set(t.name, termBody(t));
+          }
         for (const v of a.values) if (v.trim() !== '') entry.values.add(v);
         wanted.set(a.shared.slug, entry);
       }
@@ -176,7 +195,11 @@ export class ProductWriter {
         });
         continue;
       }
-      const terms = await this.attributes.ensureTerms(id, [...entry.values]);
+      const terms = await this.attributes.ensureTerms(
+        id,
+        [...entry.values],
+        (name) => entry.terms.get(name) ?? {},
+      );
       for (const [value, why] of terms.failed)
         records.forEach((p, i) => {
           if (
@@ -199,7 +222,18 @@ export class ProductWriter {
     const warnings = records.map(() => [] as string[]);
     /** Records written without something that may be there on a later run. */
     const incomplete = new Set<number>();
-    const tags = await this.tags.ensure(records.flatMap((r) => r.tags));
+    const tagBodies = new Map<string, Record<string, unknown>>();
+    for (const r of records)
+      for (const t of r.tagDefinitions)
+        if (!tagBodies.has(t.name))
+          tagBodies.set(t.name, {
+            ...(t.slug ? { slug: t.slug } : {}),
+            ...(t.description ? { description: t.description } : {}),
+          });
+    const tags = await this.tags.ensure(
+      records.flatMap((r) => r.tags),
+      (name) => tagBodies.get(name) ?? {},
+    );
     const brands = await this.brands.ensure(records.map((r) => r.vendor).filter(Boolean));
     const attributeIds = await this.sharedAttributes(records, warnings);
     const classes = await this.shippingClasses.ensure(
