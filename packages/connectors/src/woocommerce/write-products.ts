@@ -688,21 +688,28 @@ export class ProductWriter {
     const create: BatchOp[] = [];
     const update: BatchOp[] = [];
     const urls = new Map<number, string>();
+    /** Variants whose image another variant of this batch stores: given it by id afterwards. */
+    const later = new Map<number, string>();
     for (const [key, v] of p.variants.entries()) {
       let image: Json | undefined;
       if (v.imageUrl) {
         let id = this.images.known(v.imageUrl, idMap);
-        if (id === undefined && (!claim.mine.has(v.imageUrl) || sentInBatch.has(v.imageUrl)))
+        // Waiting for an image this very batch stores would wait for ever.
+        if (id === undefined && claim.mine.has(v.imageUrl) && sentInBatch.has(v.imageUrl))
+          later.set(key, v.imageUrl);
+        else if (id === undefined && !claim.mine.has(v.imageUrl))
           id = await this.images.wait(v.imageUrl, idMap);
         const img = titled.get(v.imageUrl);
         image = id
           ? { id }
-          : {
-              src: v.imageUrl,
-              ...(img?.title ? { name: img.title } : {}),
-              ...(img?.alt ? { alt: img.alt } : {}),
-            };
-        if (!id) {
+          : later.has(key)
+            ? undefined
+            : {
+                src: v.imageUrl,
+                ...(img?.title ? { name: img.title } : {}),
+                ...(img?.alt ? { alt: img.alt } : {}),
+              };
+        if (!id && !later.has(key)) {
           sentInBatch.add(v.imageUrl);
           urls.set(key, v.imageUrl);
         }
@@ -758,6 +765,35 @@ export class ProductWriter {
       problems.push(`Variant ${variant?.sku || variant?.id || key}: ${errorText(result.error)}`);
     }
     assets.push(...claim.settle(stored));
+    const ids = new Map<number, number>();
+    for (const [key, result] of results)
+      if (result.ok && result.op !== 'delete') {
+        const variation = wcVariationSchema.safeParse(result.item);
+        if (variation.success) ids.set(key, variation.data.id);
+      }
+    const imageOps: BatchOp[] = [...later].flatMap(([key, url]) => {
+      const id = ids.get(key);
+      const image = stored.get(url);
+      return id !== undefined && image !== undefined
+        ? [{ key, body: { id, image: { id: image } } }]
+        : [];
+    });
+    if (imageOps.length) {
+      const again = await runBatch(
+        this.client,
+        `${path}/batch`,
+        { create: [], update: imageOps },
+        async () => new Map(),
+      );
+      for (const [key, result] of again)
+        if (!result.ok)
+          problems.push(
+            `Variant ${p.variants[key]?.sku || key}: its image was not set (${errorText(result.error)})`,
+          );
+    }
+    for (const [key, url] of later)
+      if (!imageOps.some((op) => op.key === key))
+        problems.push(`Variant ${p.variants[key]?.sku || key}: its image ${url} was not stored`);
     return problems;
   }
 }
