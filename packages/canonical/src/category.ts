@@ -19,6 +19,8 @@ export const categorySchema = z.strictObject({
   imageUrl: z.url().nullable(),
   /** Alternative text of the category image, '' when none. */
   imageAlt: z.string(),
+  /** Title of the category image (its name in the store's media library), '' when none. */
+  imageTitle: z.string(),
   /**
    * What the category page shows, where the store lets the merchant choose: 'default' (the
    * theme's choice), 'products', 'subcategories' or 'both'.

@@ -17,6 +17,7 @@ export function categoryDefaults(): Omit<
   return {
     imageUrl: null,
     imageAlt: '',
+    imageTitle: '',
     displayType: 'default',
     seoTitle: '',
     seoDescription: '',
@@ -76,6 +77,8 @@ export function productDefaults(): Omit<
     images: [],
     categoryIds: [],
     tags: [],
+    tagDefinitions: [],
+    sharedAttributes: [],
     seoTitle: '',
     seoDescription: '',
     weight: null,

@@ -53,6 +53,51 @@ export const sharedAttributeSchema = z
   })
   .nullable();
 
+/** A term (value) of a store-wide attribute, as the store defines it. */
+export const sharedAttributeTermSchema = z.strictObject({
+  /** The value as shoppers see it ('Red'). */
+  name: z.string().min(1),
+  /** URL key of the term, '' when the source has none. */
+  slug: z.string(),
+  /** Description of the term (HTML), '' when none. */
+  description: z.string(),
+  /** Sort position set by the merchant, used where the attribute sorts its terms by hand. */
+  position: z.number().int(),
+});
+export type SharedAttributeTerm = z.infer<typeof sharedAttributeTermSchema>;
+
+/**
+ * A store-wide attribute's own settings and every one of its terms, including those no product
+ * uses (WooCommerce global attributes): what a destination needs to create the attribute as the
+ * source has it, not only the values products name.
+ */
+export const sharedAttributeDefinitionSchema = z.strictObject({
+  /** The store-wide attribute's slug or code, as in `shared.slug` of options and attributes. */
+  slug: z.string().min(1),
+  name: z.string().min(1),
+  /** Whether the store gives each term its own archive page (a product listing). */
+  archives: z.boolean(),
+  /**
+   * How the store sorts the terms wherever it lists them (a product's values included): 'position'
+   * (by hand), 'name', 'name_numeric' (names read as numbers), 'id' (order of creation).
+   */
+  termOrder: z.enum(['position', 'name', 'name_numeric', 'id']),
+  /** Every term, in the store's own order. */
+  terms: z.array(sharedAttributeTermSchema),
+});
+export type SharedAttributeDefinition = z.infer<typeof sharedAttributeDefinitionSchema>;
+
+/** A merchant tag as the store defines it, where it keeps more than the name. */
+export const tagDefinitionSchema = z.strictObject({
+  /** The tag's name, as in the product's `tags`. */
+  name: z.string().min(1),
+  /** URL key of the tag, '' when the source has none. */
+  slug: z.string(),
+  /** Description of the tag (HTML), '' when none. */
+  description: z.string(),
+});
+export type TagDefinition = z.infer<typeof tagDefinitionSchema>;
+
 /** One option of a product with options (e.g. name 'Size', values ['S', 'M', 'L']). */
 export const productOptionSchema = z.strictObject({
   /** The option's name as shoppers see it ('Size'). */
@@ -237,6 +282,16 @@ export const productSchema = z
      * alphabetically), so comparisons sort them.
      */
     tags: z.array(z.string()),
+    /**
+     * Slug and description of the product's tags where the source keeps them (one per tag in
+     * `tags`); [] when the source keeps tags as names only.
+     */
+    tagDefinitions: z.array(tagDefinitionSchema),
+    /**
+     * The store-wide attributes the product's options and attributes come from (`shared.slug`),
+     * with their settings and all their terms; [] when the source keeps nothing beyond the slug.
+     */
+    sharedAttributes: z.array(sharedAttributeDefinitionSchema),
     /** SEO page title, '' to use the product name. */
     seoTitle: z.string(),
     /** SEO meta description, '' when none. */

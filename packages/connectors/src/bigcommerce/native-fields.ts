@@ -686,6 +686,7 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
   categories: {
     unsupported: {
       imageAlt: 'BigCommerce categories have no alternative text for their image.',
+      imageTitle: 'BigCommerce category images have no title.',
       displayType:
         'BigCommerce category pages show what the theme shows; a category has no display setting.',
     },
@@ -699,6 +700,10 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
     unsupported: {
       shortDescriptionHtml: 'BigCommerce products have one description.',
       'images.title': 'BigCommerce images have a description (the alternative text) but no title.',
+      tagDefinitions:
+        "BigCommerce keeps tags as search keywords: a tag's slug and description have no place.",
+      sharedAttributes:
+        "BigCommerce's catalogue API makes options per product: a store-wide attribute's settings, its values' descriptions and order, and the values no product uses have no place.",
       createdAt: 'BigCommerce stamps the date a product is made.',
       updatedAt: 'BigCommerce stamps the date a product is changed.',
       visibility:

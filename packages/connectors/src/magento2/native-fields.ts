@@ -1086,6 +1086,7 @@ export const magentoDestinationFields: {
     unsupported: {
       imageUrl: "Magento's REST API cannot upload category images; add the image in the admin.",
       imageAlt: "Magento's REST API cannot upload category images; add the image in the admin.",
+      imageTitle: "Magento's REST API cannot upload category images; add the image in the admin.",
     },
     converted: {
       displayType:
@@ -1098,6 +1099,9 @@ export const magentoDestinationFields: {
     unsupported: {
       featured: 'Magento has no featured flag (themes pick featured products with widgets).',
       tags: 'Magento products have no tags.',
+      tagDefinitions: 'Magento products have no tags.',
+      sharedAttributes:
+        "A store-wide attribute is found or created by its code with the values products use; the source attribute's settings, its values' descriptions and order, and the values no product uses are not written.",
       dimensions: 'Magento has no package dimensions by default.',
       'variants.dimensions': 'Magento has no package dimensions by default.',
       'variants.barcode': 'Magento has no barcode field by default.',

@@ -1091,6 +1091,7 @@ describe('canonical -> Shopify', () => {
       position: 3,
       imageUrl: 'https://src.example/c.png',
       imageAlt: 'Banner',
+      imageTitle: '',
       displayType: 'default',
       seoTitle: 'Tees | Shop',
       seoDescription: '',

@@ -432,6 +432,7 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
         'Shopify collections are flat: the collection is created at the top level, without its parent category.',
       position: 'Shopify has no order among collections.',
       displayType: 'Shopify collection pages have no setting for showing subcategories.',
+      imageTitle: 'Shopify collection images have alternative text but no title.',
     },
     converted: {
       metafields:
@@ -445,6 +446,9 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       defaultOptionValues:
         'Shopify products have no default option values: the product page starts from a variant the theme chooses.',
       'images.title': 'Shopify images have alternative text but no title.',
+      tagDefinitions: "Shopify tags are names only: a tag's slug and description have no place.",
+      sharedAttributes:
+        "Shopify options belong to each product: a store-wide attribute's settings, its values' descriptions and order, and the values no product uses have no place.",
       taxClass:
         "Shopify has no tax classes: taxes follow the store's regions and the product's category.",
       shippingClass:

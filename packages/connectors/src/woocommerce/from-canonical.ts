@@ -3,7 +3,14 @@ import type { Category } from '@replatform/canonical/category';
 import type { Customer } from '@replatform/canonical/customer';
 import { fromMinor, type Money } from '@replatform/canonical/money';
 import type { Order } from '@replatform/canonical/order';
-import type { Dimensions, Product, Variant, Weight } from '@replatform/canonical/product';
+import type {
+  Dimensions,
+  Product,
+  SharedAttributeDefinition,
+  SharedAttributeTerm,
+  Variant,
+  Weight,
+} from '@replatform/canonical/product';
 import { createdVia, markers } from './markers.ts';
 import { metafieldsToMeta } from './metafields.ts';
 import type { StoreUnits } from './to-canonical.ts';
@@ -186,11 +193,33 @@ export function categoryBody(
             image: {
               ...(image ?? { src: c.imageUrl }),
               ...(c.imageAlt ? { alt: c.imageAlt } : {}),
+              ...(c.imageTitle ? { name: c.imageTitle } : {}),
             },
           }
         : {}),
     },
     warnings,
+  };
+}
+
+const orderByOf: Record<SharedAttributeDefinition['termOrder'], string> = {
+  position: 'menu_order',
+  name: 'name',
+  name_numeric: 'name_num',
+  id: 'id',
+};
+
+/** The settings a store-wide attribute is created with. */
+export function attributeSettings(a: SharedAttributeDefinition) {
+  return { has_archives: a.archives, order_by: orderByOf[a.termOrder] };
+}
+
+/** What a store-wide attribute's term is created with besides its name. */
+export function termBody(t: SharedAttributeTerm): Json {
+  return {
+    ...(t.slug ? { slug: t.slug } : {}),
+    ...(t.description ? { description: t.description } : {}),
+    ...(t.position !== 0 ? { menu_order: t.position } : {}),
   };
 }
 

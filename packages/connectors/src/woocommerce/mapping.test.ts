@@ -4,9 +4,12 @@ import {
   customerBody,
   orderBody,
   orderDatesMeta,
+  attributeSettings,
+  categoryBody,
   orderStatusToWc,
   price,
   productBody,
+  termBody,
   variationBody,
   type ProductRefs,
 } from './from-canonical.ts';
@@ -19,11 +22,14 @@ import {
   orderToCanonical,
   paymentStatusToCanonical,
   productToCanonical,
+  sharedAttributeToCanonical,
   termSlug,
   type ReadContext,
 } from './to-canonical.ts';
 import { customer, order, product, usd } from './test-records.ts';
 import {
+  wcAttributeSchema,
+  wcAttributeTermSchema,
   wcCustomerSchema,
   wcOrderNoteSchema,
   wcOrderSchema,
@@ -418,13 +424,79 @@ describe('WooCommerce -> canonical', () => {
       position: 2,
       imageUrl: 'https://shop.test/c.png',
       imageAlt: 'Tees',
+      imageTitle: 'c',
       displayType: 'subcategories',
       seoTitle: '',
       seoDescription: '',
       metafields: [],
       sourceUrlPath: '/product-category/clothing/tees/',
     });
-    expect(result.ok && result.losses.map((l) => l.field)).toEqual(['image.name']);
+    expect(result.ok && result.losses).toEqual([]);
+  });
+
+  it("reads a store-wide attribute's settings and every term, and a product's tags with slug and description", () => {
+    const colour = sharedAttributeToCanonical(
+      wcAttributeSchema.parse({
+        id: 1,
+        name: 'Farbe &amp; Ton',
+        slug: 'pa_farbe',
+        type: 'select',
+        order_by: 'name_num',
+        has_archives: true,
+      }),
+      [
+        { id: 9, name: 'Wool', slug: 'wool', description: '', menu_order: 0 },
+        {
+          id: 4,
+          name: 'Red &amp; Pink',
+          slug: 'red-pink',
+          description: '<b>warm</b>',
+          menu_order: 7,
+        },
+      ].map((t) => wcAttributeTermSchema.parse(t)),
+    );
+    expect(colour).toEqual({
+      slug: 'farbe',
+      name: 'Farbe & Ton',
+      archives: true,
+      termOrder: 'name_numeric',
+      terms: [
+        { name: 'Red & Pink', slug: 'red-pink', description: '<b>warm</b>', position: 7 },
+        { name: 'Wool', slug: 'wool', description: '', position: 0 },
+      ],
+    });
+    const p = wcProduct({
+      attributes: [
+        {
+          id: 1,
+          name: 'Farbe',
+          slug: 'pa_farbe',
+          position: 0,
+          visible: true,
+          variation: false,
+          options: ['Wool'],
+        },
+      ],
+      tags: [
+        { id: 31, name: 'Bio &amp; Öko', slug: 'oeko' },
+        { id: 32, name: 'Neu', slug: 'neu' },
+      ],
+    });
+    const result = productToCanonical(p, [], {
+      ...ctx,
+      tags: new Map([
+        [31, wcTermSchema.parse({ id: 31, name: 'Öko', slug: 'oeko', description: 'Bio 🌱' })],
+      ]),
+      attributes: new Map([['farbe', colour]]),
+    });
+    expect(result.ok && result.record.tagDefinitions).toEqual([
+      { name: 'Bio & Öko', slug: 'oeko', description: 'Bio 🌱' },
+      { name: 'Neu', slug: 'neu', description: '' },
+    ]);
+    expect(result.ok && result.record.sharedAttributes).toEqual([colour]);
+    // Without the store's lists (a product read alone) nothing is made up.
+    const alone = productToCanonical(p, [], ctx);
+    expect(alone.ok && alone.record.sharedAttributes).toEqual([]);
   });
 
   it('maps customers without making anything up: separate addresses, the billing e-mail as it is', () => {
@@ -810,6 +882,56 @@ const refs = (overrides: Partial<ProductRefs> = {}): ProductRefs => ({
 });
 
 describe('canonical -> WooCommerce', () => {
+  it("writes a store-wide attribute's settings, its terms' details and a category image's title", () => {
+    expect(
+      attributeSettings({
+        slug: 'farbe',
+        name: 'Farbe',
+        archives: true,
+        termOrder: 'name_numeric',
+        terms: [],
+      }),
+    ).toEqual({ has_archives: true, order_by: 'name_num' });
+    expect(
+      attributeSettings({
+        slug: 's',
+        name: 'S',
+        archives: false,
+        termOrder: 'position',
+        terms: [],
+      }),
+    ).toEqual({ has_archives: false, order_by: 'menu_order' });
+    expect(
+      termBody({ name: 'Rot', slug: 'rot', description: 'Rot – Farbe', position: 10 }),
+    ).toEqual({ slug: 'rot', description: 'Rot – Farbe', menu_order: 10 });
+    expect(termBody({ name: 'Rot', slug: '', description: '', position: 0 })).toEqual({});
+    const category = {
+      id: '1',
+      parentId: null,
+      name: 'Kleidung',
+      slug: 'kleidung',
+      description: '',
+      position: 0,
+      imageUrl: 'https://shop.test/k.png',
+      imageAlt: 'Stange',
+      imageTitle: 'Kleidung – Titelbild',
+      displayType: 'default' as const,
+      seoTitle: '',
+      seoDescription: '',
+      metafields: [],
+      sourceUrlPath: null,
+    };
+    expect(categoryBody(category, 0, false, { id: 5 }).body.image).toEqual({
+      id: 5,
+      alt: 'Stange',
+      name: 'Kleidung – Titelbild',
+    });
+    expect(categoryBody({ ...category, imageTitle: '' }, 0).body.image).toEqual({
+      src: 'https://shop.test/k.png',
+      alt: 'Stange',
+    });
+  });
+
   it('writes prices in their shortest form', () => {
     expect([
       price(usd(4500)),

@@ -170,10 +170,14 @@ const productFields: Record<string, SourceField> = {
   'brands[].id': { assigned: "the store's own id of the brand" },
   'brands[].name': { converted: 'vendor', how: 'the name of the first brand.' },
   'brands[].slug': { assigned: 'WordPress makes a brand slug from its name' },
-  'tags[]': { carried: 'tags', unordered: true },
+  'tags[]': {
+    converted: ['tags', 'tagDefinitions'],
+    how: "each tag's name, with its slug and its description (read from the store's tag list).",
+    unordered: true,
+  },
   'tags[].id': { assigned: "the store's own id of the tag" },
-  'tags[].name': { carried: 'tags' },
-  'tags[].slug': { assigned: 'WordPress makes a tag slug from its name' },
+  'tags[].name': { carried: ['tags', 'tagDefinitions.name'] },
+  'tags[].slug': { carried: 'tagDefinitions.slug' },
   'images[]': { carried: 'images' },
   ...image('images[]', { name: { carried: 'images.title' }, alt: { carried: 'images.alt' } }),
   has_options: { assigned: 'WooCommerce works it out from the product type and attributes' },
@@ -186,8 +190,8 @@ const productFields: Record<string, SourceField> = {
   },
   'attributes[].name': { carried: ['options.name', 'attributes.name'] },
   'attributes[].slug': {
-    converted: ['options.shared', 'attributes.shared'],
-    how: "a store-wide attribute (pa_color) by its slug without the pa_ prefix; a product's own attribute has none.",
+    converted: ['options.shared', 'attributes.shared', 'sharedAttributes'],
+    how: "a store-wide attribute (pa_color) by its slug without the pa_ prefix, with its settings (archives, sort order) and all its terms (slug, description, sort position) read from the store's attribute list; a product's own attribute has none.",
   },
   'attributes[].position': { carried: ['options.position', 'attributes.position'] },
   'attributes[].visible': { carried: ['options.visible', 'attributes.visible'] },
@@ -311,10 +315,7 @@ const categoryFields: Record<string, SourceField> = {
   image: { carried: 'imageUrl' },
   ...image('image', {
     alt: { carried: 'imageAlt' },
-    name: {
-      notCarried:
-        'The data model keeps no title for category images: the destination names the file itself.',
-    },
+    name: { carried: 'imageTitle' },
   }),
   menu_order: { carried: 'position' },
   count: { assigned: 'counted by WordPress from the products in the category' },

@@ -9,9 +9,14 @@ import {
   customerToCanonical,
   orderToCanonical,
   productToCanonical,
+  sharedAttributeToCanonical,
   type Converted,
+  type ReadContext,
 } from './to-canonical.ts';
+import type { SharedAttributeDefinition } from '@replatform/canonical/product';
 import {
+  wcAttributeSchema,
+  wcAttributeTermSchema,
   wcCustomerSchema,
   wcOrderNoteSchema,
   wcOrderSchema,
@@ -102,6 +107,43 @@ export function readAllCategories(client: WooClient): Promise<WcTerm[]> {
   );
 }
 
+/** The store's tags by id, with their descriptions. */
+export async function readTags(client: WooClient): Promise<Map<number, WcTerm>> {
+  const tags = await readAllPages(
+    client,
+    '/products/tags',
+    { orderby: 'id', order: 'asc', context: 'edit' },
+    wcTermSchema,
+  );
+  return new Map(tags.map((t) => [t.id, t]));
+}
+
+/**
+ * The store-wide attributes with their settings and all their terms (those no product uses too),
+ * by slug without the pa_ prefix.
+ */
+export async function readSharedAttributes(
+  client: WooClient,
+): Promise<Map<string, SharedAttributeDefinition>> {
+  const { data } = await client.get(
+    '/products/attributes',
+    { context: 'edit' },
+    wcAttributeSchema.array(),
+  );
+  const out = new Map<string, SharedAttributeDefinition>();
+  for (const a of [...data].sort((x, y) => x.id - y.id)) {
+    const terms = await readAllPages(
+      client,
+      `/products/attributes/${a.id}/terms`,
+      { orderby: 'id', order: 'asc', context: 'edit' },
+      wcAttributeTermSchema,
+    );
+    const definition = sharedAttributeToCanonical(a, terms);
+    if (!out.has(definition.slug)) out.set(definition.slug, definition);
+  }
+  return out;
+}
+
 /**
  * The refunds of some orders, by order id, through each order's refunds route: the store-wide
  * refunds route ignores its `parent` filter (WooCommerce 11.0.1 answers every refund).
@@ -140,7 +182,7 @@ export async function* readEntity<E extends EntityType>(
   checkpoint: Checkpoint | null,
 ): AsyncGenerator<Page<E>> {
   let page = pageOf(checkpoint);
-  const ctx = {
+  const ctx: ReadContext = {
     currency: info.currency,
     units: info.units,
     defaultCategoryId: info.defaultCategoryId,
@@ -167,6 +209,10 @@ export async function* readEntity<E extends EntityType>(
     let converted: { id: number; result: Converted<EntityRecord[E]> }[];
     let totalPages: number;
     if (entity === 'products') {
+      // The store's own lists a product points into, read once per read: a product's answer
+      // names its tags and attributes but not their descriptions, settings or unused terms.
+      ctx.tags ??= await readTags(client);
+      ctx.attributes ??= await readSharedAttributes(client);
       const result = await client.page('/products', { ...query, page }, wcProductSchema);
       totalPages = result.totalPages;
       converted = [];

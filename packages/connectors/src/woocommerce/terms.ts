@@ -145,6 +145,8 @@ export class NamedTerms {
 export interface SharedAttribute {
   slug: string;
   name: string;
+  /** Settings the attribute is created with, where the source has them. */
+  settings?: { has_archives: boolean; order_by: string };
 }
 
 /**
@@ -191,7 +193,7 @@ export class Attributes {
         }
         try {
           const { data } = await this.client.request('POST', '/products/attributes', {
-            body: { name: a.name, slug: a.slug },
+            body: { name: a.name, slug: a.slug, ...a.settings },
             retryable: false,
             schema: wcAttributeSchema,
           });
@@ -212,8 +214,15 @@ export class Attributes {
     });
   }
 
-  /** Ids of an attribute's terms by name, creating the missing ones. */
-  ensureTerms(attributeId: number, names: string[]): Promise<Ensured> {
+  /**
+   * Ids of an attribute's terms by name, creating the missing ones (in the order given, with
+   * what `extra` adds to a term's body).
+   */
+  ensureTerms(
+    attributeId: number,
+    names: string[],
+    extra?: (name: string) => Record<string, unknown>,
+  ): Promise<Ensured> {
     let terms = this.terms.get(attributeId);
     if (!terms) {
       terms = new NamedTerms(
@@ -223,7 +232,7 @@ export class Attributes {
       );
       this.terms.set(attributeId, terms);
     }
-    return terms.ensure(names);
+    return terms.ensure(names, extra);
   }
 }
 

@@ -17,6 +17,8 @@ import {
   type Product,
   type ProductAttribute,
   type ProductOption,
+  type SharedAttributeDefinition,
+  type TagDefinition,
   type Variant,
 } from '@replatform/canonical/product';
 import { markers, metaValue, isMarker } from './markers.ts';
@@ -24,6 +26,8 @@ import { metaToMetafields } from './metafields.ts';
 import { nativeFields } from './native-fields.ts';
 import type {
   WcAddress,
+  WcAttribute,
+  WcAttributeTerm,
   WcCustomer,
   WcDimensions,
   WcOrder,
@@ -66,6 +70,10 @@ export interface ReadContext {
   units: StoreUnits;
   /** The store's "Uncategorized" category: WooCommerce's placeholder, not migrated. */
   defaultCategoryId: number | null;
+  /** The store's tags by id (their descriptions are not in a product's answer). */
+  tags?: ReadonlyMap<number, WcTerm>;
+  /** The store-wide attributes with all their terms, by slug without the pa_ prefix. */
+  attributes?: ReadonlyMap<string, SharedAttributeDefinition>;
 }
 
 /** A native field a record had a value in and the model could not carry. */
@@ -451,6 +459,13 @@ export function productToCanonical(
         .filter((c) => c.id !== ctx.defaultCategoryId)
         .map((c) => String(c.id)),
       tags: [...new Set(p.tags.map((t) => decodeEntities(t.name)))],
+      tagDefinitions: tagDefinitionsOf(p, ctx.tags),
+      sharedAttributes: [
+        ...new Set([...options, ...attributes].flatMap((a) => (a.shared ? [a.shared.slug] : []))),
+      ].flatMap((slug) => {
+        const definition = ctx.attributes?.get(slug);
+        return definition ? [definition] : [];
+      }),
       weight: productWeight,
       dimensions: productDimensions,
       taxStatus: oneOf(['taxable', 'shipping', 'none'] as const, p.tax_status, 'taxable'),
@@ -471,6 +486,52 @@ export function productToCanonical(
       updatedAt: gmtToIso(p.date_modified_gmt),
     },
   };
+}
+
+const termOrders: Record<string, SharedAttributeDefinition['termOrder']> = {
+  menu_order: 'position',
+  name: 'name',
+  name_num: 'name_numeric',
+  id: 'id',
+};
+
+/**
+ * A store-wide attribute with its settings and every term, listed in the order the store created
+ * them (where it sorts by name as numbers, names that are no numbers keep that order).
+ */
+export function sharedAttributeToCanonical(
+  a: WcAttribute,
+  terms: readonly WcAttributeTerm[],
+): SharedAttributeDefinition {
+  const slug = a.slug.replace(/^pa_/, '');
+  return {
+    slug,
+    name: decodeEntities(a.name).trim() || slug,
+    archives: a.has_archives,
+    termOrder: termOrders[a.order_by] ?? 'position',
+    terms: [...terms]
+      .sort((x, y) => x.id - y.id)
+      .filter((t) => decodeEntities(t.name).trim() !== '')
+      .map((t) => ({
+        name: decodeEntities(t.name),
+        slug: t.slug,
+        description: t.description,
+        position: Math.trunc(t.menu_order),
+      })),
+  };
+}
+
+/** The tags of a product with their slug and description, from the store's own list. */
+function tagDefinitionsOf(p: WcProduct, tags: ReadonlyMap<number, WcTerm> | undefined) {
+  const seen = new Set<string>();
+  const out: TagDefinition[] = [];
+  for (const t of p.tags) {
+    const name = decodeEntities(t.name);
+    if (seen.has(name) || name.trim() === '') continue;
+    seen.add(name);
+    out.push({ name, slug: t.slug, description: tags?.get(t.id)?.description ?? '' });
+  }
+  return out;
 }
 
 const displayTypes = ['default', 'products', 'subcategories', 'both'] as const;
@@ -494,7 +555,7 @@ export function categoryToCanonical(
   const image = t.image && validUrl(t.image.src) ? t.image : null;
   return {
     ok: true,
-    losses: image?.name ? [{ field: 'image.name', reason: why('categories', 'image.name') }] : [],
+    losses: [],
     record: {
       ...categoryDefaults(),
       id: String(t.id),
@@ -505,6 +566,7 @@ export function categoryToCanonical(
       position: Math.max(0, t.menu_order),
       imageUrl: image ? image.src : null,
       imageAlt: image ? image.alt : '',
+      imageTitle: image ? image.name : '',
       displayType: oneOf(displayTypes, t.display, 'default'),
       sourceUrlPath: `/product-category/${chain.join('/')}/`,
     },

@@ -118,6 +118,44 @@ describe('WooCommerce connector against the emulator', () => {
     );
   });
 
+  it('stores an image two variants of one product share (and no gallery shows) once, and gives it to both', async () => {
+    const source = await startWooCommerceEmulator({ seed: { seed: 3, products: 2 } });
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const [attachment] = [...source.store.attachments.values()];
+      const url = `${source.url}${attachment?.path ?? ''}`;
+      const base = product('v1');
+      const variant = base.variants[0] as Product['variants'][number];
+      const p: Product = {
+        ...base,
+        type: 'variable',
+        sku: 'SHARED',
+        options: [{ name: 'Size', values: ['S', 'M'], shared: null, visible: true, position: 0 }],
+        variants: ['S', 'M'].map((size, position) => ({
+          ...variant,
+          id: `v1-${size}`,
+          sku: `SHARED-${size}`,
+          optionValues: [{ name: 'Size', value: size }],
+          imageUrl: url,
+          position,
+        })),
+      };
+      const idMap = new MemoryIdMap();
+      const [outcome] = await connect(emu).write('products', [p], idMap);
+      expect(outcome?.outcome, outcome?.reason).toBe('created');
+      const variations = [...emu.store.variations.values()];
+      expect(variations.map((v) => v.imageId)).toEqual([
+        variations[0]?.imageId,
+        variations[0]?.imageId,
+      ]);
+      expect(variations[0]?.imageId).toBeGreaterThan(0);
+      expect(emu.store.counts().attachments).toBe(1);
+    } finally {
+      await source.close();
+      await emu.close();
+    }
+  });
+
   it('switches customer e-mails off for the import and restores exactly what was on', async () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty' });
     try {

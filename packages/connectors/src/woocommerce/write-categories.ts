@@ -124,7 +124,11 @@ export class CategoryWriter {
         (existing.display || 'default') === c.displayType &&
         (!menuOrder || existing.menu_order === c.position) &&
         descriptionFromWc(existing.description) === descriptionFromWc(String(body.description)) &&
-        (c.imageUrl ? existing.image !== null && (existing.image?.alt ?? '') === c.imageAlt : true);
+        (c.imageUrl
+          ? existing.image !== null &&
+            (existing.image?.alt ?? '') === c.imageAlt &&
+            (!c.imageTitle || decodeEntities(existing.image?.name ?? '') === c.imageTitle)
+          : true);
       if (same) {
         outcomes[i] = {
           sourceId: c.id,
@@ -135,10 +139,19 @@ export class CategoryWriter {
         written.set(c.id, existing.id);
         continue;
       }
-      // An image already there is not sent again (it would be downloaded again): only its alt.
+      // An image already there is not sent again (it would be downloaded again): only its alt
+      // and title.
       const { image: _image, ...rest } = body;
       const keep =
-        existing.image && c.imageUrl ? { image: { id: existing.image.id, alt: c.imageAlt } } : {};
+        existing.image && c.imageUrl
+          ? {
+              image: {
+                id: existing.image.id,
+                alt: c.imageAlt,
+                ...(c.imageTitle ? { name: c.imageTitle } : {}),
+              },
+            }
+          : {};
       update.push({
         key: i,
         body: { id: existing.id, ...(existing.image ? { ...rest, ...keep } : body) },

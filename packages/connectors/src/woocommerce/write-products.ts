@@ -2,7 +2,13 @@ import type { Product, ProductImage } from '@replatform/canonical/product';
 import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
 import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
-import { productBody, variationBody, type Json } from './from-canonical.ts';
+import {
+  attributeSettings,
+  productBody,
+  termBody,
+  variationBody,
+  type Json,
+} from './from-canonical.ts';
 import type { ImageStore } from './images.ts';
 import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
 import { pageSize, readVariations } from './read.ts';
@@ -150,15 +156,28 @@ export class ProductWriter {
 
   /** Store-wide attributes of the records, created where missing, with their terms. */
   private async sharedAttributes(records: Product[], warnings: string[][]) {
-    const wanted = new Map<string, SharedAttribute & { values: Set<string> }>();
+    const wanted = new Map<
+      string,
+      SharedAttribute & { values: Set<string>; terms: Map<string, Record<string, unknown>> }
+    >();
     for (const p of records)
       for (const a of [...p.options, ...p.attributes]) {
         if (!a.shared) continue;
+        const definition = p.sharedAttributes.find((d) => d.slug === a.shared?.slug);
         const entry = wanted.get(a.shared.slug) ?? {
           slug: a.shared.slug,
-          name: a.name,
+          name: definition?.name ?? a.name,
+          ...(definition ? { settings: attributeSettings(definition) } : {}),
           values: new Set<string>(),
+          terms: new Map<string, Record<string, unknown>>(),
         };
+        // Every term of the attribute, in the source's order of creation, then the values
+        // products name that the definition does not list.
+        for (const t of definition?.terms ?? [])
+          if (!entry.terms.has(t.name)) {
+            entry.values.add(t.name);
+            entry.terms.set(t.name, termBody(t));
+          }
         for (const v of a.values) if (v.trim() !== '') entry.values.add(v);
         wanted.set(a.shared.slug, entry);
       }
@@ -176,7 +195,11 @@ export class ProductWriter {
         });
         continue;
       }
-      const terms = await this.attributes.ensureTerms(id, [...entry.values]);
+      const terms = await this.attributes.ensureTerms(
+        id,
+        [...entry.values],
+        (name) => entry.terms.get(name) ?? {},
+      );
       for (const [value, why] of terms.failed)
         records.forEach((p, i) => {
           if (
@@ -199,7 +222,18 @@ export class ProductWriter {
     const warnings = records.map(() => [] as string[]);
     /** Records written without something that may be there on a later run. */
     const incomplete = new Set<number>();
-    const tags = await this.tags.ensure(records.flatMap((r) => r.tags));
+    const tagBodies = new Map<string, Record<string, unknown>>();
+    for (const r of records)
+      for (const t of r.tagDefinitions)
+        if (!tagBodies.has(t.name))
+          tagBodies.set(t.name, {
+            ...(t.slug ? { slug: t.slug } : {}),
+            ...(t.description ? { description: t.description } : {}),
+          });
+    const tags = await this.tags.ensure(
+      records.flatMap((r) => r.tags),
+      (name) => tagBodies.get(name) ?? {},
+    );
     const brands = await this.brands.ensure(records.map((r) => r.vendor).filter(Boolean));
     const attributeIds = await this.sharedAttributes(records, warnings);
     const classes = await this.shippingClasses.ensure(
@@ -654,21 +688,28 @@ export class ProductWriter {
     const create: BatchOp[] = [];
     const update: BatchOp[] = [];
     const urls = new Map<number, string>();
+    /** Variants whose image another variant of this batch stores: given it by id afterwards. */
+    const later = new Map<number, string>();
     for (const [key, v] of p.variants.entries()) {
       let image: Json | undefined;
       if (v.imageUrl) {
         let id = this.images.known(v.imageUrl, idMap);
-        if (id === undefined && (!claim.mine.has(v.imageUrl) || sentInBatch.has(v.imageUrl)))
+        // Waiting for an image this very batch stores would wait for ever.
+        if (id === undefined && claim.mine.has(v.imageUrl) && sentInBatch.has(v.imageUrl))
+          later.set(key, v.imageUrl);
+        else if (id === undefined && !claim.mine.has(v.imageUrl))
           id = await this.images.wait(v.imageUrl, idMap);
         const img = titled.get(v.imageUrl);
         image = id
           ? { id }
-          : {
-              src: v.imageUrl,
-              ...(img?.title ? { name: img.title } : {}),
-              ...(img?.alt ? { alt: img.alt } : {}),
-            };
-        if (!id) {
+          : later.has(key)
+            ? undefined
+            : {
+                src: v.imageUrl,
+                ...(img?.title ? { name: img.title } : {}),
+                ...(img?.alt ? { alt: img.alt } : {}),
+              };
+        if (!id && !later.has(key)) {
           sentInBatch.add(v.imageUrl);
           urls.set(key, v.imageUrl);
         }
@@ -724,6 +765,35 @@ export class ProductWriter {
       problems.push(`Variant ${variant?.sku || variant?.id || key}: ${errorText(result.error)}`);
     }
     assets.push(...claim.settle(stored));
+    const ids = new Map<number, number>();
+    for (const [key, result] of results)
+      if (result.ok && result.op !== 'delete') {
+        const variation = wcVariationSchema.safeParse(result.item);
+        if (variation.success) ids.set(key, variation.data.id);
+      }
+    const imageOps: BatchOp[] = [...later].flatMap(([key, url]) => {
+      const id = ids.get(key);
+      const image = stored.get(url);
+      return id !== undefined && image !== undefined
+        ? [{ key, body: { id, image: { id: image } } }]
+        : [];
+    });
+    if (imageOps.length) {
+      const again = await runBatch(
+        this.client,
+        `${path}/batch`,
+        { create: [], update: imageOps },
+        async () => new Map(),
+      );
+      for (const [key, result] of again)
+        if (!result.ok)
+          problems.push(
+            `Variant ${p.variants[key]?.sku || key}: its image was not set (${errorText(result.error)})`,
+          );
+    }
+    for (const [key, url] of later)
+      if (!imageOps.some((op) => op.key === key))
+        problems.push(`Variant ${p.variants[key]?.sku || key}: its image ${url} was not stored`);
     return problems;
   }
 }

@@ -61,6 +61,33 @@ function wcAddress(a: SampleAddress): WcAddress {
   };
 }
 
+/**
+ * What the store's own lists hold besides names, which a migration must carry too: settings of
+ * the store-wide attributes, each term's description and sort position (kept in the order the
+ * names give, so the products' values read the same), a term no product uses, a tag's own slug
+ * and description.
+ */
+function seedTermDetails(store: WooStore): void {
+  const size = store.attributeByTaxonomy('pa_size');
+  const color = store.attributeByTaxonomy('pa_color');
+  if (color) store.updateAttribute(color, { has_archives: true, order_by: 'name' });
+  if (size) {
+    const terms = store.orderedTerms(store.termsOf('pa_size').map((t) => t.id));
+    for (const [i, t] of terms.entries()) {
+      t.menuOrder = (i + 1) * 10;
+      t.description = `Size ${t.name} – see the <a href="https://example.org/sizes">size guide</a>`;
+    }
+    store.insertTerm('pa_size', {
+      name: 'XXXL ✨',
+      description: 'No product comes this large yet.',
+      menu_order: (terms.length + 1) * 10,
+    });
+  }
+  const cafe = store.termsOf('product_tag').find((t) => t.name.startsWith('Café'));
+  if (cafe)
+    store.updateTerm(cafe, { slug: 'cafe-edition', description: 'Coffee-house specials ☕' });
+}
+
 /** Options that are store-wide attributes in this store; the others are each product's own. */
 const sharedOptions: Record<string, string> = { Size: 'size', Color: 'color' };
 
@@ -77,6 +104,7 @@ export async function seedFromSample(store: WooStore, sample: SampleStore): Prom
             `/media/catalog/category-${c.slug}.png`,
             `${c.name} banner`,
             Date.UTC(2021, 0, 4),
+            `${c.name} – cover`,
           )
         : undefined;
     const term = store.insertTerm(
@@ -278,6 +306,7 @@ export async function seedFromSample(store: WooStore, sample: SampleStore): Prom
       );
   }
   seedOrders(store, sample, products, customers, coupons);
+  seedTermDetails(store);
   // Seeding is history: nothing of it was e-mailed now.
   store.outbox.length = 0;
 }

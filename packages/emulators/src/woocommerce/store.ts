@@ -492,12 +492,24 @@ export class CatalogStore {
     return [...this.attributes.values()].find((a) => a.slug === taxonomy);
   }
 
-  /** A store-wide attribute's terms in its display order: menu_order, then name. */
+  /**
+   * A store-wide attribute's terms in the order its order_by names (wc_change_get_terms_defaults,
+   * wc_terms_clauses): 'menu_order' by position, then name; 'name' by name; 'name_num' by the
+   * name read as a number (`t.name+0`: names that are no numbers count as 0 and keep the order
+   * they were created in); 'id' by id.
+   */
   orderedTerms(ids: number[]): Term[] {
-    return ids
+    const terms = ids
       .map((id) => this.terms.get(id))
       .filter((t): t is Term => t !== undefined)
-      .sort((a, b) => a.menuOrder - b.menuOrder || a.name.localeCompare(b.name));
+      .sort((a, b) => a.id - b.id);
+    const orderBy = terms[0] ? this.attributeByTaxonomy(terms[0].taxonomy)?.orderBy : undefined;
+    const byName = (a: Term, b: Term) => a.name.localeCompare(b.name);
+    const asNumber = (t: Term) => Number.parseFloat(t.name) || 0;
+    if (orderBy === 'id') return terms;
+    if (orderBy === 'name') return terms.sort(byName);
+    if (orderBy === 'name_num') return terms.sort((a, b) => asNumber(a) - asNumber(b));
+    return terms.sort((a, b) => a.menuOrder - b.menuOrder || byName(a, b));
   }
 
   /** The term of a store-wide attribute by name (get_term_by('name')), created when missing. */

@@ -116,6 +116,66 @@ describe('products', () => {
     ]);
   });
 
+  it("lists a product's values of a store-wide attribute in the order the attribute's order_by names", async () => {
+    // Observed on the hard-data store: 'Материал' (name_num) answers 'Хлопок, Лён 🌾' in the
+    // order the terms were made (`name+0`: names that are no numbers all sort as 0), 'Farbe' (menu_order)
+    // by each term's menu_order, 'Größe' (name) by name.
+    const attribute = async (slug: string, orderBy: string) => {
+      const made = await body('POST', '/products/attributes', {
+        body: { name: slug, slug, order_by: orderBy, has_archives: orderBy === 'id' },
+      });
+      await body('POST', `/products/attributes/${String(made.id)}/terms/batch`, {
+        body: {
+          create: ['2 b', 'c', '10 a', '1 d'].map((name, i) => ({
+            name,
+            slug: `${slug}-${i}`,
+            description: `${name} – ${slug}`,
+            menu_order: [3, 1, 4, 2][i],
+          })),
+        },
+      });
+      return made;
+    };
+    const made = [
+      await attribute('by-position', 'menu_order'),
+      await attribute('by-name', 'name'),
+      await attribute('by-number', 'name_num'),
+      await attribute('by-id', 'id'),
+    ];
+    expect(made.map((a) => [a.order_by, a.has_archives])).toEqual([
+      ['menu_order', false],
+      ['name', false],
+      ['name_num', false],
+      ['id', true],
+    ]);
+    const product = await body('POST', '/products', {
+      body: {
+        name: 'Ordered',
+        attributes: made.map((a, position) => ({
+          id: a.id,
+          position,
+          visible: true,
+          options: ['1 d', 'c', '2 b', '10 a'],
+        })),
+      },
+    });
+    expect((product.attributes as Obj[]).map((a) => a.options)).toEqual([
+      ['c', '1 d', '2 b', '10 a'],
+      ['1 d', '10 a', '2 b', 'c'],
+      ['c', '1 d', '2 b', '10 a'],
+      ['2 b', 'c', '10 a', '1 d'],
+    ]);
+    const terms = await body('GET', `/products/attributes/${String(made[0]?.id)}/terms`, {
+      query: { orderby: 'id', order: 'asc' },
+    });
+    expect((terms as unknown as Obj[]).map((t) => [t.slug, t.description, t.menu_order])).toEqual([
+      ['by-position-0', '2 b – by-position', 3],
+      ['by-position-1', 'c – by-position', 1],
+      ['by-position-2', '10 a – by-position', 4],
+      ['by-position-3', '1 d – by-position', 2],
+    ]);
+  });
+
   it('keeps a future sale’s price (not on sale yet), grouped members and an external buy link', async () => {
     const sale = await body('POST', '/products', {
       body: {
