@@ -1,4 +1,5 @@
 import type { EntityType } from '@replatform/canonical/entities';
+import { asBigCommerceKeeps } from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 import {
   categoryExtras,
@@ -684,6 +685,7 @@ export const bigCommerceAssignedOnWrite: Partial<Record<EntityType, Record<strin
 /** Canonical fields a BigCommerce store cannot hold, or holds in another form. */
 export const bigCommerceDestinationFields: Partial<Record<EntityType, DestinationFields>> = {
   categories: {
+    comparable: { metafields: asBigCommerceKeeps },
     unsupported: {
       imageAlt: 'BigCommerce categories have no alternative text for their image.',
       displayType:
@@ -696,6 +698,7 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
     },
   },
   products: {
+    comparable: { metafields: asBigCommerceKeeps, 'variants.metafields': asBigCommerceKeeps },
     unsupported: {
       shortDescriptionHtml: 'BigCommerce products have one description.',
       'images.title': 'BigCommerce images have a description (the alternative text) but no title.',
@@ -758,6 +761,7 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
     },
   },
   customers: {
+    comparable: { metafields: asBigCommerceKeeps },
     unsupported: {
       username: 'BigCommerce customers sign in with their e-mail address and have no user name.',
       tags: 'BigCommerce customers have no tags.',

@@ -1,3 +1,4 @@
+import { asMagentoKeeps } from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 
 /**
@@ -1095,6 +1096,10 @@ export const magentoDestinationFields: {
     },
   },
   products: {
+    comparable: {
+      metafields: asMagentoKeeps('textarea'),
+      'variants.metafields': asMagentoKeeps('string'),
+    },
     unsupported: {
       featured: 'Magento has no featured flag (themes pick featured products with widgets).',
       tags: 'Magento products have no tags.',

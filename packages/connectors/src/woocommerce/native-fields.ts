@@ -1,4 +1,5 @@
 import type { EntityType } from '@replatform/canonical/entities';
+import { asWooKeeps } from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 
 /**
@@ -627,6 +628,7 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     },
   },
   products: {
+    comparable: { metafields: asWooKeeps, 'variants.metafields': asWooKeeps },
     unsupported: {
       seoTitle: 'WooCommerce has no SEO title of its own (SEO plugins keep it).',
       seoDescription: 'WooCommerce has no SEO description of its own (SEO plugins keep it).',
@@ -643,6 +645,7 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     },
   },
   customers: {
+    comparable: { metafields: asWooKeeps },
     unsupported: {
       acceptsMarketing: 'WooCommerce keeps no marketing consent on the account.',
       note: 'WooCommerce keeps no note on a customer account.',
@@ -658,6 +661,7 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     },
   },
   orders: {
+    comparable: { metafields: asWooKeeps },
     unsupported: {
       number:
         "WooCommerce numbers orders itself; the source's number is kept in the order's meta data (_replatform_source_number).",
