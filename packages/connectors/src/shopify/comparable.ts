@@ -12,8 +12,10 @@ import { OWN_NAMESPACE } from './own-fields.ts';
 const ownDefaults: Record<'categories' | 'customers' | 'orders', (m: Metafield) => boolean> = {
   // A collection created without a sort order is sorted by hand.
   categories: (m) => m.key === 'sort_order' && m.value === 'MANUAL',
-  // Shopify records the level and the time of a consent when it is given without them.
+  // Shopify records the level and the time of a consent when it is given without them, and
+  // gives an account the shop's language ('en') when none is given.
   customers: (m) =>
+    (m.key === 'locale' && m.value === 'en') ||
     (m.key === 'email_marketing_opt_in_level' && m.value === 'SINGLE_OPT_IN') ||
     m.key === 'email_marketing_updated_at',
   // An order cancelled without a reason is cancelled for 'other' reasons.
@@ -62,18 +64,16 @@ export const shopifyComparable: Record<
     'variants.metafields': asShopifyKeeps('products'),
     // Before 'weight': a variant without a weight of its own gets the product's.
     'variants.weight': (weight, product) => weight ?? product.weight ?? null,
-    // The product's weight is kept only through its variants: it is kept when every variant
-    // weighs it (or there are none to hold it).
+    // The product's weight is kept only through its variants: it is kept when a variant weighs
+    // it (one without a weight of its own gets it); otherwise it still differs.
     weight: (weight, product) => {
       const variants = Array.isArray(product.variants) ? (product.variants as Loose[]) : [];
-      return variants.length > 0 &&
-        variants.every((v) => JSON.stringify(v.weight) === JSON.stringify(weight))
+      return variants.some((v) => JSON.stringify(v.weight) === JSON.stringify(weight))
         ? null
         : weight;
     },
     status: (status) => (status === 'pending' || status === 'private' ? 'draft' : status),
     taxStatus: (status) => (status === 'shipping' ? 'none' : status),
-    'variants.inventory.backorders': (backorders) => (backorders === 'notify' ? 'yes' : backorders),
   },
   customers: {
     metafields: asShopifyKeeps('customers'),
