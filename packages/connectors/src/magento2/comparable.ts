@@ -1,5 +1,6 @@
 import { sortMetafields, type Metafield } from '@replatform/canonical/metafield';
 import { foreignAttributeCode, isMagento, metafieldValue } from './metafields.ts';
+import { attributeCodeFor } from './session.ts';
 
 /**
  * Another platform's custom fields of a product as a Magento destination keeps them
@@ -22,3 +23,28 @@ export function asMagentoKeeps(type: 'textarea' | 'string') {
     );
   };
 }
+
+type Axis = { name: string; shared: { slug: string } | null };
+
+/**
+ * Attributes and options as Magento keeps them: every Magento attribute is store-wide, found or
+ * created by its code (made from the store-wide slug, or else from the name).
+ */
+export function asStoreWide(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return (value as Axis[]).map((a) => ({
+    ...a,
+    shared: { slug: attributeCodeFor(a.shared?.slug ?? a.name) },
+  }));
+}
+
+/** A new Magento category shows products unless told otherwise: 'default' is 'products'. */
+export const displayTypeKept = (value: unknown): unknown =>
+  value === 'default' ? 'products' : value;
+
+/** Magento products are enabled or disabled: every status but 'active' is disabled ('draft'). */
+export const statusKept = (value: unknown): unknown =>
+  typeof value === 'string' && value !== 'active' ? 'draft' : value;
+
+/** External products are written as simple ones (their link is reported as not kept). */
+export const typeKept = (value: unknown): unknown => (value === 'external' ? 'simple' : value);
