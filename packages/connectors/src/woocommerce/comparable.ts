@@ -10,3 +10,6 @@ export function asWooKeeps(value: unknown): unknown {
   if (!Array.isArray(value)) return value;
   return sortMetafields(metaToMetafields(metafieldsToMeta(value as Metafield[])));
 }
+
+/** WooCommerce has no archived status: an archived product is written as private. */
+export const statusKept = (value: unknown): unknown => (value === 'archived' ? 'private' : value);

@@ -1,5 +1,5 @@
 import type { EntityType } from '@replatform/canonical/entities';
-import { asWooKeeps } from './comparable.ts';
+import { asWooKeeps, statusKept } from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 
 /**
@@ -628,13 +628,15 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     },
   },
   products: {
-    comparable: { metafields: asWooKeeps, 'variants.metafields': asWooKeeps },
+    comparable: { metafields: asWooKeeps, 'variants.metafields': asWooKeeps, status: statusKept },
     unsupported: {
       seoTitle: 'WooCommerce has no SEO title of its own (SEO plugins keep it).',
       seoDescription: 'WooCommerce has no SEO description of its own (SEO plugins keep it).',
       updatedAt: 'WooCommerce stamps the modification date itself.',
     },
     converted: {
+      status:
+        'WooCommerce has no archived status: an archived product is written as private (not for sale, shown to the shop staff only).',
       vendor: 'Kept as the product brand (WooCommerce Brands).',
       'options.shared':
         'A store-wide option or attribute becomes a WooCommerce global attribute (pa_<slug>), found by its slug or name or created once.',
