@@ -1,5 +1,5 @@
 import type { EntityType } from '@replatform/canonical/entities';
-import { asBigCommerceKeeps } from './comparable.ts';
+import { asBigCommerceKeeps, notesInStaffNotes, notesKept } from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 import {
   categoryExtras,
@@ -780,6 +780,7 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
     },
   },
   orders: {
+    comparable: { metafields: notesInStaffNotes, notes: notesKept },
     unsupported: {
       number: 'BigCommerce numbers orders itself and takes no order number.',
       updatedAt: 'BigCommerce stamps the date an order is changed.',

@@ -13,6 +13,14 @@ describe('the form a Magento destination keeps converted fields in', () => {
     expect(convert(kept)).toEqual(kept);
   });
 
+  it('compares a yes/no or an object by the text the attribute keeps', () => {
+    expect(
+      asMagentoKeeps('textarea')([
+        { namespace: 'shopify.custom', key: 'eco', value: 'true', type: 'boolean' },
+      ]),
+    ).toEqual([{ namespace: 'magento', key: 'custom_eco', value: 'true', type: 'textarea' }]);
+  });
+
   it('leaves a list it would write as comma-separated text as it was', () => {
     const list = [{ namespace: 'woocommerce', key: 'tags', value: '["a","b"]', type: 'json' }];
     expect(asMagentoKeeps('textarea')(list)).toEqual(list);

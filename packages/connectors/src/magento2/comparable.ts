@@ -9,14 +9,24 @@ import { attributeCodeFor } from './session.ts';
  * that the attribute would keep in another form (a list written as comma-separated text) stays
  * as it was, so it still counts as a difference.
  */
+/**
+ * The text an attribute keeps of a custom field's value; undefined for a list, which becomes
+ * comma-separated text (its items can no longer be told apart).
+ */
+function textKept(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return undefined;
+  if (value === null || value === undefined) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
 export function asMagentoKeeps(type: 'textarea' | 'string') {
   return (value: unknown): unknown => {
     if (!Array.isArray(value)) return value;
     return sortMetafields(
       (value as Metafield[]).map((m) => {
         if (isMagento(m)) return m;
-        const kept = metafieldValue(m);
-        return typeof kept === 'string' && kept === m.value
+        return textKept(metafieldValue(m)) === m.value
           ? { namespace: 'magento', key: foreignAttributeCode(m), value: m.value, type }
           : m;
       }),
