@@ -258,6 +258,12 @@ const variantOwnKeys = [
   'compare_at_price',
 ];
 
+const stockWords = {
+  instock: 'in stock',
+  outofstock: 'out of stock',
+  onbackorder: 'on backorder',
+} as const;
+
 export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
   if (p.type === 'grouped')
     return {
@@ -345,9 +351,16 @@ export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
         );
       const vOwn = ownFields(v.metafields);
       unknownOwn(vOwn, variantOwnKeys, warnings);
-      if (!v.inventory.tracked && v.inventory.stockStatus !== 'instock')
+      // Shopify works out the stock status from the counted stock and whether it keeps selling.
+      const shown =
+        !v.inventory.tracked || v.inventory.quantity > 0
+          ? 'instock'
+          : v.inventory.backorders === 'no'
+            ? 'outofstock'
+            : 'onbackorder';
+      if (shown !== v.inventory.stockStatus)
         warnings.push(
-          `Variant ${v.sku || v.id} is ${v.inventory.stockStatus === 'outofstock' ? 'out of stock' : 'on backorder'} at the source without counted stock; Shopify shows an item whose stock it does not count as in stock (variants).`,
+          `Variant ${v.sku || v.id} is ${stockWords[v.inventory.stockStatus]} at the source; Shopify works out the stock status from the counted stock and shows it ${stockWords[shown]} (variants).`,
         );
       if (v.inventory.backorders === 'notify')
         warnings.push(
