@@ -19,6 +19,23 @@ describe('fidelity matrix', () => {
     }
   });
 
+  it('compares in a destination form only what the destination declares it converts', () => {
+    for (const connector of Object.values(connectorRegistry)) {
+      for (const [entity, fields] of Object.entries(
+        connector?.capabilities.destinationFields ?? {},
+      ))
+        for (const path of Object.keys(fields.comparable ?? {})) {
+          const converted = Object.keys(fields.converted ?? {});
+          expect(
+            converted.some(
+              (c) => c === path || c.startsWith(`${path}.`) || path.startsWith(`${c}.`),
+            ),
+            `${connector?.label} ${entity}.${path} is compared in another form but not declared converted`,
+          ).toBe(true);
+        }
+    }
+  });
+
   it('is what docs/fidelity.md says (run `npm run fidelity` after changing a declaration)', () => {
     expect(readFileSync(documentUrl, 'utf8')).toBe(fidelityMatrix(connectorRegistry));
   });

@@ -1,5 +1,6 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import { comparable } from '@replatform/connectors/kit/conformance/compare';
+import { inDestinationForm } from '@replatform/connectors/kit/fields';
 import type { DifferenceSummary, EngineRepository } from '@replatform/db/engine-repository';
 import { fieldHashes } from './content-hash.ts';
 import type { StoreSide } from './migrate.ts';
@@ -114,11 +115,27 @@ export function sourceNote(
   const ignore = ignoredFields(entity, streams, destination);
   return JSON.stringify(
     fieldHashes(
-      normaliseRepresentation(
+      comparedForm(
         entity,
         comparable(entity, record, { toSourceId: (_e, id) => id, ignore }),
+        destination,
       ),
     ),
+  );
+}
+
+/**
+ * The form a record is compared in, source and destination alike: notations folded together,
+ * and fields the destination keeps in another form brought to that form.
+ */
+export function comparedForm(
+  entity: EntityType,
+  form: Record<string, unknown>,
+  destination: StoreSide,
+): Record<string, unknown> {
+  return inDestinationForm(
+    normaliseRepresentation(entity, form),
+    destination.capabilities.destinationFields[entity],
   );
 }
 
@@ -144,6 +161,7 @@ async function destinationNotes(
   entity: EntityType,
   records: readonly EntityRecord[EntityType][],
   ignore: readonly string[],
+  destination: StoreSide,
 ): Promise<Map<string, Record<string, string>>> {
   const own = await repository.sourceIdsOf(
     migrationId,
@@ -158,9 +176,10 @@ async function destinationNotes(
   for (const record of records) {
     const sourceId = own.get(record.id);
     if (!sourceId) continue;
-    const form = normaliseRepresentation(
+    const form = comparedForm(
       entity,
       comparable(entity, record, { toSourceId: (e, id) => refs.get(e)?.get(id), ignore }),
+      destination,
     );
     notes.set(sourceId, fieldHashes(form));
   }
@@ -211,7 +230,14 @@ export async function verifyMigration(options: VerifyOptions): Promise<Verificat
       if (set.every((r) => r.sourceFields !== null)) {
         result.mode ??= 'incremental';
         const noteOf = (destinationRecords: EntityRecord[EntityType][]) =>
-          destinationNotes(repository, migrationId, entity, destinationRecords, ignore);
+          destinationNotes(
+            repository,
+            migrationId,
+            entity,
+            destinationRecords,
+            ignore,
+            destination,
+          );
         for (let i = 0; i < set.length; i += BY_ID_CHUNK) {
           if (signal?.aborted) throw new Error('Verification interrupted.');
           const chunk = set.slice(i, i + BY_ID_CHUNK);
@@ -275,7 +301,14 @@ export async function verifyMigration(options: VerifyOptions): Promise<Verificat
 
     for await (const page of readPages(destination.connection, entity, null, retry, signal)) {
       if (signal?.aborted) throw new Error('Verification interrupted.');
-      const notes = await destinationNotes(repository, migrationId, entity, page.records, ignore);
+      const notes = await destinationNotes(
+        repository,
+        migrationId,
+        entity,
+        page.records,
+        ignore,
+        destination,
+      );
       counts.destination += page.records.length;
       counts.unmapped += page.records.length - notes.size;
       await repository.setVerifyFields(
@@ -328,9 +361,10 @@ export async function verifyMigration(options: VerifyOptions): Promise<Verificat
           continue;
         }
         const expected = fieldHashes(
-          normaliseRepresentation(
+          comparedForm(
             entity,
             comparable(entity, record, { toSourceId: (_e, id) => id, ignore }),
+            destination,
           ),
         );
         const fields = differingFields(expected, JSON.parse(note) as Record<string, string>);

@@ -363,7 +363,7 @@ function addressToBc(a: Address, email: string): Record<string, string> {
 }
 
 /** A note as one paragraph of the staff notes: when, who, whether the customer saw it. */
-function noteText(note: Order['notes'][number]): string {
+export function noteText(note: Order['notes'][number]): string {
   const when = `${note.createdAt.slice(0, 16).replace('T', ' ')} UTC`;
   const who = note.author || 'store';
   return `[${when}, ${who}${note.customerNote ? ', sent to the customer' : ''}] ${note.content}`;

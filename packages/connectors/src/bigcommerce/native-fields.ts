@@ -1,4 +1,5 @@
 import type { EntityType } from '@replatform/canonical/entities';
+import { asBigCommerceKeeps, notesInStaffNotes, notesKept } from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 import {
   categoryExtras,
@@ -684,6 +685,7 @@ export const bigCommerceAssignedOnWrite: Partial<Record<EntityType, Record<strin
 /** Canonical fields a BigCommerce store cannot hold, or holds in another form. */
 export const bigCommerceDestinationFields: Partial<Record<EntityType, DestinationFields>> = {
   categories: {
+    comparable: { metafields: asBigCommerceKeeps },
     unsupported: {
       imageAlt: 'BigCommerce categories have no alternative text for their image.',
       imageTitle: 'BigCommerce category images have no title.',
@@ -697,6 +699,7 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
     },
   },
   products: {
+    comparable: { metafields: asBigCommerceKeeps, 'variants.metafields': asBigCommerceKeeps },
     unsupported: {
       shortDescriptionHtml: 'BigCommerce products have one description.',
       'images.title': 'BigCommerce images have a description (the alternative text) but no title.',
@@ -763,6 +766,7 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
     },
   },
   customers: {
+    comparable: { metafields: asBigCommerceKeeps },
     unsupported: {
       username: 'BigCommerce customers sign in with their e-mail address and have no user name.',
       tags: 'BigCommerce customers have no tags.',
@@ -781,6 +785,7 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
     },
   },
   orders: {
+    comparable: { metafields: notesInStaffNotes, notes: notesKept },
     unsupported: {
       number: 'BigCommerce numbers orders itself and takes no order number.',
       updatedAt: 'BigCommerce stamps the date an order is changed.',

@@ -4,6 +4,7 @@ import {
   differingPaths,
   fieldFate,
   hasValue,
+  inDestinationForm,
   knownDifferences,
   undeclaredFields,
   type SourceField,
@@ -168,5 +169,23 @@ describe('fates and known differences', () => {
         'variants.inventory.backorders',
       ),
     ).toBe(true);
+  });
+});
+
+describe('inDestinationForm', () => {
+  it('brings the declared fields to the destination form, through lists, seeing the record', () => {
+    const form = {
+      weight: 2,
+      status: 'private',
+      variants: [{ weight: null }, { weight: 3 }],
+    };
+    inDestinationForm(form, {
+      comparable: {
+        'variants.weight': (weight, product) => weight ?? product.weight,
+        status: (status) => (status === 'private' ? 'draft' : status),
+        missing: () => 'never called for a field the record does not have',
+      },
+    });
+    expect(form).toEqual({ weight: 2, status: 'draft', variants: [{ weight: 2 }, { weight: 3 }] });
   });
 });

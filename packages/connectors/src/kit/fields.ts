@@ -36,6 +36,46 @@ export interface DestinationFields {
   unsupported?: Readonly<Record<string, string>>;
   /** Canonical path -> how it is written in another form that keeps the meaning. */
   converted?: Readonly<Record<string, string>>;
+  /**
+   * Canonical path (declared in `converted`) -> the form this destination keeps a value of it in.
+   * A verification passes the source's value and the destination's through it alike, so a
+   * conversion is compared by what it keeps (the same custom field under a namespace of the
+   * destination's), never waved through. A value already in the destination's form must come
+   * back unchanged, and a value the conversion would lose must not be made equal.
+   */
+  comparable?: Readonly<
+    Record<string, (value: unknown, record: Readonly<Record<string, unknown>>) => unknown>
+  >;
+}
+
+/**
+ * Rewrites, in place, the fields of a record's comparable form that the destination keeps in
+ * another form (DestinationFields.comparable), in their order of declaration; lists along a path
+ * are walked item by item, and each conversion also sees the whole record.
+ */
+export function inDestinationForm(
+  form: Record<string, unknown>,
+  destination: DestinationFields | undefined,
+): Record<string, unknown> {
+  const apply = (
+    value: unknown,
+    parts: string[],
+    convert: (value: unknown, record: Readonly<Record<string, unknown>>) => unknown,
+  ): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) apply(item, parts, convert);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const record = value as Record<string, unknown>;
+    const [head, ...rest] = parts;
+    if (head === undefined || !(head in record)) return;
+    if (rest.length === 0) record[head] = convert(record[head], form);
+    else apply(record[head], rest, convert);
+  };
+  for (const [path, convert] of Object.entries(destination?.comparable ?? {}))
+    apply(form, path.split('.'), convert);
+  return form;
 }
 
 export type FieldFate =

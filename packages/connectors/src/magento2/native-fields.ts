@@ -1,3 +1,10 @@
+import {
+  asMagentoKeeps,
+  asStoreWide,
+  displayTypeKept,
+  statusKept,
+  typeKept,
+} from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 
 /**
@@ -1083,6 +1090,7 @@ export const magentoDestinationFields: {
   orders: DestinationFields;
 } = {
   categories: {
+    comparable: { displayType: displayTypeKept },
     unsupported: {
       imageUrl: "Magento's REST API cannot upload category images; add the image in the admin.",
       imageAlt: "Magento's REST API cannot upload category images; add the image in the admin.",
@@ -1096,7 +1104,19 @@ export const magentoDestinationFields: {
     },
   },
   products: {
+    comparable: {
+      metafields: asMagentoKeeps('textarea'),
+      'variants.metafields': asMagentoKeeps('string'),
+      attributes: asStoreWide,
+      options: asStoreWide,
+      status: statusKept,
+      type: typeKept,
+    },
     unsupported: {
+      'options.visible':
+        'Magento shows an attribute on product pages or not for the whole store (its "Visible on Catalog Pages on Storefront", set when the attribute is created), not per product.',
+      'attributes.visible':
+        'Magento shows an attribute on product pages or not for the whole store (its "Visible on Catalog Pages on Storefront", set when the attribute is created), not per product.',
       featured: 'Magento has no featured flag (themes pick featured products with widgets).',
       tags: 'Magento products have no tags.',
       tagDefinitions: 'Magento products have no tags.',
@@ -1125,10 +1145,10 @@ export const magentoDestinationFields: {
         "Magento has enabled and disabled only: 'active' is enabled, the others are disabled.",
       taxStatus:
         "Magento taxes a product or not: 'shipping' (only its shipping taxed) is written as taxable.",
-      'options.visible':
-        'Magento shows an attribute on product pages store-wide (the attribute’s "Visible on Catalog Pages on Storefront"), set when the attribute is created.',
-      'attributes.visible':
-        'Magento shows an attribute on product pages store-wide (the attribute’s "Visible on Catalog Pages on Storefront"), set when the attribute is created.',
+      'options.shared':
+        'Magento attributes are store-wide: an option of one product becomes a store-wide attribute of the same code, found or created.',
+      'attributes.shared':
+        'Magento attributes are store-wide: an attribute of one product becomes a store-wide attribute of the same code, found or created.',
       'attributes.position': 'Magento orders attributes by the attribute set, store-wide.',
       'options.position': 'Magento orders the options of a configurable product by their position.',
       menuOrder: "Written as the product's position in each of its categories.",

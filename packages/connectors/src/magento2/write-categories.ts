@@ -93,6 +93,10 @@ async function categoryFields(
     // Products of the subcategories too: the closest to showing the subcategories.
     if (record.displayType !== 'products' && !own.has('is_anchor'))
       custom.push({ attribute_code: 'is_anchor', value: '1' });
+    if (record.displayType !== 'products')
+      warnings.push(
+        `Magento cannot show the subcategories on a category page: the category shows its products and those of its subcategories (display type '${record.displayType}').`,
+      );
   }
   for (const field of record.metafields) {
     if (isMagento(field) && field.key === 'display_mode') continue;

@@ -583,6 +583,10 @@ async function writeProduct(
   }
   if (record.type !== 'grouped') {
     const taxClass = record.taxStatus === 'none' ? 'None' : record.taxClass;
+    if (record.taxStatus === 'shipping')
+      warnings.push(
+        'Magento taxes a product or not: this product, of which only the shipping is taxed at the source, is written as taxable (tax status)',
+      );
     custom.push({
       attribute_code: 'tax_class_id',
       value: String(await productTaxClassId(session, taxClass)),

@@ -258,6 +258,12 @@ const variantOwnKeys = [
   'compare_at_price',
 ];
 
+const stockWords = {
+  instock: 'in stock',
+  outofstock: 'out of stock',
+  onbackorder: 'on backorder',
+} as const;
+
 export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
   if (p.type === 'grouped')
     return {
@@ -299,7 +305,7 @@ export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
   }
   if (p.visibility === 'catalog' || p.visibility === 'search')
     warnings.push(
-      `The product is listed only in the ${p.visibility === 'catalog' ? 'shop' : 'search results'} at the source; Shopify lists it in both.`,
+      `The product is listed only in the ${p.visibility === 'catalog' ? 'shop' : 'search results'} at the source; Shopify lists it in both (visibility).`,
     );
   const hiddenOptions = options.filter((o) => !o.visible).map((o) => o.name);
   if (hiddenOptions.length)
@@ -317,7 +323,22 @@ export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
     }
   };
   for (const i of [...p.images].sort((a, b) => a.position - b.position)) addFile(i.url, i.alt);
-  for (const v of p.variants) if (v.imageUrl) addFile(v.imageUrl, '');
+  for (const v of p.variants) {
+    if (!v.imageUrl) continue;
+    if (!files.some((f) => f.source === v.imageUrl))
+      warnings.push(
+        `The image of variant ${v.sku || v.id} is added to the product's images: Shopify keeps a variant's image among them (images).`,
+      );
+    addFile(v.imageUrl, '');
+  }
+  if (
+    p.weight &&
+    p.variants.length > 0 &&
+    p.variants.every((v) => v.weight && JSON.stringify(v.weight) !== JSON.stringify(p.weight))
+  )
+    warnings.push(
+      `The product's own weight (${p.weight.value} ${p.weight.unit}) is not kept: Shopify weighs variants only, and each has a weight of its own (weight).`,
+    );
 
   const own = ownFields(p.metafields);
   unknownOwn(own, productOwnKeys, warnings);
@@ -330,9 +351,20 @@ export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
         );
       const vOwn = ownFields(v.metafields);
       unknownOwn(vOwn, variantOwnKeys, warnings);
-      if (!v.inventory.tracked && v.inventory.stockStatus !== 'instock')
+      // Shopify works out the stock status from the counted stock and whether it keeps selling.
+      const shown =
+        !v.inventory.tracked || v.inventory.quantity > 0
+          ? 'instock'
+          : v.inventory.backorders === 'no'
+            ? 'outofstock'
+            : 'onbackorder';
+      if (shown !== v.inventory.stockStatus)
         warnings.push(
-          `Variant ${v.sku || v.id} is ${v.inventory.stockStatus === 'outofstock' ? 'out of stock' : 'on backorder'} at the source without counted stock; Shopify shows an item whose stock it does not count as in stock.`,
+          `Variant ${v.sku || v.id} is ${stockWords[v.inventory.stockStatus]} at the source; Shopify works out the stock status from the counted stock and shows it ${stockWords[shown]} (variants).`,
+        );
+      if (v.inventory.backorders === 'notify')
+        warnings.push(
+          `Variant ${v.sku || v.id} keeps selling when out of stock, but Shopify does not tell the customer it is on backorder (variants).`,
         );
       const inventoryItem: Record<string, unknown> = {
         tracked: v.inventory.tracked,
@@ -352,6 +384,10 @@ export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
       const province = vOwn.get('province_code_of_origin');
       if (province !== undefined) inventoryItem.provinceCodeOfOrigin = province;
       const onSale = saleRuns(v, now) && v.salePrice !== null;
+      if (v.salePrice && !onSale)
+        warnings.push(
+          `Variant ${v.sku || v.id}'s sale price is not applied: its sale ${v.saleStartsAt && Date.parse(v.saleStartsAt) > now ? 'starts later' : 'has ended'}, and Shopify has no sale schedule (variants).`,
+        );
       const metafields = shopifyMetafields(v.metafields, warnings, ctx);
       if (v.descriptionHtml)
         metafields.push(

@@ -1,5 +1,6 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
+import { shopifyComparable } from './comparable.ts';
 
 /**
  * Shopify's own fields, as the connector's read queries (documents.ts) answer them, and what a
@@ -427,6 +428,7 @@ export const shopifyAssignedOnWrite: Partial<Record<EntityType, Record<string, s
  */
 export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFields>> = {
   categories: {
+    comparable: shopifyComparable.categories,
     unsupported: {
       parentId:
         'Shopify collections are flat: the collection is created at the top level, without its parent category.',
@@ -440,6 +442,7 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
     },
   },
   products: {
+    comparable: shopifyComparable.products,
     unsupported: {
       featured:
         'Shopify has no featured flag: feature products by putting them in a collection your theme shows.',
@@ -499,6 +502,8 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
         'Shopify has no product attributes: they are kept in the metafield replatform.attributes.',
       weight:
         'Shopify weighs variants: the product weight is written on each variant that has none of its own.',
+      'variants.weight':
+        "A variant without a weight of its own is written with the product's weight (Shopify weighs variants only).",
       dimensions:
         'Shopify has no dimensions: they are kept in the metafield replatform.dimensions.',
       taxStatus:
@@ -524,6 +529,7 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
     },
   },
   customers: {
+    comparable: shopifyComparable.customers,
     unsupported: {
       username: 'Shopify customers sign in with their e-mail address; they have no user name.',
       group: 'Shopify has no customer groups (segments are worked out from other data).',
@@ -539,6 +545,7 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
     },
   },
   orders: {
+    comparable: shopifyComparable.orders,
     unsupported: {
       updatedAt: 'Shopify stamps the time of every change itself.',
       'lines.taxClass': 'Shopify orders have no tax classes.',

@@ -1,4 +1,5 @@
 import type { EntityType } from '@replatform/canonical/entities';
+import { asWooKeeps, statusKept } from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 
 /**
@@ -636,12 +637,15 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     },
   },
   products: {
+    comparable: { metafields: asWooKeeps, 'variants.metafields': asWooKeeps, status: statusKept },
     unsupported: {
       seoTitle: 'WooCommerce has no SEO title of its own (SEO plugins keep it).',
       seoDescription: 'WooCommerce has no SEO description of its own (SEO plugins keep it).',
       updatedAt: 'WooCommerce stamps the modification date itself.',
     },
     converted: {
+      status:
+        'WooCommerce has no archived status: an archived product is written as private (not for sale, shown to the shop staff only).',
       vendor: 'Kept as the product brand (WooCommerce Brands).',
       'options.shared':
         'A store-wide option or attribute becomes a WooCommerce global attribute (pa_<slug>), found by its slug or name or created once.',
@@ -652,6 +656,7 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     },
   },
   customers: {
+    comparable: { metafields: asWooKeeps },
     unsupported: {
       acceptsMarketing: 'WooCommerce keeps no marketing consent on the account.',
       note: 'WooCommerce keeps no note on a customer account.',
@@ -667,6 +672,7 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     },
   },
   orders: {
+    comparable: { metafields: asWooKeeps },
     unsupported: {
       number:
         "WooCommerce numbers orders itself; the source's number is kept in the order's meta data (_replatform_source_number).",
