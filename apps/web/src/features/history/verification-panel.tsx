@@ -45,7 +45,7 @@ export function VerificationPanel({
         <h2 id="verification-title" className="font-semibold">
           Verification
         </h2>
-        {canVerifyAgain && v && v.status !== 'running' ? (
+        {canVerifyAgain && (v?.status === 'passed' || v?.status === 'failed') ? (
           <button
             type="button"
             onClick={() => verifyAgain.mutate()}
