@@ -232,7 +232,7 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     expect(report.headers['content-type']).toMatch(/^text\/csv/);
     expect(report.headers['content-disposition']).toMatch(/attachment/);
     const lines = report.body.trim().split('\r\n');
-    expect(lines[0]).toBe('type,source_id,destination_id,outcome,reason');
+    expect(lines[0]).toBe('type,source_id,destination_id,outcome,reason,not_carried');
     expect(lines).toHaveLength(1 + 6 + 14 + 6 + 9);
 
     const verification = await waitFor(async () => {
