@@ -339,6 +339,36 @@ describe('migration journey in Chromium (e2e)', () => {
       )
       .waitFor({ timeout: 60_000 });
     await screenshot(page, 'detail-desktop');
+    // The speed of the last run: when it started, how long it took and its average rate.
+    const speed = page.getByRole('region', { name: 'Speed' });
+    await speed.getByText('Average rate').waitFor();
+    expect(await speed.textContent()).toMatch(/Started.*Duration/);
+    // Verify again: both stores read again in full in the background, then the new result.
+    const verificationOf = () =>
+      page.evaluate(async (id) => {
+        const answer = await fetch(`/api/migrations/${id}/verification`);
+        return (await answer.json()) as { status: string; checkedAt: string | null };
+      }, new URL(page.url()).pathname.split('/').at(-1));
+    const first = await verificationOf();
+    const asked = page.waitForResponse(
+      (r) => r.url().endsWith('/verify') && r.request().method() === 'POST',
+    );
+    await verification.getByRole('button', { name: 'Verify again' }).click();
+    expect((await asked).status()).toBe(202);
+    await expect
+      .poll(
+        async () => {
+          const now = await verificationOf();
+          return now.status !== 'running' && now.checkedAt !== first.checkedAt;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    await expect
+      .poll(() => verification.textContent(), { timeout: 15_000 })
+      .toMatch(
+        /Every migrated record matches the source\.|known differences?: every other field matches the source\.|Some records differ from the source\./,
+      );
     // WooCommerce to Shopify: what Shopify cannot hold is named field by field, never hidden
     // behind "every record matches", and everything else matches.
     const verified = (await verification.textContent()) ?? '';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { runSpeedSchema, runWaitingSchema } from './run-speed.ts';
 
 /** GET /migration-progress?migrationId= (spec.md section 3, progress response). */
 export const migrationProgressSchema = z.object({
@@ -16,6 +17,10 @@ export const migrationProgressSchema = z.object({
     .optional(),
   /** Why the run failed or stopped, in words the owner can act on. */
   message: z.string().optional(),
+  /** The store the run is waiting for while it is down; absent when none. */
+  waiting: runWaitingSchema.optional(),
+  /** Records done over time, the measured rate and the time left; absent before a run. */
+  speed: runSpeedSchema.optional(),
 });
 export type MigrationProgress = z.infer<typeof migrationProgressSchema>;
 

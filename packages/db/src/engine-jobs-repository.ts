@@ -86,6 +86,12 @@ export interface StartJobInput {
     migrationStats: Record<string, { total: number; migrated: number; failed: number }>;
     migratedEntities: number;
   };
+  /**
+   * Set when the job verifies a finished run again instead of migrating: the run is reopened at
+   * its verification (with this mode) in the same transaction, so the worker that takes the job
+   * verifies rather than starting a new run. Refused (changed) unless the run is finished.
+   */
+  reverify?: { runId: string; mode: 'full' | 'incremental' } | undefined;
   /** Set when the start is a re-migration of a completed migration. */
   remigration?: RemigrationStart | undefined;
   /** The runner that alone may run the job (the one whose process holds its sandbox stores). */
@@ -207,6 +213,17 @@ export class EngineJobsRepository {
           .where('version', '=', input.expectedVersion)
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) === 0) throw new StartConflict();
+
+        if (input.reverify) {
+          const reopened = await trx
+            .updateTable('engine_runs')
+            .set({ phase: 'verify', verify_mode: input.reverify.mode, updated_at: now })
+            .where('id', '=', input.reverify.runId)
+            .where('migration_id', '=', input.migrationId)
+            .where('phase', '=', 'done')
+            .executeTakeFirst();
+          if (Number(reopened.numUpdatedRows) === 0) throw new StartConflict();
+        }
 
         const again = input.remigration;
         if (again) {

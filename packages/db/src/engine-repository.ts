@@ -24,6 +24,8 @@ export interface EngineRun {
   waiting: RunWaiting | null;
   /** Records done over time: [epoch ms, records done], oldest first. */
   samples: [number, number][];
+  /** How its verification compares when set (a finished run verified again: 'full'). */
+  verifyMode: 'full' | 'incremental' | null;
   updatedAt: string;
 }
 
@@ -46,6 +48,7 @@ export type RunChanges = Partial<
     | 'notes'
     | 'waiting'
     | 'samples'
+    | 'verifyMode'
   >
 >;
 
@@ -174,6 +177,8 @@ function runFromRow(row: Selectable<EngineRunsTable>): EngineRun {
     notes: row.notes ? (JSON.parse(row.notes) as string[]) : [],
     waiting: row.waiting ? (JSON.parse(row.waiting) as RunWaiting) : null,
     samples: row.samples ? (JSON.parse(row.samples) as [number, number][]) : [],
+    verifyMode:
+      row.verify_mode === 'full' || row.verify_mode === 'incremental' ? row.verify_mode : null,
     updatedAt: row.updated_at,
   };
 }
@@ -306,6 +311,7 @@ export class EngineRepository {
     if (changes.waiting !== undefined)
       columns.waiting = changes.waiting === null ? null : JSON.stringify(changes.waiting);
     if (changes.samples !== undefined) columns.samples = JSON.stringify(changes.samples);
+    if (changes.verifyMode !== undefined) columns.verify_mode = changes.verifyMode;
     await this.#k.updateTable('engine_runs').set(columns).where('id', '=', runId).execute();
   }
 

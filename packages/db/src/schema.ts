@@ -194,6 +194,8 @@ export interface EngineRunsTable {
   waiting: Generated<string | null>;
   /** JSON list of [epoch ms, records done] over the run, for its rate (0011). */
   samples: Generated<string | null>;
+  /** full | incremental: how a run reopened for verification compares; null: default (0012). */
+  verify_mode: Generated<string | null>;
 }
 
 /**

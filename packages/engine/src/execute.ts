@@ -33,6 +33,7 @@ export interface ExecuteOptions {
   /**
    * How the verification after the run compares (see VerifyOptions.mode): 'incremental' (the
    * default) checks what the run wrote and a sample of the rest; 'full' reads both stores again.
+   * Unset: as the run says (a finished run reopened to be verified again), else incremental.
    */
   verifyMode?: 'full' | 'incremental' | undefined;
   onProgress?: ((progress: EngineProgress) => void) | undefined;
@@ -270,7 +271,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       destination: options.destination,
       retry,
       signal: options.signal,
-      mode: options.verifyMode ?? 'incremental',
+      mode: options.verifyMode ?? run.verifyMode ?? 'incremental',
       runId: run.id,
       now,
       onProgress: () =>

@@ -15,6 +15,8 @@ const SOURCE = 'https://source.example.com';
 const DESTINATION = 'https://destination.example.com';
 const AGAIN_SOURCE = 'https://again-source.example.com';
 const AGAIN_DESTINATION = 'https://again-destination.example.com';
+const VERIFY_SOURCE = 'https://verify-source.example.com';
+const VERIFY_DESTINATION = 'https://verify-destination.example.com';
 
 describe.each(testDialects())('migration engine API on %s', (dialect) => {
   let app: App;
@@ -27,6 +29,9 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
   // Stores of the re-migration tests, which change their source between runs.
   const againSource = MemoryStore.seeded(sampleData({ products: 14, customers: 6, orders: 9 }));
   const againDestination = new MemoryStore();
+  // Stores of the "verify again" test, whose source changes after the run.
+  const verifySource = MemoryStore.seeded(sampleData({ products: 14, customers: 6, orders: 9 }));
+  const verifyDestination = new MemoryStore();
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'replatform-engine-api-'));
@@ -46,6 +51,8 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       [DESTINATION]: destinationStore,
       [AGAIN_SOURCE]: againSource,
       [AGAIN_DESTINATION]: againDestination,
+      [VERIFY_SOURCE]: verifySource,
+      [VERIFY_DESTINATION]: verifyDestination,
     });
     app = await buildApp(config, { registry: { woocommerce: connector } });
     alice = await signUp(app, 'alice@example.com');
@@ -163,6 +170,7 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       ['GET', `/migration-progress?migrationId=${id}`],
       ['GET', `/api/migrations/${id}/report.csv`],
       ['GET', `/api/migrations/${id}/verification`],
+      ['POST', `/api/migrations/${id}/verify`],
     ] as const) {
       const asBob = await call(bob, method, url);
       expect(asBob.statusCode, url).toBe(404);
@@ -212,6 +220,12 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       migratedEntities: 29,
     });
     expect(destinationStore.records.products.size).toBe(14);
+    // The run's speed: its samples (time since its start, records done) and the rates from them.
+    expect(final.speed?.startedAt).toEqual(expect.any(String));
+    expect(final.speed?.finishedAt).toEqual(expect.any(String));
+    expect(final.speed?.samples.at(-1)?.[1]).toBeGreaterThanOrEqual(29);
+    expect(final.speed?.secondsLeft).toBeNull();
+    expect(final.waiting).toBeUndefined();
 
     const report = await call(alice, 'GET', `/api/migrations/${id}/report.csv`);
     expect(report.statusCode).toBe(200);
@@ -450,5 +464,66 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       engine.isSandbox = isSandbox;
     }
     expect((await engine.remigrations.list(id)).map((r) => r.basis)).toEqual(['first', 'sandbox']);
+  });
+
+  it('verifies a completed migration again in full, for its owner and not while a run is live', async () => {
+    const { engine } = app.services;
+    const id = await readyMigration('Verify again', {
+      stores: [VERIFY_SOURCE, VERIFY_DESTINATION],
+    });
+    const unfinished = await call(alice, 'POST', `/api/migrations/${id}/verify`);
+    expect(unfinished.statusCode).toBe(409);
+    expect(unfinished.json().error.code).toBe('not_completed');
+
+    await pay(id, 29);
+    expect((await call(alice, 'POST', `/api/migrations/${id}/start`)).statusCode).toBe(200);
+    const whileQueued = await call(alice, 'POST', `/api/migrations/${id}/verify`);
+    expect(whileQueued.statusCode).toBe(409);
+    expect(whileQueued.json().error.code).toBe('run_active');
+    await runToEnd(id);
+    await engine.runner.stop();
+    const run = await engine.repository.latestRun(id);
+    expect(run?.verification).toMatchObject({ status: 'passed' });
+
+    // Changed at the source after the run: only a verification that reads the source sees it.
+    const product = verifySource.records.products.get('3')!;
+    verifySource.records.products.set('3', { ...product, name: 'Renamed since the run' });
+    expect((await call(bob, 'POST', `/api/migrations/${id}/verify`)).statusCode).toBe(404);
+    const asked = await call(alice, 'POST', `/api/migrations/${id}/verify`);
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect(verificationSchema.parse(asked.json()).status).toBe('running');
+    expect((await call(alice, 'POST', `/api/migrations/${id}/verify`)).json().error.code).toBe(
+      'run_active',
+    );
+    expect((await call(alice, 'GET', `/api/migrations/${id}/verification`)).json().status).toBe(
+      'running',
+    );
+    expect(
+      (await call(alice, 'GET', `/migration-progress?migrationId=${id}`)).json(),
+    ).toMatchObject({ state: 'queued', overallProgress: 100 });
+
+    engine.runner.start();
+    const result = await waitFor(async () => {
+      const v = verificationSchema.parse(
+        (await call(alice, 'GET', `/api/migrations/${id}/verification`)).json(),
+      );
+      return v.status === 'passed' || v.status === 'failed' ? v : undefined;
+    });
+    await waitFor(async () =>
+      (await engine.jobs.latestJob(id))?.state === 'done' ? true : undefined,
+    );
+    await engine.runner.stop();
+    expect(result.status).toBe('failed');
+    expect(result.entities.products).toMatchObject({ checked: 14, mismatched: 1 });
+    expect(result.examples.map((x) => x.sourceId)).toContain('3');
+    // The same run, verified again in full: no new run, nothing written, still completed.
+    const after = await engine.repository.latestRun(id);
+    expect(after).toMatchObject({ id: run?.id, phase: 'done', verifyMode: 'full' });
+    expect(after?.verification).toMatchObject({ mode: 'full' });
+    expect(verifyDestination.records.products.size).toBe(14);
+    expect((await call(alice, 'GET', `/migration/${id}`)).json()).toMatchObject({
+      status: 'completed',
+      currentStep: 5,
+    });
   });
 });

@@ -3,11 +3,16 @@ import { getMigrationProgress } from './get-migration-progress.ts';
 import { getReportCsv } from './get-report-csv.ts';
 import { getVerification } from './get-verification.ts';
 import { postStartMigration } from './post-start-migration.ts';
+import { postVerifyAgain } from './post-verify-again.ts';
 
-/** The migration engine's endpoints: start, progress, per-record report and verification. */
+/**
+ * The migration engine's endpoints: start, progress, per-record report, verification and
+ * verifying again.
+ */
 export const engineRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(postStartMigration);
   await app.register(getMigrationProgress);
   await app.register(getReportCsv);
   await app.register(getVerification);
+  await app.register(postVerifyAgain);
 };

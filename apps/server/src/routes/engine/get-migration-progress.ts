@@ -2,6 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { normaliseStatus } from '@replatform/contracts/migration';
 import { migrationProgressSchema, type MigrationProgress } from '@replatform/contracts/progress';
+import {
+  averageRate,
+  recentRate,
+  secondsLeft,
+  type RunSpeed,
+  type SpeedSample,
+} from '@replatform/contracts/run-speed';
 import type { EngineJob } from '@replatform/db/engine-jobs-repository';
 import type { EngineRun } from '@replatform/db/engine-repository';
 import type { StoredMigration } from '@replatform/db/migrations-repository';
@@ -22,6 +29,25 @@ function stateOf(
   if (status === 'completed') return 'completed';
   if (status === 'failed') return 'failed';
   return 'idle';
+}
+
+/**
+ * The run's samples as time since its start, the rate measured from them and the time left for
+ * `remaining` records. No time left is told while the run waits for a store or is not moving
+ * records (queued, verifying, stopped): a rate measured before says nothing then.
+ */
+export function speedOf(run: EngineRun, remaining: number, moving: boolean): RunSpeed {
+  const start = Date.parse(run.startedAt);
+  const samples = run.samples.map(([at, done]): SpeedSample => [Math.max(0, at - start), done]);
+  const rate = recentRate(samples);
+  return {
+    startedAt: run.startedAt,
+    finishedAt: run.phase === 'migrate' ? null : run.finishedAt,
+    samples,
+    recordsPerMinute: rate,
+    averagePerMinute: averageRate(samples),
+    secondsLeft: moving && !run.waiting ? secondsLeft(remaining, rate) : null,
+  };
 }
 
 /** The progress figures of spec.md section 3 from what the engine keeps on the migration. */
@@ -55,6 +81,10 @@ export function progressOf(
     (state === 'failed' || state === 'payment_required') && run?.errorMessage
       ? run.errorMessage
       : undefined;
+  const waiting =
+    state === 'running' && run?.waiting
+      ? { store: run.waiting.side, since: run.waiting.since, retryAt: run.waiting.retryAt }
+      : undefined;
   return {
     productsTotal: products.total,
     customersTotal: customers.total,
@@ -65,6 +95,8 @@ export function progressOf(
     overallProgress,
     state,
     ...(message ? { message } : {}),
+    ...(waiting ? { waiting } : {}),
+    ...(run ? { speed: speedOf(run, total - completed, state === 'running') } : {}),
   };
 }
 

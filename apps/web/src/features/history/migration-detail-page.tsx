@@ -13,9 +13,10 @@ import {
   formatStatus,
 } from '../../lib/format.ts';
 import { openInNewTab } from '../../lib/open-in-new-tab.ts';
-import { useMigration } from '../migrations/api/migrations-api.ts';
+import { useMigration, useMigrationProgress } from '../migrations/api/migrations-api.ts';
 import { routeOf } from '../migrations/components/migration-card.tsx';
 import { rememberSelectedMigration } from '../migrations/selected-migration.ts';
+import { RunSpeedPanel } from '../migrations/speed/run-speed-panel.tsx';
 import { VerificationPanel } from './verification-panel.tsx';
 
 function totals(m: Migration) {
@@ -103,6 +104,9 @@ function ReceiptButton({ migrationId }: { migrationId: string }) {
 export function MigrationDetailPage() {
   const { id } = useParams();
   const migration = useMigration(id);
+  const progress = useMigrationProgress(id ?? '', {
+    poll: migration.data?.status === 'in-progress',
+  });
   const navigate = useNavigate();
 
   if (migration.isPending && id) {
@@ -252,7 +256,9 @@ export function MigrationDetailPage() {
         ) : null}
       </div>
 
-      {m.status === 'completed' ? <VerificationPanel migrationId={m.id} /> : null}
+      {progress.data?.speed ? <RunSpeedPanel speed={progress.data.speed} /> : null}
+
+      {m.status === 'completed' ? <VerificationPanel migrationId={m.id} canVerifyAgain /> : null}
 
       <div className="mt-8 flex flex-wrap gap-3">
         <Link

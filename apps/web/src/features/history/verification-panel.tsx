@@ -1,13 +1,32 @@
-import { useQuery } from '@tanstack/react-query';
-import { CheckCircle2, XCircle } from 'lucide-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2, RefreshCw, XCircle } from 'lucide-react';
 import { verificationSchema } from '@replatform/contracts/progress';
 import { apiRequest } from '../../lib/api-client.ts';
 import { formatCount, formatDateTime } from '../../lib/format.ts';
 
-/** The record-by-record comparison of source and destination made after the run. */
-export function VerificationPanel({ migrationId }: { migrationId: string }) {
+/**
+ * The record-by-record comparison of source and destination made after the run, and (for a
+ * completed migration) "Verify again": a full comparison that reads both stores again, run in
+ * the background and shown here as running until its result is in.
+ */
+export function VerificationPanel({
+  migrationId,
+  canVerifyAgain = false,
+}: {
+  migrationId: string;
+  canVerifyAgain?: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const queryKey = ['migrations', migrationId, 'verification'];
+  const verifyAgain = useMutation({
+    mutationFn: () =>
+      apiRequest(`/api/migrations/${encodeURIComponent(migrationId)}/verify`, verificationSchema, {
+        method: 'POST',
+      }),
+    onSuccess: (running) => queryClient.setQueryData(queryKey, running),
+  });
   const verification = useQuery({
-    queryKey: ['migrations', migrationId, 'verification'],
+    queryKey,
     queryFn: () =>
       apiRequest(
         `/api/migrations/${encodeURIComponent(migrationId)}/verification`,
@@ -22,9 +41,27 @@ export function VerificationPanel({ migrationId }: { migrationId: string }) {
       aria-labelledby="verification-title"
       className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
     >
-      <h2 id="verification-title" className="font-semibold">
-        Verification
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="verification-title" className="font-semibold">
+          Verification
+        </h2>
+        {canVerifyAgain && (v?.status === 'passed' || v?.status === 'failed') ? (
+          <button
+            type="button"
+            onClick={() => verifyAgain.mutate()}
+            disabled={verifyAgain.isPending}
+            className="inline-flex items-center gap-1 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50 disabled:opacity-50"
+          >
+            <RefreshCw size={14} aria-hidden />
+            {verifyAgain.isPending ? 'Starting...' : 'Verify again'}
+          </button>
+        ) : null}
+      </div>
+      {verifyAgain.isError ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {verifyAgain.error.message}
+        </p>
+      ) : null}
       {verification.isPending ? (
         <p role="status" className="mt-2 text-sm text-slate-600">
           Loading verification...

@@ -6,6 +6,7 @@ import {
   type Migration,
 } from '@replatform/contracts/migration';
 import { migrationListSchema } from '@replatform/contracts/migrations-api';
+import { migrationProgressSchema } from '@replatform/contracts/progress';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { notificationsQueryKey } from '../../../lib/query-keys.ts';
 
@@ -15,6 +16,21 @@ export const migrationKeys = {
   counts: (id: string) => ['migrations', id, 'counts'] as const,
   progress: (id: string) => ['migrations', id, 'progress'] as const,
 };
+
+/**
+ * GET /migration-progress: the run's figures, speed and the store it waits for; polled every 5 s
+ * when `poll` (a failed poll is only logged and polling goes on, spec.md section 7).
+ */
+export function useMigrationProgress(id: string, { poll = true }: { poll?: boolean } = {}) {
+  return useQuery({
+    queryKey: migrationKeys.progress(id),
+    queryFn: () =>
+      apiRequest('/migration-progress', migrationProgressSchema, { query: { migrationId: id } }),
+    enabled: id !== '',
+    refetchInterval: poll ? 5000 : false,
+    retry: false,
+  });
+}
 
 export function useMigrations() {
   return useQuery({

@@ -1,19 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { CreditCard, RotateCcw, TriangleAlert } from 'lucide-react';
 import { useEffect } from 'react';
 import type { Migration } from '@replatform/contracts/migration';
-import {
-  migrateStatusText,
-  migrationProgressSchema,
-  type MigrationProgress,
-} from '@replatform/contracts/progress';
+import { migrateStatusText, type MigrationProgress } from '@replatform/contracts/progress';
 import { ProgressBar } from '../../../components/progress-bar.tsx';
-import { apiRequest, ApiRequestError } from '../../../lib/api-client.ts';
+import { ApiRequestError } from '../../../lib/api-client.ts';
 import { formatCount } from '../../../lib/format.ts';
 import { notificationsQueryKey } from '../../../lib/query-keys.ts';
-import { migrationKeys, useStartMigration } from '../api/migrations-api.ts';
-
-const POLL_MS = 5000;
+import { migrationKeys, useMigrationProgress, useStartMigration } from '../api/migrations-api.ts';
+import { MigrateSpeed, WaitingNotice } from '../speed/migrate-speed.tsx';
 
 /** Opens another step of this migration, with the reason it is needed (shown there). */
 export type OpenStep = (step: number, reason?: string) => void;
@@ -49,9 +44,10 @@ function barsOf(migration: Migration, p: MigrationProgress | undefined): Bar[] {
 }
 
 /**
- * Step 4: three bars (done/total) and the status line, refreshed every 5 s. A run stopped by a
- * failure offers Restart; a run parked because the source grew beyond what was paid asks for the
- * difference.
+ * Step 4: three bars (done/total) and the status line, refreshed every 5 s, with the store the
+ * run waits for when one is down, the time left and the records-per-minute chart. A run stopped
+ * by a failure offers Restart; a run parked because the source grew beyond what was paid asks for
+ * the difference.
  */
 export function MigrateStep({
   migration,
@@ -61,16 +57,7 @@ export function MigrateStep({
   onOpenStep: OpenStep;
 }) {
   const queryClient = useQueryClient();
-  const progress = useQuery({
-    queryKey: migrationKeys.progress(migration.id),
-    queryFn: () =>
-      apiRequest('/migration-progress', migrationProgressSchema, {
-        query: { migrationId: migration.id },
-      }),
-    refetchInterval: POLL_MS,
-    // A failed poll is only logged; polling goes on (spec.md section 7).
-    retry: false,
-  });
+  const progress = useMigrationProgress(migration.id);
   const restart = useStartMigration(migration.id);
   const p = progress.data;
   const state = p?.state;
@@ -163,9 +150,12 @@ export function MigrateStep({
           </button>
         </div>
       ) : (
-        <p className="mt-1 text-slate-600" aria-live="polite">
-          {p ? migrateStatusText(p, migration.dataTypes) : 'Initializing migration...'}
-        </p>
+        <>
+          <p className="mt-1 text-slate-600" aria-live="polite">
+            {p ? migrateStatusText(p, migration.dataTypes) : 'Initializing migration...'}
+          </p>
+          {p?.waiting ? <WaitingNotice waiting={p.waiting} /> : null}
+        </>
       )}
       <div className="mt-6 space-y-5" aria-busy={counting || undefined}>
         {bars.map((b) => {
@@ -196,6 +186,7 @@ export function MigrateStep({
           {Math.round(p.overallProgress)}% of the selected records moved
         </p>
       ) : null}
+      {p ? <MigrateSpeed progress={p} /> : null}
     </section>
   );
 }
