@@ -5,17 +5,10 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { chromiumArgs } from './browser.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
-
-/** Debian's Chromium (the project never downloads a browser of its own). */
-export function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  const found = candidates.find((p): p is string => Boolean(p && existsSync(p)));
-  if (!found)
-    throw new Error('Chromium not found: install the Debian package `chromium` (.ci/run does).');
-  return found;
-}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -101,19 +94,12 @@ export async function startServer(
   };
 }
 
+/** The test browser (see browser.ts), unpacked by the run's global set-up. */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: chromiumPath(),
+    executablePath: inject('chromiumExecutable'),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: chromiumArgs,
   });
 }
 
