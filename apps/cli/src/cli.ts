@@ -1,7 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityType } from '@replatform/canonical/entities';
 import type { Connector } from '@replatform/connectors/kit/contract';
@@ -230,10 +229,7 @@ function printRunFacts(out: ProgressOutput, result: ExecuteResult): void {
 }
 
 async function writeReport(db: Db, migrationId: string, path: string): Promise<void> {
-  await pipeline(
-    Readable.from(reportCsv(new EngineRepository(db), migrationId)),
-    createWriteStream(path),
-  );
+  await pipeline(reportCsv(new EngineRepository(db), migrationId), createWriteStream(path));
 }
 
 async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
