@@ -25,7 +25,7 @@ import {
   sideCredentials,
   type ParsedArgs,
 } from './args.ts';
-import { ProgressBar, type ProgressOutput } from './progress-bar.ts';
+import { MigrationProgress, type ProgressOutput } from './migration-progress.ts';
 
 /** A connector, or how to load it (so a run loads only the two platforms it uses). */
 export type ConnectorEntry = Connector<unknown> | (() => Promise<Connector<unknown>>);
@@ -242,7 +242,7 @@ async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
   const http = httpFor(parsed, deps.env);
   const db = await openState(parsed, deps);
   const quiet = parsed.booleans.has('quiet');
-  const bar = new ProgressBar(quiet ? { write: () => true } : deps.stderr);
+  const bar = new MigrationProgress(quiet ? { write: () => true } : deps.stderr);
   try {
     const migrations = new MigrationsRepository(db);
     const name = pairName(from, to);
