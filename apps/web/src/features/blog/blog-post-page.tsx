@@ -5,7 +5,7 @@ import { useSession } from '../session/api/get-session.ts';
 import { BlogFooter, BlogHeader } from './blog-chrome.tsx';
 import { AuthorAvatar, CategoryBadge, PostCard, PostStats } from './post-card.tsx';
 import { blogPosts, findPost, relatedPosts } from './posts.ts';
-import { SafeHtml } from './safe-html.tsx';
+import { PostBody } from './post-body.tsx';
 import { ShareButtons } from './share-buttons.tsx';
 
 function BackToBlog() {
@@ -96,7 +96,7 @@ export function BlogPostPage() {
               height={630}
               className="aspect-[1200/630] w-full rounded-2xl bg-slate-100 object-cover shadow-sm"
             />
-            <SafeHtml html={post.content} className="mt-4 text-base sm:text-lg" />
+            <PostBody html={post.content} className="mt-4 text-base sm:text-lg" />
             <ul aria-label="Tags" className="mt-10 flex flex-wrap gap-2">
               {post.tags.map((tag) => (
                 <li

@@ -13,7 +13,7 @@ export interface BlogPost {
   id: number;
   title: string;
   excerpt: string;
-  /** HTML, rendered through SafeHtml. */
+  /** HTML, shown through PostBody (sanitised by DOMPurify). */
   content: string;
   author: string;
   authorRole: string;
