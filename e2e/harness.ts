@@ -122,7 +122,7 @@ export function screenshotsOf(testFileUrl: string): (page: Page, name: string) =
   return async (page, name) => {
     mkdirSync(screenshotDir, { recursive: true });
     const path = join(screenshotDir, `${file}--${name}.png`);
-    const modal = (await page.locator('[role="dialog"][aria-modal="true"]').count()) > 0;
+    const modal = (await page.locator('dialog[open]').count()) > 0;
     if (modal) {
       await page.screenshot({ path, animations: 'disabled' });
       return path;

@@ -2,7 +2,6 @@ import { platformLabels, type Platform } from '@replatform/contracts/migration';
 import { formatUsd, PER_RECORD_CENTS, TAX_RATE_LABEL } from '@replatform/contracts/pricing';
 import type { StoredMigration } from '@replatform/db/migrations-repository';
 import type { StoredQuote } from '@replatform/db/payments-repository';
-import PDFDocument from 'pdfkit';
 import { fileURLToPath } from 'node:url';
 
 const brandNames: Record<string, string> = {
@@ -143,6 +142,8 @@ export async function receiptPdf(input: {
   const latest = paidQuotes.at(-1);
   if (!latest) throw new Error('a receipt needs at least one payment');
   const demo = paidQuotes.some((q) => q.provider === 'demo');
+  // Loaded with the first receipt, not at every server start.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'LETTER',
     margin: 0,
