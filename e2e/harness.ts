@@ -67,7 +67,8 @@ export async function startServer(
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
-  const deadline = Date.now() + 30_000;
+  // Generous: on a machine shared with other builds, loading the server alone can take 30 s.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
     try {
