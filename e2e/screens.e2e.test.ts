@@ -142,7 +142,8 @@ describe('every screen at desktop and phone width (e2e)', () => {
       expect(await offThePage()).toBe(true);
       if (await dialog.evaluate((d) => d.contains(document.activeElement))) inside++;
     }
-    expect(inside).toBeGreaterThan(6);
+    // Half the presses or more land in the dialog, even when it has a single control.
+    expect(inside).toBeGreaterThanOrEqual(6);
   }
 
   async function closeWithEscape(page: Page, title: string) {
