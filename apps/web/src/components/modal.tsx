@@ -43,14 +43,17 @@ export function Modal({
     return () => {
       element.close();
       const returnTo = fallback.current?.current;
-      // The opener was replaced meanwhile (a verified connection replaces its form): keep the
-      // keyboard user's place on the page instead of leaving focus nowhere.
+      // The browser gives focus back only when it was in the dialog as it closed (Tab may have
+      // taken it out of the page), and not at all when the opener was replaced meanwhile (a
+      // verified connection replaces its form): keep the keyboard user's place in those cases.
       queueMicrotask(() => {
-        if (opener instanceof HTMLElement && opener.isConnected) return;
         if (document.activeElement && document.activeElement !== document.body) return;
-        const target = returnTo?.isConnected
-          ? returnTo
-          : document.querySelector<HTMLElement>('main h1, h1');
+        const target =
+          opener instanceof HTMLElement && opener.isConnected
+            ? opener
+            : returnTo?.isConnected
+              ? returnTo
+              : document.querySelector<HTMLElement>('main h1, h1');
         if (!target) return;
         if (!target.hasAttribute('tabindex') && target.tabIndex < 0)
           target.setAttribute('tabindex', '-1');
