@@ -6,7 +6,7 @@ import { useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from '
  * makes the page behind it inert (so Tab stays inside), closes it on Escape (we are told, and
  * close it the React way) and gives focus back to what had it before. We only choose where focus
  * starts (the element marked data-autofocus, else the browser's pick) and where it goes when the
- * element that opened the dialog is gone by then. A click outside the panel dismisses it too.
+ * browser has nothing to give it back to. A click outside the panel dismisses it too.
  */
 export function Modal({
   title,
@@ -19,7 +19,10 @@ export function Modal({
   onClose: () => void;
   children: ReactNode;
   tone?: 'neutral' | 'success' | 'error';
-  /** Receives focus on close when the element that opened the dialog no longer exists. */
+  /**
+   * Receives focus on close when the element that opened the dialog cannot: it is gone by then, or
+   * it had lost focus before the dialog opened (a button disabled while its request ran).
+   */
   returnFocusTo?: RefObject<HTMLElement | null>;
 }) {
   const titleId = useId();
@@ -43,13 +46,15 @@ export function Modal({
     return () => {
       element.close();
       const returnTo = fallback.current?.current;
-      // The browser gives focus back only when it was in the dialog as it closed (Tab may have
-      // taken it out of the page), and not at all when the opener was replaced meanwhile (a
-      // verified connection replaces its form): keep the keyboard user's place in those cases.
+      // The browser gives focus back to what had it when the dialog opened, and only when focus
+      // was in the dialog as it closed (Tab may have taken it out of the page). That is the page's
+      // body when the opener had lost focus first (disabled while its request ran), and nothing
+      // when the opener was replaced meanwhile (a verified connection replaces its form): keep the
+      // keyboard user's place in those cases.
       queueMicrotask(() => {
         if (document.activeElement && document.activeElement !== document.body) return;
         const target =
-          opener instanceof HTMLElement && opener.isConnected
+          opener instanceof HTMLElement && opener !== document.body && opener.isConnected
             ? opener
             : returnTo?.isConnected
               ? returnTo
