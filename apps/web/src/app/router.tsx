@@ -33,7 +33,9 @@ function page<K extends string>(
 const LandingPage = page(() => import('../features/landing/landing-page.tsx'), 'LandingPage', {
   queries: false,
 });
-const AuthPage = page(() => import('../features/auth/auth-page.tsx'), 'AuthPage');
+const AuthPage = page(() => import('../features/auth/auth-page.tsx'), 'AuthPage', {
+  queries: false,
+});
 const BlogsPage = page(() => import('../features/blog/blogs-page.tsx'), 'BlogsPage', {
   queries: false,
 });

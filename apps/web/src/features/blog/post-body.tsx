@@ -1,4 +1,5 @@
 import DOMPurify from 'dompurify';
+import { postContents } from './post-contents.ts';
 
 /** The tags a post body may use, each with its typography; DOMPurify removes every other tag. */
 const tagClasses: Record<string, string> = {
@@ -51,4 +52,9 @@ export function sanitizePostHtml(html: string): string {
 
 export function PostBody({ html, className }: { html: string; className?: string }) {
   return <div className={className} dangerouslySetInnerHTML={{ __html: sanitizePostHtml(html) }} />;
+}
+
+/** An article's body, in a chunk of its own with the sanitiser, which the post page loads lazily. */
+export function PostContent({ id, className }: { id: number; className?: string }) {
+  return <PostBody html={postContents[id] ?? ''} className={className} />;
 }
