@@ -1,6 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useRef } from 'react';
-import { useForm, type DefaultValues, type FieldValues } from 'react-hook-form';
+import { useEffect, useRef, useState } from 'react';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldErrors,
+  type FieldValues,
+  type UseFormReturn,
+} from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiRequestError } from './api-client.ts';
 
@@ -31,6 +37,47 @@ export interface FormStatus {
   tone: 'success' | 'error';
   text: string;
   detail?: string | undefined;
+}
+
+/** The first validation message of a form, under the text its status line gives a failure. */
+export function firstProblem(errors: FieldErrors, failed: string): FormStatus | null {
+  const message = Object.values(errors).find((e) => e?.message)?.message;
+  return typeof message === 'string' ? { tone: 'error', text: failed, detail: message } : null;
+}
+
+/**
+ * Submitting a form whose answer shows in its status line: `run` gets the schema's parsed
+ * values, and the line says `success`, or `failure` with the server's reason; values the schema
+ * refuses are told by `invalid` (by default its first message under `failure`).
+ */
+export function useStatusSubmit<Values extends FieldValues, Parsed>(
+  form: UseFormReturn<Values, unknown, Parsed>,
+  {
+    run,
+    success,
+    failure,
+    invalid = (errors) => firstProblem(errors, failure),
+  }: {
+    run: (values: Parsed) => Promise<unknown>;
+    success: string;
+    failure: string;
+    invalid?: (errors: FieldErrors<Values>) => FormStatus | null;
+  },
+) {
+  const [status, setStatus] = useState<FormStatus | null>(null);
+  const onSubmit = form.handleSubmit(
+    async (values) => {
+      setStatus(null);
+      try {
+        await run(values);
+        setStatus({ tone: 'success', text: success });
+      } catch (error) {
+        setStatus({ tone: 'error', text: failure, detail: reasonOf(error) });
+      }
+    },
+    (errors) => setStatus(invalid(errors)),
+  );
+  return { status, onSubmit, busy: form.formState.isSubmitting };
 }
 
 /**

@@ -4,7 +4,14 @@ import { BusyButton, PasswordField, TextField } from '../../components/form-fiel
 import { Modal } from '../../components/modal.tsx';
 import { Page } from '../../components/page.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import { FormStatusLine, reasonOf, useSchemaForm, type FormStatus } from '../../lib/forms.tsx';
+import {
+  firstProblem,
+  FormStatusLine,
+  reasonOf,
+  useSchemaForm,
+  useStatusSubmit,
+  type FormStatus,
+} from '../../lib/forms.tsx';
 import { useRefreshSession, useSession } from '../session/api/get-session.ts';
 import { forgetReturnTo } from '../session/return-to.ts';
 import { changeEmail, changePassword, deleteAccount, updateName } from './api/account-api.ts';
@@ -30,15 +37,6 @@ const passwordSchema = z
     message: 'Passwords do not match',
     path: ['confirm'],
   });
-
-/** The first validation message of a form, as its status line says it. */
-function invalid(
-  errors: Record<string, { message?: string | undefined } | undefined>,
-  failed: string,
-) {
-  const message = Object.values(errors).find((e) => e?.message)?.message;
-  return message ? { tone: 'error' as const, text: failed, detail: message } : null;
-}
 
 function Section({
   title,
@@ -66,88 +64,69 @@ function Section({
   );
 }
 
-/** Runs a request and says how it went, in spec.md's words. */
-async function attempt(
-  action: () => Promise<unknown>,
-  success: string,
-  failure: string,
-): Promise<FormStatus> {
-  try {
-    await action();
-    return { tone: 'success', text: success };
-  } catch (error) {
-    return { tone: 'error', text: failure, detail: reasonOf(error) };
-  }
-}
-
-function ProfileForm({ name }: { name: string }) {
-  const refreshSession = useRefreshSession();
-  const [status, setStatus] = useState<FormStatus | null>(null);
-  const form = useSchemaForm(profileSchema, { name });
-  const { reset } = form;
-  useEffect(() => reset({ name }), [name, reset]);
-  const busy = form.formState.isSubmitting;
+/** One of the page's forms: its fields, then its button with the status line under it. */
+function AccountForm({
+  onSubmit,
+  busy,
+  label,
+  status,
+  children,
+}: {
+  onSubmit: () => void;
+  busy: boolean;
+  label: string;
+  status: FormStatus | null;
+  children: ReactNode;
+}) {
   return (
-    <form
-      noValidate
-      className="space-y-4"
-      onSubmit={form.handleSubmit(
-        async (values) => {
-          setStatus(null);
-          setStatus(
-            await attempt(
-              async () => {
-                await updateName(values.name);
-                await refreshSession();
-              },
-              'Profile updated successfully',
-              'Failed to update profile',
-            ),
-          );
-        },
-        (errors) => setStatus(invalid(errors, 'Failed to update profile')),
-      )}
-    >
-      <TextField label="Full Name" autoComplete="name" disabled={busy} {...form.register('name')} />
+    <form noValidate className="space-y-4" onSubmit={onSubmit}>
+      {children}
       <BusyButton busy={busy} disabled={busy} fullWidth={false}>
-        Update Profile
+        {label}
       </BusyButton>
       <FormStatusLine status={status} />
     </form>
   );
 }
 
+function ProfileForm({ name }: { name: string }) {
+  const refreshSession = useRefreshSession();
+  const form = useSchemaForm(profileSchema, { name });
+  const { reset } = form;
+  useEffect(() => reset({ name }), [name, reset]);
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (values) => {
+      await updateName(values.name);
+      await refreshSession();
+    },
+    success: 'Profile updated successfully',
+    failure: 'Failed to update profile',
+  });
+  return (
+    <AccountForm onSubmit={onSubmit} busy={busy} label="Update Profile" status={status}>
+      <TextField label="Full Name" autoComplete="name" disabled={busy} {...form.register('name')} />
+    </AccountForm>
+  );
+}
+
 function EmailForm() {
   const refreshSession = useRefreshSession();
-  const [status, setStatus] = useState<FormStatus | null>(null);
   const form = useSchemaForm(emailSchema, { newEmail: '', currentPassword: '' });
-  const busy = form.formState.isSubmitting;
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (values) => {
+      await changeEmail(values);
+      await refreshSession();
+      form.reset();
+    },
+    success: 'Email updated successfully',
+    failure: 'Failed to update email',
+    invalid: (errors) =>
+      errors.currentPassword?.message
+        ? { tone: 'error', text: errors.currentPassword.message }
+        : firstProblem(errors, 'Failed to update email'),
+  });
   return (
-    <form
-      noValidate
-      className="space-y-4"
-      onSubmit={form.handleSubmit(
-        async (values) => {
-          setStatus(null);
-          const result = await attempt(
-            async () => {
-              await changeEmail(values);
-              await refreshSession();
-            },
-            'Email updated successfully',
-            'Failed to update email',
-          );
-          if (result.tone === 'success') form.reset();
-          setStatus(result);
-        },
-        (errors) =>
-          setStatus(
-            errors.currentPassword?.message
-              ? { tone: 'error', text: errors.currentPassword.message }
-              : invalid(errors, 'Failed to update email'),
-          ),
-      )}
-    >
+    <AccountForm onSubmit={onSubmit} busy={busy} label="Update Email" status={status}>
       <TextField
         label="New Email"
         type="email"
@@ -161,47 +140,30 @@ function EmailForm() {
         disabled={busy}
         {...form.register('currentPassword')}
       />
-      <BusyButton busy={busy} disabled={busy} fullWidth={false}>
-        Update Email
-      </BusyButton>
-      <FormStatusLine status={status} />
-    </form>
+    </AccountForm>
   );
 }
 
 function PasswordForm() {
   const refreshSession = useRefreshSession();
-  const [status, setStatus] = useState<FormStatus | null>(null);
   const form = useSchemaForm(passwordSchema, { current: '', next: '', confirm: '' });
-  const busy = form.formState.isSubmitting;
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (values) => {
+      await changePassword({ currentPassword: values.current, newPassword: values.next });
+      await refreshSession();
+      form.reset();
+    },
+    success: 'Password updated successfully',
+    failure: 'Failed to update password',
+    invalid: (errors) =>
+      errors.current?.message
+        ? { tone: 'error', text: errors.current.message }
+        : errors.confirm?.message && !errors.next
+          ? { tone: 'error', text: errors.confirm.message }
+          : firstProblem(errors, 'Failed to update password'),
+  });
   return (
-    <form
-      noValidate
-      className="space-y-4"
-      onSubmit={form.handleSubmit(
-        async (values) => {
-          setStatus(null);
-          const result = await attempt(
-            async () => {
-              await changePassword({ currentPassword: values.current, newPassword: values.next });
-              await refreshSession();
-            },
-            'Password updated successfully',
-            'Failed to update password',
-          );
-          if (result.tone === 'success') form.reset();
-          setStatus(result);
-        },
-        (errors) =>
-          setStatus(
-            errors.current?.message
-              ? { tone: 'error', text: errors.current.message }
-              : errors.confirm?.message && !errors.next
-                ? { tone: 'error', text: errors.confirm.message }
-                : invalid(errors, 'Failed to update password'),
-          ),
-      )}
-    >
+    <AccountForm onSubmit={onSubmit} busy={busy} label="Change Password" status={status}>
       <PasswordField
         label="Current Password"
         autoComplete="current-password"
@@ -221,11 +183,7 @@ function PasswordForm() {
         disabled={busy}
         {...form.register('confirm')}
       />
-      <BusyButton busy={busy} disabled={busy} fullWidth={false}>
-        Change Password
-      </BusyButton>
-      <FormStatusLine status={status} />
-    </form>
+    </AccountForm>
   );
 }
 

@@ -28,7 +28,14 @@ import {
   TextField,
 } from '../../components/form-fields.tsx';
 import { Page } from '../../components/page.tsx';
-import { FormStatusLine, reasonOf, useSchemaForm, type FormStatus } from '../../lib/forms.tsx';
+import {
+  firstProblem,
+  FormStatusLine,
+  reasonOf,
+  useSchemaForm,
+  useStatusSubmit,
+  type FormStatus,
+} from '../../lib/forms.tsx';
 import { useRefreshSession, useSession } from '../session/api/get-session.ts';
 import { signOut } from '../session/api/sign-out.ts';
 import { changePassword, signOutOtherDevices, updateName } from './api/account-settings.ts';
@@ -78,50 +85,34 @@ function AccountTab() {
   const session = useSession();
   const refreshSession = useRefreshSession();
   const user = session.data?.user;
-  const [status, setStatus] = useState<FormStatus | null>(null);
   const noPassword = { currentPassword: '', newPassword: '', confirmPassword: '' };
   const form = useSchemaForm(accountSchema, { name: user?.name ?? '', ...noPassword });
   const { reset, getValues } = form;
-  const busy = form.formState.isSubmitting;
 
   useEffect(
     () => reset({ ...getValues(), name: user?.name ?? '' }),
     [user?.name, reset, getValues],
   );
 
-  const save = form.handleSubmit(
-    async ({ name, currentPassword, newPassword }) => {
-      setStatus(null);
-      try {
-        if (name.trim() !== (user?.name ?? '')) await updateName(name.trim());
-        if (newPassword) await changePassword({ currentPassword, newPassword });
-        await refreshSession();
-        form.reset({ name: name.trim(), ...noPassword });
-        setStatus({ tone: 'success', text: 'Account updated successfully' });
-      } catch (error) {
-        setStatus({
-          tone: 'error',
-          text: 'Failed to update account settings',
-          detail: reasonOf(error),
-        });
-      }
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async ({ name, currentPassword, newPassword }) => {
+      if (name.trim() !== (user?.name ?? '')) await updateName(name.trim());
+      if (newPassword) await changePassword({ currentPassword, newPassword });
+      await refreshSession();
+      form.reset({ name: name.trim(), ...noPassword });
     },
-    (errors) => {
+    success: 'Account updated successfully',
+    failure: 'Failed to update account settings',
+    invalid: (errors) => {
       const password = errors.confirmPassword ?? errors.currentPassword;
-      setStatus(
-        password?.message
-          ? { tone: 'error', text: password.message }
-          : {
-              tone: 'error',
-              text: 'Failed to update account settings',
-              detail: errors.name?.message,
-            },
-      );
+      return password?.message
+        ? { tone: 'error', text: password.message }
+        : firstProblem(errors, 'Failed to update account settings');
     },
-  );
+  });
 
   return (
-    <form noValidate onSubmit={save} className="space-y-5">
+    <form noValidate onSubmit={onSubmit} className="space-y-5">
       <FormStatusLine status={status} />
       <TextField label="Full Name" autoComplete="name" disabled={busy} {...form.register('name')} />
       <TextField
@@ -219,25 +210,15 @@ function PreferencesGate({
 
 function NotificationsForm({ saved }: { saved: NotificationPreferences }) {
   const form = useSchemaForm(notificationPreferencesSchema, saved);
-  const [status, setStatus] = useState<FormStatus | null>(null);
   const save = useSavePreferences();
-  const busy = save.isPending;
-  const submit = form.handleSubmit(async (notifications) => {
-    setStatus(null);
-    try {
-      const answer = await save.mutateAsync({ notifications });
-      form.reset(answer.notifications);
-      setStatus({ tone: 'success', text: 'Notification preferences updated successfully' });
-    } catch (error) {
-      setStatus({
-        tone: 'error',
-        text: 'Failed to update notification preferences',
-        detail: reasonOf(error),
-      });
-    }
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (notifications) =>
+      form.reset((await save.mutateAsync({ notifications })).notifications),
+    success: 'Notification preferences updated successfully',
+    failure: 'Failed to update notification preferences',
   });
   return (
-    <form onSubmit={submit} className="space-y-5">
+    <form onSubmit={onSubmit} className="space-y-5">
       <FormStatusLine status={status} />
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
         {notificationOptions.map((option) => (
@@ -294,21 +275,14 @@ const optionsOf = <K extends string>(keys: readonly K[], labels: Record<K, strin
 
 function PreferencesForm({ saved }: { saved: UserPreferences }) {
   const form = useSchemaForm(userPreferencesSchema, saved);
-  const [status, setStatus] = useState<FormStatus | null>(null);
   const save = useSavePreferences();
-  const busy = save.isPending;
-  const submit = form.handleSubmit(async (preferences) => {
-    setStatus(null);
-    try {
-      const answer = await save.mutateAsync({ preferences });
-      form.reset(answer.preferences);
-      setStatus({ tone: 'success', text: 'Preferences updated successfully' });
-    } catch (error) {
-      setStatus({ tone: 'error', text: 'Failed to update preferences', detail: reasonOf(error) });
-    }
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (preferences) => form.reset((await save.mutateAsync({ preferences })).preferences),
+    success: 'Preferences updated successfully',
+    failure: 'Failed to update preferences',
   });
   return (
-    <form onSubmit={submit} className="space-y-5">
+    <form onSubmit={onSubmit} className="space-y-5">
       <FormStatusLine status={status} />
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
