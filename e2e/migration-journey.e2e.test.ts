@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsvRows } from '@replatform/emulators/framework/csv';
+import { parse } from 'csv-parse/sync';
 import {
   demoSignIn,
   launchBrowser,
@@ -360,7 +360,7 @@ describe('migration journey in Chromium (e2e)', () => {
     await page.getByRole('link', { name: 'Download Report' }).click();
     const file = await download;
     const csv = await (await file.createReadStream()).toArray();
-    const [header, ...rows] = parseCsvRows(Buffer.concat(csv).toString('utf8'));
+    const [header, ...rows] = parse(Buffer.concat(csv), { bom: true }) as string[][];
     expect(header).toEqual(['type', 'source_id', 'destination_id', 'outcome', 'reason']);
     // Besides the records, the report holds the destination's notes on the import and the
     // categories that travel with products; the detail page counts products, customers and

@@ -625,7 +625,7 @@ export class PaymentsService {
       if (!recorded) throw new ApiError(404, 'receipt_not_available', 'Receipt not available');
       paid = [recorded];
     }
-    return receiptPdf({
+    return await receiptPdf({
       migration,
       paidQuotes: paid,
       publicUrl: this.#deps.config.publicUrl,

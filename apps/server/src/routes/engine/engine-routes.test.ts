@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
 import { migrationProgressSchema, verificationSchema } from '@replatform/contracts/progress';
 import { createPostgresSchema, testDialects } from '@replatform/db/test-databases';
 import { recordRunFailure } from '@replatform/engine/execute';
@@ -354,11 +355,9 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     await runToEnd(id);
     await engine.runner.stop();
     expect(againDestination.records.products.size).toBe(15);
-    const lines = (await call(alice, 'GET', `/api/migrations/${id}/report.csv`)).body
-      .trim()
-      .split('\r\n')
-      .slice(1)
-      .map((l) => l.split(','));
+    const lines = parse((await call(alice, 'GET', `/api/migrations/${id}/report.csv`)).body, {
+      from_line: 2,
+    });
     const products = lines.filter((l) => l[0] === 'product');
     expect(products.filter((l) => l[3] === 'migrated').map((l) => l[1])).toEqual(['15', '3']);
     expect(products.filter((l) => l[3] === 'skipped')).toHaveLength(13);

@@ -6,15 +6,6 @@ import { BusyButton, PasswordField, TextField } from '../../components/form-fiel
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useRefreshSession } from '../session/api/get-session.ts';
 import { rememberReturnTo, returnTo } from '../session/return-to.ts';
-import {
-  requestPasswordReset,
-  resetPassword,
-  signInAsDemo,
-  signInWithEmail,
-  signUpWithEmail,
-  startGoogleSignIn,
-  useAuthConfig,
-} from './api/auth-api.ts';
 import { AuthSidePanel } from './side-panel.tsx';
 import {
   validateAuthForm,
@@ -42,6 +33,28 @@ const titles: Record<AuthMode, { title: string; intro: string }> = {
 };
 
 type Busy = null | 'form' | 'google' | 'demo';
+
+// The requests, with the schemas their answers are checked by, load while the form is on screen.
+const authApi = () => import('./api/auth-api.ts');
+
+/** Whether the server offers Google sign-in; no until it has said so. */
+function useGoogleSignIn(): boolean {
+  const [google, setGoogle] = useState(false);
+  useEffect(() => {
+    let current = true;
+    authApi()
+      .then((api) => api.getAuthConfig())
+      .then(
+        (config) => current && setGoogle(config.providers.google),
+        // Without the configuration the page offers e-mail and demo sign-in only.
+        () => undefined,
+      );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return google;
+}
 
 /** What the server said, when it is something the visitor can act on; else the fallback. */
 function reasonOf(error: unknown, fallback: string): string {
@@ -80,7 +93,7 @@ export function AuthPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const refreshSession = useRefreshSession();
-  const config = useAuthConfig();
+  const google = useGoogleSignIn();
   const [mode, setMode] = useState<AuthMode>(() =>
     modeFromLocation(location.pathname, location.search),
   );
@@ -117,7 +130,6 @@ export function AuthPage() {
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const { title, intro } = titles[mode];
   const showProviders = mode === 'signin' || mode === 'signup';
-  const google = config.data?.providers.google ?? false;
 
   const set = (key: keyof AuthFields) => (e: { target: { value: string } }) =>
     setFields((f) => ({ ...f, [key]: e.target.value }));
@@ -145,6 +157,8 @@ export function AuthPage() {
     }
     setBusy('form');
     try {
+      const { requestPasswordReset, resetPassword, signInWithEmail, signUpWithEmail } =
+        await authApi();
       const email = fields.email.trim();
       if (mode === 'signin') {
         await signInWithEmail({ email, password: fields.password });
@@ -175,6 +189,7 @@ export function AuthPage() {
     setAlert(null);
     setBusy('google');
     try {
+      const { startGoogleSignIn } = await authApi();
       const { url } = await startGoogleSignIn({
         callbackURL: returnTo(from) ?? '/migrations',
         errorCallbackURL: `/login${query}`,
@@ -191,7 +206,7 @@ export function AuthPage() {
     setAlert(null);
     setBusy('demo');
     try {
-      await signInAsDemo();
+      await (await authApi()).signInAsDemo();
       // Demo accounts work in mock mode: sandbox stores and simulated payments.
       const target = new URL(returnTo(from) ?? '/migrations', window.location.origin);
       target.searchParams.set('mock', 'true');

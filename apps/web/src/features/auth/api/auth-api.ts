@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { authConfigSchema, sessionUserSchema } from '@replatform/contracts/session';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -42,10 +41,7 @@ export function startGoogleSignIn(input: { callbackURL: string; errorCallbackURL
   });
 }
 
-export function useAuthConfig() {
-  return useQuery({
-    queryKey: ['auth-config'],
-    queryFn: () => apiRequest('/api/auth-config', authConfigSchema),
-    staleTime: Infinity,
-  });
+/** Which sign-in providers the server offers, and its password rules. */
+export function getAuthConfig() {
+  return apiRequest('/api/auth-config', authConfigSchema);
 }
