@@ -30,6 +30,8 @@ import { engineRoutes } from './routes/engine/engine-routes.ts';
 import { NotificationsService } from './notifications/notifications.ts';
 import { notificationRoutes } from './routes/notifications/notification-routes.ts';
 import { paymentRoutes } from './routes/payments/payment-routes.ts';
+import { PaymentsService } from './payments/payments-service.ts';
+import { createStripeClient } from './payments/stripe-client.ts';
 import { contactRoutes } from './routes/contact/contact-routes.ts';
 import { enterpriseRoutes } from './routes/enterprise/post-enterprise-quote.ts';
 import { preferencesRoutes } from './routes/preferences/preferences-routes.ts';
@@ -45,6 +47,8 @@ export interface AppServices {
   auth: AuthService;
   engine: EngineServices;
   notifications: NotificationsService;
+  /** Quotes, Stripe Checkout and demo payments, receipts. */
+  payments: PaymentsService;
 }
 
 declare module 'fastify' {
@@ -102,23 +106,37 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     egressAllowHttp: config.egressAllowHttp,
     ...(sandbox ? { route: (http: ConnectorHttp) => sandbox.route(http) } : {}),
   });
+  const migrations = new MigrationsRepository(db);
+  const notifications = new NotificationsService(db);
+  const engine = createEngineServices({
+    db,
+    migrations: new MigrationsRepository(db),
+    connections,
+    log: app.log,
+    notifier: () => app.services.notifications,
+    sandbox,
+    stripe: Boolean(config.stripe.secretKey),
+    workers: config.workers,
+  });
   app.decorate('services', {
     config,
     db,
-    migrations: new MigrationsRepository(db),
+    migrations,
     vault,
     auth,
     connections,
     sandbox,
-    notifications: new NotificationsService(db),
-    engine: createEngineServices({
+    notifications,
+    engine,
+    payments: new PaymentsService({
+      config,
       db,
-      migrations: new MigrationsRepository(db),
+      migrations,
       connections,
+      notifications,
       log: app.log,
-      notifier: () => app.services.notifications,
-      sandbox,
-      workers: config.workers,
+      stripe: createStripeClient(config.stripe),
+      isSandbox: (migration) => engine.isSandbox(migration),
     }),
   });
   // Running jobs stop at a batch boundary and hand their leases back before the database closes.

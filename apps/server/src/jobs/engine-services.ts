@@ -19,8 +19,19 @@ export interface EngineServices {
   runner: JobRunner;
   /** Further store origins to treat as sandbox stores (local test stores of an operator). */
   sandboxOrigins: Set<string>;
-  /** A migration between sandbox stores is free (decisions.md section 2). */
+  /**
+   * Whether both stores a run of the migration would connect to (the credentials sealed on it,
+   * not the addresses it shows) are sandbox stores: such a migration is free (decisions.md
+   * section 2), and the only kind a demo account may run.
+   */
   isSandbox: (migration: StoredMigration) => boolean;
+  /**
+   * Stripe is on: a demo payment pays only for sandbox stores (which run free anyway), never for
+   * a run between real stores.
+   */
+  demoPaymentsOnlyForSandbox: boolean;
+  /** Whether a store address of a platform is one of the sandbox stores. */
+  isSandboxStore: (platform: string, address: string) => boolean;
   /**
    * The runner a migration's job must run on: this process's, when either store is one of the
    * built-in sandbox stores it holds in memory; otherwise undefined (any runner may take it).
@@ -41,6 +52,8 @@ export interface EngineServicesOptions {
   notifier: () => Notifier | undefined;
   /** The built-in sandbox stores, when the server runs them. */
   sandbox?: { isSandboxAddress(platform: string, address: string): boolean } | undefined;
+  /** Stripe is configured (see EngineServices.demoPaymentsOnlyForSandbox). */
+  stripe?: boolean;
   workers?: number;
   leaseMs?: number;
   heartbeatMs?: number;
@@ -112,8 +125,14 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
     recount,
     sandboxOrigins,
     isSandbox: (migration) =>
-      isSandboxStore(migration.sourceStore, migration.sourceStoreUrl) &&
-      isSandboxStore(migration.destinationStore, migration.destinationStoreUrl),
+      (['source', 'destination'] as const).every((side) => {
+        const verified =
+          side === 'source' ? migration.sourceVerified : migration.destinationVerified;
+        const store = verified ? options.connections.sealedStore(migration, side) : undefined;
+        return Boolean(store && isSandboxStore(store.platform, store.address));
+      }),
+    isSandboxStore,
+    demoPaymentsOnlyForSandbox: options.stripe ?? false,
     pinFor: (migration) =>
       sandbox &&
       (sandbox.isSandboxAddress(migration.sourceStore, migration.sourceStoreUrl) ||
