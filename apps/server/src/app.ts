@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -78,6 +78,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // Addresses the router cannot read (bad escapes, a path parameter too long) answer in our
+    // error shape like everything else.
+    frameworkErrors: (_error, _request, reply) =>
+      (reply as FastifyReply)
+        .status(400)
+        .type('application/json; charset=utf-8')
+        .send({
+          error: { code: 'invalid_address', message: 'The address of the request is not valid.' },
+        }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -135,6 +135,21 @@ export async function createAuthService(deps: {
   return service;
 }
 
+/** How deep a body sent to better-auth may nest (its endpoints take flat objects). */
+const maxBodyDepth = 8;
+
+/** Whether a parsed JSON value nests objects or arrays deeper than `max`, walked without recursion. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length) {
+    const [current, depth] = pending.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Which limit a request to better-auth counts against, and for which account. */
 function classify(path: string, body: unknown): { action: AuthAction; account?: string } | null {
   const email =
@@ -176,7 +191,7 @@ const signInPaths = new Set([
  * password check, account linking, token refresh...); anything not listed here answers 404, so no
  * unused endpoint becomes a way around our limits or checks.
  */
-const openEndpoints: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+export const openEndpoints: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['/api/auth/get-session', new Set(['GET'])],
   ['/api/auth/sign-in/email', new Set(['POST'])],
   ['/api/auth/sign-up/email', new Set(['POST'])],
@@ -211,6 +226,16 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
       // Closed too: better-auth's link-style reset callback, which would put the token in a path
       // (and so in request logs); our mails link to the auth screen instead.
       if (!openEndpoints.get(path)?.has(request.method)) return sendNotFound(reply);
+      // No endpoint takes more than a flat object; a body nested deeper would only exhaust the
+      // stack of whatever walks it (serialising it again for better-auth, validating it there).
+      if (nestedDeeperThan(request.body, maxBodyDepth)) {
+        return reply
+          .status(400)
+          .type('application/json; charset=utf-8')
+          .send({
+            error: { code: 'invalid_request', message: 'The request body is nested too deeply.' },
+          });
+      }
       const limited = request.method === 'POST' ? classify(path, request.body) : null;
       if (limited?.action === 'reauth') {
         // Password checks of a signed-in user also count against the account, wherever they
