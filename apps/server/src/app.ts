@@ -10,6 +10,7 @@ import {
 import { migrateToLatest, openDatabase, type Db } from '@replatform/db/database';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import type { Config } from './config.ts';
+import { warnAboutUntrustedProxy } from './http/client-address.ts';
 import { isApiPath, registerErrorHandling, sendNotFound } from './http/errors.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -158,6 +159,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   registerErrorHandling(app);
+  warnAboutUntrustedProxy(app, config.trustProxy);
   await registerAuth(app);
 
   await app.register(healthRoutes);

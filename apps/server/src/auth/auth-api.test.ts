@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@replatform/db/test-databases';
 import type { App } from '../app.ts';
@@ -71,6 +72,50 @@ async function latestMail(app: App, to: string) {
   }
   return undefined;
 }
+
+describe('a proxy on this machine without TRUST_PROXY', () => {
+  it('is warned about once, when requests with X-Forwarded-For arrive from a loopback peer', async () => {
+    let logged = '';
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        logged += String(chunk);
+        done();
+      },
+    });
+    const { app, close } = await createTestApp({ LOG_LEVEL: 'warn' }, 'sqlite', { logStream });
+    try {
+      const warnings = () => logged.split('\n').filter((l) => l.includes('TRUST_PROXY is off'));
+      await call(app, {
+        url: '/healthz',
+        ip: '198.51.100.9',
+        headers: { 'x-forwarded-for': '1.2.3.4' },
+      });
+      await call(app, { url: '/healthz', ip: '127.0.0.1' });
+      expect(warnings()).toHaveLength(0);
+      await call(app, {
+        url: '/healthz',
+        ip: '127.0.0.1',
+        headers: { 'x-forwarded-for': '192.0.2.1' },
+      });
+      await call(app, { url: '/healthz', ip: '::1', headers: { 'x-forwarded-for': '192.0.2.2' } });
+      expect(warnings()).toHaveLength(1);
+      expect(JSON.parse(warnings()[0] ?? '{}')).toMatchObject({ level: 40 });
+    } finally {
+      await close();
+    }
+    const trusted = await createTestApp({ LOG_LEVEL: 'warn', TRUST_PROXY: 'true' }, 'sqlite', {
+      logStream,
+    });
+    logged = '';
+    await call(trusted.app, {
+      url: '/healthz',
+      ip: '127.0.0.1',
+      headers: { 'x-forwarded-for': '192.0.2.1' },
+    });
+    await trusted.close();
+    expect(logged).not.toContain('TRUST_PROXY is off');
+  });
+});
 
 describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   let app: App;
@@ -268,6 +313,47 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
       ip: nextIp(),
     });
     expect(owner.statusCode).toBe(200);
+  });
+
+  it('keys sign-in limits by the client behind a proxy on this machine, not by the proxy', async () => {
+    const email = 'proxied@example.com';
+    await signUp(app, email);
+    // Without TRUST_PROXY every request through a local proxy comes from 127.0.0.1.
+    const viaProxy = (client: string, password: string) =>
+      call(app, {
+        url: '/api/auth/sign-in/email',
+        body: { email, password },
+        ip: '127.0.0.1',
+        headers: { 'x-forwarded-for': client },
+      });
+    for (let i = 0; i < 5; i++)
+      expect((await viaProxy('192.0.2.66', `guess ${i}`)).statusCode).toBe(401);
+    expect((await viaProxy('192.0.2.66', 'correct horse 1')).statusCode).toBe(429);
+    // Another client of the same proxy (the owner) is not locked out with the guesser.
+    expect((await viaProxy('192.0.2.77', 'correct horse 1')).statusCode).toBe(200);
+    // Nor are all clients behind the proxy stopped by one that used up the address limit.
+    for (let i = 0; i < authLimits.perIp.max; i++) {
+      await call(app, {
+        url: '/api/auth/request-password-reset',
+        body: { email: `nobody-${i}@example.com` },
+        ip: '127.0.0.1',
+        headers: { 'x-forwarded-for': '192.0.2.88' },
+      });
+    }
+    expect((await viaProxy('192.0.2.88', 'correct horse 1')).statusCode).toBe(429);
+    expect((await viaProxy('192.0.2.99', 'correct horse 1')).statusCode).toBe(200);
+
+    // A client that reaches us directly cannot pick its address with the header.
+    const direct = nextIp();
+    const spoofed = (i: number) =>
+      call(app, {
+        url: '/api/auth/sign-in/email',
+        body: { email, password: `spoof ${i}` },
+        ip: direct,
+        headers: { 'x-forwarded-for': `192.0.2.${100 + i}` },
+      });
+    for (let i = 0; i < 5; i++) expect((await spoofed(i)).statusCode).toBe(401);
+    expect((await spoofed(5)).statusCode).toBe(429);
   });
 
   it('limits reset mails per account and all auth requests per address', async () => {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Db } from '@replatform/db/database';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import type { Config } from '../config.ts';
+import { limitAddress } from '../http/client-address.ts';
 import { sendNotFound } from '../http/errors.ts';
 import { authConfigRoutes } from '../routes/auth/get-auth-config.ts';
 import { devOutboxRoutes } from '../routes/auth/get-dev-outbox.ts';
@@ -237,13 +238,14 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
           });
       }
       const limited = request.method === 'POST' ? classify(path, request.body) : null;
+      const address = limitAddress(request, config.trustProxy);
       if (limited?.action === 'reauth') {
         // Password checks of a signed-in user also count against the account, wherever they
         // come from, so a stolen session cannot be used to guess the password at leisure.
         limited.account = (await auth.currentUser(request))?.id;
       }
       if (limited) {
-        const decision = auth.limiter.attempt(limited.action, request.ip, limited.account);
+        const decision = auth.limiter.attempt(limited.action, address, limited.account);
         if (!decision.allowed) {
           return reply
             .status(429)
@@ -265,8 +267,8 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
       const response = await auth.betterAuth.handler(toWebRequest(request, config.publicUrl));
 
       if (limited?.action === 'sign-in' && limited.account) {
-        if (response.status === 401) auth.limiter.signInFailed(request.ip, limited.account);
-        if (response.ok) auth.limiter.signInSucceeded(request.ip, limited.account);
+        if (response.status === 401) auth.limiter.signInFailed(address, limited.account);
+        if (response.ok) auth.limiter.signInSucceeded(address, limited.account);
       }
       // Google's callback answers with a redirect; it signed somebody in when it set a session.
       const signedIn =

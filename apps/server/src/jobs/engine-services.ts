@@ -38,8 +38,8 @@ export interface EngineServices {
    */
   pinFor: (migration: StoredMigration) => string | undefined;
   /**
-   * Counts the selected data types in the source store and keeps the counts on the migration
-   * (as GET /get-total-migration-entities does); answers the updated migration.
+   * Counts the selected data types in the source store and keeps the counts on the migration;
+   * answers the updated migration.
    */
   recount: (migration: StoredMigration) => Promise<StoredMigration>;
 }

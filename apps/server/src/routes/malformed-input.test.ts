@@ -192,7 +192,12 @@ describe('malformed input on every JSON route', () => {
       },
       ...(body === undefined ? {} : { payload: body.replaceAll('%MID%', migrationId) }),
     });
-    return { status: res.statusCode, body: res.body, type: String(res.headers['content-type']) };
+    return {
+      status: res.statusCode,
+      body: res.body,
+      type: String(res.headers['content-type']),
+      cache: String(res.headers['cache-control']),
+    };
   }
 
   it('answers a malformed store address on every verify route with 400 naming the field', async () => {
@@ -271,6 +276,8 @@ describe('malformed input on every JSON route', () => {
         sent += 1;
         const where = `${method} ${url.slice(0, 80)} ${signedIn ? 'signed in' : 'signed out'} body ${body?.slice(0, 60)}`;
         if (res.status >= 500) failures.push(`${res.status} ${where}: ${res.body.slice(0, 200)}`);
+        if (res.type.includes('json') && !res.cache.includes('no-store'))
+          failures.push(`cacheable: ${where}`);
         if (res.status >= 400 && res.type.includes('application/json')) {
           const error = (JSON.parse(res.body) as { error?: { code?: unknown } }).error;
           if (typeof error?.code !== 'string')

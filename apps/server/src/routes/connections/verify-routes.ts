@@ -141,7 +141,11 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
     .optional()
     .transform((v) => v !== 'false');
 
-  /** Real counts from the verified source, only for the requested data types (others are 0). */
+  /**
+   * Real counts from the verified source, only for the requested data types (others are 0). A
+   * read changes nothing: the counts a migration keeps are stored by the payment that was priced
+   * on them and by the start that checks them.
+   */
   app.get(
     '/get-total-migration-entities',
     {
@@ -169,12 +173,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
           count('customers'),
           count('orders'),
         ]);
-        const counts = { products, customers, orders };
-        await migrations.update(migration.id, user.id, {
-          entityCounts: counts,
-          totalEntities: products + customers + orders,
-        });
-        return counts;
+        return { products, customers, orders };
       } catch (error) {
         throw connectionFailure(error);
       }

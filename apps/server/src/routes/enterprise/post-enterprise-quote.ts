@@ -7,6 +7,7 @@ import {
 } from '@replatform/contracts/forms';
 import { EnterpriseQuotesRepository } from '@replatform/db/forms-repository';
 import { SlidingWindowCounter, type Limit } from '../../auth/rate-limit.ts';
+import { limitAddress } from '../../http/client-address.ts';
 import {
   mailOperatorInBackground,
   operatorMail,
@@ -38,7 +39,7 @@ export const enterpriseRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const key = `quote:${request.ip}`;
+      const key = `quote:${limitAddress(request, app.services.config.trustProxy)}`;
       const wait = counter.retryAfter(key, enterpriseQuoteLimits.perAddress);
       if (wait > 0) {
         const minutes = Math.max(1, Math.ceil(wait / 60_000));
