@@ -9,6 +9,7 @@ import {
   freePort,
   launchBrowser,
   screenshotsOf,
+  signUpInBrowser,
   startServer,
   viewports,
   type RunningServer,
@@ -157,11 +158,11 @@ describe('every screen at desktop and phone width (e2e)', () => {
       }
 
       // A new account has no migrations: the empty dashboard.
-      await page.goto(`${server.url}/signup`);
-      await page.getByLabel('Full Name', { exact: true }).fill('Empty Emma');
-      await page.getByLabel('Email', { exact: true }).fill(`emma-${width}@example.com`);
-      await page.getByLabel('Password', { exact: true }).fill('empty dashboard 1');
-      await page.getByRole('button', { name: 'Create Account' }).click();
+      await signUpInBrowser(page, server.url, {
+        name: 'Empty Emma',
+        email: `emma-${width}@example.com`,
+        password: 'empty dashboard 1',
+      });
       await page.getByRole('heading', { name: 'No migrations yet' }).waitFor();
       await settle(page);
       await capture(page, 'dashboard-empty', width);

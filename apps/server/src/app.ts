@@ -84,6 +84,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: (_error, _request, reply) =>
       (reply as FastifyReply)
         .status(400)
+        .header('cache-control', 'no-store')
         .type('application/json; charset=utf-8')
         .send({
           error: { code: 'invalid_address', message: 'The address of the request is not valid.' },

@@ -7,6 +7,7 @@ import { paymentTables } from './migrations/0005-payments.ts';
 import { remigrationTables } from './migrations/0006-remigrations.ts';
 import { formTables } from './migrations/0007-forms.ts';
 import { jobPinning } from './migrations/0008-job-pinning.ts';
+import { confirmedAddresses } from './migrations/0012-confirmed-addresses.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0006_remigrations': remigrationTables,
   '0007_forms': formTables,
   '0008_job_pinning': jobPinning,
+  '0012_confirmed_addresses': confirmedAddresses,
 };
 
 export const migrationProvider: MigrationProvider = {

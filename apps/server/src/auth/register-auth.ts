@@ -1,5 +1,5 @@
 import { APIError } from 'better-auth/api';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '@replatform/db/database';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import type { Config } from '../config.ts';
@@ -179,6 +179,28 @@ function classify(path: string, body: unknown): { action: AuthAction; account?: 
   }
 }
 
+const verifyEmailPath = '/api/auth/verify-email';
+
+export const CONFIRM_LINK_INVALID =
+  'This confirmation link is invalid or has expired. Sign in to get a new one.';
+
+/**
+ * One answer to every accepted sign-up, new address or not (better-auth answers an existing one
+ * with a made-up user, whose fields could still differ from a real one's): the next step is in
+ * the mail either way.
+ */
+function sendSignUpAnswer(reply: FastifyReply, request: FastifyRequest) {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return reply
+    .status(200)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send({
+      status: 'confirmation_sent',
+      message: `We sent a link to ${typeof email === 'string' ? email.trim().toLowerCase() : 'your address'}. Open it to finish creating your account.`,
+    });
+}
+
 /** Paths that sign somebody in: the session the browser had before is revoked (rotation). */
 const signInPaths = new Set([
   '/api/auth/sign-in/email',
@@ -198,6 +220,8 @@ export const openEndpoints: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['/api/auth/sign-up/email', new Set(['POST'])],
   ['/api/auth/sign-out', new Set(['POST'])],
   ['/api/auth/request-password-reset', new Set(['POST'])],
+  // The confirmation link of a new account (opened by our /confirm-email page, never by mail).
+  ['/api/auth/verify-email', new Set(['GET'])],
   ['/api/auth/reset-password', new Set(['POST'])],
   ['/api/auth/demo/sign-in', new Set(['POST'])],
   ['/api/auth/sign-in/social', new Set(['POST'])],
@@ -260,7 +284,7 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
         }
       }
       const previous =
-        request.method === 'POST' && signInPaths.has(path)
+        (request.method === 'POST' && signInPaths.has(path)) || path === verifyEmailPath
           ? await auth.betterAuth.api.getSession({ headers: headersOf(request) }).catch(() => null)
           : null;
 
@@ -278,6 +302,15 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
       if (previous && signedIn) {
         const context = await auth.betterAuth.$context;
         await context.internalAdapter.deleteSession(previous.session.token);
+      }
+      if (path === '/api/auth/sign-up/email' && response.ok)
+        return sendSignUpAnswer(reply, request);
+      if (path === verifyEmailPath && !response.ok) {
+        return reply
+          .status(400)
+          .header('cache-control', 'no-store')
+          .type('application/json; charset=utf-8')
+          .send({ error: { code: 'invalid_link', message: CONFIRM_LINK_INVALID } });
       }
       return sendWebResponse(reply, response);
     },

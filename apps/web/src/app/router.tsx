@@ -4,6 +4,7 @@ import { SiteHeader } from '../components/site-header.tsx';
 import { TopBar } from '../components/top-bar.tsx';
 import { MyAccountPage } from '../features/account/my-account-page.tsx';
 import { AuthPage } from '../features/auth/auth-page.tsx';
+import { ConfirmEmailPage } from '../features/auth/confirm-email-page.tsx';
 import { BlogPostPage } from '../features/blog/blog-post-page.tsx';
 import { BlogsPage } from '../features/blog/blogs-page.tsx';
 import { ContactPage } from '../features/contact/contact-page.tsx';
@@ -69,6 +70,7 @@ export function AppRouter() {
               </RedirectIfSignedIn>
             }
           />
+          <Route path="/confirm-email" element={<ConfirmEmailPage />} />
           <Route path="/migrations" element={privatePage(<MigrationsPage />)} />
           <Route path="/migrations/:id" element={privatePage(<MigrationPage />)} />
           <Route path="/migration-history" element={privatePage(<HistoryPage />)} />

@@ -7,13 +7,14 @@ import type { Connection, Connector } from '@replatform/connectors/kit/contract'
 import { createPostgresSchema } from '@replatform/db/test-databases';
 import { buildApp, type App } from '../../app.ts';
 import { parseConfig } from '../../config.ts';
+import { signUp, testOrigin } from '../../testing/sign-up.ts';
 
 /**
  * Helpers for the payment API tests: an app on a private database with a source store whose
  * record counts the test sets (and grows), signed-in users, and ready-to-pay migrations.
  */
 
-export const testOrigin = 'http://localhost:4001';
+export { signUp, testOrigin };
 
 /** Counts per store URL; the test changes them to make the source grow. */
 export type SourceCounts = Record<string, EntityCounts>;
@@ -80,18 +81,6 @@ export async function startPaymentsApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-export async function signUp(app: App, email: string): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-up/email',
-    headers: { origin: testOrigin, 'content-type': 'application/json' },
-    payload: { email, password: 'correct horse battery staple', name: email.split('@')[0] },
-  });
-  if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
-  const cookies = [res.headers['set-cookie']].flat().filter((c): c is string => Boolean(c));
-  return cookies.map((c) => c.split(';')[0]).join('; ');
 }
 
 export function caller(app: App) {

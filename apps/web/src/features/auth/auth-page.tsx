@@ -29,6 +29,7 @@ const messages = {
   demo: 'An error occurred with demo login. Please try again.',
   resetSent: 'Password reset email sent. Please check your inbox.',
   passwordReset: 'Your password has been reset. Please sign in with your new password.',
+  outbox: 'This server has no mail server set up: its operator finds the link with npm run outbox.',
 };
 
 const titles: Record<AuthMode, { title: string; intro: string }> = {
@@ -150,8 +151,15 @@ export function AuthPage() {
         await signInWithEmail({ email, password: fields.password });
         await refreshSession();
       } else if (mode === 'signup') {
-        await signUpWithEmail({ name: fields.name.trim(), email, password: fields.password });
-        await refreshSession();
+        const answer = await signUpWithEmail({
+          name: fields.name.trim(),
+          email,
+          password: fields.password,
+        });
+        setFields((f) => ({ ...f, password: '' }));
+        setNotice(
+          config.data?.mail === 'outbox' ? `${answer.message} ${messages.outbox}` : answer.message,
+        );
       } else if (mode === 'reset') {
         await requestPasswordReset(email);
         setFields((f) => ({ ...f, password: '' }));

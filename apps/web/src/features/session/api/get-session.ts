@@ -22,5 +22,10 @@ export function useSession() {
 /** Reloads the session after signing in or changing the account, and waits for it. */
 export function useRefreshSession() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+  // A read still in flight from before the sign-in (the page's first one) would be reused and
+  // answer "signed out": drop it and read again, also when no screen shows the session right now.
+  return async () => {
+    await queryClient.cancelQueries({ queryKey: sessionQueryKey });
+    await queryClient.invalidateQueries({ queryKey: sessionQueryKey, refetchType: 'all' });
+  };
 }
