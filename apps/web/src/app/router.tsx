@@ -22,6 +22,7 @@ import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { RedirectIfSignedIn, RequireSignedIn } from './guards.tsx';
 import { chromeFor } from './layout-rules.ts';
 import { NotFoundPage } from './not-found-page.tsx';
+import { titleFor } from './page-titles.ts';
 
 /** Chooses the top bar, the header or nothing by path and session (spec.md section 2, Layout). */
 function Chrome() {
@@ -29,6 +30,10 @@ function Chrome() {
   const session = useSession();
   // ?mock=true|false also applies when the app navigates on its own (e.g. after demo sign-in).
   useEffect(() => applyMockQuery(search), [search]);
+  useEffect(() => {
+    const title = titleFor(pathname, search);
+    if (title) document.title = title;
+  }, [pathname, search]);
   const chrome = chromeFor(pathname, Boolean(session.data));
   return (
     <div className="flex min-h-screen flex-col">
