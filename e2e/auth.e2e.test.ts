@@ -4,6 +4,7 @@ import { linkIn, startSmtpCatcher } from '@replatform/server/auth/smtp-catcher';
 import {
   launchBrowser,
   screenshotsOf,
+  signUpInBrowser,
   startServer,
   viewports,
   type RunningServer,
@@ -38,12 +39,12 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
   }
 
   async function signUp(page: Page, name: string, email: string, password: string) {
-    await page.goto(`${server.url}/signup`);
-    await page.getByLabel('Full Name', { exact: true }).fill(name);
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.waitForURL(/\/migrations$/);
+    await signUpInBrowser(page, server.url, { name, email, password }, async (to) =>
+      linkIn(
+        await smtp.waitFor(to, 10_000, /Subject: Confirm/),
+        `${server.url}/confirm-email?token=`,
+      ),
+    );
   }
 
   async function signIn(page: Page, email: string, password: string) {
@@ -213,7 +214,7 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     await page.getByText('Password reset email sent. Please check your inbox.').waitFor();
     await page.getByRole('heading', { name: 'Welcome Back', level: 1 }).waitFor();
 
-    const mail = await smtp.waitFor('fred@example.com');
+    const mail = await smtp.waitFor('fred@example.com', 10_000, /Subject: Reset/);
     const link = linkIn(mail, `${server.url}/login?mode=reset&token=`);
     await page.goto(link);
     await page.getByRole('heading', { name: 'Choose a New Password', level: 1 }).waitFor();

@@ -157,3 +157,44 @@ export async function demoSignIn(page: Page, baseUrl: string): Promise<void> {
   await page.getByRole('link', { name: 'Back to dashboard' }).click();
   await page.getByRole('heading', { name: 'Your Migrations', level: 1 }).waitFor();
 }
+
+/**
+ * The confirmation link mailed to a new account, read from the development outbox (the server
+ * keeps its mail there when it has no SMTP_URL). Mail leaves in the background, so this waits.
+ */
+export async function confirmationLink(baseUrl: string, email: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/dev/outbox?to=${encodeURIComponent(email)}`);
+    const { mails } = (await res.json()) as { mails: Array<{ text: string }> };
+    for (const mail of mails) {
+      const link = /https?:\/\/\S+\/confirm-email\?token=[^\s"<>]+/.exec(mail.text)?.[0];
+      if (link) return link;
+    }
+    if (Date.now() > deadline) throw new Error(`no confirmation link was mailed to ${email}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Creates an account on the sign-up screen and opens the link mailed to it, which signs the new
+ * owner in and lands on the dashboard.
+ */
+export async function signUpInBrowser(
+  page: Page,
+  baseUrl: string,
+  account: { name: string; email: string; password: string },
+  link: (email: string) => Promise<string> = (email) => confirmationLink(baseUrl, email),
+): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.getByLabel('Full Name', { exact: true }).fill(account.name);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page
+    .getByRole('status')
+    .getByText(`We sent a link to ${account.email.toLowerCase()}.`, { exact: false })
+    .waitFor();
+  await page.goto(await link(account.email));
+  await page.waitForURL(/\/migrations$/);
+}

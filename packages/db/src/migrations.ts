@@ -9,6 +9,7 @@ import { formTables } from './migrations/0007-forms.ts';
 import { jobPinning } from './migrations/0008-job-pinning.ts';
 import { queueJobs } from './migrations/0009-queue-jobs.ts';
 import { rateLimitTables } from './migrations/0010-rate-limits.ts';
+import { confirmedAddresses } from './migrations/0011-confirmed-addresses.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0008_job_pinning': jobPinning,
   '0009_queue_jobs': queueJobs,
   '0010_rate_limits': rateLimitTables,
+  '0011_confirmed_addresses': confirmedAddresses,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -37,6 +37,9 @@ describe.each(testDialects())('demo account samples on %s', (dialect) => {
     expect(list.find((n) => n.title === 'Migration completed')?.createdAt).toBe(
       '2026-02-26T12:00:00.000Z',
     );
+    expect(list.find((n) => n.title === 'Migration completed')?.message).toBe(
+      `${samples.completed.storeName}: 2,500 records migrated.`,
+    );
     expect(list[1]?.message).toBe(
       'Demo payment of $124.00 for "Outdoor Gear Shop" recorded. No money was charged.',
     );

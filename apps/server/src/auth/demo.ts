@@ -152,7 +152,7 @@ export async function seedDemoNotifications(
       read: true,
       type: 'success',
       title: 'Migration completed',
-      message: `${completed.storeName}: ${total} records migrated.`,
+      message: `${completed.storeName}: ${total.toLocaleString('en-US')} records migrated.`,
       migration: completed,
     },
     {

@@ -9,7 +9,14 @@ const topBarPrefixes = [
 ];
 
 /** Paths where a signed-in user sees no header at all (they carry their own). */
-const noHeaderPaths = ['/', '/blogs', '/enterprise', '/magento-to-shopify', '/login'];
+const noHeaderPaths = [
+  '/',
+  '/blogs',
+  '/enterprise',
+  '/magento-to-shopify',
+  '/login',
+  '/confirm-email',
+];
 
 const underPrefix = (path: string, prefix: string) =>
   path === prefix || path.startsWith(`${prefix}/`);

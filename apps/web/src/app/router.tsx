@@ -4,6 +4,7 @@ import { useSession } from '../features/session/api/get-session.ts';
 import { applyMockQuery } from '../features/mock-mode/mock-mode.ts';
 import { RedirectIfSignedIn, RequireSignedIn } from './guards.tsx';
 import { chromeFor } from './layout-rules.ts';
+import { titleFor } from './page-titles.ts';
 
 /**
  * A page loaded when it is first shown: every feature is its own chunk, so the landing page,
@@ -76,6 +77,11 @@ const NotFoundPage = page(() => import('./not-found-page.tsx'), 'NotFoundPage', 
 });
 const TopBar = page(() => import('../components/top-bar.tsx'), 'TopBar');
 const SiteHeader = page(() => import('../components/site-header.tsx'), 'SiteHeader');
+const ConfirmEmailPage = page(
+  () => import('../features/auth/confirm-email-page.tsx'),
+  'ConfirmEmailPage',
+  { queries: false },
+);
 
 /** Chooses the top bar, the header or nothing by path and session (spec.md section 2, Layout). */
 function Chrome() {
@@ -83,6 +89,10 @@ function Chrome() {
   const session = useSession();
   // ?mock=true|false also applies when the app navigates on its own (e.g. after demo sign-in).
   useEffect(() => applyMockQuery(search), [search]);
+  useEffect(() => {
+    const title = titleFor(pathname, search);
+    if (title) document.title = title;
+  }, [pathname, search]);
   const chrome = chromeFor(pathname, Boolean(session.data));
   return (
     <div className="flex min-h-screen flex-col">
@@ -129,6 +139,7 @@ export function AppRouter() {
               </RedirectIfSignedIn>
             }
           />
+          <Route path="/confirm-email" element={<ConfirmEmailPage />} />
           <Route path="/migrations" element={privatePage(<MigrationsPage />)} />
           <Route path="/migrations/:id" element={privatePage(<MigrationPage />)} />
           <Route path="/migration-history" element={privatePage(<HistoryPage />)} />

@@ -712,7 +712,10 @@ describe.each(testDialects())('demo payments without a Stripe key on %s', (diale
         }),
       ]);
       expect(results.map((r) => r.statusCode).sort(), `round ${round}`).toEqual([200, 409]);
-      expect(results.find((r) => r.statusCode === 409)?.json().error.code).toBe('already_paid');
+      // Refused as soon as it sees the other in flight, or at the latest when recording it.
+      expect(['payment_in_flight', 'already_paid']).toContain(
+        results.find((r) => r.statusCode === 409)?.json().error.code,
+      );
       const info = (await call(alice, 'GET', `/migration/${id}`)).json().paymentInfo;
       expect(info).toMatchObject({ amount: 9915, paidRecords: 15 });
       const quotes = await app.services.db.kysely
@@ -720,7 +723,7 @@ describe.each(testDialects())('demo payments without a Stripe key on %s', (diale
         .select(['status'])
         .where('migration_id', '=', id)
         .execute();
-      expect(quotes.map((q) => q.status).sort()).toEqual(['expired', 'paid']);
+      expect(quotes.filter((q) => q.status !== 'expired').map((q) => q.status)).toEqual(['paid']);
       const notices = await app.services.db.kysely
         .selectFrom('notifications')
         .select('id')

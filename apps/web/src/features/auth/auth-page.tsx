@@ -7,6 +7,7 @@ import { ApiRequestError } from '../../lib/api-client.ts';
 import { useRefreshSession } from '../session/api/get-session.ts';
 import { rememberReturnTo, returnTo } from '../session/return-to.ts';
 import { AuthSidePanel } from './side-panel.tsx';
+import type { AuthConfig } from '@replatform/contracts/session';
 import {
   validateAuthForm,
   type AuthFields,
@@ -20,6 +21,7 @@ const messages = {
   demo: 'An error occurred with demo login. Please try again.',
   resetSent: 'Password reset email sent. Please check your inbox.',
   passwordReset: 'Your password has been reset. Please sign in with your new password.',
+  outbox: 'This server has no mail server set up: its operator finds the link with npm run outbox.',
 };
 
 const titles: Record<AuthMode, { title: string; intro: string }> = {
@@ -37,23 +39,25 @@ type Busy = null | 'form' | 'google' | 'demo';
 // The requests, with the schemas their answers are checked by, load while the form is on screen.
 const authApi = () => import('./api/auth-api.ts');
 
-/** Whether the server offers Google sign-in; no until it has said so. */
-function useGoogleSignIn(): boolean {
-  const [google, setGoogle] = useState(false);
+/**
+ * What the server offers (Google sign-in, where sign-up mail goes); undefined until it has said
+ * so, and without it the page offers e-mail and demo sign-in only.
+ */
+function useServerAuthConfig(): AuthConfig | undefined {
+  const [config, setConfig] = useState<AuthConfig>();
   useEffect(() => {
     let current = true;
     authApi()
       .then((api) => api.getAuthConfig())
       .then(
-        (config) => current && setGoogle(config.providers.google),
-        // Without the configuration the page offers e-mail and demo sign-in only.
+        (answer) => current && setConfig(answer),
         () => undefined,
       );
     return () => {
       current = false;
     };
   }, []);
-  return google;
+  return config;
 }
 
 /** What the server said, when it is something the visitor can act on; else the fallback. */
@@ -93,7 +97,8 @@ export function AuthPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const refreshSession = useRefreshSession();
-  const google = useGoogleSignIn();
+  const config = useServerAuthConfig();
+  const google = config?.providers.google ?? false;
   const [mode, setMode] = useState<AuthMode>(() =>
     modeFromLocation(location.pathname, location.search),
   );
@@ -164,8 +169,15 @@ export function AuthPage() {
         await signInWithEmail({ email, password: fields.password });
         await refreshSession();
       } else if (mode === 'signup') {
-        await signUpWithEmail({ name: fields.name.trim(), email, password: fields.password });
-        await refreshSession();
+        const answer = await signUpWithEmail({
+          name: fields.name.trim(),
+          email,
+          password: fields.password,
+        });
+        setFields((f) => ({ ...f, password: '' }));
+        setNotice(
+          config?.mail === 'outbox' ? `${answer.message} ${messages.outbox}` : answer.message,
+        );
       } else if (mode === 'reset') {
         await requestPasswordReset(email);
         setFields((f) => ({ ...f, password: '' }));

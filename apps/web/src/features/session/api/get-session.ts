@@ -63,7 +63,16 @@ export function useSession(): SessionState {
   return current;
 }
 
-/** Reads the session again after signing in or changing the account, and waits for it. */
+/**
+ * Reads the session again after signing in or changing the account, and waits for it. A read
+ * still in flight from before (the page's first one) would answer "signed out": it is let finish
+ * and the session read once more.
+ */
+async function readAgain(): Promise<void> {
+  if (reading) await reading;
+  await readSession();
+}
+
 export function useRefreshSession(): () => Promise<void> {
-  return readSession;
+  return readAgain;
 }
