@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { z } from 'zod';
 import { BusyButton, PasswordField, TextField } from '../../components/form-fields.tsx';
 import { Modal } from '../../components/modal.tsx';
+import { PasswordChangeFields } from '../../components/password-change-fields.tsx';
 import { Page } from '../../components/page.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import {
@@ -164,24 +165,11 @@ function PasswordForm() {
   });
   return (
     <AccountForm onSubmit={onSubmit} busy={busy} label="Change Password" status={status}>
-      <PasswordField
-        label="Current Password"
-        autoComplete="current-password"
-        disabled={busy}
-        {...form.register('current')}
-      />
-      <PasswordField
-        label="New Password"
-        autoComplete="new-password"
+      <PasswordChangeFields
+        register={form.register}
+        names={['current', 'next', 'confirm']}
         hint="Use at least 8 characters."
         disabled={busy}
-        {...form.register('next')}
-      />
-      <PasswordField
-        label="Confirm New Password"
-        autoComplete="new-password"
-        disabled={busy}
-        {...form.register('confirm')}
       />
     </AccountForm>
   );

@@ -8,12 +8,7 @@ import { useRefreshSession } from '../session/api/get-session.ts';
 import { rememberReturnTo, returnTo } from '../session/return-to.ts';
 import { AuthSidePanel } from './side-panel.tsx';
 import type { AuthConfig } from '@replatform/contracts/session';
-import {
-  validateAuthForm,
-  type AuthFields,
-  type AuthMode,
-  type FieldErrors,
-} from './validation.ts';
+import type { AuthFields, AuthMode, FieldErrors } from './auth-schemas.ts';
 
 const messages = {
   generic: 'An error occurred. Please try again.',
@@ -36,8 +31,10 @@ const titles: Record<AuthMode, { title: string; intro: string }> = {
 
 type Busy = null | 'form' | 'google' | 'demo';
 
-// The requests, with the schemas their answers are checked by, load while the form is on screen.
+// The requests, with the schemas their answers are checked by, and the form's own schemas load
+// while the form is on screen, so the page shows before zod arrives.
 const authApi = () => import('./api/auth-api.ts');
+const authSchemas = () => import('./auth-schemas.ts');
 
 /**
  * What the server offers (Google sign-in, where sign-up mail goes); undefined until it has said
@@ -113,6 +110,13 @@ export function AuthPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
   const form = useRef<HTMLFormElement>(null);
+  // Set while a submit waits for the form's schemas, before `busy` can say so.
+  const checking = useRef(false);
+
+  useEffect(() => {
+    // Fetched now, so the first submit rarely waits for them; a failed load shows on submit.
+    authSchemas().catch(() => undefined);
+  }, []);
 
   useEffect(() => {
     setMode(modeFromLocation(location.pathname, location.search));
@@ -146,45 +150,57 @@ export function AuthPage() {
     if (next !== 'signin') setNotice(null);
   };
 
+  const check = async () => (await authSchemas()).checkAuthForm(mode, fields);
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
+    if (busy || checking.current) return;
     setAlert(null);
     setNotice(null);
-    const found = validateAuthForm(mode, fields);
-    setErrors(found);
-    if (Object.keys(found).length) {
+    checking.current = true;
+    let checked: Awaited<ReturnType<typeof check>>;
+    try {
+      checked = await check();
+    } catch (error) {
+      setAlert(reasonOf(error, messages.generic));
+      return;
+    } finally {
+      checking.current = false;
+    }
+    if ('errors' in checked) {
+      setErrors(checked.errors);
       // Put the visitor on the first field to fix, once the errors are rendered.
       requestAnimationFrame(() =>
         form.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus(),
       );
       return;
     }
+    setErrors({});
+    const { values } = checked;
     setBusy('form');
     try {
       const { requestPasswordReset, resetPassword, signInWithEmail, signUpWithEmail } =
         await authApi();
-      const email = fields.email.trim();
-      if (mode === 'signin') {
-        await signInWithEmail({ email, password: fields.password });
+      if (values.mode === 'signin') {
+        await signInWithEmail({ email: values.email, password: values.password });
         await refreshSession();
-      } else if (mode === 'signup') {
+      } else if (values.mode === 'signup') {
         const answer = await signUpWithEmail({
-          name: fields.name.trim(),
-          email,
-          password: fields.password,
+          name: values.name,
+          email: values.email,
+          password: values.password,
         });
         setFields((f) => ({ ...f, password: '' }));
         setNotice(
           config?.mail === 'outbox' ? `${answer.message} ${messages.outbox}` : answer.message,
         );
-      } else if (mode === 'reset') {
-        await requestPasswordReset(email);
+      } else if (values.mode === 'reset') {
+        await requestPasswordReset(values.email);
         setFields((f) => ({ ...f, password: '' }));
         switchMode('signin');
         setNotice(messages.resetSent);
       } else {
-        await resetPassword({ token, newPassword: fields.password });
+        await resetPassword({ token, newPassword: values.password });
         setFields((f) => ({ ...f, password: '', confirm: '' }));
         navigate(`/login${query}`, { replace: true });
         setNotice(messages.passwordReset);

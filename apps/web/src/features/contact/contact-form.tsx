@@ -1,5 +1,5 @@
-import { CheckCircle2, Send } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { Send } from 'lucide-react';
+import { useState } from 'react';
 import {
   contactMessageRequestSchema,
   contactPriorities,
@@ -13,6 +13,7 @@ import {
   TextAreaField,
   TextField,
 } from '../../components/form-fields.tsx';
+import { SentPanel } from '../../components/sent-panel.tsx';
 import { reasonOf, useSchemaForm } from '../../lib/forms.tsx';
 import { sendContactMessage } from './api/contact-api.ts';
 
@@ -46,12 +47,7 @@ export function ContactForm({
   initial: () => ContactMessageRequest;
 }) {
   const [sent, setSent] = useState<{ id: string; name: string } | null>(null);
-  const successHeading = useRef<HTMLHeadingElement>(null);
   const { errors, isSubmitting: busy } = form.formState;
-
-  useEffect(() => {
-    if (sent) successHeading.current?.focus();
-  }, [sent]);
 
   const submit = form.handleSubmit(async (message) => {
     try {
@@ -73,15 +69,7 @@ export function ContactForm({
 
   if (sent) {
     return (
-      <div className="rounded-xl border border-emerald-200 bg-emerald-50 p-6 text-center sm:p-10">
-        <CheckCircle2 size={44} aria-hidden className="mx-auto text-emerald-600" />
-        <h3
-          ref={successHeading}
-          tabIndex={-1}
-          className="mt-4 text-xl font-semibold text-emerald-900 focus:outline-none"
-        >
-          Message sent!
-        </h3>
+      <SentPanel title="Message sent!" level="h3" look="boxed">
         <p className="mt-2 text-emerald-800">
           Thank you, {sent.name}. A migration specialist will reply {support.responseTime}.
         </p>
@@ -95,7 +83,7 @@ export function ContactForm({
         >
           Send another message
         </button>
-      </div>
+      </SentPanel>
     );
   }
 

@@ -7,7 +7,7 @@ import {
   Server,
   ShieldCheck,
 } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import {
   enterpriseQuoteRequestSchema,
@@ -22,6 +22,7 @@ import {
   TextField,
 } from '../../components/form-fields.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
+import { SentPanel } from '../../components/sent-panel.tsx';
 import { reasonOf, useSchemaForm } from '../../lib/forms.tsx';
 import { requestEnterpriseQuote } from './api/enterprise-api.ts';
 import { MarketingHeader } from './marketing-header.tsx';
@@ -69,12 +70,7 @@ function QuoteForm() {
   });
   const { errors, isSubmitting: busy } = form.formState;
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const thanks = useRef<HTMLHeadingElement>(null);
   const trapId = useId();
-
-  useEffect(() => {
-    if (sentTo) thanks.current?.focus();
-  }, [sentTo]);
 
   const submit = form.handleSubmit(async (quote) => {
     try {
@@ -91,15 +87,7 @@ function QuoteForm() {
 
   if (sentTo) {
     return (
-      <div className="py-6 text-center">
-        <CheckCircle2 size={48} aria-hidden className="mx-auto text-emerald-600" />
-        <h2
-          ref={thanks}
-          tabIndex={-1}
-          className="mt-4 text-2xl font-semibold text-slate-900 focus:outline-none"
-        >
-          Thank you!
-        </h2>
+      <SentPanel title="Thank you!" level="h2" look="plain">
         <p className="mt-2 text-slate-600">
           Your quote request has been received. A solutions architect will reply to{' '}
           <strong className="break-words text-slate-900">{sentTo}</strong> {support.responseTime}{' '}
@@ -111,7 +99,7 @@ function QuoteForm() {
         >
           Back to the home page
         </Link>
-      </div>
+      </SentPanel>
     );
   }
 

@@ -21,13 +21,9 @@ import {
   type NotificationPreferences,
   type UserPreferences,
 } from '@replatform/contracts/forms';
-import {
-  BusyButton,
-  PasswordField,
-  SelectField,
-  TextField,
-} from '../../components/form-fields.tsx';
+import { BusyButton, SelectField, TextField } from '../../components/form-fields.tsx';
 import { Page } from '../../components/page.tsx';
+import { PasswordChangeFields } from '../../components/password-change-fields.tsx';
 import {
   firstProblem,
   FormStatusLine,
@@ -125,24 +121,11 @@ function AccountTab() {
       />
       <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
         <legend className="px-1 text-sm font-semibold text-slate-800">Change password</legend>
-        <PasswordField
-          label="Current Password"
-          autoComplete="current-password"
-          disabled={busy}
-          {...form.register('currentPassword')}
-        />
-        <PasswordField
-          label="New Password"
-          autoComplete="new-password"
+        <PasswordChangeFields
+          register={form.register}
+          names={['currentPassword', 'newPassword', 'confirmPassword']}
           hint="Use at least 8 characters. Other devices are signed out."
           disabled={busy}
-          {...form.register('newPassword')}
-        />
-        <PasswordField
-          label="Confirm New Password"
-          autoComplete="new-password"
-          disabled={busy}
-          {...form.register('confirmPassword')}
         />
       </fieldset>
       <BusyButton busy={busy} disabled={busy} fullWidth={false}>
@@ -273,6 +256,21 @@ const timezoneLabels: Record<(typeof timezones)[number], string> = {
 const optionsOf = <K extends string>(keys: readonly K[], labels: Record<K, string>) =>
   keys.map((k): [string, string] => [k, labels[k]]);
 
+const preferenceChoices: Array<{
+  label: string;
+  name: Exclude<keyof UserPreferences, 'currency'>;
+  options: Array<[string, string]>;
+}> = [
+  { label: 'Theme', name: 'theme', options: optionsOf(themes, themeLabels) },
+  { label: 'Language', name: 'language', options: optionsOf(languages, languageLabels) },
+  { label: 'Timezone', name: 'timezone', options: optionsOf(timezones, timezoneLabels) },
+  {
+    label: 'Date format',
+    name: 'dateFormat',
+    options: dateFormats.map((f): [string, string] => [f, f]),
+  },
+];
+
 function PreferencesForm({ saved }: { saved: UserPreferences }) {
   const form = useSchemaForm(userPreferencesSchema, saved);
   const save = useSavePreferences();
@@ -285,30 +283,15 @@ function PreferencesForm({ saved }: { saved: UserPreferences }) {
     <form onSubmit={onSubmit} className="space-y-5">
       <FormStatusLine status={status} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField
-          label="Theme"
-          disabled={busy}
-          options={optionsOf(themes, themeLabels)}
-          {...form.register('theme')}
-        />
-        <SelectField
-          label="Language"
-          disabled={busy}
-          options={optionsOf(languages, languageLabels)}
-          {...form.register('language')}
-        />
-        <SelectField
-          label="Timezone"
-          disabled={busy}
-          options={optionsOf(timezones, timezoneLabels)}
-          {...form.register('timezone')}
-        />
-        <SelectField
-          label="Date format"
-          disabled={busy}
-          options={dateFormats.map((f): [string, string] => [f, f])}
-          {...form.register('dateFormat')}
-        />
+        {preferenceChoices.map(({ label, name, options }) => (
+          <SelectField
+            key={name}
+            label={label}
+            disabled={busy}
+            options={options}
+            {...form.register(name)}
+          />
+        ))}
       </div>
       <p className="text-sm text-slate-600">
         Currency: <strong>{form.getValues('currency')}</strong>
