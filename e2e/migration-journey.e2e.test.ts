@@ -299,7 +299,7 @@ describe('migration journey in Chromium (e2e)', () => {
     await page
       .getByRole('heading', { name: /Migration in Progress|Migration Complete!/ })
       .waitFor();
-    await page.getByRole('heading', { name: 'Migration Complete!' }).waitFor({ timeout: 180_000 });
+    await page.getByRole('heading', { name: 'Migration Complete!' }).waitFor({ timeout: 120_000 });
     // A re-migration the server wants paid for first sends the owner to the Payment step.
     await page.route('**/api/migrations/*/start', (route) =>
       route.fulfill({
@@ -403,8 +403,8 @@ describe('migration journey in Chromium (e2e)', () => {
     const failed = list.find((m) => m.status === 'failed');
     const running = list.find((m) => m.status === 'in-progress');
 
-    // The failed sample: Restart really starts it again; its stores are made-up addresses, so it
-    // stops once more, and the page says why.
+    // The failed sample: its stores are the sandbox stores (the only ones a demo account may run),
+    // so Restart really starts it again and it runs to the end.
     await page.goto(`${server.url}/migrations/${failed?.id}`);
     await page.getByRole('heading', { name: 'Migration Failed' }).waitFor();
     const started = page.waitForResponse((r) =>
@@ -412,8 +412,7 @@ describe('migration journey in Chromium (e2e)', () => {
     );
     await page.getByRole('button', { name: 'Restart Migration' }).click();
     expect((await started).status()).toBe(200);
-    await page.getByRole('heading', { name: 'Migration Failed' }).waitFor({ timeout: 30_000 });
-    await page.getByText(/could not be opened/).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Migration Complete!' }).waitFor({ timeout: 120_000 });
     await screenshot(page, 'migrate-restarted-failed-phone');
 
     // A run the engine parked because the source grew beyond what was paid for.
@@ -461,7 +460,7 @@ describe('migration journey in Chromium (e2e)', () => {
     await page.getByRole('button', { name: 'Pay now (demo)' }).waitFor();
     await screenshot(page, 'payment-top-up-phone');
     await page.close();
-  }, 120_000);
+  }, 240_000);
 
   it('shows Connection Failed with the right text for wrong credentials', async () => {
     const page = await browser.newPage({ viewport: viewports.phone });

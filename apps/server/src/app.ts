@@ -22,6 +22,7 @@ import { verifyRoutes } from './routes/connections/verify-routes.ts';
 import { sandboxRoutes } from './routes/connections/sandbox-routes.ts';
 import { shopifyInstallRoutes } from './routes/shopify/shopify-install-routes.ts';
 import { SandboxStores } from './sandbox/sandbox-stores.ts';
+import { sandboxSealer } from './sandbox/sandbox-sealer.ts';
 import type { ConnectorHttp } from '@replatform/connectors/kit/contract';
 import { StoreConnections, type ConnectorRegistry } from './connections/store-connections.ts';
 import { connectorRegistry } from '@replatform/connectors/registry';
@@ -104,7 +105,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const vault = new CredentialVault(
     loadVaultKey({ configuredKey: config.encryptionKey, keyFile: config.credentialKeyFile }),
   );
-  const auth = await createAuthService({ config, db, log: app.log });
   // Sandbox stores start before the egress client so their origins join the allow-list.
   const [products, customers, orders] = config.sandboxCounts ?? [];
   const sandbox = config.sandboxStores
@@ -116,6 +116,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     egressAllowlist: [...config.egressAllowlist, ...(sandbox?.origins() ?? [])],
     egressAllowHttp: config.egressAllowHttp,
     ...(sandbox ? { route: (http: ConnectorHttp) => sandbox.route(http) } : {}),
+  });
+  const auth = await createAuthService({
+    config,
+    db,
+    log: app.log,
+    sandbox: sandbox && sandboxSealer({ sandbox, vault, connections }),
   });
   const migrations = new MigrationsRepository(db);
   const notifications = new NotificationsService(db);

@@ -10,6 +10,7 @@ import { devOutboxRoutes } from '../routes/auth/get-dev-outbox.ts';
 import type { AuthService } from './auth-service.ts';
 import { createBetterAuth } from './better-auth.ts';
 import { sendWebResponse, toWebRequest } from './bridge.ts';
+import type { SandboxSealer } from '../sandbox/sandbox-sealer.ts';
 import { seedDemoMigrations, seedDemoNotifications, sweepExpired } from './demo.ts';
 import { outboxMailer, smtpMailer } from './mailer.ts';
 import { registerCrossSiteCheck } from './origin-check.ts';
@@ -38,6 +39,8 @@ export async function createAuthService(deps: {
   config: Config;
   db: Db;
   log: FastifyBaseLogger;
+  /** Connects the demo samples to sandbox stores, when the server has them. */
+  sandbox?: SandboxSealer | undefined;
 }): Promise<AuthService> {
   const { config, db, log } = deps;
   const migrations = new MigrationsRepository(db);
@@ -63,7 +66,7 @@ export async function createAuthService(deps: {
     log,
     deleteUserData,
     seedDemoAccount: async (user) => {
-      const samples = await seedDemoMigrations(migrations, user);
+      const samples = await seedDemoMigrations(migrations, user, new Date(), deps.sandbox);
       await seedDemoNotifications(db, user, samples);
     },
   });
