@@ -213,9 +213,62 @@ describe('every screen at desktop and phone width (e2e)', () => {
       }
       await page.getByRole('button', { name: 'Re-migrate' }).waitFor();
       await visit(page, '/migration-history', 'history', width);
+      // A finished comparison with large figures: the widest the verification table gets.
+      await page.route('**/api/migrations/*/verification', (route) =>
+        route.fulfill({
+          json: {
+            status: 'failed',
+            checkedAt: new Date().toISOString(),
+            entities: Object.fromEntries(
+              ['products', 'customers', 'orders'].map((entity) => [
+                entity,
+                { checked: 1_234_567, matched: 1_234_000, mismatched: 467, missing: 100 },
+              ]),
+            ),
+            examples: [
+              {
+                entity: 'products',
+                sourceId: '1042',
+                destinationId: 'gid://shopify/Product/8800000000001',
+                detail: 'price differs: 19.99 at the source, 18.99 at the destination',
+              },
+            ],
+          },
+        }),
+      );
       for (const status of ['completed', 'failed', 'in-progress'] as const) {
         await visit(page, `/migration-history/${byStatus(status)}`, `detail-${status}`, width);
+        if (status !== 'completed') continue;
+        // Every column of the verification table can be read: it fits, or it scrolls inside its
+        // own box with the row names kept in view, never cut off by the page.
+        const table = page.getByRole('region', { name: 'Verification' }).locator('table');
+        await table.waitFor();
+        const fit = await table.evaluate((t) => {
+          const box = t.parentElement as HTMLElement;
+          const section = box.closest('section') as HTMLElement;
+          box.scrollLeft = box.scrollWidth;
+          const last = t.querySelector('thead th:last-child') as HTMLElement;
+          const first = t.querySelector('tbody th') as HTMLElement;
+          const inside = (el: HTMLElement) => {
+            const r = el.getBoundingClientRect();
+            const b = box.getBoundingClientRect();
+            return r.left >= b.left - 1 && r.right <= b.right + 1;
+          };
+          const result = {
+            sectionSpills: section.scrollWidth > section.clientWidth + 1,
+            lastColumnReachable: inside(last),
+            rowNameInView: inside(first),
+          };
+          box.scrollLeft = 0;
+          return result;
+        });
+        expect(fit, `verification table at ${width}`).toEqual({
+          sectionSpills: false,
+          lastColumnReachable: true,
+          rowNameInView: true,
+        });
       }
+      await page.unroute('**/api/migrations/*/verification');
       expect(
         await page
           .getByText('Status', { exact: true })
