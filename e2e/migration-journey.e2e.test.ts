@@ -154,7 +154,7 @@ describe('migration journey in Chromium (e2e)', () => {
       })
       .toMatch(/^ck_/);
     await screenshot(page, 'connect-desktop');
-    // Next Step waits for both stores, like Continue to Data Selection.
+    // Next Step, the one way on, waits for both stores.
     expect(await page.getByRole('button', { name: 'Next Step' }).isDisabled()).toBe(true);
     await source.getByRole('button', { name: 'Verify Connection' }).click();
     const success = page.getByRole('dialog', { name: 'Success' });
@@ -171,9 +171,15 @@ describe('migration journey in Chromium (e2e)', () => {
       })
       .toContain('.myshopify.com');
     await destination.getByRole('link', { name: 'Install Shopify App' }).click();
-    await page.waitForURL(/shopify=connected/);
+    // Back from the install: the Success dialog, and an address that will not show it again.
+    const installed = page.getByRole('dialog', { name: 'Success' });
+    await installed.waitFor({ timeout: 30_000 });
+    expect(await installed.textContent()).toContain('Shopify store connected successfully!');
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await installed.getByRole('button', { name: 'Awesome!' }).click();
 
-    await page.getByRole('button', { name: 'Continue to Data Selection' }).click();
+    expect(await page.getByRole('button', { name: 'Continue to Data Selection' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Next Step' }).click();
     // Every type starts selected; the owner deselects what they do not want.
     for (const name of ['Products', 'Customers', 'Orders'])
       expect(
@@ -402,6 +408,26 @@ describe('migration journey in Chromium (e2e)', () => {
     }[];
     const failed = list.find((m) => m.status === 'failed');
     const running = list.find((m) => m.status === 'in-progress');
+
+    // The in-progress sample really runs on the sandbox stores: its figures move.
+    const moved = async () =>
+      page.evaluate(async (id) => {
+        const p = (await (await fetch(`/migration-progress?migrationId=${id}`)).json()) as {
+          productsCompleted: number;
+          customersCompleted: number;
+          ordersCompleted: number;
+          state: string;
+        };
+        return {
+          done: p.productsCompleted + p.customersCompleted + p.ordersCompleted,
+          state: p.state,
+        };
+      }, running?.id);
+    const before = await moved();
+    await expect
+      .poll(async () => (await moved()).done, { timeout: 60_000 })
+      .toBeGreaterThan(before.done);
+    expect((await moved()).state).not.toBe('failed');
 
     // The failed sample: its stores are the sandbox stores (the only ones a demo account may run),
     // so Restart really starts it again and it runs to the end.

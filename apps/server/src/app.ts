@@ -23,6 +23,7 @@ import { sandboxRoutes } from './routes/connections/sandbox-routes.ts';
 import { shopifyInstallRoutes } from './routes/shopify/shopify-install-routes.ts';
 import { SandboxStores } from './sandbox/sandbox-stores.ts';
 import { sandboxSealer } from './sandbox/sandbox-sealer.ts';
+import { startMigration } from './jobs/start-migration.ts';
 import type { ConnectorHttp } from '@replatform/connectors/kit/contract';
 import { StoreConnections, type ConnectorRegistry } from './connections/store-connections.ts';
 import { connectorRegistry } from '@replatform/connectors/registry';
@@ -122,6 +123,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     db,
     log: app.log,
     sandbox: sandbox && sandboxSealer({ sandbox, vault, connections }),
+    startDemoRun:
+      sandbox &&
+      (async (migrationId, userId) => {
+        const migration = await app.services.migrations.findForUser(migrationId, userId);
+        if (migration) await startMigration(app.services.engine, migration, { isDemo: true });
+      }),
   });
   const migrations = new MigrationsRepository(db);
   const notifications = new NotificationsService(db);

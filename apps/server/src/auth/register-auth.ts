@@ -41,6 +41,8 @@ export async function createAuthService(deps: {
   log: FastifyBaseLogger;
   /** Connects the demo samples to sandbox stores, when the server has them. */
   sandbox?: SandboxSealer | undefined;
+  /** Starts the run of the in-progress sample, so the demo's first screen shows it moving. */
+  startDemoRun?: ((migrationId: string, userId: string) => Promise<void>) | undefined;
 }): Promise<AuthService> {
   const { config, db, log } = deps;
   const migrations = new MigrationsRepository(db);
@@ -68,6 +70,12 @@ export async function createAuthService(deps: {
     seedDemoAccount: async (user) => {
       const samples = await seedDemoMigrations(migrations, user, new Date(), deps.sandbox);
       await seedDemoNotifications(db, user, samples);
+      if (deps.startDemoRun) {
+        // A sample that cannot start is still worth showing: the sign-in goes on.
+        await deps.startDemoRun(samples.running.id, user.id).catch((error: unknown) => {
+          log.warn({ err: error }, 'the demo sample run could not be started');
+        });
+      }
     },
   });
 

@@ -18,22 +18,24 @@ export type SandboxSealer = (
   migrationId: string,
   side: Side,
   platform: Platform,
+  options?: { paced?: boolean },
 ) => Promise<SealedSandboxStore>;
 
 /**
  * Connects a sandbox store to a side of a migration the way the verify routes would, without the
  * round trip: the source is the platform's seeded store, the destination an empty one made for
- * that migration alone. Demo samples use it so that what they show can really run.
+ * that migration alone (paced: one that takes writes slowly). Demo samples use it so that what
+ * they show can really run.
  */
 export function sandboxSealer(deps: {
   sandbox: SandboxStores;
   vault: CredentialVault;
   connections: StoreConnections;
 }): SandboxSealer {
-  return async (migrationId, side, platform) => {
+  return async (migrationId, side, platform, options = {}) => {
     const fields =
       side === 'destination'
-        ? await deps.sandbox.destinationFor(migrationId, platform)
+        ? await deps.sandbox.destinationFor(migrationId, platform, options)
         : deps.sandbox.fields(platform, side);
     if (!fields) throw new Error(`no ${platform} sandbox store for ${side}`);
     const credentials = deps.connections.parseCredentials(

@@ -18,6 +18,7 @@ import { MigrationPage } from '../features/migrations/migration-page.tsx';
 import { MigrationsPage } from '../features/migrations/migrations-page.tsx';
 import { useSession } from '../features/session/api/get-session.ts';
 import { applyMockQuery } from '../features/mock-mode/mock-mode.ts';
+import { NotificationsPage } from '../features/notifications/notifications-page.tsx';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { RedirectIfSignedIn, RequireSignedIn } from './guards.tsx';
 import { chromeFor } from './layout-rules.ts';
@@ -84,6 +85,7 @@ export function AppRouter() {
           <Route path="/help" element={privatePage(<HelpPage />)} />
           <Route path="/contact" element={privatePage(<ContactPage />)} />
           <Route path="/settings" element={privatePage(<SettingsPage />)} />
+          <Route path="/notifications" element={privatePage(<NotificationsPage />)} />
           <Route path="/enterprise" element={<EnterprisePage />} />
           <Route path="/magento-to-shopify" element={<MagentoToShopifyPage />} />
           <Route path="/blogs" element={<BlogsPage />} />
