@@ -70,7 +70,7 @@ describe('Stripe Checkout journey in Chromium (e2e)', () => {
       await form.getByRole('button', { name: 'Verify Connection' }).click();
       await page.getByRole('button', { name: 'Awesome!' }).click();
     }
-    await page.getByRole('button', { name: 'Continue to Data Selection' }).click();
+    await page.getByRole('button', { name: 'Next Step' }).click();
     // All three start selected: keep products only.
     await page.getByRole('switch', { name: /Customers/ }).click();
     await page.getByRole('switch', { name: /Orders/ }).click();

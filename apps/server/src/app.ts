@@ -22,6 +22,8 @@ import { verifyRoutes } from './routes/connections/verify-routes.ts';
 import { sandboxRoutes } from './routes/connections/sandbox-routes.ts';
 import { shopifyInstallRoutes } from './routes/shopify/shopify-install-routes.ts';
 import { routeToEmulators, SandboxStores } from './sandbox/sandbox-stores.ts';
+import { sandboxSealer } from './sandbox/sandbox-sealer.ts';
+import { startMigration } from './jobs/start-migration.ts';
 import type { ConnectorHttp } from '@replatform/connectors/kit/contract';
 import { StoreConnections, type ConnectorRegistry } from './connections/store-connections.ts';
 import { connectorRegistry } from '@replatform/connectors/registry';
@@ -104,7 +106,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const vault = new CredentialVault(
     loadVaultKey({ configuredKey: config.encryptionKey, keyFile: config.credentialKeyFile }),
   );
-  const auth = await createAuthService({ config, db, log: app.log });
   // Sandbox stores start before the egress client so their origins join the allow-list.
   const [products, customers, orders] = config.sandboxCounts ?? [];
   const sandbox = config.sandboxStores
@@ -130,6 +131,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     ],
     egressAllowHttp: config.egressAllowHttp,
     ...(sandbox || emulated.length ? { route } : {}),
+  });
+  const auth = await createAuthService({
+    config,
+    db,
+    log: app.log,
+    sandbox: sandbox && sandboxSealer({ sandbox, vault, connections }),
+    startDemoRun:
+      sandbox &&
+      (async (migrationId, userId) => {
+        const migration = await app.services.migrations.findForUser(migrationId, userId);
+        if (migration) await startMigration(app.services.engine, migration, { isDemo: true });
+      }),
   });
   const migrations = new MigrationsRepository(db);
   const notifications = new NotificationsService(db);

@@ -49,4 +49,24 @@ describe.each(testDialects())('demo account samples on %s', (dialect) => {
     // Nobody else sees them.
     expect(await repo.listForUser('someone-else')).toEqual([]);
   });
+
+  it('connects the failed sample to the sandbox stores it is given, so its Restart can run', async () => {
+    const repo = new MigrationsRepository(db);
+    const asked: string[] = [];
+    const samples = await seedDemoMigrations(repo, user, now, async (id, side, platform) => {
+      asked.push(`${id} ${side} ${platform}`);
+      return { address: `sandbox-${platform}-${side}`, credentials: `sealed-${id}-${side}` };
+    });
+    const failed = await repo.findForUser(samples.failed.id, user.id);
+    expect(failed).toMatchObject({
+      sourceStore: 'bigcommerce',
+      sourceStoreUrl: 'sandbox-bigcommerce-source',
+      sourceCredentials: `sealed-${samples.failed.id}-source`,
+      destinationStore: 'woocommerce',
+      destinationStoreUrl: 'sandbox-woocommerce-destination',
+      destinationCredentials: `sealed-${samples.failed.id}-destination`,
+      status: 'failed',
+    });
+    expect(asked).toContain(`${samples.failed.id} destination woocommerce`);
+  });
 });

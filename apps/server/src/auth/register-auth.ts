@@ -11,6 +11,7 @@ import { devOutboxRoutes } from '../routes/auth/get-dev-outbox.ts';
 import type { AuthService } from './auth-service.ts';
 import { createBetterAuth } from './better-auth.ts';
 import { sendWebResponse, toWebRequest } from './bridge.ts';
+import type { SandboxSealer } from '../sandbox/sandbox-sealer.ts';
 import { seedDemoMigrations, seedDemoNotifications, sweepExpired } from './demo.ts';
 import { outboxMailer, smtpMailer } from './mailer.ts';
 import { registerCrossSiteCheck } from './origin-check.ts';
@@ -39,6 +40,10 @@ export async function createAuthService(deps: {
   config: Config;
   db: Db;
   log: FastifyBaseLogger;
+  /** Connects the demo samples to sandbox stores, when the server has them. */
+  sandbox?: SandboxSealer | undefined;
+  /** Starts the run of the in-progress sample, so the demo's first screen shows it moving. */
+  startDemoRun?: ((migrationId: string, userId: string) => Promise<void>) | undefined;
 }): Promise<AuthService> {
   const { config, db, log } = deps;
   const migrations = new MigrationsRepository(db);
@@ -64,8 +69,14 @@ export async function createAuthService(deps: {
     log,
     deleteUserData,
     seedDemoAccount: async (user) => {
-      const samples = await seedDemoMigrations(migrations, user);
+      const samples = await seedDemoMigrations(migrations, user, new Date(), deps.sandbox);
       await seedDemoNotifications(db, user, samples);
+      if (deps.startDemoRun) {
+        // A sample that cannot start is still worth showing: the sign-in goes on.
+        await deps.startDemoRun(samples.running.id, user.id).catch((error: unknown) => {
+          log.warn({ err: error }, 'the demo sample run could not be started');
+        });
+      }
     },
   });
 

@@ -6,6 +6,7 @@ const topBarPrefixes = [
   '/help',
   '/contact',
   '/settings',
+  '/notifications',
 ];
 
 /** Paths where a signed-in user sees no header at all (they carry their own). */

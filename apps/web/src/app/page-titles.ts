@@ -12,6 +12,7 @@ const titles: Record<string, string> = {
   '/help': `Help${suffix}`,
   '/contact': `Contact${suffix}`,
   '/settings': `Settings${suffix}`,
+  '/notifications': `Notifications${suffix}`,
   '/enterprise': `Enterprise${suffix}`,
   '/blogs': `Blog${suffix}`,
 };

@@ -72,6 +72,10 @@ const MyAccountPage = page(
 const HelpPage = page(() => import('../features/help/help-page.tsx'), 'HelpPage');
 const ContactPage = page(() => import('../features/contact/contact-page.tsx'), 'ContactPage');
 const SettingsPage = page(() => import('../features/settings/settings-page.tsx'), 'SettingsPage');
+const NotificationsPage = page(
+  () => import('../features/notifications/notifications-page.tsx'),
+  'NotificationsPage',
+);
 const NotFoundPage = page(() => import('./not-found-page.tsx'), 'NotFoundPage', {
   queries: false,
 });
@@ -148,6 +152,7 @@ export function AppRouter() {
           <Route path="/help" element={privatePage(<HelpPage />)} />
           <Route path="/contact" element={privatePage(<ContactPage />)} />
           <Route path="/settings" element={privatePage(<SettingsPage />)} />
+          <Route path="/notifications" element={privatePage(<NotificationsPage />)} />
           <Route path="/enterprise" element={<EnterprisePage />} />
           <Route path="/magento-to-shopify" element={<MagentoToShopifyPage />} />
           <Route path="/blogs" element={<BlogsPage />} />
