@@ -1,9 +1,10 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkIn, startSmtpCatcher } from '@replatform/server/auth/smtp-catcher';
 import {
   launchBrowser,
   screenshotsOf,
+  signUpInBrowser,
   startServer,
   viewports,
   type RunningServer,
@@ -38,12 +39,12 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
   }
 
   async function signUp(page: Page, name: string, email: string, password: string) {
-    await page.goto(`${server.url}/signup`);
-    await page.getByLabel('Full Name', { exact: true }).fill(name);
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.waitForURL(/\/migrations$/);
+    await signUpInBrowser(page, server.url, { name, email, password }, async (to) =>
+      linkIn(
+        await smtp.waitFor(to, 10_000, /Subject: Confirm/),
+        `${server.url}/confirm-email?token=`,
+      ),
+    );
   }
 
   async function signIn(page: Page, email: string, password: string) {
@@ -213,7 +214,7 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     await page.getByText('Password reset email sent. Please check your inbox.').waitFor();
     await page.getByRole('heading', { name: 'Welcome Back', level: 1 }).waitFor();
 
-    const mail = await smtp.waitFor('fred@example.com');
+    const mail = await smtp.waitFor('fred@example.com', 10_000, /Subject: Reset/);
     const link = linkIn(mail, `${server.url}/login?mode=reset&token=`);
     await page.goto(link);
     await page.getByRole('heading', { name: 'Choose a New Password', level: 1 }).waitFor();
@@ -245,6 +246,25 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
 
   it('changes the name, e-mail and password on My Account', async () => {
     const page = await newPage();
+    /**
+     * The status line of a form, once it says `text`, must be where the visitor is looking: in
+     * the form that caused it, inside the viewport and not under the sticky top bar.
+     */
+    const shownBy = async (form: Locator, text: string) => {
+      const status = form.getByRole('status').filter({ hasText: text });
+      await status.waitFor();
+      const place = await status.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const header = document.querySelector('header');
+        const covered =
+          header && getComputedStyle(header).position === 'sticky'
+            ? header.getBoundingClientRect().bottom
+            : 0;
+        return { top: box.top, bottom: box.bottom, covered, height: window.innerHeight };
+      });
+      expect(place.top, text).toBeGreaterThanOrEqual(place.covered);
+      expect(place.bottom, text).toBeLessThanOrEqual(place.height);
+    };
     await signUp(page, 'Chad Changer', 'chad@example.com', 'old password 1');
     await page.getByRole('link', { name: /My Account/ }).click();
     await page.waitForURL(/\/my-account$/);
@@ -252,19 +272,19 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     const profile = page.getByRole('region', { name: 'Update Profile' });
     await profile.getByLabel('Full Name', { exact: true }).fill('Chadwick Changer');
     await profile.getByRole('button', { name: 'Update Profile' }).click();
-    await page.getByRole('status').getByText('Profile updated successfully').waitFor();
+    await shownBy(profile, 'Profile updated successfully');
     await page.getByRole('link', { name: 'My Account (Chadwick Changer)' }).waitFor();
 
     const email = page.getByRole('region', { name: 'Update Email' });
     await email.getByLabel('New Email', { exact: true }).fill('chadwick@example.com');
     await email.getByRole('button', { name: 'Update Email' }).click();
-    await page.getByText('Please enter your current password to update email').waitFor();
+    await shownBy(email, 'Please enter your current password to update email');
     await email.getByLabel('Current Password', { exact: true }).fill('wrong password');
     await email.getByRole('button', { name: 'Update Email' }).click();
-    await page.getByRole('status').getByText('Failed to update email').waitFor();
+    await shownBy(email, 'Failed to update email');
     await email.getByLabel('Current Password', { exact: true }).fill('old password 1');
     await email.getByRole('button', { name: 'Update Email' }).click();
-    await page.getByRole('status').getByText('Email updated successfully').waitFor();
+    await shownBy(email, 'Email updated successfully');
     await page.getByText('You sign in as chadwick@example.com.').waitFor();
 
     const password = page.getByRole('region', { name: 'Change Password' });
@@ -272,10 +292,10 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     await password.getByLabel('New Password', { exact: true }).fill('new password 2');
     await password.getByLabel('Confirm New Password', { exact: true }).fill('new password 3');
     await password.getByRole('button', { name: 'Change Password' }).click();
-    await page.getByRole('status').getByText('Passwords do not match').waitFor();
+    await shownBy(password, 'Passwords do not match');
     await password.getByLabel('Confirm New Password', { exact: true }).fill('new password 2');
     await password.getByRole('button', { name: 'Change Password' }).click();
-    await page.getByRole('status').getByText('Password updated successfully').waitFor();
+    await shownBy(password, 'Password updated successfully');
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'my-account-desktop');
 
@@ -325,8 +345,9 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     await dialog
       .getByText('Are you sure you want to delete your account? This action cannot be undone.')
       .waitFor();
-    // The dialog takes focus (on the safe choice), keeps Tab inside, and Escape closes it with
-    // focus back on the button that opened it.
+    // The dialog takes focus (on the safe choice); the browser keeps Tab off the page behind it
+    // (past the last control focus leaves the page, as at its end, and comes back to the first),
+    // and Escape closes it with focus back on the button that opened it.
     const focusedText = () =>
       page.evaluate(() => {
         const el = document.activeElement;
@@ -336,7 +357,10 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     await page.keyboard.press('Tab');
     expect(await focusedText()).toBe('Yes, Delete My Account');
     await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    await page.keyboard.press('Tab');
     expect(await focusedText()).toBe('Close dialog');
+    await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Shift+Tab');
     expect(await focusedText()).toBe('Yes, Delete My Account');
     await screenshot(page, 'my-account-delete-phone');

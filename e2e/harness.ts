@@ -5,17 +5,10 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { chromiumArgs } from './browser.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
-
-/** Debian's Chromium (the project never downloads a browser of its own). */
-export function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  const found = candidates.find((p): p is string => Boolean(p && existsSync(p)));
-  if (!found)
-    throw new Error('Chromium not found: install the Debian package `chromium` (.ci/run does).');
-  return found;
-}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -74,7 +67,8 @@ export async function startServer(
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
-  const deadline = Date.now() + 30_000;
+  // Generous: on a machine shared with other builds, loading the server alone can take 30 s.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
     try {
@@ -101,19 +95,12 @@ export async function startServer(
   };
 }
 
+/** The test browser (see browser.ts), unpacked by the run's global set-up. */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: chromiumPath(),
+    executablePath: inject('chromiumExecutable'),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: chromiumArgs,
   });
 }
 
@@ -136,7 +123,7 @@ export function screenshotsOf(testFileUrl: string): (page: Page, name: string) =
   return async (page, name) => {
     mkdirSync(screenshotDir, { recursive: true });
     const path = join(screenshotDir, `${file}--${name}.png`);
-    const modal = (await page.locator('[role="dialog"][aria-modal="true"]').count()) > 0;
+    const modal = (await page.locator('dialog[open]').count()) > 0;
     if (modal) {
       await page.screenshot({ path, animations: 'disabled' });
       return path;
@@ -169,4 +156,45 @@ export async function demoSignIn(page: Page, baseUrl: string): Promise<void> {
   await page.waitForURL(/\/migrations\/[A-Za-z0-9]{20}/);
   await page.getByRole('link', { name: 'Back to dashboard' }).click();
   await page.getByRole('heading', { name: 'Your Migrations', level: 1 }).waitFor();
+}
+
+/**
+ * The confirmation link mailed to a new account, read from the development outbox (the server
+ * keeps its mail there when it has no SMTP_URL). Mail leaves in the background, so this waits.
+ */
+export async function confirmationLink(baseUrl: string, email: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await fetch(`${baseUrl}/api/dev/outbox?to=${encodeURIComponent(email)}`);
+    const { mails } = (await res.json()) as { mails: Array<{ text: string }> };
+    for (const mail of mails) {
+      const link = /https?:\/\/\S+\/confirm-email\?token=[^\s"<>]+/.exec(mail.text)?.[0];
+      if (link) return link;
+    }
+    if (Date.now() > deadline) throw new Error(`no confirmation link was mailed to ${email}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Creates an account on the sign-up screen and opens the link mailed to it, which signs the new
+ * owner in and lands on the dashboard.
+ */
+export async function signUpInBrowser(
+  page: Page,
+  baseUrl: string,
+  account: { name: string; email: string; password: string },
+  link: (email: string) => Promise<string> = (email) => confirmationLink(baseUrl, email),
+): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.getByLabel('Full Name', { exact: true }).fill(account.name);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page
+    .getByRole('status')
+    .getByText(`We sent a link to ${account.email.toLowerCase()}.`, { exact: false })
+    .waitFor();
+  await page.goto(await link(account.email));
+  await page.waitForURL(/\/migrations$/);
 }

@@ -22,6 +22,7 @@ import {
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { buildApp, type App } from '../apps/server/src/app.ts';
 import { parseConfig } from '../apps/server/src/config.ts';
+import { confirmationLink } from './harness.ts';
 
 const webhookSecret = 'whsec_e2e_payments';
 
@@ -123,18 +124,25 @@ describe('payment through Stripe Checkout (API, e2e)', () => {
       name: 'Owner',
     });
     expect(signUp.status, signUp.text).toBe(200);
+    // The mailed link confirms the address and signs the owner in.
+    const link = new URL(await confirmationLink(server.url, 'owner@example.com'));
+    const signedIn = await api('GET', `/api/auth/verify-email${link.search}`);
+    expect(signedIn.status, signedIn.text).toBe(200);
 
     const created = await api('POST', '/api/migrations', { storeName: 'E2E Store' });
     expect(created.status, created.text).toBe(201);
     const id = migrationSchema.parse(created.json).id;
-    const verified = await api('POST', '/verify-woocommerce-connection', {
-      migrationId: id,
-      side: 'source',
-      sourceStoreUrl: woo.url,
-      consumerKey: woo.consumerKey,
-      consumerSecret: woo.consumerSecret,
-    });
-    expect(verified.status, verified.text).toBe(200);
+    // Payment waits for both stores; the emulator serves as the destination too.
+    for (const side of ['source', 'destination'] as const) {
+      const verified = await api('POST', '/verify-woocommerce-connection', {
+        migrationId: id,
+        side,
+        sourceStoreUrl: woo.url,
+        consumerKey: woo.consumerKey,
+        consumerSecret: woo.consumerSecret,
+      });
+      expect(verified.status, verified.text).toBe(200);
+    }
     const selected = await api('PATCH', `/api/migrations/${id}`, {
       dataTypes: { products: true, customers: true, orders: true },
     });

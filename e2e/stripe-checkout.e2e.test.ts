@@ -70,8 +70,10 @@ describe('Stripe Checkout journey in Chromium (e2e)', () => {
       await form.getByRole('button', { name: 'Verify Connection' }).click();
       await page.getByRole('button', { name: 'Awesome!' }).click();
     }
-    await page.getByRole('button', { name: 'Continue to Data Selection' }).click();
-    await page.getByRole('switch', { name: /Products/ }).click();
+    await page.getByRole('button', { name: 'Next Step' }).click();
+    // All three start selected: keep products only.
+    await page.getByRole('switch', { name: /Customers/ }).click();
+    await page.getByRole('switch', { name: /Orders/ }).click();
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
 
     // A refusal shows spec.md's text and the server's reason (here: a payment still settling).

@@ -21,5 +21,5 @@ export default defineConfig({
     port: 5173,
     proxy: Object.fromEntries(apiPaths.map((path) => [path, { target: api, changeOrigin: false }])),
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, manifest: true },
 });

@@ -1,7 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityType } from '@replatform/canonical/entities';
 import type { Connector } from '@replatform/connectors/kit/contract';
@@ -26,7 +25,7 @@ import {
   sideCredentials,
   type ParsedArgs,
 } from './args.ts';
-import { ProgressBar, type ProgressOutput } from './progress-bar.ts';
+import { MigrationProgress, type ProgressOutput } from './migration-progress.ts';
 
 /** A connector, or how to load it (so a run loads only the two platforms it uses). */
 export type ConnectorEntry = Connector<unknown> | (() => Promise<Connector<unknown>>);
@@ -230,10 +229,7 @@ function printRunFacts(out: ProgressOutput, result: ExecuteResult): void {
 }
 
 async function writeReport(db: Db, migrationId: string, path: string): Promise<void> {
-  await pipeline(
-    Readable.from(reportCsv(new EngineRepository(db), migrationId)),
-    createWriteStream(path),
-  );
+  await pipeline(reportCsv(new EngineRepository(db), migrationId), createWriteStream(path));
 }
 
 async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
@@ -246,7 +242,7 @@ async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
   const http = httpFor(parsed, deps.env);
   const db = await openState(parsed, deps);
   const quiet = parsed.booleans.has('quiet');
-  const bar = new ProgressBar(quiet ? { write: () => true } : deps.stderr);
+  const bar = new MigrationProgress(quiet ? { write: () => true } : deps.stderr);
   try {
     const migrations = new MigrationsRepository(db);
     const name = pairName(from, to);

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -304,12 +305,9 @@ describe('crash test: the CLI killed by committed progress during one migration'
     for (const entity of ['products', 'variations', 'customers', 'orders', 'categories'] as const) {
       expect(destinationCounts[entity], entity).toBe(sourceCounts[entity]);
     }
-    const rows = readFileSync(join(dir, 'report.csv'), 'utf8')
-      .trim()
-      .split('\r\n')
-      .slice(1)
-      .map((line) => line.split(','))
-      .filter((r) => r[0] !== 'import');
+    const rows = parse(readFileSync(join(dir, 'report.csv'), 'utf8'), {
+      from_line: 2,
+    }).filter((r) => r[0] !== 'import');
     const expected: Record<string, number> = {
       category: sourceCounts.categories - 1,
       product: sample.products,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@replatform/db/test-databases';
 import type { App } from './app.ts';
+import { signUp, testOrigin } from './testing/sign-up.ts';
 import { createTestApp } from './testing/test-app.ts';
 
 const webDist = mkdtempSync(join(tmpdir(), 'replatform-web-'));
@@ -44,6 +45,36 @@ describe.each(testDialects())('server on %s', (dialect) => {
         },
       },
     });
+  });
+
+  it('keeps no JSON answer that carries personal data in any cache', async () => {
+    const cookie = await signUp(app, `cache-${dialect}@example.com`);
+    const headers = { cookie, origin: testOrigin, 'content-type': 'application/json' };
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/migrations',
+      headers,
+      payload: { storeName: 'Private' },
+    });
+    const id = created.json().id as string;
+    const reads = [
+      '/api/auth/get-session',
+      '/get-migrations',
+      `/migration/${id}`,
+      `/migration-progress?migrationId=${id}`,
+      '/api/notifications',
+      '/api/preferences',
+      '/api/contact-messages',
+      `/api/payments/config?migrationId=${id}`,
+      '/api/auth-config',
+      '/healthz',
+    ];
+    for (const url of reads) {
+      const res = await app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-store');
+    }
+    expect(created.headers['cache-control']).toBe('no-store');
   });
 
   it('answers unknown API routes with a JSON 404', async () => {

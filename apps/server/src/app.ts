@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -10,6 +10,7 @@ import {
 import { migrateToLatest, openDatabase, type Db } from '@replatform/db/database';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import type { Config } from './config.ts';
+import { warnAboutUntrustedProxy } from './http/client-address.ts';
 import { isApiPath, registerErrorHandling, sendNotFound } from './http/errors.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -21,6 +22,8 @@ import { verifyRoutes } from './routes/connections/verify-routes.ts';
 import { sandboxRoutes } from './routes/connections/sandbox-routes.ts';
 import { shopifyInstallRoutes } from './routes/shopify/shopify-install-routes.ts';
 import { routeToEmulators, SandboxStores } from './sandbox/sandbox-stores.ts';
+import { sandboxSealer } from './sandbox/sandbox-sealer.ts';
+import { startMigration } from './jobs/start-migration.ts';
 import type { ConnectorHttp } from '@replatform/connectors/kit/contract';
 import { StoreConnections, type ConnectorRegistry } from './connections/store-connections.ts';
 import { connectorRegistry } from '@replatform/connectors/registry';
@@ -30,6 +33,8 @@ import { engineRoutes } from './routes/engine/engine-routes.ts';
 import { NotificationsService } from './notifications/notifications.ts';
 import { notificationRoutes } from './routes/notifications/notification-routes.ts';
 import { paymentRoutes } from './routes/payments/payment-routes.ts';
+import { PaymentsService } from './payments/payments-service.ts';
+import { createStripeClient } from './payments/stripe-client.ts';
 import { contactRoutes } from './routes/contact/contact-routes.ts';
 import { enterpriseRoutes } from './routes/enterprise/post-enterprise-quote.ts';
 import { preferencesRoutes } from './routes/preferences/preferences-routes.ts';
@@ -45,6 +50,8 @@ export interface AppServices {
   auth: AuthService;
   engine: EngineServices;
   notifications: NotificationsService;
+  /** Quotes, Stripe Checkout and demo payments, receipts. */
+  payments: PaymentsService;
 }
 
 declare module 'fastify' {
@@ -74,6 +81,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    // Addresses the router cannot read (bad escapes, a path parameter too long) answer in our
+    // error shape like everything else.
+    frameworkErrors: (_error, _request, reply) =>
+      (reply as FastifyReply)
+        .status(400)
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send({
+          error: { code: 'invalid_address', message: 'The address of the request is not valid.' },
+        }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -89,7 +106,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const vault = new CredentialVault(
     loadVaultKey({ configuredKey: config.encryptionKey, keyFile: config.credentialKeyFile }),
   );
-  const auth = await createAuthService({ config, db, log: app.log });
   // Sandbox stores start before the egress client so their origins join the allow-list.
   const [products, customers, orders] = config.sandboxCounts ?? [];
   const sandbox = config.sandboxStores
@@ -116,23 +132,49 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     egressAllowHttp: config.egressAllowHttp,
     ...(sandbox || emulated.length ? { route } : {}),
   });
+  const auth = await createAuthService({
+    config,
+    db,
+    log: app.log,
+    sandbox: sandbox && sandboxSealer({ sandbox, vault, connections }),
+    startDemoRun:
+      sandbox &&
+      (async (migrationId, userId) => {
+        const migration = await app.services.migrations.findForUser(migrationId, userId);
+        if (migration) await startMigration(app.services.engine, migration, { isDemo: true });
+      }),
+  });
+  const migrations = new MigrationsRepository(db);
+  const notifications = new NotificationsService(db);
+  const engine = createEngineServices({
+    db,
+    migrations: new MigrationsRepository(db),
+    connections,
+    log: app.log,
+    notifier: () => app.services.notifications,
+    sandbox,
+    stripe: Boolean(config.stripe.secretKey),
+    workers: config.workers,
+  });
   app.decorate('services', {
     config,
     db,
-    migrations: new MigrationsRepository(db),
+    migrations,
     vault,
     auth,
     connections,
     sandbox,
-    notifications: new NotificationsService(db),
-    engine: createEngineServices({
+    notifications,
+    engine,
+    payments: new PaymentsService({
+      config,
       db,
-      migrations: new MigrationsRepository(db),
+      migrations,
       connections,
+      notifications,
       log: app.log,
-      notifier: () => app.services.notifications,
-      sandbox,
-      workers: config.workers,
+      stripe: createStripeClient(config.stripe),
+      isSandbox: (migration) => engine.isSandbox(migration),
     }),
   });
   // The job queue (pg-boss on PostgreSQL) is ready before anything can queue a job.
@@ -163,6 +205,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
   registerErrorHandling(app);
+  warnAboutUntrustedProxy(app, config.trustProxy);
   await registerAuth(app);
 
   await app.register(healthRoutes);

@@ -6,6 +6,7 @@ import { createPostgresSchema, testDialects } from '@replatform/db/test-database
 import { buildApp, type App } from './app.ts';
 import { parseConfig } from './config.ts';
 import { startMigration } from './jobs/start-migration.ts';
+import { treatAsSandbox } from './testing/woocommerce-migration.ts';
 import { jobsReport } from './jobs-report.ts';
 import { sealCredentials } from './migrations/store-credentials.ts';
 
@@ -60,7 +61,12 @@ describe.each(testDialects())('npm run jobs on %s', (dialect) => {
       dataTypes: { products: true },
       currentStep: 3,
     });
-    return (await startMigration(engine, ready!, { isDemo: true })).job;
+    const free = treatAsSandbox(
+      engine,
+      'https://source.example.com',
+      'https://destination.example.com',
+    );
+    return (await startMigration(free, ready!, { isDemo: false })).job;
   }
 
   it('lists queued, running (worker and heartbeat) and failed jobs with their reason', async () => {

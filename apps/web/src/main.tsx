@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AppProviders } from './app/providers.tsx';
 import { AppRouter } from './app/router.tsx';
 import { applyMockQuery } from './features/mock-mode/mock-mode.ts';
 import './index.css';
@@ -12,8 +11,6 @@ if (!root) throw new Error('#root is missing from index.html');
 
 createRoot(root).render(
   <StrictMode>
-    <AppProviders>
-      <AppRouter />
-    </AppProviders>
+    <AppRouter />
   </StrictMode>,
 );

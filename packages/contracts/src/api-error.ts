@@ -10,6 +10,21 @@ export const apiErrorSchema = z.object({
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
+const readableMessages = new Set<string>();
+
+/**
+ * Marks a validation message as written for the person filling the form: when a request breaks
+ * such a rule, the server answers with this message instead of a general one.
+ */
+export function readable(message: string): string {
+  readableMessages.add(message);
+  return message;
+}
+
+export function isReadable(message: string): boolean {
+  return readableMessages.has(message);
+}
+
 /** GET /healthz: 200 when the database and the job queue answer, 503 otherwise. */
 export const healthSchema = z.object({
   status: z.enum(['ok', 'unavailable']),

@@ -53,4 +53,14 @@ describe('lifecycle', () => {
     expect(checkStepChange({ ...base, currentStep: 3 }, 1)).toEqual({ ok: true });
     expect(checkStepChange({ ...base, currentStep: 3, paid: true }, 1).ok).toBe(false);
   });
+
+  it('lets a paid migration go back only to supply what it cannot run without', () => {
+    const paid = { ...base, currentStep: 3, paid: true, dataTypes: { products: true } };
+    expect(checkStepChange(paid, 1).ok).toBe(false);
+    expect(checkStepChange(paid, 2).ok).toBe(false);
+    expect(checkStepChange({ ...paid, destinationVerified: false }, 1)).toEqual({ ok: true });
+    expect(checkStepChange({ ...paid, destinationVerified: false }, 2).ok).toBe(false);
+    expect(checkStepChange({ ...paid, dataTypes: {} }, 2)).toEqual({ ok: true });
+    expect(checkStepChange({ ...paid, dataTypes: {} }, 1).ok).toBe(false);
+  });
 });

@@ -53,7 +53,12 @@ export function checkStepChange(facts: LifecycleFacts, target: number): StepChec
     return { ok: false, reason: 'The step must be 1 to 5.' };
   if (target === facts.currentStep) return { ok: true };
   if (target < facts.currentStep) {
-    return facts.paid
+    // A paid migration goes back only to supply what it cannot run without (a store that was
+    // not connected, or data not selected, when the payment arrived).
+    const missing =
+      (target === 1 && !storesReady(facts)) ||
+      (target === 2 && storesReady(facts) && !hasSelectedData(facts.dataTypes));
+    return facts.paid && !missing
       ? {
           ok: false,
           reason: 'This migration is paid for; its stores and data can no longer be changed.',

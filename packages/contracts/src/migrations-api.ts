@@ -1,14 +1,28 @@
 import { z } from 'zod';
+import { readable } from './api-error.ts';
 import { dataTypesSchema, migrationSchema, platformSchema } from './migration.ts';
 
+/** The longest migration name, in characters (after trimming). */
+export const migrationNameMax = 120;
+
+export const migrationNameTooLong = readable(
+  `Migration name must be at most ${migrationNameMax} characters`,
+);
+
+const migrationName = z
+  .string()
+  .trim()
+  .min(1, readable('Migration name is required'))
+  .max(migrationNameMax, migrationNameTooLong);
+
 export const createMigrationRequestSchema = z.strictObject({
-  storeName: z.string().trim().min(1, 'Migration name is required').max(120),
+  storeName: migrationName,
 });
 
 /** Fields the owner may change; each change is checked against the lifecycle on the server. */
 export const updateMigrationRequestSchema = z
   .strictObject({
-    storeName: z.string().trim().min(1).max(120).optional(),
+    storeName: migrationName.optional(),
     sourceStore: z.union([platformSchema, z.literal('')]).optional(),
     destinationStore: z.union([platformSchema, z.literal('')]).optional(),
     sourceStoreUrl: z.string().trim().max(500).optional(),

@@ -33,9 +33,22 @@ export function displayNameOf(
   return local || 'User';
 }
 
-/** GET /api/auth-config: the sign-in methods this instance offers. */
+/**
+ * GET /api/auth-config: the sign-in methods this instance offers, and where its mail goes: `outbox`
+ * when no mail server is configured (the operator reads it with `npm run outbox`).
+ */
 export const authConfigSchema = z.object({
   providers: z.object({ google: z.boolean(), demo: z.boolean() }),
   passwordMinLength: z.number().int().positive(),
+  mail: z.enum(['smtp', 'outbox']),
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;
+
+/**
+ * POST /api/auth/sign-up/email's answer, the same whether or not the address already has an
+ * account: the next step is in the mail.
+ */
+export const signUpAnswerSchema = z.object({
+  status: z.literal('confirmation_sent'),
+  message: z.string(),
+});

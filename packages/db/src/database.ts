@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
@@ -23,14 +23,24 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/**
+ * The database file holds every account and sealed credential: it is created readable by its
+ * owner only (SQLite gives its -wal and -shm files the same mode), in a folder only the owner may
+ * enter when the folder is new.
+ */
+function createOwnerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  chmodSync(path, 0o600);
+}
+
 export function openDatabase(options: DatabaseOptions): Db {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', pool, close: () => kysely.destroy() };
   }
-  if (options.sqlitePath !== ':memory:')
-    mkdirSync(dirname(options.sqlitePath), { recursive: true });
+  if (options.sqlitePath !== ':memory:') createOwnerOnly(options.sqlitePath);
   const database = openSqlite(options.sqlitePath);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };

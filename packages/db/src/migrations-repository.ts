@@ -44,7 +44,8 @@ export function newId(): string {
   return id;
 }
 
-function fromRow(row: Selectable<MigrationsTable>): StoredMigration {
+/** A row of the migrations table as the rest of the code reads it. */
+export function migrationFromRow(row: Selectable<MigrationsTable>): StoredMigration {
   return {
     id: row.id,
     userId: row.user_id,
@@ -156,7 +157,7 @@ export class MigrationsRepository {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return fromRow(row);
+    return migrationFromRow(row);
   }
 
   async findForUser(id: string, userId: string): Promise<StoredMigration | undefined> {
@@ -166,7 +167,7 @@ export class MigrationsRepository {
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .executeTakeFirst();
-    return row ? fromRow(row) : undefined;
+    return row ? migrationFromRow(row) : undefined;
   }
 
   async listForUser(userId: string): Promise<StoredMigration[]> {
@@ -177,7 +178,7 @@ export class MigrationsRepository {
       .orderBy('created_at', 'desc')
       .orderBy('id')
       .execute();
-    return rows.map(fromRow);
+    return rows.map(migrationFromRow);
   }
 
   /**
@@ -201,7 +202,7 @@ export class MigrationsRepository {
       .where('user_id', '=', userId);
     if (expectedVersion !== undefined) query = query.where('version', '=', expectedVersion);
     const row = await query.returningAll().executeTakeFirst();
-    return row ? fromRow(row) : undefined;
+    return row ? migrationFromRow(row) : undefined;
   }
 
   async delete(id: string, userId: string): Promise<boolean> {

@@ -9,8 +9,9 @@ import { formTables } from './migrations/0007-forms.ts';
 import { jobPinning } from './migrations/0008-job-pinning.ts';
 import { queueJobs } from './migrations/0009-queue-jobs.ts';
 import { rateLimitTables } from './migrations/0010-rate-limits.ts';
-import { fidelityTables } from './migrations/0011-fidelity.ts';
-import { verifyAgain } from './migrations/0012-verify-again.ts';
+import { confirmedAddresses } from './migrations/0011-confirmed-addresses.ts';
+import { fidelityTables } from './migrations/0012-fidelity.ts';
+import { verifyAgain } from './migrations/0013-verify-again.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -28,8 +29,9 @@ const migrations: Record<string, Migration> = {
   '0008_job_pinning': jobPinning,
   '0009_queue_jobs': queueJobs,
   '0010_rate_limits': rateLimitTables,
-  '0011_fidelity': fidelityTables,
-  '0012_verify_again': verifyAgain,
+  '0011_confirmed_addresses': confirmedAddresses,
+  '0012_fidelity': fidelityTables,
+  '0013_verify_again': verifyAgain,
 };
 
 export const migrationProvider: MigrationProvider = {

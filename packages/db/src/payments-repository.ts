@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from './database.ts';
-import { newId } from './migrations-repository.ts';
+import { migrationFromRow, newId, type StoredMigration } from './migrations-repository.ts';
 import type { Database, PaymentQuotesTable } from './schema.ts';
 
 /**
@@ -79,14 +79,15 @@ export interface FulfilmentHooks {
     before: Record<string, unknown> | undefined,
   ) => Record<string, unknown>;
   /**
-   * Asked inside the fulfilling transaction, with the payments as they are now: false when the
-   * quote was priced against payments that changed since (another was recorded meanwhile), and
-   * it is then expired instead of paid. For payments that took no money (demo); a real charge
-   * is always recorded.
+   * Asked inside the fulfilling transaction, with the payments and the migration as they are
+   * now: false when the quote was priced against payments or stores that changed since (another
+   * payment was recorded meanwhile, a store was replaced), and it is then expired instead of
+   * paid. For payments that took no money (demo); a real charge is always recorded.
    */
   stillCurrent?: (now: {
     paymentInfo: Record<string, unknown> | undefined;
     paidQuotes: StoredQuote[];
+    migration: StoredMigration | undefined;
   }) => boolean;
   /** Runs inside the fulfilling transaction, only for the call that fulfilled. */
   within?: (trx: Kysely<Database>, fulfilled: FulfilmentResult) => Promise<void>;
@@ -242,6 +243,22 @@ export class PaymentsRepository {
     return row ? fromRow(row) : undefined;
   }
 
+  /**
+   * Whether a demo payment of the migration is being processed: an open demo quote made after
+   * `since` (one whose process stopped midway stops counting once it is older).
+   */
+  async demoPaymentInFlight(migrationId: string, since: string): Promise<boolean> {
+    const row = await this.#db.kysely
+      .selectFrom('payment_quotes')
+      .select('id')
+      .where('migration_id', '=', migrationId)
+      .where('provider', '=', 'demo')
+      .where('status', '=', 'open')
+      .where('created_at', '>', since)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async openQuotes(migrationId: string): Promise<StoredQuote[]> {
     return (await this.listQuotes(migrationId)).filter((q) => q.status === 'open');
   }
@@ -308,15 +325,14 @@ export class PaymentsRepository {
           .orderBy('paid_at', 'asc')
           .orderBy('created_at', 'asc')
           .execute();
-        const migration = await trx
+        const row = await trx
           .selectFrom('migrations')
-          .select('payment_info')
+          .selectAll()
           .where('id', '=', quote.migration_id)
           .executeTakeFirst();
-        const paymentInfo = migration?.payment_info
-          ? (JSON.parse(migration.payment_info) as Record<string, unknown>)
-          : undefined;
-        if (!hooks.stillCurrent({ paymentInfo, paidQuotes: paidQuotes.map(fromRow) })) {
+        const migration = row ? migrationFromRow(row) : undefined;
+        const paymentInfo = migration?.paymentInfo ?? undefined;
+        if (!hooks.stillCurrent({ paymentInfo, paidQuotes: paidQuotes.map(fromRow), migration })) {
           await trx
             .updateTable('payment_quotes')
             .set({ status: 'expired' })

@@ -17,9 +17,9 @@ import {
 const fast = { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 };
 const all = ['products', 'customers', 'orders'];
 
-async function collect(iterable: AsyncIterable<string>): Promise<string> {
+async function collect(iterable: AsyncIterable<Buffer | string>): Promise<string> {
   let text = '';
-  for await (const chunk of iterable) text += chunk;
+  for await (const chunk of iterable) text += chunk.toString();
   return text;
 }
 

@@ -1,6 +1,7 @@
 import { entityTypes } from '@replatform/canonical/entities';
 import type { EngineRepository } from '@replatform/db/engine-repository';
-import { csvRow } from './csv.ts';
+import { stringify } from 'csv-stringify';
+import { pipeline, Readable } from 'node:stream';
 
 const singular: Record<string, string> = {
   categories: 'category',
@@ -18,22 +19,23 @@ export const reportHeader = [
   'not_carried',
 ] as const;
 
+type Row = Array<string | null>;
+
 /**
- * The per-record report as CSV lines: first what the destination did around the import in the
- * latest run (type 'import', outcome 'note', e.g. customer e-mails switched off and restored),
- * then every record the migration has seen, with where it went and how it ended (migrated,
- * skipped or failed, with the reason, and each field the destination could not hold with why), in
- * dependency order. Read from the id map page by page,
- * so a store of any size streams out in bounded memory.
+ * The per-record report's rows: first what the destination did around the import in the latest
+ * run (type 'import', outcome 'note', e.g. customer e-mails switched off and restored), then every
+ * record the migration has seen, with where it went and how it ended (migrated, skipped or
+ * failed, with the reason, and each field the destination could not hold with why), in
+ * dependency order. Read from the id map page by page.
  */
-export async function* reportCsv(
+async function* reportRows(
   repository: EngineRepository,
   migrationId: string,
-  pageSize = 1000,
-): AsyncGenerator<string> {
-  yield csvRow(reportHeader);
+  pageSize: number,
+): AsyncGenerator<Row> {
+  yield [...reportHeader];
   const run = await repository.latestRun(migrationId);
-  for (const note of run?.notes ?? []) yield csvRow(['import', '', '', 'note', note, '']);
+  for (const note of run?.notes ?? []) yield ['import', '', '', 'note', note, ''];
   const present = new Set(await repository.mappedEntities(migrationId));
   const order = [
     ...entityTypes,
@@ -50,20 +52,34 @@ export async function* reportCsv(
         entity,
         rows.map((r) => r.sourceId),
       );
-      let chunk = '';
       for (const row of rows) {
-        chunk += csvRow([
+        yield [
           singular[entity] ?? entity,
           row.sourceId,
           row.destinationId,
           row.outcome,
           row.reason,
           (differences.get(row.sourceId) ?? []).map((d) => `${d.field}: ${d.reason}`).join(' | '),
-        ]);
+        ];
       }
-      yield chunk;
       after = rows[rows.length - 1]?.sourceId ?? null;
       if (rows.length < pageSize) break;
     }
   }
+}
+
+/**
+ * The report as a CSV stream (RFC 4180, CRLF), written as it is read, so a store of any size
+ * streams out in bounded memory. Cells a spreadsheet would run as a formula are prefixed with an
+ * apostrophe, because the report holds text that came from a store anyone could have typed into.
+ */
+export function reportCsv(
+  repository: EngineRepository,
+  migrationId: string,
+  pageSize = 1000,
+): Readable {
+  const csv = stringify({ record_delimiter: 'windows', escape_formulas: true });
+  // pipeline ends the CSV stream with the error of a failed read, so its reader sees it.
+  pipeline(Readable.from(reportRows(repository, migrationId, pageSize)), csv, () => {});
+  return csv;
 }

@@ -1,6 +1,8 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@replatform/db/test-databases';
 import type { App } from '../app.ts';
+import { confirmationToken } from '../testing/sign-up.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { authLimits } from './rate-limit.ts';
 import { requireUser } from './require-user.ts';
@@ -43,6 +45,7 @@ function cookieFrom(res: { headers: Record<string, unknown> }): string {
     .join('; ');
 }
 
+/** Signs up and confirms the address through the mailed link: the session cookie. */
 async function signUp(app: App, email: string, password = 'correct horse 1', ip = nextIp()) {
   const res = await call(app, {
     url: '/api/auth/sign-up/email',
@@ -50,7 +53,12 @@ async function signUp(app: App, email: string, password = 'correct horse 1', ip 
     ip,
   });
   expect(res.statusCode, res.body).toBe(200);
-  return cookieFrom(res);
+  const confirmed = await call(app, {
+    url: `/api/auth/verify-email?token=${encodeURIComponent(await confirmationToken(app, email))}`,
+    ip,
+  });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
+  return cookieFrom(confirmed);
 }
 
 async function sessionOf(app: App, cookie: string) {
@@ -61,16 +69,61 @@ async function sessionOf(app: App, cookie: string) {
   } | null;
 }
 
-async function latestMail(app: App, to: string) {
+async function latestMail(app: App, to: string, subject?: RegExp) {
   // Mail leaves in the background so answers do not reveal whether it was sent.
   for (let i = 0; i < 50; i++) {
     const res = await call(app, { url: `/api/dev/outbox?to=${encodeURIComponent(to)}` });
     const { mails } = res.json() as { mails: Array<{ subject: string; text: string }> };
-    if (mails[0]) return mails[0];
+    const found = mails.find((m) => !subject || subject.test(m.subject));
+    if (found) return found;
     await new Promise((r) => setTimeout(r, 20));
   }
   return undefined;
 }
+
+describe('a proxy on this machine without TRUST_PROXY', () => {
+  it('is warned about once, when requests with X-Forwarded-For arrive from a loopback peer', async () => {
+    let logged = '';
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        logged += String(chunk);
+        done();
+      },
+    });
+    const { app, close } = await createTestApp({ LOG_LEVEL: 'warn' }, 'sqlite', { logStream });
+    try {
+      const warnings = () => logged.split('\n').filter((l) => l.includes('TRUST_PROXY is off'));
+      await call(app, {
+        url: '/healthz',
+        ip: '198.51.100.9',
+        headers: { 'x-forwarded-for': '1.2.3.4' },
+      });
+      await call(app, { url: '/healthz', ip: '127.0.0.1' });
+      expect(warnings()).toHaveLength(0);
+      await call(app, {
+        url: '/healthz',
+        ip: '127.0.0.1',
+        headers: { 'x-forwarded-for': '192.0.2.1' },
+      });
+      await call(app, { url: '/healthz', ip: '::1', headers: { 'x-forwarded-for': '192.0.2.2' } });
+      expect(warnings()).toHaveLength(1);
+      expect(JSON.parse(warnings()[0] ?? '{}')).toMatchObject({ level: 40 });
+    } finally {
+      await close();
+    }
+    const trusted = await createTestApp({ LOG_LEVEL: 'warn', TRUST_PROXY: 'true' }, 'sqlite', {
+      logStream,
+    });
+    logged = '';
+    await call(trusted.app, {
+      url: '/healthz',
+      ip: '127.0.0.1',
+      headers: { 'x-forwarded-for': '192.0.2.1' },
+    });
+    await trusted.close();
+    expect(logged).not.toContain('TRUST_PROXY is off');
+  });
+});
 
 describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
   let app: App;
@@ -84,22 +137,61 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     await close();
   });
 
-  it('signs up into an httpOnly, SameSite=Lax session cookie and signs out', async () => {
+  it('signs up through the mailed link into an httpOnly, SameSite=Lax session cookie and signs out', async () => {
+    const ip = nextIp();
     const res = await call(app, {
       url: '/api/auth/sign-up/email',
       body: { name: '  Grace Hopper ', email: 'Grace@Example.com', password: 'correct horse 1' },
-      ip: nextIp(),
+      ip,
     });
     expect(res.statusCode).toBe(200);
-    const setCookie = [res.headers['set-cookie']].flat().join('\n');
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.json()).toEqual({
+      status: 'confirmation_sent',
+      message: 'We sent a link to grace@example.com. Open it to finish creating your account.',
+    });
+    // Not signed in until the address is confirmed; trying sends a fresh link.
+    const early = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email: 'grace@example.com', password: 'correct horse 1' },
+      ip,
+    });
+    expect(early.statusCode).toBe(403);
+    expect(early.json().error).toEqual({
+      code: 'email_not_verified',
+      message:
+        'Please confirm your e-mail address first: we have sent you a new link. Open it to sign in.',
+    });
+    const mail = await latestMail(app, 'grace@example.com', /Confirm/);
+    expect(mail?.subject).toBe('Confirm your e-mail address for Replatform');
+    expect(mail?.text).toContain('http://localhost:4001/confirm-email?token=');
+
+    const token = await confirmationToken(app, 'grace@example.com');
+    const confirmed = await call(app, {
+      url: `/api/auth/verify-email?token=${encodeURIComponent(token)}`,
+      ip,
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const setCookie = [confirmed.headers['set-cookie']].flat().join('\n');
     expect(setCookie).toMatch(/replatform\.session_token=/);
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     expect(setCookie).not.toMatch(/Secure/i);
-    const cookie = cookieFrom(res);
-
+    const cookie = cookieFrom(confirmed);
+    // The link signs in once; opened again it confirms nothing more and signs nobody in.
+    const again = await call(app, {
+      url: `/api/auth/verify-email?token=${encodeURIComponent(token)}`,
+      ip,
+    });
+    expect(again.headers['set-cookie']).toBeUndefined();
+    const forged = await call(app, { url: '/api/auth/verify-email?token=forged', ip });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().error).toEqual({
+      code: 'invalid_link',
+      message: 'This confirmation link is invalid or has expired. Sign in to get a new one.',
+    });
     // The token stays in the httpOnly cookie, out of reach of page scripts.
-    expect(res.json()).not.toHaveProperty('token');
+    expect(confirmed.json()).not.toHaveProperty('token');
     const session = await sessionOf(app, cookie);
     expect(session?.user).toMatchObject({ email: 'grace@example.com', name: 'Grace Hopper' });
     expect(JSON.stringify(session)).not.toContain(cookie.split('=')[1]?.split('.')[0]);
@@ -120,6 +212,46 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(refused.json()).toEqual({
       error: { code: 'unauthenticated', message: 'Please sign in to continue.' },
     });
+  });
+
+  it('answers sign-up the same for an existing address, and mails its owner instead', async () => {
+    await signUp(app, 'taken-address@example.com');
+    const attempt = (email: string) =>
+      call(app, {
+        url: '/api/auth/sign-up/email',
+        body: { name: 'Mallory', email, password: 'another password 9' },
+        ip: nextIp(),
+      });
+    const existing = await attempt('taken-address@example.com');
+    const fresh = await attempt('fresh-address@example.com');
+    expect(existing.statusCode).toBe(200);
+    expect(fresh.statusCode).toBe(200);
+    expect(existing.json()).toEqual({
+      status: 'confirmation_sent',
+      message:
+        'We sent a link to taken-address@example.com. Open it to finish creating your account.',
+    });
+    expect(existing.body.replace('taken-address', 'fresh-address')).toBe(fresh.body);
+    expect(existing.headers['set-cookie']).toBeUndefined();
+    expect(Object.keys(existing.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
+
+    const notice = await latestMail(app, 'taken-address@example.com', /already have/);
+    expect(notice?.subject).toBe('You already have a Replatform account');
+    expect(notice?.text).toContain('No second account was created.');
+    expect(notice?.text).toContain('http://localhost:4001/login?mode=reset');
+    // The owner's password still works; the intruder's does not.
+    const intruder = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email: 'taken-address@example.com', password: 'another password 9' },
+      ip: nextIp(),
+    });
+    expect(intruder.statusCode).toBe(401);
+    const owner = await call(app, {
+      url: '/api/auth/sign-in/email',
+      body: { email: 'taken-address@example.com', password: 'correct horse 1' },
+      ip: nextIp(),
+    });
+    expect(owner.statusCode).toBe(200);
   });
 
   it('requires a full name and a valid e-mail to sign up', async () => {
@@ -193,15 +325,15 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
     expect(known.body).toBe(unknown.body);
-    expect(await latestMail(app, 'reset-known@example.com')).toBeDefined();
-    expect(await latestMail(app, 'reset-unknown@example.com')).toBeUndefined();
+    expect(await latestMail(app, 'reset-known@example.com', /Reset/)).toBeDefined();
+    expect(await latestMail(app, 'reset-unknown@example.com', /Reset/)).toBeUndefined();
   });
 
   it('resets a password through a single-use link and revokes every session', async () => {
     const email = 'reset-flow@example.com';
     const cookie = await signUp(app, email);
     await call(app, { url: '/api/auth/request-password-reset', body: { email }, ip: nextIp() });
-    const mail = await latestMail(app, email);
+    const mail = await latestMail(app, email, /Reset/);
     const link = mail?.text.match(/https?:\/\/\S+/)?.[0];
     expect(link).toMatch(/^http:\/\/localhost:4001\/login\?mode=reset&token=/);
     const token = new URL(link ?? '').searchParams.get('token');
@@ -268,6 +400,47 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
       ip: nextIp(),
     });
     expect(owner.statusCode).toBe(200);
+  });
+
+  it('keys sign-in limits by the client behind a proxy on this machine, not by the proxy', async () => {
+    const email = 'proxied@example.com';
+    await signUp(app, email);
+    // Without TRUST_PROXY every request through a local proxy comes from 127.0.0.1.
+    const viaProxy = (client: string, password: string) =>
+      call(app, {
+        url: '/api/auth/sign-in/email',
+        body: { email, password },
+        ip: '127.0.0.1',
+        headers: { 'x-forwarded-for': client },
+      });
+    for (let i = 0; i < 5; i++)
+      expect((await viaProxy('192.0.2.66', `guess ${i}`)).statusCode).toBe(401);
+    expect((await viaProxy('192.0.2.66', 'correct horse 1')).statusCode).toBe(429);
+    // Another client of the same proxy (the owner) is not locked out with the guesser.
+    expect((await viaProxy('192.0.2.77', 'correct horse 1')).statusCode).toBe(200);
+    // Nor are all clients behind the proxy stopped by one that used up the address limit.
+    for (let i = 0; i < authLimits.perIp.max; i++) {
+      await call(app, {
+        url: '/api/auth/request-password-reset',
+        body: { email: `nobody-${i}@example.com` },
+        ip: '127.0.0.1',
+        headers: { 'x-forwarded-for': '192.0.2.88' },
+      });
+    }
+    expect((await viaProxy('192.0.2.88', 'correct horse 1')).statusCode).toBe(429);
+    expect((await viaProxy('192.0.2.99', 'correct horse 1')).statusCode).toBe(200);
+
+    // A client that reaches us directly cannot pick its address with the header.
+    const direct = nextIp();
+    const spoofed = (i: number) =>
+      call(app, {
+        url: '/api/auth/sign-in/email',
+        body: { email, password: `spoof ${i}` },
+        ip: direct,
+        headers: { 'x-forwarded-for': `192.0.2.${100 + i}` },
+      });
+    for (let i = 0; i < 5; i++) expect((await spoofed(i)).statusCode).toBe(401);
+    expect((await spoofed(5)).statusCode).toBe(429);
   });
 
   it('limits reset mails per account and all auth requests per address', async () => {
@@ -362,7 +535,9 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect((await sessionOf(app, cookie))?.user.email).toBe('changed@example.com');
     // The session opened elsewhere under the old address is signed out.
     expect(await sessionOf(app, elsewhere)).toBeNull();
-    expect((await latestMail(app, 'changer@example.com'))?.subject).toMatch(/e-mail address/);
+    expect((await latestMail(app, 'changer@example.com', /was changed/))?.subject).toMatch(
+      /e-mail address/,
+    );
 
     const taken = await signUp(app, 'taken@example.com');
     expect(taken).toBeTruthy();
@@ -534,6 +709,7 @@ describe.each(testDialects())('accounts and sessions on %s', (dialect) => {
     expect(res.json()).toEqual({
       providers: { google: false, demo: true },
       passwordMinLength: 8,
+      mail: 'outbox',
     });
   });
 });
@@ -558,7 +734,13 @@ describe('accounts behind https', () => {
       headers: { origin: publicUrl },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const setCookie = [res.headers['set-cookie']].flat().join('\n');
+    const token = await confirmationToken(app, 'secure@example.com');
+    const confirmed = await call(app, {
+      url: `/api/auth/verify-email?token=${encodeURIComponent(token)}`,
+      ip: nextIp(),
+      headers: { origin: publicUrl },
+    });
+    const setCookie = [confirmed.headers['set-cookie']].flat().join('\n');
     expect(setCookie).toMatch(/__Secure-replatform\.session_token=[^;]+;/);
     expect(setCookie).toMatch(/; Secure/i);
     expect(setCookie).toMatch(/HttpOnly/i);

@@ -13,10 +13,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '@replatform/db/database';
 import type { Config } from '../config.ts';
-import { emailChangedMail, passwordResetMail, type Mailer } from './mailer.ts';
+import {
+  confirmAddressMail,
+  emailChangedMail,
+  existingAccountMail,
+  passwordResetMail,
+  type Mailer,
+} from './mailer.ts';
 
 /** Reset links work once and for this long. */
 export const resetLinkMinutes = 60;
+
+/** Links that confirm a new account's address work for this long. */
+export const confirmLinkHours = 24;
 
 export interface BetterAuthDeps {
   config: Config;
@@ -117,9 +126,10 @@ function replatformEndpoints(deps: BetterAuthDeps) {
               message: 'That e-mail address is already in use.',
             });
           }
+          // Proven by the current password and announced to the old address; the account keeps
+          // its confirmed standing, so the owner still signs in with the new address.
           const updated = await ctx.context.internalAdapter.updateUser(user.id, {
             email: newEmail,
-            emailVerified: false,
           });
           // Migrations carry their owner's address (spec.md section 3); keep it current.
           await deps.db.kysely
@@ -204,7 +214,22 @@ export function createBetterAuth(deps: BetterAuthDeps) {
     rateLimit: { enabled: false },
     emailAndPassword: {
       enabled: true,
-      autoSignIn: true,
+      // A new account signs in through the link mailed to its address. Sign-up therefore
+      // answers the same whether or not the address has an account (better-auth answers an
+      // existing one with a made-up user), and the owner of an existing one is told instead.
+      requireEmailVerification: true,
+      onExistingUserSignUp: async ({ user }) => {
+        if (user.email.endsWith(`@${demoEmailDomain}`)) return;
+        sendInBackground(
+          deps,
+          existingAccountMail({
+            to: user.email,
+            name: user.name || null,
+            signInUrl: `${config.publicUrl}/login`,
+            resetUrl: `${config.publicUrl}/login?mode=reset`,
+          }),
+        );
+      },
       minPasswordLength: 8,
       maxPasswordLength: 128,
       resetPasswordTokenExpiresIn: resetLinkMinutes * 60,
@@ -221,6 +246,25 @@ export function createBetterAuth(deps: BetterAuthDeps) {
             name: user.name || null,
             url,
             expiresInMinutes: resetLinkMinutes,
+          }),
+        );
+      },
+    },
+    emailVerification: {
+      // Signing in before confirming sends a fresh link (the old one may be lost).
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: confirmLinkHours * 60 * 60,
+      sendVerificationEmail: async ({ user, token }) => {
+        // The link opens our page, which confirms with the token; mail scanners that follow
+        // links only load that page.
+        sendInBackground(
+          deps,
+          confirmAddressMail({
+            to: user.email,
+            name: user.name || null,
+            url: `${config.publicUrl}/confirm-email?token=${encodeURIComponent(token)}`,
+            expiresInHours: confirmLinkHours,
           }),
         );
       },

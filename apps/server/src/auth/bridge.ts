@@ -44,6 +44,8 @@ const friendlyMessages: Record<string, string> = {
   SESSION_EXPIRED: 'For your security, please sign in again and then retry.',
   CREDENTIAL_ACCOUNT_NOT_FOUND:
     'This account has no password (it signs in with Google, or is a demo account).',
+  EMAIL_NOT_VERIFIED:
+    'Please confirm your e-mail address first: we have sent you a new link. Open it to sign in.',
   FAILED_TO_GET_SESSION: 'Please sign in to continue.',
   UNAUTHORIZED: 'Please sign in to continue.',
   INVALID_ORIGIN: 'Cross-site requests are not allowed.',

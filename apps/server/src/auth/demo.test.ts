@@ -37,6 +37,9 @@ describe.each(testDialects())('demo account samples on %s', (dialect) => {
     expect(list.find((n) => n.title === 'Migration completed')?.createdAt).toBe(
       '2026-02-26T12:00:00.000Z',
     );
+    expect(list.find((n) => n.title === 'Migration completed')?.message).toBe(
+      `${samples.completed.storeName}: 2,500 records migrated.`,
+    );
     expect(list[1]?.message).toBe(
       'Demo payment of $124.00 for "Outdoor Gear Shop" recorded. No money was charged.',
     );
@@ -45,5 +48,25 @@ describe.each(testDialects())('demo account samples on %s', (dialect) => {
     );
     // Nobody else sees them.
     expect(await repo.listForUser('someone-else')).toEqual([]);
+  });
+
+  it('connects the failed sample to the sandbox stores it is given, so its Restart can run', async () => {
+    const repo = new MigrationsRepository(db);
+    const asked: string[] = [];
+    const samples = await seedDemoMigrations(repo, user, now, async (id, side, platform) => {
+      asked.push(`${id} ${side} ${platform}`);
+      return { address: `sandbox-${platform}-${side}`, credentials: `sealed-${id}-${side}` };
+    });
+    const failed = await repo.findForUser(samples.failed.id, user.id);
+    expect(failed).toMatchObject({
+      sourceStore: 'bigcommerce',
+      sourceStoreUrl: 'sandbox-bigcommerce-source',
+      sourceCredentials: `sealed-${samples.failed.id}-source`,
+      destinationStore: 'woocommerce',
+      destinationStoreUrl: 'sandbox-woocommerce-destination',
+      destinationCredentials: `sealed-${samples.failed.id}-destination`,
+      status: 'failed',
+    });
+    expect(asked).toContain(`${samples.failed.id} destination woocommerce`);
   });
 });

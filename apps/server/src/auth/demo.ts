@@ -2,6 +2,8 @@ import type { Db } from '@replatform/db/database';
 import type { MigrationsRepository } from '@replatform/db/migrations-repository';
 import { NotificationsRepository } from '@replatform/db/notifications-repository';
 import { formatUsd } from '@replatform/contracts/pricing';
+import type { Platform } from '@replatform/contracts/migration';
+import type { SandboxSealer } from '../sandbox/sandbox-sealer.ts';
 
 const counts = { products: 1500, customers: 750, orders: 250 };
 const allTypes = { products: true, customers: true, orders: true };
@@ -36,26 +38,57 @@ export interface DemoMigrations {
 
 /**
  * Sample migrations in every state for a new demo account, written through the repository like
- * any other migration: pending at step 1, in progress at step 4, completed, and failed.
+ * any other migration: pending at step 1, in progress at step 4, completed, and failed. With
+ * sandbox stores, the samples a visitor can act on (the failed one's Restart, the running one) are
+ * connected to them, since a demo account may run nothing else; without, they carry made-up
+ * addresses.
  */
 export async function seedDemoMigrations(
   repo: MigrationsRepository,
   user: { id: string; email: string },
   now: Date = new Date(),
+  sandbox?: SandboxSealer,
 ): Promise<DemoMigrations> {
   const create = (storeName: string) =>
     repo.create({ userId: user.id, email: user.email, storeName });
+  const stores = async (
+    migrationId: string,
+    source: { platform: Platform; address: string },
+    destination: { platform: Platform; address: string },
+    options: { paced?: boolean } = {},
+  ) => {
+    if (!sandbox)
+      return {
+        sourceStore: source.platform,
+        destinationStore: destination.platform,
+        sourceStoreUrl: source.address,
+        destinationStoreUrl: destination.address,
+        sourceVerified: true,
+        destinationVerified: true,
+      };
+    const from = await sandbox(migrationId, 'source', source.platform);
+    const to = await sandbox(migrationId, 'destination', destination.platform, options);
+    return {
+      sourceStore: source.platform,
+      destinationStore: destination.platform,
+      sourceStoreUrl: from.address,
+      destinationStoreUrl: to.address,
+      sourceCredentials: from.credentials,
+      destinationCredentials: to.credentials,
+      sourceVerified: true,
+      destinationVerified: true,
+    };
+  };
 
   const pending = await create('My New Store');
 
   const failed = await create('Vintage Books Store');
   await repo.update(failed.id, user.id, {
-    sourceStore: 'bigcommerce',
-    destinationStore: 'woocommerce',
-    sourceStoreUrl: 'https://vintage-books.mybigcommerce.com',
-    destinationStoreUrl: 'https://vintage-books.example.com',
-    sourceVerified: true,
-    destinationVerified: true,
+    ...(await stores(
+      failed.id,
+      { platform: 'bigcommerce', address: 'https://vintage-books.mybigcommerce.com' },
+      { platform: 'woocommerce', address: 'https://vintage-books.example.com' },
+    )),
     currentStep: 4,
     status: 'failed',
     dataTypes: allTypes,
@@ -94,22 +127,24 @@ export async function seedDemoMigrations(
   });
 
   const running = await create('Outdoor Gear Shop');
+  // On sandbox stores this one really runs (the caller starts it), into a destination that takes
+  // writes slowly enough for a visitor to watch it move; its figures begin at zero.
   await repo.update(running.id, user.id, {
-    sourceStore: 'woocommerce',
-    destinationStore: 'shopify',
-    sourceStoreUrl: 'https://outdoor-gear.example.com',
-    destinationStoreUrl: 'https://outdoor-gear.myshopify.com',
-    sourceVerified: true,
-    destinationVerified: true,
+    ...(await stores(
+      running.id,
+      { platform: 'woocommerce', address: 'https://outdoor-gear.example.com' },
+      { platform: 'shopify', address: 'https://outdoor-gear.myshopify.com' },
+      { paced: true },
+    )),
     currentStep: 4,
     status: 'in-progress',
     dataTypes: allTypes,
     entityCounts: counts,
     totalEntities: total,
-    migratedEntities: 900 + 200,
+    migratedEntities: sandbox ? 0 : 900 + 200,
     migrationStats: {
-      products: { total: counts.products, migrated: 900, failed: 3 },
-      customers: { total: counts.customers, migrated: 200, failed: 0 },
+      products: { total: counts.products, migrated: sandbox ? 0 : 900, failed: sandbox ? 0 : 3 },
+      customers: { total: counts.customers, migrated: sandbox ? 0 : 200, failed: 0 },
       orders: { total: counts.orders, migrated: 0, failed: 0 },
     },
     paymentInfo: demoPayment(user.email, hoursAgo(now, 1)),
@@ -152,7 +187,7 @@ export async function seedDemoNotifications(
       read: true,
       type: 'success',
       title: 'Migration completed',
-      message: `${completed.storeName}: ${total} records migrated.`,
+      message: `${completed.storeName}: ${total.toLocaleString('en-US')} records migrated.`,
       migration: completed,
     },
     {

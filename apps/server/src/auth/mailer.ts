@@ -136,3 +136,50 @@ export function emailChangedMail(options: { to: string; newEmail: string }): Out
     html: layout(lines),
   };
 }
+
+/** The link that finishes a new account: it confirms the address and signs the owner in. */
+export function confirmAddressMail(options: {
+  to: string;
+  name: string | null;
+  url: string;
+  expiresInHours: number;
+}): OutgoingMail {
+  const greeting = options.name ? `Hello ${options.name},` : 'Hello,';
+  const lines = [
+    greeting,
+    'Confirm your e-mail address to finish creating your Replatform account. The link below signs you in.',
+    `It expires in ${options.expiresInHours} hours.`,
+    'If you did not sign up, ignore this e-mail: no account is created without this confirmation.',
+  ];
+  return {
+    to: options.to,
+    subject: 'Confirm your e-mail address for Replatform',
+    text: `${lines.slice(0, 2).join('\n\n')}\n\n${options.url}\n\n${lines.slice(2).join('\n\n')}\n`,
+    html: layout(lines, { label: 'Confirm and sign in', url: options.url }),
+  };
+}
+
+/**
+ * Sent instead of a second account when someone signs up with an address that already has one:
+ * the sign-up answers the same either way, and only the owner of the address learns more.
+ */
+export function existingAccountMail(options: {
+  to: string;
+  name: string | null;
+  signInUrl: string;
+  resetUrl: string;
+}): OutgoingMail {
+  const greeting = options.name ? `Hello ${options.name},` : 'Hello,';
+  const lines = [
+    greeting,
+    'Someone tried to create a Replatform account with this e-mail address, which already has one. No second account was created.',
+    `If it was you, sign in at ${options.signInUrl}, or choose a new password at ${options.resetUrl} if you have forgotten it.`,
+    'If it was not you, ignore this e-mail: your account is unchanged.',
+  ];
+  return {
+    to: options.to,
+    subject: 'You already have a Replatform account',
+    text: `${lines.join('\n\n')}\n`,
+    html: layout(lines, { label: 'Sign in', url: options.signInUrl }),
+  };
+}

@@ -1,15 +1,17 @@
 import { APIError } from 'better-auth/api';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '@replatform/db/database';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import { RateLimitEventsRepository } from '@replatform/db/rate-limit-events-repository';
 import type { Config } from '../config.ts';
+import { limitAddress } from '../http/client-address.ts';
 import { sendNotFound } from '../http/errors.ts';
 import { authConfigRoutes } from '../routes/auth/get-auth-config.ts';
 import { devOutboxRoutes } from '../routes/auth/get-dev-outbox.ts';
 import type { AuthService } from './auth-service.ts';
 import { createBetterAuth } from './better-auth.ts';
 import { sendWebResponse, toWebRequest } from './bridge.ts';
+import type { SandboxSealer } from '../sandbox/sandbox-sealer.ts';
 import { seedDemoMigrations, seedDemoNotifications, sweepExpired } from './demo.ts';
 import { outboxMailer, smtpMailer } from './mailer.ts';
 import { registerCrossSiteCheck } from './origin-check.ts';
@@ -38,6 +40,10 @@ export async function createAuthService(deps: {
   config: Config;
   db: Db;
   log: FastifyBaseLogger;
+  /** Connects the demo samples to sandbox stores, when the server has them. */
+  sandbox?: SandboxSealer | undefined;
+  /** Starts the run of the in-progress sample, so the demo's first screen shows it moving. */
+  startDemoRun?: ((migrationId: string, userId: string) => Promise<void>) | undefined;
 }): Promise<AuthService> {
   const { config, db, log } = deps;
   const migrations = new MigrationsRepository(db);
@@ -63,8 +69,14 @@ export async function createAuthService(deps: {
     log,
     deleteUserData,
     seedDemoAccount: async (user) => {
-      const samples = await seedDemoMigrations(migrations, user);
+      const samples = await seedDemoMigrations(migrations, user, new Date(), deps.sandbox);
       await seedDemoNotifications(db, user, samples);
+      if (deps.startDemoRun) {
+        // A sample that cannot start is still worth showing: the sign-in goes on.
+        await deps.startDemoRun(samples.running.id, user.id).catch((error: unknown) => {
+          log.warn({ err: error }, 'the demo sample run could not be started');
+        });
+      }
     },
   });
 
@@ -137,6 +149,21 @@ export async function createAuthService(deps: {
   return service;
 }
 
+/** How deep a body sent to better-auth may nest (its endpoints take flat objects). */
+const maxBodyDepth = 8;
+
+/** Whether a parsed JSON value nests objects or arrays deeper than `max`, walked without recursion. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length) {
+    const [current, depth] = pending.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Which limit a request to better-auth counts against, and for which account. */
 function classify(path: string, body: unknown): { action: AuthAction; account?: string } | null {
   const email =
@@ -165,6 +192,28 @@ function classify(path: string, body: unknown): { action: AuthAction; account?: 
   }
 }
 
+const verifyEmailPath = '/api/auth/verify-email';
+
+export const CONFIRM_LINK_INVALID =
+  'This confirmation link is invalid or has expired. Sign in to get a new one.';
+
+/**
+ * One answer to every accepted sign-up, new address or not (better-auth answers an existing one
+ * with a made-up user, whose fields could still differ from a real one's): the next step is in
+ * the mail either way.
+ */
+function sendSignUpAnswer(reply: FastifyReply, request: FastifyRequest) {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return reply
+    .status(200)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send({
+      status: 'confirmation_sent',
+      message: `We sent a link to ${typeof email === 'string' ? email.trim().toLowerCase() : 'your address'}. Open it to finish creating your account.`,
+    });
+}
+
 /** Paths that sign somebody in: the session the browser had before is revoked (rotation). */
 const signInPaths = new Set([
   '/api/auth/sign-in/email',
@@ -178,12 +227,14 @@ const signInPaths = new Set([
  * password check, account linking, token refresh...); anything not listed here answers 404, so no
  * unused endpoint becomes a way around our limits or checks.
  */
-const openEndpoints: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+export const openEndpoints: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['/api/auth/get-session', new Set(['GET'])],
   ['/api/auth/sign-in/email', new Set(['POST'])],
   ['/api/auth/sign-up/email', new Set(['POST'])],
   ['/api/auth/sign-out', new Set(['POST'])],
   ['/api/auth/request-password-reset', new Set(['POST'])],
+  // The confirmation link of a new account (opened by our /confirm-email page, never by mail).
+  ['/api/auth/verify-email', new Set(['GET'])],
   ['/api/auth/reset-password', new Set(['POST'])],
   ['/api/auth/demo/sign-in', new Set(['POST'])],
   ['/api/auth/sign-in/social', new Set(['POST'])],
@@ -213,14 +264,25 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
       // Closed too: better-auth's link-style reset callback, which would put the token in a path
       // (and so in request logs); our mails link to the auth screen instead.
       if (!openEndpoints.get(path)?.has(request.method)) return sendNotFound(reply);
+      // No endpoint takes more than a flat object; a body nested deeper would only exhaust the
+      // stack of whatever walks it (serialising it again for better-auth, validating it there).
+      if (nestedDeeperThan(request.body, maxBodyDepth)) {
+        return reply
+          .status(400)
+          .type('application/json; charset=utf-8')
+          .send({
+            error: { code: 'invalid_request', message: 'The request body is nested too deeply.' },
+          });
+      }
       const limited = request.method === 'POST' ? classify(path, request.body) : null;
+      const address = limitAddress(request, config.trustProxy);
       if (limited?.action === 'reauth') {
         // Password checks of a signed-in user also count against the account, wherever they
         // come from, so a stolen session cannot be used to guess the password at leisure.
         limited.account = (await auth.currentUser(request))?.id;
       }
       if (limited) {
-        const decision = await auth.limiter.attempt(limited.action, request.ip, limited.account);
+        const decision = await auth.limiter.attempt(limited.action, address, limited.account);
         if (!decision.allowed) {
           return reply
             .status(429)
@@ -235,15 +297,15 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
         }
       }
       const previous =
-        request.method === 'POST' && signInPaths.has(path)
+        (request.method === 'POST' && signInPaths.has(path)) || path === verifyEmailPath
           ? await auth.betterAuth.api.getSession({ headers: headersOf(request) }).catch(() => null)
           : null;
 
       const response = await auth.betterAuth.handler(toWebRequest(request, config.publicUrl));
 
       if (limited?.action === 'sign-in' && limited.account) {
-        if (response.status === 401) await auth.limiter.signInFailed(request.ip, limited.account);
-        if (response.ok) await auth.limiter.signInSucceeded(request.ip, limited.account);
+        if (response.status === 401) await auth.limiter.signInFailed(address, limited.account);
+        if (response.ok) await auth.limiter.signInSucceeded(address, limited.account);
       }
       // Google's callback answers with a redirect; it signed somebody in when it set a session.
       const signedIn =
@@ -253,6 +315,15 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
       if (previous && signedIn) {
         const context = await auth.betterAuth.$context;
         await context.internalAdapter.deleteSession(previous.session.token);
+      }
+      if (path === '/api/auth/sign-up/email' && response.ok)
+        return sendSignUpAnswer(reply, request);
+      if (path === verifyEmailPath && !response.ok) {
+        return reply
+          .status(400)
+          .header('cache-control', 'no-store')
+          .type('application/json; charset=utf-8')
+          .send({ error: { code: 'invalid_link', message: CONFIRM_LINK_INVALID } });
       }
       return sendWebResponse(reply, response);
     },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ownerOnlyFolder } from '../security/owner-only.ts';
 
 /**
  * The key better-auth signs session cookies and OAuth state with. AUTH_SECRET wins; otherwise a
@@ -14,7 +15,7 @@ export function loadAuthSecret(options: { configured?: string | undefined; file:
     if (stored.length < 32) throw new Error(`${options.file} does not hold a usable auth secret.`);
     return stored;
   }
-  mkdirSync(dirname(options.file), { recursive: true });
+  ownerOnlyFolder(dirname(options.file));
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(options.file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(options.file, 0o600);

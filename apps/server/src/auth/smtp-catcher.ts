@@ -31,7 +31,8 @@ function decodeQuotedPrintable(value: string): string {
 export async function startSmtpCatcher(): Promise<{
   url: string;
   mails: CaughtMail[];
-  waitFor(to: string, timeoutMs?: number): Promise<CaughtMail>;
+  /** The newest mail to `to` (whose raw text matches `matching`, when given). */
+  waitFor(to: string, timeoutMs?: number, matching?: RegExp): Promise<CaughtMail>;
   close(): Promise<void>;
 }> {
   const mails: CaughtMail[] = [];
@@ -60,10 +61,12 @@ export async function startSmtpCatcher(): Promise<{
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    async waitFor(to, timeoutMs = 10_000) {
+    async waitFor(to, timeoutMs = 10_000, matching) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const found = mails.findLast((m) => m.to.includes(to.toLowerCase()));
+        const found = mails.findLast(
+          (m) => m.to.includes(to.toLowerCase()) && (!matching || matching.test(m.raw)),
+        );
         if (found) return found;
         if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 50));

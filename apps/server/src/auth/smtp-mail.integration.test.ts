@@ -3,7 +3,7 @@ import type { App } from '../app.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { linkIn, startSmtpCatcher } from './smtp-catcher.ts';
 
-describe('password reset mail through a real SMTP server (integration)', () => {
+describe('sign-up and password reset mail through a real SMTP server (integration)', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpCatcher>>;
   let app: App;
   let close: () => Promise<void>;
@@ -40,14 +40,21 @@ describe('password reset mail through a real SMTP server (integration)', () => {
       password: 'first password 1',
     });
     expect(signUp.statusCode).toBe(200);
+    const confirm = await smtp.waitFor('reader@example.com', 10_000, /Subject: Confirm/);
+    const confirmLink = linkIn(confirm, 'https://replatform.test/confirm-email?token=');
+    const confirmed = await app.inject({
+      method: 'GET',
+      url: `/api/auth/verify-email?token=${new URL(confirmLink).searchParams.get('token') ?? ''}`,
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
     // Behind https the session cookie is Secure (and __Secure- prefixed).
-    expect([signUp.headers['set-cookie']].flat().join('\n')).toMatch(
+    expect([confirmed.headers['set-cookie']].flat().join('\n')).toMatch(
       /__Secure-replatform\.session_token=.*Secure/i,
     );
 
     await post('/api/auth/request-password-reset', { email: 'nobody@example.com' });
     await post('/api/auth/request-password-reset', { email: 'Reader@Example.com' });
-    const mail = await smtp.waitFor('reader@example.com');
+    const mail = await smtp.waitFor('reader@example.com', 10_000, /Subject: Reset/);
     expect(mail.from).toBe('support@replatform.test');
     expect(mail.raw).toMatch(/Subject: Reset your Replatform password/);
     expect(smtp.mails.some((m) => m.to.includes('nobody@example.com'))).toBe(false);

@@ -59,18 +59,33 @@ export class StoreConnections {
     return connector;
   }
 
-  /** Parses credentials for a platform with its connector's strict schema (400 on bad input). */
-  parseCredentials(platform: Platform, input: unknown): unknown {
+  /**
+   * Parses credentials for a platform with its connector's strict schema: 400 on bad input, each
+   * problem in the details under the field name the caller sent and the first one as the message
+   * under the field's label (`describe` maps the connector's field names to the caller's).
+   */
+  parseCredentials(
+    platform: Platform,
+    input: unknown,
+    describe: (connectorField: string) => { name: string; label: string } = (field) => ({
+      name: field,
+      label: field,
+    }),
+  ): unknown {
     const parsed = this.connector(platform).credentialsSchema.safeParse(input);
     if (!parsed.success) {
-      const details = parsed.error.issues.map(
-        (i) => `${i.path.join('.') || 'credentials'}: ${i.message}`,
-      );
+      const named = parsed.error.issues.map((issue) => ({
+        field: issue.path.length ? describe(issue.path.map(String).join('.')) : undefined,
+        message: issue.message,
+      }));
+      const first = named[0];
       throw new ApiError(
         400,
         'invalid_credentials',
-        'Some connection details are missing or malformed.',
-        details,
+        first?.field
+          ? `${first.field.label}: ${first.message}`
+          : 'Some connection details are missing or malformed.',
+        named.map((n) => `${n.field?.name ?? 'credentials'}: ${n.message}`),
       );
     }
     return parsed.data;
@@ -95,6 +110,24 @@ export class StoreConnections {
       throw new ApiError(409, 'store_not_connected', `Connect the ${side} store first.`);
     }
     return this.connect(sealed.platform, this.parseCredentials(sealed.platform, sealed.secrets));
+  }
+
+  /**
+   * The platform and address of the store whose credentials are sealed on one side of a migration
+   * (what a run would really connect to), or undefined when nothing readable is sealed there.
+   */
+  sealedStore(
+    migration: StoredMigration,
+    side: Side,
+  ): { platform: Platform; address: string } | undefined {
+    let sealed: ReturnType<typeof openCredentials>;
+    try {
+      sealed = openCredentials(this.#options.vault, migration, side);
+    } catch {
+      return undefined;
+    }
+    if (!sealed) return undefined;
+    return { platform: sealed.platform, address: displayAddress(sealed.platform, sealed.secrets) };
   }
 
   /** The guarded (and, with sandbox stores, routed) client, for calls outside a connector. */

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isReadable } from '@replatform/contracts/api-error';
 
 /** An error whose message is safe to show to the caller. */
 export class ApiError extends Error {
@@ -54,7 +55,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
         const where = v.instancePath.slice(1).replaceAll('/', '.');
         return `${where || error.validationContext || 'request'}: ${v.message}`;
       });
-      return send(reply, 400, 'invalid_request', 'The request is not valid.', details);
+      // A rule the contract words for people (a name too long) is said as it is written.
+      const readableMessage = error.validation.find(
+        (v) => v.message && isReadable(v.message),
+      )?.message;
+      return send(
+        reply,
+        400,
+        'invalid_request',
+        readableMessage ?? 'The request is not valid.',
+        details,
+      );
     }
     if (
       error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||

@@ -22,16 +22,27 @@ export interface EngineServices {
   runner: MigrationRunner;
   /** Further store origins to treat as sandbox stores (local test stores of an operator). */
   sandboxOrigins: Set<string>;
-  /** A migration between sandbox stores is free (decisions.md section 2). */
+  /**
+   * Whether both stores a run of the migration would connect to (the credentials sealed on it,
+   * not the addresses it shows) are sandbox stores: such a migration is free (decisions.md
+   * section 2), and the only kind a demo account may run.
+   */
   isSandbox: (migration: StoredMigration) => boolean;
+  /**
+   * Stripe is on: a demo payment pays only for sandbox stores (which run free anyway), never for
+   * a run between real stores.
+   */
+  demoPaymentsOnlyForSandbox: boolean;
+  /** Whether a store address of a platform is one of the sandbox stores. */
+  isSandboxStore: (platform: string, address: string) => boolean;
   /**
    * The runner a migration's job must run on: this process's, when either store is one of the
    * built-in sandbox stores it holds in memory; otherwise undefined (any runner may take it).
    */
   pinFor: (migration: StoredMigration) => string | undefined;
   /**
-   * Counts the selected data types in the source store and keeps the counts on the migration
-   * (as GET /get-total-migration-entities does); answers the updated migration.
+   * Counts the selected data types in the source store and keeps the counts on the migration;
+   * answers the updated migration.
    */
   recount: (migration: StoredMigration) => Promise<StoredMigration>;
   /**
@@ -49,6 +60,8 @@ export interface EngineServicesOptions {
   notifier: () => Notifier | undefined;
   /** The built-in sandbox stores, when the server runs them. */
   sandbox?: { isSandboxAddress(platform: string, address: string): boolean } | undefined;
+  /** Stripe is configured (see EngineServices.demoPaymentsOnlyForSandbox). */
+  stripe?: boolean;
   workers?: number;
   /** pg-boss (PostgreSQL): heartbeat, monitor and poll intervals in seconds. */
   queue?: { heartbeatSeconds?: number; monitorSeconds?: number; pollSeconds?: number };
@@ -143,8 +156,14 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
     },
     sandboxOrigins,
     isSandbox: (migration) =>
-      isSandboxStore(migration.sourceStore, migration.sourceStoreUrl) &&
-      isSandboxStore(migration.destinationStore, migration.destinationStoreUrl),
+      (['source', 'destination'] as const).every((side) => {
+        const verified =
+          side === 'source' ? migration.sourceVerified : migration.destinationVerified;
+        const store = verified ? options.connections.sealedStore(migration, side) : undefined;
+        return Boolean(store && isSandboxStore(store.platform, store.address));
+      }),
+    isSandboxStore,
+    demoPaymentsOnlyForSandbox: options.stripe ?? false,
     pinFor: (migration) =>
       sandbox &&
       (sandbox.isSandboxAddress(migration.sourceStore, migration.sourceStoreUrl) ||

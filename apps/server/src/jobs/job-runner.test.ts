@@ -14,6 +14,7 @@ import {
   SANDBOX_STORES_GONE,
   type JobHandler,
 } from './job-runner.ts';
+import { treatAsSandbox } from '../testing/woocommerce-migration.ts';
 import { startMigration } from './start-migration.ts';
 
 const SOURCE = 'https://source.example.com';
@@ -109,7 +110,9 @@ describe('embedded job runner on sqlite', () => {
     const first = await server();
     const id = await readyMigration(first);
     const migration = (await first.services.migrations.findForUser(id, 'owner-1'))!;
-    await startMigration(first.services.engine, migration, { isDemo: true });
+    await startMigration(treatAsSandbox(first.services.engine, SOURCE, DESTINATION), migration, {
+      isDemo: false,
+    });
     first.services.engine.runner.start();
     await waitFor(async () => destinationStore.records.products.size >= 10);
 
@@ -197,7 +200,11 @@ describe('embedded job runner on sqlite', () => {
     const app = await server();
     const id = await readyMigration(app);
     const { engine, migrations } = app.services;
-    await startMigration(engine, (await migrations.findForUser(id, 'owner-1'))!, { isDemo: true });
+    await startMigration(
+      treatAsSandbox(engine, SOURCE, DESTINATION),
+      (await migrations.findForUser(id, 'owner-1'))!,
+      { isDemo: false },
+    );
     // Held for a minute by a runner of another live process of this machine (the test runner's
     // parent): it is left alone.
     const alive = `${hostname()}:${process.ppid}:elsewhere`;
@@ -234,7 +241,11 @@ describe('embedded job runner on sqlite', () => {
     const app = await server();
     const id = await readyMigration(app);
     const { engine, migrations, notifications } = app.services;
-    await startMigration(engine, (await migrations.findForUser(id, 'owner-1'))!, { isDemo: true });
+    await startMigration(
+      treatAsSandbox(engine, SOURCE, DESTINATION),
+      (await migrations.findForUser(id, 'owner-1'))!,
+      { isDemo: false },
+    );
     // Two attempts on other machines died holding the lease.
     for (const holder of ['elsewhere-1:1:a', 'elsewhere-2:1:b']) {
       expect(await engine.jobs.claim(holder, 20)).toBeDefined();

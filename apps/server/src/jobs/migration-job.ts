@@ -61,16 +61,17 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
   const announce = async (migration: StoredMigration, result: ExecuteResult) => {
     const name = migration.storeName;
     // What the destination store did around the import (e.g. customer e-mails switched off and
-    // back on) concerns the owner as much as the counts do.
+    // back on) explains a failure; on success those engine notes are in the report.
     const notes = result.notes?.length ? ` ${result.notes.join(' ')}` : '';
     if (result.status === 'completed') {
       const done = Object.values(result.stats).reduce((n, s) => n + (s?.migrated ?? 0), 0);
       const failed = Object.values(result.stats).reduce((n, s) => n + (s?.failed ?? 0), 0);
+      const count = (n: number) => n.toLocaleString('en-US');
       await notify(
         migration,
         failed ? 'warning' : 'success',
         'Migration completed',
-        `${name}: ${done} records migrated${failed ? `, ${failed} failed (see the report)` : ''}.${notes}`,
+        `${name}: ${count(done)} records migrated${failed ? `, ${count(failed)} could not be moved (the report says why)` : ''}.`,
       );
     } else if (result.status === 'failed') {
       await notify(

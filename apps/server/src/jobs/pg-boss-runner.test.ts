@@ -13,6 +13,7 @@ import { parseConfig } from '../config.ts';
 import { SANDBOX_STORES_GONE } from './job-runner.ts';
 import { GIVEN_UP_QUEUE, MIGRATION_QUEUE, PgBossRunner, pinnedQueue } from './pg-boss-runner.ts';
 import type { JobHandler } from './runner.ts';
+import { treatAsSandbox } from '../testing/woocommerce-migration.ts';
 import { startMigration } from './start-migration.ts';
 
 const SOURCE = 'https://source.example.com';
@@ -114,9 +115,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('pg-boss job runner on postgres'
     expect(first.services.engine.runner.kind).toBe('pg-boss');
     const id = await readyMigration(first);
     const migration = (await first.services.migrations.findForUser(id, 'owner-1'))!;
-    const started = await startMigration(first.services.engine, migration, { isDemo: true });
+    // Free, as a run between sandbox stores is; demo accounts may run nothing else.
+    const engine = treatAsSandbox(first.services.engine, SOURCE, DESTINATION);
+    const started = await startMigration(engine, migration, { isDemo: false });
     // Starting again answers the live job; the exclusive queue holds one job per migration.
-    const again = await startMigration(first.services.engine, migration, { isDemo: true });
+    const again = await startMigration(engine, migration, { isDemo: false });
     expect(again).toMatchObject({ alreadyRunning: true, job: { id: started.job.id } });
     expect(started.job.queueJobId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await queueRow(first, started.job.queueJobId)).toMatchObject({
@@ -259,9 +262,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('pg-boss job runner on postgres'
     const app = await server();
     const { engine, migrations } = app.services;
     const id = await readyMigration(app);
-    const { job } = await startMigration(engine, (await migrations.findForUser(id, 'owner-1'))!, {
-      isDemo: true,
-    });
+    const { job } = await startMigration(
+      treatAsSandbox(engine, SOURCE, DESTINATION),
+      (await migrations.findForUser(id, 'owner-1'))!,
+      { isDemo: false },
+    );
     engine.runner.start();
     await waitFor(async () => destinationStore.records.products.size >= 6);
     const attempt = (await queueRow(app, job.queueJobId))!.retry_count;

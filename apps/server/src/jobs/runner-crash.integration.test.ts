@@ -10,7 +10,7 @@ import {
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { buildApp, type App } from '../app.ts';
 import { parseConfig } from '../config.ts';
-import { readyWooCommerceMigration } from '../testing/woocommerce-migration.ts';
+import { readyWooCommerceMigration, treatAsSandbox } from '../testing/woocommerce-migration.ts';
 import { startMigration } from './start-migration.ts';
 
 /**
@@ -91,7 +91,11 @@ describe('the job runner killed with SIGKILL mid-run (integration)', () => {
       { source, destination },
       { userId: 'owner', storeName: 'K' },
     );
-    const { job } = await startMigration(engine, created, { isDemo: true });
+    const { job } = await startMigration(
+      treatAsSandbox(engine, source.url, destination.url),
+      created,
+      { isDemo: false },
+    );
     const began = Date.now();
 
     const first = serverProcess();

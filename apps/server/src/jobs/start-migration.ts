@@ -9,6 +9,9 @@ import type { CurrentUser } from '../auth/require-user.ts';
 import { ApiError } from '../http/errors.ts';
 import type { EngineServices } from './engine-services.ts';
 
+export const DEMO_SANDBOX_ONLY =
+  'Demo accounts can migrate only between the built-in sandbox stores. Create an account to migrate your own stores.';
+
 export type StartCheck =
   { ok: true; unlimited: boolean; remigration?: RemigrationStart } | { ok: false; error: ApiError };
 
@@ -167,7 +170,19 @@ export async function startMigration(
   const live = await engine.jobs.liveJob(migration.id);
   if (live) return { job: live, alreadyRunning: true };
 
-  const free = user.isDemo ? 'demo' : engine.isSandbox(migration) ? 'sandbox' : false;
+  // Judged by the credentials sealed on the migration now, which are what the run will use.
+  const sandbox = engine.isSandbox(migration);
+  if (user.isDemo && !sandbox) {
+    throw new ApiError(403, 'demo_sandbox_only', DEMO_SANDBOX_ONLY);
+  }
+  const free = sandbox ? (user.isDemo ? 'demo' : 'sandbox') : false;
+  if (!free && migration.paymentInfo?.demo === true && engine.demoPaymentsOnlyForSandbox) {
+    throw new ApiError(
+      402,
+      'payment_required',
+      'This migration was paid with a demo payment, which covers only the built-in sandbox stores. Create a new migration and check out with Stripe to move these stores.',
+    );
+  }
   let current = migration;
   const again = normaliseStatus(current.status) === 'completed';
   // After a finished or failed run the engine starts a new one, whose figures begin at zero.

@@ -11,7 +11,7 @@ import {
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { buildApp, type App } from '../app.ts';
 import { parseConfig } from '../config.ts';
-import { readyWooCommerceMigration } from '../testing/woocommerce-migration.ts';
+import { readyWooCommerceMigration, treatAsSandbox } from '../testing/woocommerce-migration.ts';
 import { startMigration } from './start-migration.ts';
 
 /**
@@ -112,7 +112,9 @@ describe.each(testDialects())('worker processes on %s (integration)', (dialect) 
         { source, destination },
         { userId: 'owner', storeName: `Shared ${i + 1}` },
       );
-      await startMigration(engine, ready, { isDemo: true });
+      await startMigration(treatAsSandbox(engine, source.url, destination.url), ready, {
+        isDemo: false,
+      });
       ids.push(ready.id);
     }
     // The web server itself runs none of them.

@@ -12,7 +12,7 @@ import {
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { buildApp, type App } from '../app.ts';
 import { parseConfig } from '../config.ts';
-import { readyWooCommerceMigration } from '../testing/woocommerce-migration.ts';
+import { readyWooCommerceMigration, treatAsSandbox } from '../testing/woocommerce-migration.ts';
 import type { PgBossRunner } from './pg-boss-runner.ts';
 import { startMigration } from './start-migration.ts';
 
@@ -116,7 +116,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
           { source, destination },
           { userId: 'owner', storeName: `Takeover ${i + 1}` },
         );
-        const { job } = await startMigration(engine, ready, { isDemo: true });
+        // Free, as runs between sandbox stores are (demo accounts may start nothing else).
+        const { job } = await startMigration(
+          treatAsSandbox(engine, source.url, destination.url),
+          ready,
+          { isDemo: false },
+        );
         ids.push(ready.id);
         jobs.push(job);
       }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
-import { hasSelectedData } from '@replatform/contracts/lifecycle';
+import { hasSelectedData, storesReady } from '@replatform/contracts/lifecycle';
 import {
   normaliseStatus,
   type EntityCounts,
@@ -54,6 +54,53 @@ export const DEMO_PAYMENT_DELAY_MS = 1500;
 const REUSE_SESSION_MS = 23 * 60 * 60 * 1000;
 
 /**
+ * How long an open demo quote counts as a payment in flight (stores and data cannot change). A
+ * demo payment ends within seconds; one whose process stopped midway stops counting after this.
+ */
+export const DEMO_PAYMENT_IN_FLIGHT_MS = 2 * 60 * 1000;
+
+export const STORES_NOT_CONNECTED =
+  'Connect both your source and destination stores before paying.';
+export const NO_DATA_SELECTED = 'Select the data to migrate before paying.';
+
+/**
+ * Both stores verified and data selected: only then is there something to price and pay for, and
+ * nothing a payment would lock is still missing.
+ */
+export function assertPayable(migration: StoredMigration): void {
+  const facts = {
+    currentStep: migration.currentStep,
+    status: normaliseStatus(migration.status),
+    sourceStore: migration.sourceStore,
+    destinationStore: migration.destinationStore,
+    sourceVerified: migration.sourceVerified,
+    destinationVerified: migration.destinationVerified,
+    dataTypes: migration.dataTypes,
+    paid: isPaidMigration(migration),
+  };
+  if (!storesReady(facts)) throw new ApiError(409, 'stores_not_connected', STORES_NOT_CONNECTED);
+  if (!hasSelectedData(facts.dataTypes))
+    throw new ApiError(409, 'no_data_selected', NO_DATA_SELECTED);
+}
+
+/** The stores, their sealed credentials and the data selection a quote was priced for. */
+function sameRun(a: StoredMigration, b: StoredMigration): boolean {
+  const selected = (m: StoredMigration) =>
+    JSON.stringify([m.dataTypes.products, m.dataTypes.customers, m.dataTypes.orders].map(Boolean));
+  return (
+    a.sourceStore === b.sourceStore &&
+    a.sourceStoreUrl === b.sourceStoreUrl &&
+    a.sourceCredentials === b.sourceCredentials &&
+    a.sourceVerified === b.sourceVerified &&
+    a.destinationStore === b.destinationStore &&
+    a.destinationStoreUrl === b.destinationStoreUrl &&
+    a.destinationCredentials === b.destinationCredentials &&
+    a.destinationVerified === b.destinationVerified &&
+    selected(a) === selected(b)
+  );
+}
+
+/**
  * Why a Checkout Session cannot be recorded as a payment for a migration. Each is final: asking
  * Stripe again will not change the answer (a delayed payment settles through another event).
  */
@@ -62,6 +109,32 @@ export class PaymentRejected extends Error {
   constructor(reason: PaymentRejected['reason'], message: string) {
     super(message);
     this.reason = reason;
+  }
+}
+
+/** Why a demo payment was not recorded although its card was accepted. */
+type StaleReason = 'paid_meanwhile' | 'stores_changed' | 'not_sandbox';
+
+function staleRefusal(reason: StaleReason): ApiError {
+  switch (reason) {
+    case 'paid_meanwhile':
+      return new ApiError(
+        409,
+        'already_paid',
+        'This migration was paid for meanwhile; nothing more was recorded.',
+      );
+    case 'stores_changed':
+      return new ApiError(
+        409,
+        'stores_changed',
+        'The stores or the data of this migration changed during the payment; nothing was recorded. Please review them and pay again.',
+      );
+    case 'not_sandbox':
+      return new ApiError(
+        403,
+        'demo_payments_not_allowed',
+        'Demo payments are only available in demo mode. Please check out with Stripe.',
+      );
   }
 }
 
@@ -75,7 +148,6 @@ export interface PaymentsServiceDeps {
   stripe: Stripe | undefined;
   /** Whether both stores of a migration are built-in sandbox stores (nothing real moves). */
   isSandbox?: (migration: StoredMigration) => boolean;
-  demoDelayMs?: number;
   now?: () => Date;
 }
 
@@ -113,14 +185,15 @@ export class PaymentsService {
   }
 
   /**
-   * Demo payments never replace a real one. With Stripe configured they are for demo accounts
-   * and for migrations between the built-in sandbox stores (decided here on the server from the
-   * stores connected); the browser's mock-mode flag grants nothing.
+   * Demo payments never replace a real one. With Stripe configured they are only for migrations
+   * between the built-in sandbox stores, decided here on the server from the credentials sealed
+   * on the migration; neither a demo account nor the browser's mock-mode flag grants more.
+   * Without a migration to judge, the answer is the UI's hint: a demo account uses them.
    */
   demoAllowedFor(user: CurrentUser | null, migration?: StoredMigration): boolean {
     if (!this.#deps.stripe) return true;
-    if (user?.isDemo) return true;
-    return Boolean(migration && this.#deps.isSandbox?.(migration));
+    if (!migration) return Boolean(user?.isDemo);
+    return Boolean(this.#deps.isSandbox?.(migration));
   }
 
   async paymentsConfig(user: CurrentUser | null, migrationId?: string): Promise<PaymentsConfig> {
@@ -176,12 +249,9 @@ export class PaymentsService {
    * it is completed, the free first re-migration was used and the next is not paid yet. Never for
    * demo accounts or sandbox stores (always free).
    */
-  async #remigrationDue(
-    user: CurrentUser,
-    migration: StoredMigration,
-  ): Promise<number | undefined> {
+  async #remigrationDue(migration: StoredMigration): Promise<number | undefined> {
     if (normaliseStatus(migration.status) !== 'completed' || !isPaidMigration(migration)) return;
-    if (user.isDemo || this.#deps.isSandbox?.(migration)) return;
+    if (this.#deps.isSandbox?.(migration)) return;
     const used = await this.#remigrations.count(migration.id);
     if (used < 1) return;
     const bought = await this.#remigrations.paidQuoteFor(migration.id, used + 1);
@@ -189,18 +259,25 @@ export class PaymentsService {
   }
 
   async #terms(
-    user: CurrentUser,
     migration: StoredMigration,
     failure: string,
   ): Promise<{ counts: EntityCounts; terms: QuoteTerms }> {
     const counts = await this.#countSource(migration, failure);
-    const remigrationDue = await this.#remigrationDue(user, migration);
+    const remigrationDue = await this.#remigrationDue(migration);
     return { counts, terms: quoteTerms(counts, migration, { remigrationDue }) };
+  }
+
+  /** Keeps the counts a payment was priced on, for the Migrate step and the start check. */
+  async #keepCounts(migration: StoredMigration, counts: EntityCounts): Promise<void> {
+    await this.#deps.migrations.update(migration.id, migration.userId, {
+      entityCounts: counts,
+      totalEntities: counts.products + counts.customers + counts.orders,
+    });
   }
 
   async summary(user: CurrentUser, migrationId: string): Promise<PaymentSummary> {
     const migration = await this.#ownMigration(user, migrationId);
-    const { counts, terms } = await this.#terms(user, migration, INITIATE_FAILED);
+    const { counts, terms } = await this.#terms(migration, INITIATE_FAILED);
     return {
       counts,
       records: terms.records,
@@ -226,10 +303,12 @@ export class PaymentsService {
   ): Promise<{ url: string; id: string }> {
     const stripe = this.#stripe();
     const migration = await this.#ownMigration(user, migrationId);
-    const { counts, terms } = await this.#terms(user, migration, INITIATE_FAILED);
+    assertPayable(migration);
+    const { counts, terms } = await this.#terms(migration, INITIATE_FAILED);
     if (terms.kind === 'none') {
       throw new ApiError(409, 'already_paid', 'This migration is already paid for.');
     }
+    await this.#keepCounts(migration, counts);
     const quoteTermsKey = {
       migrationId: migration.id,
       provider: 'stripe' as const,
@@ -414,13 +493,17 @@ export class PaymentsService {
 
   /**
    * Records a verified payment of a quote once, with its notification in the same transaction.
-   * `onlyIfCurrent` refuses a quote made before another payment was recorded (for demo payments,
-   * which take no money: two at once must not both count).
+   * `onlyIfCurrent` (for demo payments, which take no money) refuses, inside that transaction, a
+   * quote made before another payment was recorded (two at once must not both count), or whose
+   * migration no longer has the stores and data it was priced for, or whose stores may no longer
+   * be paid for with a demo payment; it answers why through `refused`.
    */
   async #record(
     quote: StoredQuote,
     details: PaymentDetails,
-    options: { onlyIfCurrent?: boolean } = {},
+    options: {
+      onlyIfCurrent?: { pricedFor: StoredMigration; refused: (reason: StaleReason) => void };
+    } = {},
   ): Promise<FulfilmentResult> {
     const migration = await this.#deps.migrations.findForUser(quote.migrationId, quote.userId);
     const storeName = migration?.storeName ?? 'your migration';
@@ -433,13 +516,29 @@ export class PaymentsService {
           : quote.kind === 'remigration'
             ? `Your payment of ${amount} for re-migration ${quote.remigrationNumber ?? ''} of "${storeName}" was received. You can start it now.`
             : `Your payment of ${amount} for "${storeName}" was received. You can start the migration now.`;
+    const current = options.onlyIfCurrent;
     return this.quotes.fulfil(quote.id, details, {
-      ...(options.onlyIfCurrent
+      ...(current
         ? {
             stillCurrent: (now: {
               paymentInfo: Record<string, unknown> | undefined;
               paidQuotes: StoredQuote[];
-            }) => quoteStillCurrent(quote, now.paymentInfo, now.paidQuotes),
+              migration: StoredMigration | undefined;
+            }) => {
+              if (!quoteStillCurrent(quote, now.paymentInfo, now.paidQuotes)) {
+                current.refused('paid_meanwhile');
+                return false;
+              }
+              if (!now.migration || !sameRun(current.pricedFor, now.migration)) {
+                current.refused('stores_changed');
+                return false;
+              }
+              if (!this.demoAllowedFor(null, now.migration)) {
+                current.refused('not_sandbox');
+                return false;
+              }
+              return true;
+            },
           }
         : {}),
       paymentInfo: (paid, before) =>
@@ -625,7 +724,7 @@ export class PaymentsService {
       if (!recorded) throw new ApiError(404, 'receipt_not_available', 'Receipt not available');
       paid = [recorded];
     }
-    return receiptPdf({
+    return await receiptPdf({
       migration,
       paidQuotes: paid,
       publicUrl: this.#deps.config.publicUrl,
@@ -635,7 +734,10 @@ export class PaymentsService {
 
   /**
    * POST /api/payments/demo: a clearly marked simulated payment (paymentInfo.demo), through the
-   * same quote and fulfilment as a real one, after the sketch's 1.5 s of "processing".
+   * same quote and fulfilment as a real one, after the sketch's 1.5 s of "processing". The quote
+   * is made first, so while it is open the migration's stores and data cannot change (the verify
+   * routes and PATCH refuse); the fulfilment then records it only if the migration still has the
+   * stores and data it was priced for, and, with Stripe on, only if both are still sandbox stores.
    */
   async demoPay(user: CurrentUser, input: DemoPaymentRequest): Promise<PaymentInfo> {
     const migration = await this.#ownMigration(user, input.migrationId);
@@ -646,17 +748,20 @@ export class PaymentsService {
         'Demo payments are only available in demo mode. Please check out with Stripe.',
       );
     }
-    const { counts, terms } = await this.#terms(user, migration, INITIATE_FAILED);
+    assertPayable(migration);
+    if (await this.demoPaymentInFlight(migration.id)) {
+      throw new ApiError(
+        409,
+        'payment_in_flight',
+        'A payment for this migration is already being processed. Please wait a moment.',
+      );
+    }
+    const { counts, terms } = await this.#terms(migration, INITIATE_FAILED);
     if (terms.kind === 'none')
       throw new ApiError(409, 'already_paid', 'This migration is already paid for.');
     if (input.method === 'card' && isExpired(input.expiry, this.#now())) {
       throw new ApiError(402, 'expired_card', 'Your card has expired.');
     }
-    await sleep(this.#deps.demoDelayMs ?? DEMO_PAYMENT_DELAY_MS);
-    const digits = input.method === 'card' ? input.cardNumber.replace(/[\s-]/g, '') : '';
-    if (digits === declinedTestCard)
-      throw new ApiError(402, 'card_declined', 'Your card was declined.');
-
     const quote = await this.quotes.createQuote({
       migrationId: migration.id,
       userId: user.id,
@@ -670,28 +775,38 @@ export class PaymentsService {
       currency: terms.currency,
       remigrationNumber: terms.remigrationNumber ?? null,
     });
-    // Two demo payments at once were both priced before either was recorded: only the first to
-    // be recorded counts, the other is refused inside the same transaction.
-    const result = await this.#record(
-      quote,
-      {
-        paidAt: this.#now().toISOString(),
-        paymentMethod:
-          input.method === 'card'
-            ? { type: 'card', card: { brand: cardBrandOf(digits), last4: digits.slice(-4) } }
-            : { type: 'paypal' },
-        customerEmail: input.email,
-      },
-      { onlyIfCurrent: true },
-    );
-    if (result.stale) {
-      throw new ApiError(
-        409,
-        'already_paid',
-        'This migration was paid for meanwhile; nothing more was recorded.',
+    try {
+      await sleep(DEMO_PAYMENT_DELAY_MS);
+      const digits = input.method === 'card' ? input.cardNumber.replace(/[\s-]/g, '') : '';
+      if (digits === declinedTestCard)
+        throw new ApiError(402, 'card_declined', 'Your card was declined.');
+
+      let refusal: StaleReason = 'paid_meanwhile';
+      const result = await this.#record(
+        quote,
+        {
+          paidAt: this.#now().toISOString(),
+          paymentMethod:
+            input.method === 'card'
+              ? { type: 'card', card: { brand: cardBrandOf(digits), last4: digits.slice(-4) } }
+              : { type: 'paypal' },
+          customerEmail: input.email,
+        },
+        { onlyIfCurrent: { pricedFor: migration, refused: (reason) => (refusal = reason) } },
       );
+      if (result.stale) throw staleRefusal(refusal);
+      if (!result.paymentInfo) throw new ApiError(404, 'not_found', MIGRATION_NOT_FOUND);
+      await this.#keepCounts(migration, counts);
+      return result.paymentInfo as PaymentInfo;
+    } finally {
+      // Declined or refused: the quote can no longer be paid (a paid one stays paid).
+      await this.quotes.expireQuote(quote.id);
     }
-    if (!result.paymentInfo) throw new ApiError(404, 'not_found', MIGRATION_NOT_FOUND);
-    return result.paymentInfo as PaymentInfo;
+  }
+
+  /** Whether a demo payment of the migration is being processed right now (by any process). */
+  demoPaymentInFlight(migrationId: string): Promise<boolean> {
+    const since = new Date(this.#now().getTime() - DEMO_PAYMENT_IN_FLIGHT_MS).toISOString();
+    return this.quotes.demoPaymentInFlight(migrationId, since);
   }
 }

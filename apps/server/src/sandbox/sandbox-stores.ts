@@ -44,6 +44,7 @@ export async function startPlatformStore(
   platform: Platform,
   seed: SampleStoreOptions | 'empty',
   label: string,
+  options: { paced?: boolean } = {},
 ): Promise<PlatformStore> {
   switch (platform) {
     case 'woocommerce': {
@@ -83,12 +84,13 @@ export async function startPlatformStore(
     case 'shopify': {
       // A name nobody can predict, so no real shop's domain is ever routed to an emulator.
       const shop = `replatform-sandbox-${label.replace(/[^a-z0-9-]/g, '')}-${randomBytes(5).toString('hex')}.myshopify.com`;
-      // The Plus plan's restore rate keeps demo migrations brisk; the connector paces itself either way.
+      // The Plus plan's restore rate keeps demo migrations brisk; a paced store is on the standard
+      // plan, whose tenfold slower rate the connector waits for, so a run there takes minutes.
       const shopify = await startShopifyEmulator({
         seed,
         shops: [shop],
         accessToken: secret('shpat_'),
-        plan: 'plus',
+        plan: options.paced ? 'standard' : 'plus',
       });
       return {
         emulator: shopify,
@@ -234,9 +236,14 @@ export class SandboxStores {
   /**
    * An empty destination store of the platform for this migration alone, started on first use.
    * Demo visitors each migrate into their own store, so nobody's run finds another's records
-   * already there. The least recently used of them are closed past a limit.
+   * already there. The least recently used of them are closed past a limit. A paced store takes
+   * writes at a standard Shopify plan's rate (the other platforms answer as fast as ever).
    */
-  async destinationFor(migrationId: string, platform: Platform): Promise<SandboxFields> {
+  async destinationFor(
+    migrationId: string,
+    platform: Platform,
+    options: { paced?: boolean } = {},
+  ): Promise<SandboxFields> {
     if (this.#closed) throw new Error('sandbox stores are closed');
     const key = `${migrationId}:${platform}`;
     const existing = this.#dedicated.get(key);
@@ -246,15 +253,15 @@ export class SandboxStores {
     }
     let pending = this.#starting.get(key);
     if (!pending) {
-      pending = this.#startDedicated(key, platform);
+      pending = this.#startDedicated(key, platform, options.paced ?? false);
       this.#starting.set(key, pending);
       pending.finally(() => this.#starting.delete(key)).catch(() => {});
     }
     return (await pending).store.fields;
   }
 
-  async #startDedicated(key: string, platform: Platform): Promise<DedicatedStore> {
-    const store = await startPlatformStore(platform, 'empty', 'destination');
+  async #startDedicated(key: string, platform: Platform, paced: boolean): Promise<DedicatedStore> {
+    const store = await startPlatformStore(platform, 'empty', 'destination', { paced });
     // Only this client may reach the new store: the shared egress guard's allow-list stays as
     // the server's configuration made it.
     const client = createHttpClient({ allowlist: [store.emulator.url], timeoutMs: 30_000 });

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import {
   createCipheriv,
   createDecipheriv,
@@ -9,6 +9,7 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import { dirname } from 'node:path';
+import { ownerOnlyFolder } from './owner-only.ts';
 
 /**
  * Store credentials are sealed with AES-256-GCM before they reach the database. The additional
@@ -92,7 +93,7 @@ export function loadVaultKey(options: {
       throw new Error(`${options.keyFile} does not hold a 32-byte base64 key.`);
     return key;
   }
-  mkdirSync(dirname(options.keyFile), { recursive: true });
+  ownerOnlyFolder(dirname(options.keyFile));
   const key = randomBytes(32);
   writeFileSync(options.keyFile, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(options.keyFile, 0o600);

@@ -1,6 +1,7 @@
 import type { StoredMigration } from '@replatform/db/migrations-repository';
 import type { RunningWooCommerceEmulator } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import type { App } from '../app.ts';
+import type { EngineServices } from '../jobs/engine-services.ts';
 import { sealCredentials } from '../migrations/store-credentials.ts';
 
 /**
@@ -43,4 +44,13 @@ export async function readyWooCommerceMigration(
   });
   if (!ready) throw new Error('the migration just created was not found');
   return ready;
+}
+
+/**
+ * Lets an engine take these test stores for sandbox stores, so runs between them start free and
+ * unlimited (as a sandbox migration does), with no payment to arrange.
+ */
+export function treatAsSandbox(engine: EngineServices, ...urls: string[]): EngineServices {
+  for (const url of urls) engine.sandboxOrigins.add(new URL(url).origin);
+  return engine;
 }

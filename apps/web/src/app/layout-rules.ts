@@ -6,10 +6,18 @@ const topBarPrefixes = [
   '/help',
   '/contact',
   '/settings',
+  '/notifications',
 ];
 
 /** Paths where a signed-in user sees no header at all (they carry their own). */
-const noHeaderPaths = ['/', '/blogs', '/enterprise', '/magento-to-shopify', '/login'];
+const noHeaderPaths = [
+  '/',
+  '/blogs',
+  '/enterprise',
+  '/magento-to-shopify',
+  '/login',
+  '/confirm-email',
+];
 
 const underPrefix = (path: string, prefix: string) =>
   path === prefix || path.startsWith(`${prefix}/`);

@@ -1,36 +1,12 @@
 import { X } from 'lucide-react';
-import { useEffect, useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
-
-const focusableSelector =
-  'button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
-
-/** Puts focus on an element, making it focusable by script first if it is not (e.g. a heading). */
-function focusElement(element: HTMLElement): void {
-  if (element.tabIndex < 0 && !element.hasAttribute('tabindex'))
-    element.setAttribute('tabindex', '-1');
-  element.focus();
-}
+import { useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 
 /**
- * Where focus goes when a dialog closes: back to what had it before, unless that is gone (a
- * verified connection replaces the form whose button opened the dialog) or was nothing; then the
- * caller's fallback, else the page's heading, so keyboard and screen-reader users keep their place.
- */
-function restoreFocus(previous: HTMLElement | null, fallback: HTMLElement | null | undefined) {
-  if (previous && previous !== document.body && previous.isConnected) {
-    previous.focus();
-    if (document.activeElement === previous) return;
-  }
-  const target = fallback?.isConnected
-    ? fallback
-    : document.querySelector<HTMLElement>('main h1, h1');
-  if (target) focusElement(target);
-}
-
-/**
- * An accessible dialog, labelled by its title: focus moves into it when it opens (to the element
- * marked data-autofocus, else the first control) and back when it closes, Tab stays inside,
- * Escape, the close button and a click outside dismiss it.
+ * An accessible dialog: the browser's own modal `<dialog>`, labelled by its title. The platform
+ * makes the page behind it inert (so Tab stays inside), closes it on Escape (we are told, and
+ * close it the React way) and gives focus back to what had it before. We only choose where focus
+ * starts (the element marked data-autofocus, else the browser's pick) and where it goes when the
+ * browser has nothing to give it back to. A click outside the panel dismisses it too.
  */
 export function Modal({
   title,
@@ -43,13 +19,15 @@ export function Modal({
   onClose: () => void;
   children: ReactNode;
   tone?: 'neutral' | 'success' | 'error';
-  /** Receives focus on close when the element that opened the dialog no longer exists. */
+  /**
+   * Receives focus on close when the element that opened the dialog cannot: it is gone by then, or
+   * it had lost focus before the dialog opened (a button disabled while its request ran).
+   */
   returnFocusTo?: RefObject<HTMLElement | null>;
 }) {
   const titleId = useId();
-  const panel = useRef<HTMLDivElement>(null);
-  // Parents pass a new onClose on every render; the dialog's set-up must not rerun for that, or
-  // focus would jump back to the first control each time the page behind it updates.
+  const dialog = useRef<HTMLDialogElement>(null);
+  // Parents pass a new onClose on every render; opening must not rerun for that.
   const close = useRef(onClose);
   const fallback = useRef(returnFocusTo);
   useLayoutEffect(() => {
@@ -57,58 +35,55 @@ export function Modal({
     fallback.current = returnFocusTo;
   });
 
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const focusables = () =>
-      Array.from(panel.current?.querySelectorAll<HTMLElement>(focusableSelector) ?? []).filter(
-        (el) => !el.hasAttribute('disabled'),
-      );
-    (focusables().find((el) => el.dataset.autofocus !== undefined) ?? focusables()[0])?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        close.current();
-        return;
-      }
-      if (event.key !== 'Tab') return;
-      const items = focusables();
-      const first = items[0];
-      const last = items[items.length - 1];
-      if (!first || !last) return;
-      const inside = panel.current?.contains(document.activeElement) ?? false;
-      if (!inside) {
-        event.preventDefault();
-        (event.shiftKey ? last : first).focus();
-      } else if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first.focus();
-      }
-    };
-    document.addEventListener('keydown', onKey);
+  // Layout effects: shown before the first paint, and closed (focus returned) before React takes
+  // the element out of the page.
+  useLayoutEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    const opener = document.activeElement;
+    element.showModal();
+    element.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
-      document.removeEventListener('keydown', onKey);
-      restoreFocus(previous, fallback.current?.current);
+      element.close();
+      const returnTo = fallback.current?.current;
+      // The browser gives focus back to what had it when the dialog opened, and only when focus
+      // was in the dialog as it closed (Tab may have taken it out of the page). That is the page's
+      // body when the opener had lost focus first (disabled while its request ran), and nothing
+      // when the opener was replaced meanwhile (a verified connection replaces its form): keep the
+      // keyboard user's place in those cases.
+      queueMicrotask(() => {
+        if (document.activeElement && document.activeElement !== document.body) return;
+        const target =
+          opener instanceof HTMLElement && opener !== document.body && opener.isConnected
+            ? opener
+            : returnTo?.isConnected
+              ? returnTo
+              : document.querySelector<HTMLElement>('main h1, h1');
+        if (!target) return;
+        if (!target.hasAttribute('tabindex') && target.tabIndex < 0)
+          target.setAttribute('tabindex', '-1');
+        target.focus();
+      });
     };
   }, []);
 
   const accent =
     tone === 'success' ? 'text-emerald-700' : tone === 'error' ? 'text-red-700' : 'text-slate-900';
   return (
-    <div
-      className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/50 p-4"
-      onMouseDown={() => close.current()}
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        close.current();
+      }}
+      onMouseDown={(event) => {
+        // The dialog element itself is only reachable on its backdrop, around the panel.
+        if (event.target === event.currentTarget) close.current();
+      }}
+      className="m-auto max-h-[calc(100%-2rem)] w-[calc(100%-2rem)] max-w-md overflow-visible bg-transparent p-0 backdrop:bg-slate-900/50"
     >
-      <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        className="max-h-full w-full max-w-md overflow-y-auto rounded-xl bg-white p-6 shadow-xl"
-        onMouseDown={(e) => e.stopPropagation()}
-      >
+      <div className="max-h-[calc(100vh-2rem)] overflow-y-auto rounded-xl bg-white p-6 shadow-xl">
         <div className="flex items-start justify-between gap-4">
           <h2 id={titleId} className={`text-lg font-semibold ${accent}`}>
             {title}
@@ -124,6 +99,6 @@ export function Modal({
         </div>
         <div className="mt-3 text-slate-700">{children}</div>
       </div>
-    </div>
+    </dialog>
   );
 }

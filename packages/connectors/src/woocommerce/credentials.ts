@@ -15,20 +15,25 @@ export function normaliseStoreUrl(value: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+// One check that parses the address once: a refinement chain would go on to parse an address
+// the first step already found unreadable, and throw.
 const storeUrlSchema = z
   .string()
   .trim()
   .min(1, 'Enter the address of the store')
-  .refine((v) => URL.canParse(v), 'Enter the full store address, e.g. https://shop.example.com')
-  .refine(
-    (v) => /^https?:$/.test(new URL(v).protocol),
-    'The store address must start with https://',
-  )
-  .refine(
-    (v) => new URL(v).username === '' && new URL(v).password === '',
-    'The store address must not contain a user name or password',
-  )
-  .refine((v) => new URL(v).search === '', 'The store address must not contain a query string')
+  .superRefine((value, ctx) => {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    const problem = !url
+      ? 'Enter the full store address, e.g. https://shop.example.com'
+      : !/^https?:$/.test(url.protocol)
+        ? 'The store address must start with https://'
+        : url.username !== '' || url.password !== ''
+          ? 'The store address must not contain a user name or password'
+          : url.search !== ''
+            ? 'The store address must not contain a query string'
+            : undefined;
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
   .transform(normaliseStoreUrl);
 
 export const wooCommerceCredentialsSchema = z.strictObject({

@@ -4,7 +4,7 @@ import { DEFAULT_CATEGORY_ID, type ProductRecord } from './catalog.ts';
 import { regionByCodeOrName } from './directory.ts';
 import { formatUrlKey, magentoTime, type Json } from './input.ts';
 import type { MagentoStore } from './store.ts';
-import { parseCsv } from '../framework/csv.ts';
+import { parse } from 'csv-parse/sync';
 
 /**
  * Seeds a MagentoStore from Magento's own Luma sample data (magento/magento2-sample-data
@@ -23,7 +23,12 @@ const visibilityOf: Record<string, number> = {
 };
 
 export function seedFromLuma(store: MagentoStore, directory: string): void {
-  const read = (name: string) => parseCsv(readFileSync(join(directory, name), 'utf8'));
+  const read = (name: string) =>
+    parse<Record<string, string>>(readFileSync(join(directory, name), 'utf8'), {
+      columns: true,
+      bom: true,
+      skip_empty_lines: true,
+    });
   const { catalog } = store;
 
   // Categories: paths are names from the top ('Men/Tops'); files repeat shared roots.

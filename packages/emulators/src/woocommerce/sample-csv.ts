@@ -1,7 +1,7 @@
 import type { WooStore } from './shop.ts';
 import type { Json, Product } from './store.ts';
 import { findOrCreateTerm } from './seed.ts';
-import { parseCsv } from '../framework/csv.ts';
+import { parse } from 'csv-parse/sync';
 
 /**
  * Seeds a store from WooCommerce's own sample products (sample-data/sample_products.csv, the
@@ -26,7 +26,11 @@ function mediaPath(url: string): string {
 }
 
 export async function seedFromWooSamples(store: WooStore, csv: string): Promise<void> {
-  const rows = parseCsv(csv);
+  const rows = parse<Record<string, string>>(csv, {
+    columns: true,
+    bom: true,
+    skip_empty_lines: true,
+  });
   // The sample file's columns are "Weight (lbs)" and "Length (in)".
   store.settings.weightUnit = 'lbs';
   store.settings.dimensionUnit = 'in';

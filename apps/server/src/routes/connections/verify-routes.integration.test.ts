@@ -81,6 +81,8 @@ describe('store verification and sandbox stores (integration)', () => {
     );
     expect(counts.statusCode, counts.body).toBe(200);
     expect(counts.json()).toEqual({ products: 1500, customers: 750, orders: 0 });
+    // Counting is a read: the migration is left exactly as it was.
+    expect((await call('GET', `/migration/${id}`)).json()).toEqual(migration);
 
     const row = await app.services.db.kysely
       .selectFrom('migrations')

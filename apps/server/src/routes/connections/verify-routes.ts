@@ -9,9 +9,10 @@ import {
   connectorCredentials,
   credentialFieldsSchema,
   displayAddress,
+  type CredentialFields,
 } from '../../connections/store-connections.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { isPaid } from '../../migrations/present-migration.ts';
+import { assertDemoMayConnect, assertStoreMayChange } from '../../migrations/store-changes.ts';
 import { sealCredentials, sideSchema } from '../../migrations/store-credentials.ts';
 
 const verifyBodySchema = credentialFieldsSchema.extend({
@@ -24,6 +25,32 @@ const verifyResponseSchema = z.object({
   message: z.string(),
   storeName: z.string(),
 });
+
+const fieldLabels: Record<string, string> = {
+  sourceStoreUrl: 'Store URL',
+  storeHash: 'Store hash',
+  shopDomain: 'Store URL',
+  consumerKey: 'Consumer key',
+  consumerSecret: 'Consumer secret',
+  accessToken: 'Access token',
+  accessTokenSecret: 'Access token secret',
+};
+
+/**
+ * The request field a connector's credential field came from (connectorCredentials maps them the
+ * other way) and its label, so a refusal names what the caller sent.
+ */
+function verifyField(field: string, sent: CredentialFields): { name: string; label: string } {
+  const name =
+    field === 'storeUrl'
+      ? 'sourceStoreUrl'
+      : field === 'storeHash' || field === 'shopDomain'
+        ? sent[field]
+          ? field
+          : 'sourceStoreUrl'
+        : field;
+  return { name, label: fieldLabels[name] ?? name };
+}
 
 /** spec.md section 8's success text for Magento; the other platforms answer alike. */
 const successText: Record<Platform, string> = {
@@ -56,25 +83,16 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
         const { migrationId, side, ...fields } = request.body;
         const migration = await migrations.findForUser(migrationId, user.id);
         if (!migration) throw notFound('The requested migration could not be found.');
-        if (isPaid(migration)) {
-          throw new ApiError(
-            409,
-            'migration_paid',
-            'This migration is paid for; its stores can no longer be changed.',
-          );
-        }
-        // A running migration (a free sandbox or demo run) keeps the stores it started with.
-        if (await app.services.engine.jobs.liveJob(migration.id)) {
-          throw new ApiError(
-            409,
-            'migration_running',
-            'This migration is running; its stores cannot change until it ends.',
-          );
-        }
+        await assertStoreMayChange(app.services, migration, side);
         const credentials = connections.parseCredentials(
           platform,
           connectorCredentials(platform, fields),
+          (field) => verifyField(field, fields),
         );
+        assertDemoMayConnect(app.services.engine, user, {
+          platform,
+          address: displayAddress(platform, credentials as Record<string, unknown>),
+        });
 
         let storeName: string;
         try {
@@ -123,7 +141,11 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
     .optional()
     .transform((v) => v !== 'false');
 
-  /** Real counts from the verified source, only for the requested data types (others are 0). */
+  /**
+   * Real counts from the verified source, only for the requested data types (others are 0). A
+   * read changes nothing: the counts a migration keeps are stored by the payment that was priced
+   * on them and by the start that checks them.
+   */
   app.get(
     '/get-total-migration-entities',
     {
@@ -151,12 +173,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
           count('customers'),
           count('orders'),
         ]);
-        const counts = { products, customers, orders };
-        await migrations.update(migration.id, user.id, {
-          entityCounts: counts,
-          totalEntities: products + customers + orders,
-        });
-        return counts;
+        return { products, customers, orders };
       } catch (error) {
         throw connectionFailure(error);
       }

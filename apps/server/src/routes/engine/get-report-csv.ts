@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { migrationIdParamsSchema } from '@replatform/contracts/migrations-api';
 import { reportCsv } from '@replatform/engine/report';
@@ -23,7 +22,7 @@ export const getReportCsv: FastifyPluginAsyncZod = async (app) => {
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${name}"`)
         .header('Cache-Control', 'no-store')
-        .send(Readable.from(reportCsv(engine.repository, migration.id)));
+        .send(reportCsv(engine.repository, migration.id));
     },
   );
 };

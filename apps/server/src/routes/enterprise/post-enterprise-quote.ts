@@ -8,6 +8,7 @@ import {
 import { EnterpriseQuotesRepository } from '@replatform/db/forms-repository';
 import { RateLimitEventsRepository } from '@replatform/db/rate-limit-events-repository';
 import { SlidingWindowCounter, type Limit } from '../../auth/rate-limit.ts';
+import { limitAddress } from '../../http/client-address.ts';
 import {
   mailOperatorInBackground,
   operatorMail,
@@ -43,7 +44,7 @@ export const enterpriseRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const key = `quote:${request.ip}`;
+      const key = `quote:${limitAddress(request, app.services.config.trustProxy)}`;
       const wait = await counter.take(key, enterpriseQuoteLimits.perAddress);
       if (wait > 0) {
         const minutes = Math.max(1, Math.ceil(wait / 60_000));

@@ -70,6 +70,26 @@ describe.each(testDialects())('migration API on %s', (dialect) => {
     });
     const empty = await call(alice, 'POST', '/api/migrations', { storeName: '   ' });
     expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.message).toBe('Migration name is required');
+  });
+
+  it('names the limit when a migration name is too long, on create and on rename', async () => {
+    const fits = await call(alice, 'POST', '/api/migrations', { storeName: 'n'.repeat(120) });
+    expect(fits.statusCode).toBe(201);
+    const long = await call(alice, 'POST', '/api/migrations', { storeName: 'n'.repeat(121) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error).toMatchObject({
+      code: 'invalid_request',
+      message: 'Migration name must be at most 120 characters',
+    });
+    const renamed = await call(alice, 'PATCH', `/api/migrations/${fits.json().id}`, {
+      storeName: 'n'.repeat(121),
+    });
+    expect(renamed.statusCode).toBe(400);
+    expect(renamed.json().error.message).toBe('Migration name must be at most 120 characters');
+    // Rules the contract does not word for people keep the general message.
+    const unknown = await call(alice, 'POST', '/api/migrations', { storeName: 'x', extra: 1 });
+    expect(unknown.json().error.message).toBe('The request is not valid.');
   });
 
   it("never lets user B read, list, change, delete or widen a list to user A's migration", async () => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { checkStepChange } from '@replatform/contracts/lifecycle';
+import { checkStepChange, hasSelectedData } from '@replatform/contracts/lifecycle';
 import { migrationSchema, normaliseStatus } from '@replatform/contracts/migration';
 import {
   createMigrationRequestSchema,
@@ -12,6 +12,7 @@ import type { MigrationChanges } from '@replatform/db/migrations-repository';
 import { requireUser } from '../../auth/require-user.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { isPaid, presentMigration } from '../../migrations/present-migration.ts';
+import { PAYMENT_IN_FLIGHT, sideLockedByPayment } from '../../migrations/store-changes.ts';
 
 const migrationNotFound = () => notFound('The requested migration could not be found.');
 
@@ -90,6 +91,18 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
           'This migration is running; its stores, data selection and step cannot change until it ends.',
         );
       }
+      const touchesPayment =
+        body.dataTypes !== undefined ||
+        [
+          body.sourceStore,
+          body.sourceStoreUrl,
+          body.destinationStore,
+          body.destinationStoreUrl,
+        ].some((value) => value !== undefined);
+      // A demo payment in flight was priced for these stores and this selection.
+      if (touchesPayment && (await app.services.payments.demoPaymentInFlight(current.id))) {
+        throw new ApiError(409, 'payment_in_flight', PAYMENT_IN_FLIGHT);
+      }
       const paid = isPaid(current);
       const changes: MigrationChanges = {};
       if (body.storeName !== undefined) changes.storeName = body.storeName;
@@ -105,7 +118,7 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
           url !== undefined &&
           url !== (side === 'source' ? current.sourceStoreUrl : current.destinationStoreUrl);
         if (!platformChanged && !urlChanged) continue;
-        if (paid)
+        if (sideLockedByPayment(current, side))
           throw new ApiError(
             409,
             'migration_paid',
@@ -124,7 +137,8 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       if (body.dataTypes !== undefined) {
-        if (paid)
+        // A migration paid before anything was selected may still choose what to move.
+        if (paid && hasSelectedData(current.dataTypes))
           throw new ApiError(
             409,
             'migration_paid',

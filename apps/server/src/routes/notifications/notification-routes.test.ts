@@ -3,19 +3,18 @@ import { notificationListSchema } from '@replatform/contracts/notifications';
 import { testDialects } from '@replatform/db/test-databases';
 import type { App } from '../../app.ts';
 import { createTestApp } from '../../testing/test-app.ts';
+import { signUp as signUpConfirmed } from '../../testing/sign-up.ts';
 
 const origin = 'http://localhost:4001';
 
 async function signUp(app: App, email: string): Promise<{ cookie: string; id: string }> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-up/email',
-    headers: { origin, 'content-type': 'application/json' },
-    payload: { email, password: 'correct horse battery staple', name: email.split('@')[0] },
+  const cookie = await signUpConfirmed(app, email);
+  const session = await app.inject({
+    method: 'GET',
+    url: '/api/auth/get-session',
+    headers: { cookie },
   });
-  expect(res.statusCode, res.body).toBe(200);
-  const cookies = [res.headers['set-cookie']].flat().filter((c): c is string => Boolean(c));
-  return { cookie: cookies.map((c) => c.split(';')[0]).join('; '), id: res.json().user.id };
+  return { cookie, id: session.json().user.id };
 }
 
 describe.each(testDialects())('notifications API on %s', (dialect) => {

@@ -15,6 +15,7 @@ import {
 import type { StripeObject } from '@replatform/emulators/stripe/state';
 import { signWebhookPayload } from '@replatform/emulators/stripe/webhooks';
 import type { App } from '../../app.ts';
+import { readPdf } from '../../testing/pdf-text.ts';
 import {
   caller,
   readyMigration,
@@ -200,7 +201,9 @@ describe.each(testDialects())('Stripe payments API on %s', (dialect) => {
     });
     const pdf = await call(demoCookie, 'GET', `/api/receipts/${samplePaid?.id}.pdf`);
     expect(pdf.statusCode).toBe(200);
-    expect(pdf.rawPayload.toString('latin1')).toContain('(DEMO PAYMENT');
+    expect((await readPdf(pdf.rawPayload)).lines).toContain(
+      'DEMO PAYMENT — simulated in demo mode, no money was charged',
+    );
   });
 
   it('requires a session and answers spec.md’s text for unknown and foreign migrations', async () => {
@@ -563,7 +566,9 @@ describe.each(testDialects())('Stripe payments API on %s', (dialect) => {
         paidRecords: 1500,
       });
     }
-  });
+    // A correctness property over 200 rounds of real requests, not a timing: on a loaded
+    // machine with PostgreSQL it takes over a minute.
+  }, 180_000);
 
   it('charges only the difference when the source grew after payment', async () => {
     counts[GROWING] = { products: 100, customers: 50, orders: 20 };
@@ -684,11 +689,12 @@ describe.each(testDialects())('demo payments without a Stripe key on %s', (diale
     const pdf = await call(alice, 'GET', `/api/receipts/${id}.pdf`);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
-    expect(pdf.rawPayload.subarray(0, 8).toString('latin1')).toBe('%PDF-1.4');
-    const text = pdf.rawPayload.toString('latin1');
-    expect(text).toContain('(DEMO PAYMENT');
-    expect(text).toContain('($99.00)');
-    expect(text).toContain('Shop of Tests');
+    const { lines } = await readPdf(pdf.rawPayload);
+    expect(lines).toContain('DEMO PAYMENT — simulated in demo mode, no money was charged');
+    expect(
+      lines.filter((l) => /^Migration base fee \(\d{4}-\d\d-\d\d\) \$99\.00$/.test(l)),
+    ).toHaveLength(1);
+    expect(lines).toContain('Migration Shop of Tests');
     expect((await call(bob, 'GET', `/api/receipts/${id}.pdf`)).statusCode).toBe(404);
     expect((await call(undefined, 'GET', `/api/receipts/${id}.pdf`)).statusCode).toBe(401);
 
@@ -708,7 +714,10 @@ describe.each(testDialects())('demo payments without a Stripe key on %s', (diale
         }),
       ]);
       expect(results.map((r) => r.statusCode).sort(), `round ${round}`).toEqual([200, 409]);
-      expect(results.find((r) => r.statusCode === 409)?.json().error.code).toBe('already_paid');
+      // Refused as soon as it sees the other in flight, or at the latest when recording it.
+      expect(['payment_in_flight', 'already_paid']).toContain(
+        results.find((r) => r.statusCode === 409)?.json().error.code,
+      );
       const info = (await call(alice, 'GET', `/migration/${id}`)).json().paymentInfo;
       expect(info).toMatchObject({ amount: 9915, paidRecords: 15 });
       const quotes = await app.services.db.kysely
@@ -716,7 +725,7 @@ describe.each(testDialects())('demo payments without a Stripe key on %s', (diale
         .select(['status'])
         .where('migration_id', '=', id)
         .execute();
-      expect(quotes.map((q) => q.status).sort()).toEqual(['expired', 'paid']);
+      expect(quotes.filter((q) => q.status !== 'expired').map((q) => q.status)).toEqual(['paid']);
       const notices = await app.services.db.kysely
         .selectFrom('notifications')
         .select('id')

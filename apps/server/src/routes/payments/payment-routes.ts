@@ -13,33 +13,15 @@ import {
 } from '@replatform/contracts/payments';
 import { optionalUser, requireUser } from '../../auth/require-user.ts';
 import { ApiError } from '../../http/errors.ts';
-import { PaymentsService } from '../../payments/payments-service.ts';
-import { createStripeClient } from '../../payments/stripe-client.ts';
 
 const migrationIdParams = z.object({ migrationId: z.string().min(1).max(64) });
-
-export interface PaymentRoutesOptions {
-  /** Tests shorten the demo payment's simulated 1.5 s of processing. */
-  demoDelayMs?: number;
-}
 
 /**
  * Step 3 (Payment): spec.md section 7's Stripe paths, the Stripe webhook, demo payments, the
  * payment mode for the UI, and our own PDF receipts.
  */
-export const paymentRoutes: FastifyPluginAsyncZod<PaymentRoutesOptions> = async (app, options) => {
-  const { config, db, migrations, connections, notifications, auth } = app.services;
-  const payments = new PaymentsService({
-    config,
-    db,
-    migrations,
-    connections,
-    notifications,
-    log: app.log,
-    stripe: createStripeClient(config.stripe),
-    isSandbox: (migration) => app.services.engine.isSandbox(migration),
-    demoDelayMs: options.demoDelayMs,
-  });
+export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { auth, payments } = app.services;
   // Payment records are kept for the books; the deleted owner's e-mail is removed from them.
   auth.onUserDeleted(async (userId) => {
     await payments.quotes.forgetCustomerEmails(userId);

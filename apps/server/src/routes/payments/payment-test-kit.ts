@@ -7,13 +7,14 @@ import type { Connection, Connector } from '@replatform/connectors/kit/contract'
 import { createPostgresSchema } from '@replatform/db/test-databases';
 import { buildApp, type App } from '../../app.ts';
 import { parseConfig } from '../../config.ts';
+import { signUp, testOrigin } from '../../testing/sign-up.ts';
 
 /**
  * Helpers for the payment API tests: an app on a private database with a source store whose
  * record counts the test sets (and grows), signed-in users, and ready-to-pay migrations.
  */
 
-export const testOrigin = 'http://localhost:4001';
+export { signUp, testOrigin };
 
 /** Counts per store URL; the test changes them to make the source grow. */
 export type SourceCounts = Record<string, EntityCounts>;
@@ -82,18 +83,6 @@ export async function startPaymentsApp(
   };
 }
 
-export async function signUp(app: App, email: string): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/auth/sign-up/email',
-    headers: { origin: testOrigin, 'content-type': 'application/json' },
-    payload: { email, password: 'correct horse battery staple', name: email.split('@')[0] },
-  });
-  if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
-  const cookies = [res.headers['set-cookie']].flat().filter((c): c is string => Boolean(c));
-  return cookies.map((c) => c.split(';')[0]).join('; ');
-}
-
 export function caller(app: App) {
   return (
     cookie: string | undefined,
@@ -115,7 +104,30 @@ export function caller(app: App) {
     });
 }
 
-/** A migration with its source verified at `storeUrl` and the given data types selected. */
+/** The destination readyMigration connects unless told otherwise (it only has to answer). */
+export const DESTINATION = 'https://destination.example.com';
+
+/** Verifies one side of a migration with the counting connector's store at `storeUrl`. */
+export async function verifyStore(
+  app: App,
+  cookie: string,
+  migrationId: string,
+  side: 'source' | 'destination',
+  storeUrl: string,
+) {
+  return caller(app)(cookie, 'POST', '/verify-woocommerce-connection', {
+    migrationId,
+    side,
+    sourceStoreUrl: storeUrl,
+    consumerKey: 'ck_test',
+    consumerSecret: 'cs_test',
+  });
+}
+
+/**
+ * A migration ready to pay: its source verified at `storeUrl`, its destination at `destination`
+ * and the given data types selected.
+ */
 export async function readyMigration(
   app: App,
   cookie: string,
@@ -125,19 +137,19 @@ export async function readyMigration(
     customers: true,
     orders: true,
   },
+  destination = DESTINATION,
 ): Promise<string> {
   const call = caller(app);
   const created = await call(cookie, 'POST', '/api/migrations', { storeName: 'Shop of Tests' });
   if (created.statusCode !== 201) throw new Error(`create failed: ${created.body}`);
   const id = created.json().id as string;
-  const verified = await call(cookie, 'POST', '/verify-woocommerce-connection', {
-    migrationId: id,
-    side: 'source',
-    sourceStoreUrl: storeUrl,
-    consumerKey: 'ck_test',
-    consumerSecret: 'cs_test',
-  });
-  if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
+  for (const [side, url] of [
+    ['source', storeUrl],
+    ['destination', destination],
+  ] as const) {
+    const verified = await verifyStore(app, cookie, id, side, url);
+    if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
+  }
   const selected = await call(cookie, 'PATCH', `/api/migrations/${id}`, { dataTypes });
   if (selected.statusCode !== 200) throw new Error(`select failed: ${selected.body}`);
   return id;

@@ -13,7 +13,7 @@ import {
 import { requireUser } from '../../auth/require-user.ts';
 import { connectionFailure } from '../../connections/store-connections.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
-import { isPaid } from '../../migrations/present-migration.ts';
+import { assertDemoMayConnect, assertStoreMayChange } from '../../migrations/store-changes.ts';
 import type { CredentialVault } from '../../security/credential-vault.ts';
 import { sealCredentials, sideSchema } from '../../migrations/store-credentials.ts';
 
@@ -97,13 +97,6 @@ export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   };
 
-  const paidRefusal = () =>
-    new ApiError(
-      409,
-      'migration_paid',
-      'This migration is paid for; its stores can no longer be changed.',
-    );
-
   app.get(
     '/api/shopify',
     {
@@ -122,7 +115,8 @@ export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
         throw refuse('invalid_shop', 'Enter your store as your-store.myshopify.com.');
       const migration = await migrations.findForUser(request.query.migration_id, user.id);
       if (!migration) throw notFound('The requested migration could not be found.');
-      if (isPaid(migration)) throw paidRefusal();
+      await assertStoreMayChange(app.services, migration, request.query.side);
+      assertDemoMayConnect(app.services.engine, user, { platform: 'shopify', address: shop });
       const shopApp = appFor(shop);
 
       const pending: PendingInstall = {
@@ -191,7 +185,8 @@ export const shopifyInstallRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     const migration = await migrations.findForUser(pending.migrationId, user.id);
     if (!migration) throw notFound('The requested migration could not be found.');
-    if (isPaid(migration)) throw paidRefusal();
+    await assertStoreMayChange(app.services, migration, pending.side);
+    assertDemoMayConnect(app.services.engine, user, { platform: 'shopify', address: shop });
 
     let accessToken: string;
     try {

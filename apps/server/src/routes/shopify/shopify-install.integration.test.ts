@@ -262,11 +262,15 @@ describe('Shopify app install (integration)', () => {
     expect((await storedRow(alice, id))?.destinationCredentials).toEqual(expect.any(String));
   });
 
-  it('does not store a token on a migration paid for meanwhile', async () => {
+  it('does not store a token on a side a payment made meanwhile locked', async () => {
     const cookie = await signUp(app, 'paid-shop@example.com');
     const id = await newMigration(cookie);
     const { query, stateCookie } = await begin(cookie, id);
+    // Paid meanwhile with another destination connected in another tab.
     await app.services.migrations.update(id, await userIdOf(cookie), {
+      destinationStore: 'woocommerce',
+      destinationStoreUrl: 'https://other-destination.example.com',
+      destinationVerified: true,
       paymentInfo: { paymentStatus: 'paid', amount: 500, currency: 'USD', paymentDate: null },
     });
     const res = await callback(query, `${cookie}; ${stateCookie}`);

@@ -1,9 +1,18 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { z } from 'zod';
 import { BusyButton, PasswordField, TextField } from '../../components/form-fields.tsx';
 import { Modal } from '../../components/modal.tsx';
+import { PasswordChangeFields } from '../../components/password-change-fields.tsx';
 import { Page } from '../../components/page.tsx';
-import { ApiRequestError } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import {
+  firstProblem,
+  FormStatusLine,
+  reasonOf,
+  useSchemaForm,
+  useStatusSubmit,
+  type FormStatus,
+} from '../../lib/forms.tsx';
 import { useRefreshSession, useSession } from '../session/api/get-session.ts';
 import { forgetReturnTo } from '../session/return-to.ts';
 import { changeEmail, changePassword, deleteAccount, updateName } from './api/account-api.ts';
@@ -11,23 +20,24 @@ import { changeEmail, changePassword, deleteAccount, updateName } from './api/ac
 const deleteConfirmation =
   'Are you sure you want to delete your account? This action cannot be undone.';
 
-interface Status {
-  tone: 'success' | 'error';
-  text: string;
-  detail?: string | undefined;
-}
-
-type Busy = null | 'profile' | 'email' | 'password' | 'delete';
-
-/** The server's reason for a refusal the user can act on (wrong password, address in use). */
-function reasonOf(error: unknown): string | undefined {
-  if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) {
-    if (error.code !== 'http_error') return error.message;
-  }
-  return undefined;
-}
-
-const emailFormat = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// spec.md section 5's messages; each shows in the status line of the form it is about.
+const profileSchema = z.object({
+  name: z.string().trim().min(1, 'Please enter your name.'),
+});
+const emailSchema = z.object({
+  newEmail: z.string().trim().pipe(z.email('Please enter a valid email address.')),
+  currentPassword: z.string().min(1, 'Please enter your current password to update email'),
+});
+const passwordSchema = z
+  .object({
+    current: z.string().min(1, 'Please enter your current password to update password'),
+    next: z.string().min(1, 'Please enter a new password.'),
+    confirm: z.string(),
+  })
+  .refine((values) => values.next === values.confirm, {
+    message: 'Passwords do not match',
+    path: ['confirm'],
+  });
 
 function Section({
   title,
@@ -55,135 +65,128 @@ function Section({
   );
 }
 
-/** /my-account (spec.md section 2): profile, e-mail, password, deletion, and a status line. */
-export function MyAccountPage() {
-  const session = useSession();
+/** One of the page's forms: its fields, then its button with the status line under it. */
+function AccountForm({
+  onSubmit,
+  busy,
+  label,
+  status,
+  children,
+}: {
+  onSubmit: () => void;
+  busy: boolean;
+  label: string;
+  status: FormStatus | null;
+  children: ReactNode;
+}) {
+  return (
+    <form noValidate className="space-y-4" onSubmit={onSubmit}>
+      {children}
+      <BusyButton busy={busy} disabled={busy} fullWidth={false}>
+        {label}
+      </BusyButton>
+      <FormStatusLine status={status} />
+    </form>
+  );
+}
+
+function ProfileForm({ name }: { name: string }) {
   const refreshSession = useRefreshSession();
-  const user = session.data?.user;
-  const [status, setStatus] = useState<Status | null>(null);
-  const [busy, setBusy] = useState<Busy>(null);
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState({ newEmail: '', currentPassword: '' });
-  const [password, setPassword] = useState({ current: '', next: '', confirm: '' });
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const statusLine = useRef<HTMLDivElement>(null);
+  const form = useSchemaForm(profileSchema, { name });
+  const { reset } = form;
+  useEffect(() => reset({ name }), [name, reset]);
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (values) => {
+      await updateName(values.name);
+      await refreshSession();
+    },
+    success: 'Profile updated successfully',
+    failure: 'Failed to update profile',
+  });
+  return (
+    <AccountForm onSubmit={onSubmit} busy={busy} label="Update Profile" status={status}>
+      <TextField label="Full Name" autoComplete="name" disabled={busy} {...form.register('name')} />
+    </AccountForm>
+  );
+}
+
+function EmailForm() {
+  const refreshSession = useRefreshSession();
+  const form = useSchemaForm(emailSchema, { newEmail: '', currentPassword: '' });
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (values) => {
+      await changeEmail(values);
+      await refreshSession();
+      form.reset();
+    },
+    success: 'Email updated successfully',
+    failure: 'Failed to update email',
+    invalid: (errors) =>
+      errors.currentPassword?.message
+        ? { tone: 'error', text: errors.currentPassword.message }
+        : firstProblem(errors, 'Failed to update email'),
+  });
+  return (
+    <AccountForm onSubmit={onSubmit} busy={busy} label="Update Email" status={status}>
+      <TextField
+        label="New Email"
+        type="email"
+        autoComplete="email"
+        disabled={busy}
+        {...form.register('newEmail')}
+      />
+      <PasswordField
+        label="Current Password"
+        autoComplete="current-password"
+        disabled={busy}
+        {...form.register('currentPassword')}
+      />
+    </AccountForm>
+  );
+}
+
+function PasswordForm() {
+  const refreshSession = useRefreshSession();
+  const form = useSchemaForm(passwordSchema, { current: '', next: '', confirm: '' });
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (values) => {
+      await changePassword({ currentPassword: values.current, newPassword: values.next });
+      await refreshSession();
+      form.reset();
+    },
+    success: 'Password updated successfully',
+    failure: 'Failed to update password',
+    invalid: (errors) =>
+      errors.current?.message
+        ? { tone: 'error', text: errors.current.message }
+        : errors.confirm?.message && !errors.next
+          ? { tone: 'error', text: errors.confirm.message }
+          : firstProblem(errors, 'Failed to update password'),
+  });
+  return (
+    <AccountForm onSubmit={onSubmit} busy={busy} label="Change Password" status={status}>
+      <PasswordChangeFields
+        register={form.register}
+        names={['current', 'next', 'confirm']}
+        hint="Use at least 8 characters."
+        disabled={busy}
+      />
+    </AccountForm>
+  );
+}
+
+function DeleteAccount() {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<FormStatus | null>(null);
   const deleting = useRef(false);
-  deleting.current = busy === 'delete';
   // Stable, so the dialog keeps its focus while the request runs.
   const closeDelete = useCallback(() => {
-    if (!deleting.current) setConfirmingDelete(false);
+    if (!deleting.current) setConfirming(false);
   }, []);
-
-  useEffect(() => {
-    setName(user?.name ?? '');
-  }, [user?.name]);
-
-  useEffect(() => {
-    if (status) statusLine.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
-  }, [status]);
-
-  const run = async (
-    which: Exclude<Busy, null>,
-    action: () => Promise<unknown>,
-    success: string,
-    failure: string,
-  ) => {
-    setBusy(which);
-    setStatus(null);
-    try {
-      await action();
-      setStatus({ tone: 'success', text: success });
-      return true;
-    } catch (error) {
-      setStatus({ tone: 'error', text: failure, detail: reasonOf(error) });
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const saveProfile = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim()) {
-      setStatus({
-        tone: 'error',
-        text: 'Failed to update profile',
-        detail: 'Please enter your name.',
-      });
-      return;
-    }
-    await run(
-      'profile',
-      async () => {
-        await updateName(name.trim());
-        await refreshSession();
-      },
-      'Profile updated successfully',
-      'Failed to update profile',
-    );
-  };
-
-  const saveEmail = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!email.currentPassword) {
-      setStatus({ tone: 'error', text: 'Please enter your current password to update email' });
-      return;
-    }
-    if (!emailFormat.test(email.newEmail.trim())) {
-      setStatus({
-        tone: 'error',
-        text: 'Failed to update email',
-        detail: 'Please enter a valid email address.',
-      });
-      return;
-    }
-    const ok = await run(
-      'email',
-      async () => {
-        await changeEmail({
-          newEmail: email.newEmail.trim(),
-          currentPassword: email.currentPassword,
-        });
-        await refreshSession();
-      },
-      'Email updated successfully',
-      'Failed to update email',
-    );
-    if (ok) setEmail({ newEmail: '', currentPassword: '' });
-  };
-
-  const savePassword = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!password.current) {
-      setStatus({ tone: 'error', text: 'Please enter your current password to update password' });
-      return;
-    }
-    if (!password.next) {
-      setStatus({
-        tone: 'error',
-        text: 'Failed to update password',
-        detail: 'Please enter a new password.',
-      });
-      return;
-    }
-    if (password.next !== password.confirm) {
-      setStatus({ tone: 'error', text: 'Passwords do not match' });
-      return;
-    }
-    const ok = await run(
-      'password',
-      async () => {
-        await changePassword({ currentPassword: password.current, newPassword: password.next });
-        await refreshSession();
-      },
-      'Password updated successfully',
-      'Failed to update password',
-    );
-    if (ok) setPassword({ current: '', next: '', confirm: '' });
-  };
-
   const confirmDelete = async () => {
-    setBusy('delete');
+    deleting.current = true;
+    setBusy(true);
     setStatus(null);
     try {
       await deleteAccount();
@@ -191,13 +194,61 @@ export function MyAccountPage() {
       // A fresh load leaves nothing of the deleted account in memory.
       window.location.assign('/');
     } catch (error) {
-      setConfirmingDelete(false);
+      deleting.current = false;
+      setConfirming(false);
       setStatus({ tone: 'error', text: 'Failed to delete account', detail: reasonOf(error) });
-      setBusy(null);
+      setBusy(false);
     }
   };
+  return (
+    <div className="space-y-4">
+      <BusyButton
+        type="button"
+        variant="danger"
+        busy={busy}
+        disabled={busy}
+        fullWidth={false}
+        onClick={() => setConfirming(true)}
+      >
+        Delete Account
+      </BusyButton>
+      <FormStatusLine status={status} />
+      {confirming ? (
+        <Modal title="Delete your account?" tone="error" onClose={closeDelete}>
+          <p>{deleteConfirmation}</p>
+          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <button
+              type="button"
+              data-autofocus
+              onClick={closeDelete}
+              disabled={busy}
+              className="rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+            >
+              Cancel
+            </button>
+            <BusyButton
+              type="button"
+              variant="danger"
+              busy={busy}
+              disabled={busy}
+              fullWidth={false}
+              onClick={confirmDelete}
+            >
+              Yes, Delete My Account
+            </BusyButton>
+          </div>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}
 
-  const disabled = busy !== null;
+/**
+ * /my-account (spec.md section 2): profile, e-mail, password and deletion, each form with its own
+ * status line right under its button.
+ */
+export function MyAccountPage() {
+  const user = useSession().data?.user;
   return (
     <Page
       title="My Account"
@@ -212,148 +263,30 @@ export function MyAccountPage() {
             : ' a day after it was created.'}
         </p>
       ) : null}
-      <div ref={statusLine} role="status" aria-live="polite" className="mb-6 min-h-0">
-        {status ? (
-          <p
-            className={`rounded-lg border px-4 py-3 text-sm ${
-              status.tone === 'success'
-                ? 'border-emerald-200 bg-emerald-50 text-emerald-800'
-                : 'border-red-200 bg-red-50 text-red-800'
-            }`}
-          >
-            <strong className="font-semibold">{status.text}</strong>
-            {status.detail ? (
-              <span className="block sm:ml-1 sm:inline">{status.detail}</span>
-            ) : null}
-          </p>
-        ) : null}
-      </div>
-
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <Section title="Update Profile" description="The name shown in the top bar.">
-          <form noValidate onSubmit={saveProfile} className="space-y-4">
-            <TextField
-              label="Full Name"
-              name="name"
-              autoComplete="name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              disabled={disabled}
-            />
-            <BusyButton busy={busy === 'profile'} disabled={disabled} fullWidth={false}>
-              Update Profile
-            </BusyButton>
-          </form>
+          <ProfileForm name={user?.name ?? ''} />
         </Section>
-
         <Section
           title="Update Email"
           description={user ? `You sign in as ${user.email}.` : undefined}
         >
-          <form noValidate onSubmit={saveEmail} className="space-y-4">
-            <TextField
-              label="New Email"
-              name="newEmail"
-              type="email"
-              autoComplete="email"
-              value={email.newEmail}
-              onChange={(e) => setEmail((v) => ({ ...v, newEmail: e.target.value }))}
-              disabled={disabled}
-            />
-            <PasswordField
-              label="Current Password"
-              name="emailCurrentPassword"
-              autoComplete="current-password"
-              value={email.currentPassword}
-              onChange={(e) => setEmail((v) => ({ ...v, currentPassword: e.target.value }))}
-              disabled={disabled}
-            />
-            <BusyButton busy={busy === 'email'} disabled={disabled} fullWidth={false}>
-              Update Email
-            </BusyButton>
-          </form>
+          <EmailForm />
         </Section>
-
         <Section
           title="Change Password"
           description="Other devices signed in to your account are signed out."
         >
-          <form noValidate onSubmit={savePassword} className="space-y-4">
-            <PasswordField
-              label="Current Password"
-              name="currentPassword"
-              autoComplete="current-password"
-              value={password.current}
-              onChange={(e) => setPassword((v) => ({ ...v, current: e.target.value }))}
-              disabled={disabled}
-            />
-            <PasswordField
-              label="New Password"
-              name="newPassword"
-              autoComplete="new-password"
-              hint="Use at least 8 characters."
-              value={password.next}
-              onChange={(e) => setPassword((v) => ({ ...v, next: e.target.value }))}
-              disabled={disabled}
-            />
-            <PasswordField
-              label="Confirm New Password"
-              name="confirmPassword"
-              autoComplete="new-password"
-              value={password.confirm}
-              onChange={(e) => setPassword((v) => ({ ...v, confirm: e.target.value }))}
-              disabled={disabled}
-            />
-            <BusyButton busy={busy === 'password'} disabled={disabled} fullWidth={false}>
-              Change Password
-            </BusyButton>
-          </form>
+          <PasswordForm />
         </Section>
-
         <Section
           title="Delete Account"
           danger
           description="Deletes your account, every migration and the store credentials saved with them, and signs you out everywhere."
         >
-          <BusyButton
-            type="button"
-            variant="danger"
-            busy={busy === 'delete'}
-            disabled={disabled}
-            fullWidth={false}
-            onClick={() => setConfirmingDelete(true)}
-          >
-            Delete Account
-          </BusyButton>
+          <DeleteAccount />
         </Section>
       </div>
-
-      {confirmingDelete ? (
-        <Modal title="Delete your account?" tone="error" onClose={closeDelete}>
-          <p>{deleteConfirmation}</p>
-          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <button
-              type="button"
-              data-autofocus
-              onClick={closeDelete}
-              disabled={busy === 'delete'}
-              className="rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-            >
-              Cancel
-            </button>
-            <BusyButton
-              type="button"
-              variant="danger"
-              busy={busy === 'delete'}
-              disabled={busy === 'delete'}
-              fullWidth={false}
-              onClick={confirmDelete}
-            >
-              Yes, Delete My Account
-            </BusyButton>
-          </div>
-        </Modal>
-      ) : null}
     </Page>
   );
 }

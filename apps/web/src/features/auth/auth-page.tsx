@@ -6,22 +6,9 @@ import { BusyButton, PasswordField, TextField } from '../../components/form-fiel
 import { ApiRequestError } from '../../lib/api-client.ts';
 import { useRefreshSession } from '../session/api/get-session.ts';
 import { rememberReturnTo, returnTo } from '../session/return-to.ts';
-import {
-  requestPasswordReset,
-  resetPassword,
-  signInAsDemo,
-  signInWithEmail,
-  signUpWithEmail,
-  startGoogleSignIn,
-  useAuthConfig,
-} from './api/auth-api.ts';
 import { AuthSidePanel } from './side-panel.tsx';
-import {
-  validateAuthForm,
-  type AuthFields,
-  type AuthMode,
-  type FieldErrors,
-} from './validation.ts';
+import type { AuthConfig } from '@replatform/contracts/session';
+import type { AuthFields, AuthMode, FieldErrors } from './auth-schemas.ts';
 
 const messages = {
   generic: 'An error occurred. Please try again.',
@@ -29,6 +16,7 @@ const messages = {
   demo: 'An error occurred with demo login. Please try again.',
   resetSent: 'Password reset email sent. Please check your inbox.',
   passwordReset: 'Your password has been reset. Please sign in with your new password.',
+  outbox: 'This server has no mail server set up: its operator finds the link with npm run outbox.',
 };
 
 const titles: Record<AuthMode, { title: string; intro: string }> = {
@@ -42,6 +30,32 @@ const titles: Record<AuthMode, { title: string; intro: string }> = {
 };
 
 type Busy = null | 'form' | 'google' | 'demo';
+
+// The requests, with the schemas their answers are checked by, and the form's own schemas load
+// while the form is on screen, so the page shows before zod arrives.
+const authApi = () => import('./api/auth-api.ts');
+const authSchemas = () => import('./auth-schemas.ts');
+
+/**
+ * What the server offers (Google sign-in, where sign-up mail goes); undefined until it has said
+ * so, and without it the page offers e-mail and demo sign-in only.
+ */
+function useServerAuthConfig(): AuthConfig | undefined {
+  const [config, setConfig] = useState<AuthConfig>();
+  useEffect(() => {
+    let current = true;
+    authApi()
+      .then((api) => api.getAuthConfig())
+      .then(
+        (answer) => current && setConfig(answer),
+        () => undefined,
+      );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return config;
+}
 
 /** What the server said, when it is something the visitor can act on; else the fallback. */
 function reasonOf(error: unknown, fallback: string): string {
@@ -80,7 +94,8 @@ export function AuthPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const refreshSession = useRefreshSession();
-  const config = useAuthConfig();
+  const config = useServerAuthConfig();
+  const google = config?.providers.google ?? false;
   const [mode, setMode] = useState<AuthMode>(() =>
     modeFromLocation(location.pathname, location.search),
   );
@@ -95,6 +110,13 @@ export function AuthPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
   const form = useRef<HTMLFormElement>(null);
+  // Set while a submit waits for the form's schemas, before `busy` can say so.
+  const checking = useRef(false);
+
+  useEffect(() => {
+    // Fetched now, so the first submit rarely waits for them; a failed load shows on submit.
+    authSchemas().catch(() => undefined);
+  }, []);
 
   useEffect(() => {
     setMode(modeFromLocation(location.pathname, location.search));
@@ -117,7 +139,6 @@ export function AuthPage() {
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const { title, intro } = titles[mode];
   const showProviders = mode === 'signin' || mode === 'signup';
-  const google = config.data?.providers.google ?? false;
 
   const set = (key: keyof AuthFields) => (e: { target: { value: string } }) =>
     setFields((f) => ({ ...f, [key]: e.target.value }));
@@ -129,36 +150,57 @@ export function AuthPage() {
     if (next !== 'signin') setNotice(null);
   };
 
+  const check = async () => (await authSchemas()).checkAuthForm(mode, fields);
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
+    if (busy || checking.current) return;
     setAlert(null);
     setNotice(null);
-    const found = validateAuthForm(mode, fields);
-    setErrors(found);
-    if (Object.keys(found).length) {
+    checking.current = true;
+    let checked: Awaited<ReturnType<typeof check>>;
+    try {
+      checked = await check();
+    } catch (error) {
+      setAlert(reasonOf(error, messages.generic));
+      return;
+    } finally {
+      checking.current = false;
+    }
+    if ('errors' in checked) {
+      setErrors(checked.errors);
       // Put the visitor on the first field to fix, once the errors are rendered.
       requestAnimationFrame(() =>
         form.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus(),
       );
       return;
     }
+    setErrors({});
+    const { values } = checked;
     setBusy('form');
     try {
-      const email = fields.email.trim();
-      if (mode === 'signin') {
-        await signInWithEmail({ email, password: fields.password });
+      const { requestPasswordReset, resetPassword, signInWithEmail, signUpWithEmail } =
+        await authApi();
+      if (values.mode === 'signin') {
+        await signInWithEmail({ email: values.email, password: values.password });
         await refreshSession();
-      } else if (mode === 'signup') {
-        await signUpWithEmail({ name: fields.name.trim(), email, password: fields.password });
-        await refreshSession();
-      } else if (mode === 'reset') {
-        await requestPasswordReset(email);
+      } else if (values.mode === 'signup') {
+        const answer = await signUpWithEmail({
+          name: values.name,
+          email: values.email,
+          password: values.password,
+        });
+        setFields((f) => ({ ...f, password: '' }));
+        setNotice(
+          config?.mail === 'outbox' ? `${answer.message} ${messages.outbox}` : answer.message,
+        );
+      } else if (values.mode === 'reset') {
+        await requestPasswordReset(values.email);
         setFields((f) => ({ ...f, password: '' }));
         switchMode('signin');
         setNotice(messages.resetSent);
       } else {
-        await resetPassword({ token, newPassword: fields.password });
+        await resetPassword({ token, newPassword: values.password });
         setFields((f) => ({ ...f, password: '', confirm: '' }));
         navigate(`/login${query}`, { replace: true });
         setNotice(messages.passwordReset);
@@ -175,6 +217,7 @@ export function AuthPage() {
     setAlert(null);
     setBusy('google');
     try {
+      const { startGoogleSignIn } = await authApi();
       const { url } = await startGoogleSignIn({
         callbackURL: returnTo(from) ?? '/migrations',
         errorCallbackURL: `/login${query}`,
@@ -191,7 +234,7 @@ export function AuthPage() {
     setAlert(null);
     setBusy('demo');
     try {
-      await signInAsDemo();
+      await (await authApi()).signInAsDemo();
       // Demo accounts work in mock mode: sandbox stores and simulated payments.
       const target = new URL(returnTo(from) ?? '/migrations', window.location.origin);
       target.searchParams.set('mock', 'true');

@@ -1,12 +1,14 @@
 import { ArrowLeft, ArrowRight, CalendarDays, FileQuestion } from 'lucide-react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../session/api/get-session.ts';
 import { BlogFooter, BlogHeader } from './blog-chrome.tsx';
 import { AuthorAvatar, CategoryBadge, PostCard, PostStats } from './post-card.tsx';
 import { blogPosts, findPost, relatedPosts } from './posts.ts';
-import { SafeHtml } from './safe-html.tsx';
 import { ShareButtons } from './share-buttons.tsx';
+
+// The body and its sanitiser arrive while the post's header is already on screen.
+const PostContent = lazy(async () => ({ default: (await import('./post-body.tsx')).PostContent }));
 
 function BackToBlog() {
   return (
@@ -96,7 +98,9 @@ export function BlogPostPage() {
               height={630}
               className="aspect-[1200/630] w-full rounded-2xl bg-slate-100 object-cover shadow-sm"
             />
-            <SafeHtml html={post.content} className="mt-4 text-base sm:text-lg" />
+            <Suspense fallback={<div className="mt-4" aria-busy="true" />}>
+              <PostContent id={post.id} className="mt-4 text-base sm:text-lg" />
+            </Suspense>
             <ul aria-label="Tags" className="mt-10 flex flex-wrap gap-2">
               {post.tags.map((tag) => (
                 <li

@@ -8,6 +8,7 @@ import {
   initialsOf,
   relatedPosts,
 } from './posts.ts';
+import { postContents } from './post-contents.ts';
 
 describe('blog posts', () => {
   it('has six posts with unique ids, local artwork and every field of the spec', () => {
@@ -16,8 +17,9 @@ describe('blog posts', () => {
     for (const post of blogPosts) {
       expect(post.imageUrl).toMatch(/^\/images\/blog\/[a-z-]+\.svg$/);
       expect(post.tags.length).toBeGreaterThanOrEqual(2);
-      for (const field of ['title', 'excerpt', 'content', 'author', 'authorRole', 'authorBio'])
+      for (const field of ['title', 'excerpt', 'author', 'authorRole', 'authorBio'])
         expect(post[field as keyof typeof post], `${post.id}.${field}`).toBeTruthy();
+      expect(postContents[post.id], `${post.id}.content`).toMatch(/<p>/);
     }
     expect(blogPosts.some((p) => p.featured)).toBe(true);
     expect(blogPosts.some((p) => !p.featured)).toBe(true);

@@ -1,10 +1,10 @@
-import { CheckCircle2, Send } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Send } from 'lucide-react';
+import { useState } from 'react';
 import {
   contactMessageRequestSchema,
   contactPriorities,
   contactPriorityLabels,
-  type ContactPriority,
+  type ContactMessageRequest,
 } from '@replatform/contracts/forms';
 import { support } from '@replatform/contracts/support';
 import {
@@ -13,20 +13,13 @@ import {
   TextAreaField,
   TextField,
 } from '../../components/form-fields.tsx';
-import { ApiRequestError } from '../../lib/api-client.ts';
+import { SentPanel } from '../../components/sent-panel.tsx';
+import { reasonOf, useSchemaForm } from '../../lib/forms.tsx';
 import { sendContactMessage } from './api/contact-api.ts';
 
-export interface ContactDraft {
-  name: string;
-  email: string;
-  company: string;
-  phone: string;
-  subject: string;
-  message: string;
-  priority: ContactPriority;
-}
-
-export const emptyDraft = (who: { name?: string; email?: string } = {}): ContactDraft => ({
+export const emptyMessage = (
+  who: { name?: string; email?: string } = {},
+): Required<ContactMessageRequest> => ({
   name: who.name ?? '',
   email: who.email ?? '',
   company: '',
@@ -36,93 +29,47 @@ export const emptyDraft = (who: { name?: string; email?: string } = {}): Contact
   priority: 'medium',
 });
 
-type Errors = Partial<Record<keyof ContactDraft, string>>;
-
-/** The first message per field of the shared schema, so the page and the server agree. */
-export function validateDraft(draft: ContactDraft): Errors {
-  const result = contactMessageRequestSchema.safeParse(draft);
-  if (result.success) return {};
-  const errors: Errors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as keyof ContactDraft | undefined;
-    if (field && !errors[field]) errors[field] = issue.message;
-  }
-  return errors;
-}
+/** The contact form's values and checks, by the schema the server checks a message with. */
+export const useContactForm = (initial: ContactMessageRequest) =>
+  useSchemaForm(contactMessageRequestSchema, initial);
+export type ContactFormControl = ReturnType<typeof useContactForm>;
 
 /**
  * The contact page's message form (spec.md section 2): idle, sending, then the success panel
- * whose 'Send another message' starts over with an empty form.
+ * whose 'Send another message' starts over with an empty form. The page holds the form's values,
+ * as its channel cards fill some in.
  */
 export function ContactForm({
-  draft,
-  setDraft,
+  form,
   initial,
 }: {
-  draft: ContactDraft;
-  setDraft: (update: (draft: ContactDraft) => ContactDraft) => void;
-  initial: () => ContactDraft;
+  form: ContactFormControl;
+  initial: () => ContactMessageRequest;
 }) {
-  const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<{ id: string; name: string } | null>(null);
-  const successHeading = useRef<HTMLHeadingElement>(null);
+  const { errors, isSubmitting: busy } = form.formState;
 
-  useEffect(() => {
-    if (sent) successHeading.current?.focus();
-  }, [sent]);
-
-  const field = (key: keyof ContactDraft) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setDraft((d) => ({ ...d, [key]: value }));
-    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const found = validateDraft(draft);
-    setErrors(found);
-    if (Object.keys(found).length) {
-      const first = Object.keys(found)[0];
-      (document.querySelector(`#contact-form [name="${first}"]`) as HTMLElement | null)?.focus();
-      return;
-    }
-    setBusy(true);
+  const submit = form.handleSubmit(async (message) => {
     try {
-      const parsed = contactMessageRequestSchema.parse(draft);
-      const answer = await sendContactMessage(parsed);
-      setSent({ id: answer.id, name: parsed.name });
+      const answer = await sendContactMessage(message);
+      setSent({ id: answer.id, name: message.name });
     } catch (error) {
-      setFailure(
-        error instanceof ApiRequestError && error.status < 500 && error.code !== 'http_error'
-          ? error.message
-          : `We could not send your message. Please try again, or e-mail ${support.email}.`,
-      );
-    } finally {
-      setBusy(false);
+      form.setError('root', {
+        message:
+          reasonOf(error) ??
+          `We could not send your message. Please try again, or e-mail ${support.email}.`,
+      });
     }
-  };
+  });
 
   const again = () => {
-    setDraft(() => initial());
-    setErrors({});
-    setFailure(null);
+    form.reset(initial());
     setSent(null);
   };
 
   if (sent) {
     return (
-      <div className="rounded-xl border border-emerald-200 bg-emerald-50 p-6 text-center sm:p-10">
-        <CheckCircle2 size={44} aria-hidden className="mx-auto text-emerald-600" />
-        <h3
-          ref={successHeading}
-          tabIndex={-1}
-          className="mt-4 text-xl font-semibold text-emerald-900 focus:outline-none"
-        >
-          Message sent!
-        </h3>
+      <SentPanel title="Message sent!" level="h3" look="boxed">
         <p className="mt-2 text-emerald-800">
           Thank you, {sent.name}. A migration specialist will reply {support.responseTime}.
         </p>
@@ -136,90 +83,76 @@ export function ContactForm({
         >
           Send another message
         </button>
-      </div>
+      </SentPanel>
     );
   }
 
   return (
     <form id="contact-form" noValidate onSubmit={submit} className="space-y-4">
       <div role="alert" aria-live="assertive">
-        {failure ? (
+        {errors.root?.message ? (
           <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-            {failure}
+            {errors.root.message}
           </p>
         ) : null}
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField
           label="Name"
-          name="name"
           autoComplete="name"
           required
-          value={draft.name}
-          onChange={field('name')}
-          error={errors.name}
+          error={errors.name?.message}
           disabled={busy}
+          {...form.register('name')}
         />
         <TextField
           label="Email"
-          name="email"
           type="email"
           autoComplete="email"
           required
-          value={draft.email}
-          onChange={field('email')}
-          error={errors.email}
+          error={errors.email?.message}
           disabled={busy}
+          {...form.register('email')}
         />
         <TextField
           label="Company (optional)"
-          name="company"
           autoComplete="organization"
-          value={draft.company}
-          onChange={field('company')}
-          error={errors.company}
+          error={errors.company?.message}
           disabled={busy}
+          {...form.register('company')}
         />
         <TextField
           label="Phone (optional)"
-          name="phone"
           type="tel"
           autoComplete="tel"
-          value={draft.phone}
-          onChange={field('phone')}
-          error={errors.phone}
+          error={errors.phone?.message}
           disabled={busy}
+          {...form.register('phone')}
         />
       </div>
       <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
         <TextField
           label="Subject"
-          name="subject"
           required
-          value={draft.subject}
-          onChange={field('subject')}
-          error={errors.subject}
+          error={errors.subject?.message}
           disabled={busy}
+          {...form.register('subject')}
         />
         <SelectField
           label="Priority"
-          name="priority"
-          value={draft.priority}
-          onChange={field('priority')}
           disabled={busy}
           options={contactPriorities.map((p) => [p, contactPriorityLabels[p]])}
+          {...form.register('priority')}
         />
       </div>
       <TextAreaField
         label="Message"
-        name="message"
         required
-        value={draft.message}
-        onChange={field('message')}
-        error={errors.message}
+        error={errors.message?.message}
         hint="Tell us your platforms and roughly how many products, customers and orders you have."
         disabled={busy}
         maxLength={5000}
+        {...form.register('message')}
       />
       <BusyButton
         busy={busy}

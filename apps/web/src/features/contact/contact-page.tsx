@@ -20,7 +20,7 @@ import { Link, useSearchParams } from 'react-router';
 import { support } from '@replatform/contracts/support';
 import { Page } from '../../components/page.tsx';
 import { useSession } from '../session/api/get-session.ts';
-import { ContactForm, emptyDraft, type ContactDraft } from './contact-form.tsx';
+import { ContactForm, emptyMessage, useContactForm } from './contact-form.tsx';
 
 /** What a channel card puts into the form when it starts a conversation there. */
 const channelDrafts = {
@@ -121,28 +121,30 @@ export function ContactPage() {
   const user = session.data?.user;
   const [params] = useSearchParams();
   const initial = useCallback(
-    () => emptyDraft({ name: user?.name ?? '', email: user?.email ?? '' }),
+    () => emptyMessage({ name: user?.name ?? '', email: user?.email ?? '' }),
     [user?.name, user?.email],
   );
-  const [draft, setDraft] = useState<ContactDraft>(initial);
+  const form = useContactForm(initial());
+  const { getValues, setValue } = form;
   const formSection = useRef<HTMLElement>(null);
 
   // The account's name and address fill in once the session has loaded, unless typed over.
   useEffect(() => {
-    setDraft((d) => ({
-      ...d,
-      name: d.name || (user?.name ?? ''),
-      email: d.email || (user?.email ?? ''),
-    }));
-  }, [user?.name, user?.email]);
+    if (!getValues('name')) setValue('name', user?.name ?? '');
+    if (!getValues('email')) setValue('email', user?.email ?? '');
+  }, [user?.name, user?.email, getValues, setValue]);
 
   const [focusRequests, setFocusRequests] = useState(0);
-  const startWith = useCallback((channel: Channel) => {
-    const preset = channelDrafts[channel];
-    setDraft((d) => ({ ...d, subject: preset.subject, message: d.message || preset.message }));
-    setFocusRequests((n) => n + 1);
-    formSection.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-  }, []);
+  const startWith = useCallback(
+    (channel: Channel) => {
+      const preset = channelDrafts[channel];
+      setValue('subject', preset.subject);
+      if (!getValues('message')) setValue('message', preset.message);
+      setFocusRequests((n) => n + 1);
+      formSection.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    },
+    [getValues, setValue],
+  );
   // Runs once the prefilled values are rendered: the visitor goes on typing after the preset.
   useEffect(() => {
     if (!focusRequests) return;
@@ -225,7 +227,7 @@ export function ContactPage() {
           <p className="mt-1 mb-5 text-sm text-slate-600">
             Name, email, subject and message are required.
           </p>
-          <ContactForm draft={draft} setDraft={setDraft} initial={initial} />
+          <ContactForm form={form} initial={initial} />
         </section>
 
         <div className="grid content-start gap-6">

@@ -22,16 +22,21 @@ import {
   type FaqItem,
   type HelpTopic,
 } from './faq.ts';
-import { buildPdf } from './guide-pdf.ts';
 import { guideBlocks } from './migration-guide.ts';
 import { WalkthroughDialog } from './walkthrough-dialog.tsx';
 
 const guideTitle = 'Replatform migration guide';
 
-/** Builds the guide in the browser and hands it to the browser as a download. */
-function downloadGuide() {
-  const bytes = buildPdf(guideBlocks(new Date()), { title: guideTitle, footer: guideTitle });
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
+/** Builds the guide in the browser (loading the PDF code first) and hands it over as a download. */
+async function downloadGuide() {
+  const { buildGuidePdf } = await import('./guide-pdf.ts');
+  const bytes = await buildGuidePdf(guideBlocks(new Date()), {
+    title: guideTitle,
+    footer: guideTitle,
+  });
+  const url = URL.createObjectURL(
+    new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }),
+  );
   const link = document.createElement('a');
   link.href = url;
   link.download = 'replatform-migration-guide.pdf';
@@ -260,7 +265,7 @@ export function HelpPage() {
             icon={<FileDown size={20} aria-hidden />}
             title="PDF Migration Guide"
             action={
-              <button type="button" className={actionClass} onClick={downloadGuide}>
+              <button type="button" className={actionClass} onClick={() => void downloadGuide()}>
                 <FileDown size={16} aria-hidden /> Download the guide (PDF)
               </button>
             }

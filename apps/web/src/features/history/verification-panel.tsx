@@ -77,50 +77,65 @@ export function VerificationPanel({
       ) : (
         <>
           <p
-            className={`mt-2 flex items-center gap-2 font-medium ${v.status === 'passed' ? 'text-emerald-700' : 'text-red-700'}`}
+            className={`mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 font-medium ${v.status === 'passed' ? 'text-emerald-700' : 'text-red-700'}`}
           >
-            {v.status === 'passed' ? (
-              <CheckCircle2 size={18} aria-hidden />
-            ) : (
-              <XCircle size={18} aria-hidden />
-            )}
-            {v.status !== 'passed'
-              ? 'Some records differ from the source.'
-              : known === 0
-                ? 'Every migrated record matches the source.'
-                : `Completed with ${formatCount(known)} known ${known === 1 ? 'difference' : 'differences'}: every other field matches the source.`}
+            <span className="flex items-center gap-2">
+              {v.status === 'passed' ? (
+                <CheckCircle2 size={18} aria-hidden />
+              ) : (
+                <XCircle size={18} aria-hidden />
+              )}
+              {v.status !== 'passed'
+                ? 'Some records differ from the source.'
+                : known === 0
+                  ? 'Every migrated record matches the source.'
+                  : `Completed with ${formatCount(known)} known ${known === 1 ? 'difference' : 'differences'}: every other field matches the source.`}
+            </span>
             {v.checkedAt ? (
               <span className="text-sm font-normal text-slate-500">
                 Checked {formatDateTime(v.checkedAt)}
               </span>
             ) : null}
           </p>
-          <table className="mt-3 w-full text-left text-sm">
-            <thead className="text-slate-600">
-              <tr>
-                <th scope="col" className="py-1">
-                  Data
-                </th>
-                <th scope="col">Checked</th>
-                <th scope="col">Matched</th>
-                <th scope="col">Different</th>
-                <th scope="col">Missing</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(v.entities).map(([entity, e]) => (
-                <tr key={entity} className="border-t border-slate-100">
-                  <th scope="row" className="py-1 font-normal capitalize">
-                    {entity}
+          {/* On a phone the five columns do not fit: the table scrolls sideways inside its own box
+              while the name of each row stays in view. */}
+          <div className="mt-3 overflow-x-auto">
+            <table className="w-full min-w-[26rem] text-left text-sm tabular-nums">
+              <thead className="text-slate-600">
+                <tr>
+                  <th scope="col" className="sticky left-0 bg-white py-1 pr-4">
+                    Data
                   </th>
-                  <td>{formatCount(e.checked)}</td>
-                  <td>{formatCount(e.matched)}</td>
-                  <td>{formatCount(e.mismatched)}</td>
-                  <td>{formatCount(e.missing)}</td>
+                  <th scope="col" className="pr-4">
+                    Checked
+                  </th>
+                  <th scope="col" className="pr-4">
+                    Matched
+                  </th>
+                  <th scope="col" className="pr-4">
+                    Different
+                  </th>
+                  <th scope="col">Missing</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {Object.entries(v.entities).map(([entity, e]) => (
+                  <tr key={entity} className="border-t border-slate-100">
+                    <th
+                      scope="row"
+                      className="sticky left-0 bg-white py-1 pr-4 font-normal capitalize"
+                    >
+                      {entity}
+                    </th>
+                    <td className="pr-4">{formatCount(e.checked)}</td>
+                    <td className="pr-4">{formatCount(e.matched)}</td>
+                    <td className="pr-4">{formatCount(e.mismatched)}</td>
+                    <td>{formatCount(e.missing)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {v.knownDifferences.length > 0 ? (
             <div className="mt-4">
               <h3 className="text-sm font-semibold">Known differences</h3>
@@ -139,7 +154,7 @@ export function VerificationPanel({
             </div>
           ) : null}
           {v.examples.length > 0 ? (
-            <ul className="mt-3 space-y-1 text-sm text-slate-700">
+            <ul className="mt-3 space-y-1 text-sm break-words text-slate-700">
               {v.examples.map((x) => (
                 <li key={`${x.entity}-${x.sourceId}`}>
                   <span className="capitalize">{x.entity}</span> {x.sourceId}: {x.detail}

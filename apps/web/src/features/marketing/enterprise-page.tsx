@@ -7,13 +7,12 @@ import {
   Server,
   ShieldCheck,
 } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import {
   enterpriseQuoteRequestSchema,
   storeSizeLabels,
   storeSizes,
-  type EnterpriseQuoteRequest,
 } from '@replatform/contracts/forms';
 import { support } from '@replatform/contracts/support';
 import {
@@ -23,7 +22,8 @@ import {
   TextField,
 } from '../../components/form-fields.tsx';
 import { SiteFooter } from '../../components/site-footer.tsx';
-import { ApiRequestError } from '../../lib/api-client.ts';
+import { SentPanel } from '../../components/sent-panel.tsx';
+import { reasonOf, useSchemaForm } from '../../lib/forms.tsx';
 import { requestEnterpriseQuote } from './api/enterprise-api.ts';
 import { MarketingHeader } from './marketing-header.tsx';
 
@@ -60,85 +60,34 @@ const benefits = [
   },
 ];
 
-interface Draft {
-  name: string;
-  email: string;
-  storeName: string;
-  storeSize: string;
-  comments: string;
-  website: string;
-}
-const emptyDraft: Draft = {
-  name: '',
-  email: '',
-  storeName: '',
-  storeSize: '',
-  comments: '',
-  website: '',
-};
-type Errors = Partial<Record<keyof Draft, string>>;
-
 function QuoteForm() {
-  const [draft, setDraft] = useState<Draft>(emptyDraft);
-  const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSchemaForm(enterpriseQuoteRequestSchema, {
+    name: '',
+    email: '',
+    storeName: '',
+    comments: '',
+    website: '',
+  });
+  const { errors, isSubmitting: busy } = form.formState;
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const thanks = useRef<HTMLHeadingElement>(null);
   const trapId = useId();
 
-  useEffect(() => {
-    if (sentTo) thanks.current?.focus();
-  }, [sentTo]);
-
-  const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setDraft((d) => ({ ...d, [key]: value }));
-    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const result = enterpriseQuoteRequestSchema.safeParse(draft as EnterpriseQuoteRequest);
-    if (!result.success) {
-      const found: Errors = {};
-      for (const issue of result.error.issues) {
-        const key = issue.path[0] as keyof Draft | undefined;
-        if (key && !found[key]) found[key] = issue.message;
-      }
-      setErrors(found);
-      const first = Object.keys(found)[0];
-      document.querySelector<HTMLElement>(`#quote-form [name="${first}"]`)?.focus();
-      return;
-    }
-    setErrors({});
-    setBusy(true);
+  const submit = form.handleSubmit(async (quote) => {
     try {
-      await requestEnterpriseQuote(result.data);
-      setSentTo(result.data.email);
+      await requestEnterpriseQuote(quote);
+      setSentTo(quote.email);
     } catch (error) {
-      setFailure(
-        error instanceof ApiRequestError && error.status < 500 && error.code !== 'http_error'
-          ? error.message
-          : `We could not send your request. Please try again, or e-mail ${support.salesEmail}.`,
-      );
-    } finally {
-      setBusy(false);
+      form.setError('root', {
+        message:
+          reasonOf(error) ??
+          `We could not send your request. Please try again, or e-mail ${support.salesEmail}.`,
+      });
     }
-  };
+  });
 
   if (sentTo) {
     return (
-      <div className="py-6 text-center">
-        <CheckCircle2 size={48} aria-hidden className="mx-auto text-emerald-600" />
-        <h2
-          ref={thanks}
-          tabIndex={-1}
-          className="mt-4 text-2xl font-semibold text-slate-900 focus:outline-none"
-        >
-          Thank you!
-        </h2>
+      <SentPanel title="Thank you!" level="h2" look="plain">
         <p className="mt-2 text-slate-600">
           Your quote request has been received. A solutions architect will reply to{' '}
           <strong className="break-words text-slate-900">{sentTo}</strong> {support.responseTime}{' '}
@@ -150,7 +99,7 @@ function QuoteForm() {
         >
           Back to the home page
         </Link>
-      </div>
+      </SentPanel>
     );
   }
 
@@ -158,50 +107,42 @@ function QuoteForm() {
     <form id="quote-form" noValidate onSubmit={submit} className="space-y-4">
       <h2 className="text-xl font-semibold text-slate-900">Request a custom quote</h2>
       <div role="alert" aria-live="assertive">
-        {failure ? (
+        {errors.root?.message ? (
           <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-            {failure}
+            {errors.root.message}
           </p>
         ) : null}
       </div>
       <TextField
         label="Name"
-        name="name"
         autoComplete="name"
         required
-        value={draft.name}
-        onChange={set('name')}
-        error={errors.name}
+        error={errors.name?.message}
+        {...form.register('name')}
         disabled={busy}
       />
       <TextField
         label="Work email"
-        name="email"
         type="email"
         autoComplete="email"
         required
-        value={draft.email}
-        onChange={set('email')}
-        error={errors.email}
+        error={errors.email?.message}
+        {...form.register('email')}
         disabled={busy}
       />
       <TextField
         label="Store name"
-        name="storeName"
         autoComplete="organization"
         required
-        value={draft.storeName}
-        onChange={set('storeName')}
-        error={errors.storeName}
+        error={errors.storeName?.message}
+        {...form.register('storeName')}
         disabled={busy}
       />
       <SelectField
         label="Store size (products + customers + orders)"
-        name="storeSize"
         required
-        value={draft.storeSize}
-        onChange={set('storeSize')}
-        error={errors.storeSize}
+        error={errors.storeSize?.message}
+        {...form.register('storeSize')}
         disabled={busy}
         options={[
           ['', 'Choose a size'],
@@ -210,10 +151,8 @@ function QuoteForm() {
       />
       <TextAreaField
         label="Comments (optional)"
-        name="comments"
-        value={draft.comments}
-        onChange={set('comments')}
-        error={errors.comments}
+        error={errors.comments?.message}
+        {...form.register('comments')}
         hint="Platforms, number of stores, deadlines: anything that shapes the plan."
         disabled={busy}
         maxLength={5000}
@@ -221,14 +160,7 @@ function QuoteForm() {
       {/* Left empty by people, who never see it; automated submitters fill it in. */}
       <div aria-hidden className="absolute -left-[9999px] h-px w-px overflow-hidden">
         <label htmlFor={trapId}>Website</label>
-        <input
-          id={trapId}
-          name="website"
-          tabIndex={-1}
-          autoComplete="off"
-          value={draft.website}
-          onChange={set('website')}
-        />
+        <input id={trapId} tabIndex={-1} autoComplete="off" {...form.register('website')} />
       </div>
       <BusyButton busy={busy} disabled={busy}>
         {busy ? 'Sending...' : 'Request a Quote'}

@@ -17,7 +17,7 @@ import { CompleteStep } from './steps/complete-step.tsx';
 import { ConnectStep } from './steps/connect-step.tsx';
 import { MigrateStep, type OpenStep } from './steps/migrate-step.tsx';
 import { PaymentStep } from './steps/payment-step.tsx';
-import { SelectDataStep, type DataSelection } from './steps/select-data-step.tsx';
+import { initialSelection, SelectDataStep, type DataSelection } from './steps/select-data-step.tsx';
 
 function StepContent({
   migration,
@@ -142,11 +142,7 @@ function MigrationView({ id }: { id: string | undefined }) {
   ).length;
   const finished = m.currentStep >= 5 || m.status === 'completed';
   const onCurrentStep = step === m.currentStep;
-  const chosen = selection ?? {
-    products: Boolean(m.dataTypes.products),
-    customers: Boolean(m.dataTypes.customers),
-    orders: Boolean(m.dataTypes.orders),
-  };
+  const chosen = selection ?? initialSelection(m);
   // Next Step does what the step's own button does: on step 1 only once both stores are
   // connected, on step 2 it saves the selection on screen together with the step change.
   const nextBlocked =

@@ -102,10 +102,17 @@ export function MigrationsPage() {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Your Migrations</h1>
-          <p className="mt-1 text-slate-600">
-            <span>{active.length} active</span> · <span>{completed} completed</span> ·{' '}
-            <span>{failed} failed</span>
-          </p>
+          {/* Until the list arrives there is nothing to count: zeros would read as "none". */}
+          {migrations.isPending ? (
+            <p className="mt-1 animate-pulse text-slate-500" aria-busy="true">
+              Counting your migrations...
+            </p>
+          ) : (
+            <p className="mt-1 text-slate-600">
+              <span>{active.length} active</span> · <span>{completed} completed</span> ·{' '}
+              <span>{failed} failed</span>
+            </p>
+          )}
         </div>
         <div className="flex flex-wrap gap-2">
           <button
@@ -113,7 +120,7 @@ export function MigrationsPage() {
             onClick={() => setView('all')}
             className="inline-flex items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium"
           >
-            <List size={16} aria-hidden /> View All ({list.length})
+            <List size={16} aria-hidden /> View All{migrations.isPending ? '' : ` (${list.length})`}
           </button>
           <button
             type="button"

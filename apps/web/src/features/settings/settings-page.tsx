@@ -8,32 +8,30 @@ import {
   Trash2,
   UserRound,
 } from 'lucide-react';
-import {
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  type FormEvent,
-  type KeyboardEvent,
-  type ReactNode,
-} from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { z } from 'zod';
 import {
   dateFormats,
   languages,
+  notificationPreferencesSchema,
   themes,
   timezones,
+  userPreferencesSchema,
   type NotificationPreferences,
   type UserPreferences,
 } from '@replatform/contracts/forms';
-import {
-  BusyButton,
-  PasswordField,
-  SelectField,
-  TextField,
-} from '../../components/form-fields.tsx';
+import { BusyButton, SelectField, TextField } from '../../components/form-fields.tsx';
 import { Page } from '../../components/page.tsx';
-import { ApiRequestError } from '../../lib/api-client.ts';
+import { PasswordChangeFields } from '../../components/password-change-fields.tsx';
+import {
+  firstProblem,
+  FormStatusLine,
+  reasonOf,
+  useSchemaForm,
+  useStatusSubmit,
+  type FormStatus,
+} from '../../lib/forms.tsx';
 import { useRefreshSession, useSession } from '../session/api/get-session.ts';
 import { signOut } from '../session/api/sign-out.ts';
 import { changePassword, signOutOtherDevices, updateName } from './api/account-settings.ts';
@@ -49,99 +47,70 @@ const tabs = [
 ] as const;
 type TabId = (typeof tabs)[number]['id'];
 
-interface Status {
-  tone: 'success' | 'error';
-  text: string;
-  detail?: string | undefined;
-}
-
-function reasonOf(error: unknown): string | undefined {
-  if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) {
-    if (error.code !== 'http_error') return error.message;
-  }
-  return undefined;
-}
-
-function StatusLine({ status }: { status: Status | null }) {
-  return (
-    <div role="status" aria-live="polite">
-      {status ? (
-        <p
-          className={`mb-4 rounded-lg border px-4 py-3 text-sm ${
-            status.tone === 'success'
-              ? 'border-emerald-200 bg-emerald-50 text-emerald-800'
-              : 'border-red-200 bg-red-50 text-red-800'
-          }`}
-        >
-          <strong className="font-semibold">{status.text}</strong>
-          {status.detail ? <span className="block sm:ml-1 sm:inline">{status.detail}</span> : null}
-        </p>
-      ) : null}
-    </div>
-  );
-}
+/**
+ * The Account tab changes the name, and the password when a new one is typed; the checks run in
+ * one refinement so every problem is found and the status line can say the weightiest.
+ */
+const accountSchema = z
+  .object({
+    name: z.string(),
+    currentPassword: z.string(),
+    newPassword: z.string(),
+    confirmPassword: z.string(),
+  })
+  .superRefine((values, context) => {
+    if (values.newPassword || values.confirmPassword) {
+      if (values.newPassword !== values.confirmPassword)
+        context.addIssue({
+          code: 'custom',
+          path: ['confirmPassword'],
+          message: 'New passwords do not match',
+        });
+      if (!values.currentPassword)
+        context.addIssue({
+          code: 'custom',
+          path: ['currentPassword'],
+          message: 'Please enter your current password to update password',
+        });
+    }
+    if (!values.name.trim())
+      context.addIssue({ code: 'custom', path: ['name'], message: 'Please enter your name.' });
+  });
 
 function AccountTab() {
   const session = useSession();
   const refreshSession = useRefreshSession();
   const user = session.data?.user;
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState({ current: '', next: '', confirm: '' });
-  const [status, setStatus] = useState<Status | null>(null);
-  const [busy, setBusy] = useState(false);
+  const noPassword = { currentPassword: '', newPassword: '', confirmPassword: '' };
+  const form = useSchemaForm(accountSchema, { name: user?.name ?? '', ...noPassword });
+  const { reset, getValues } = form;
 
-  useEffect(() => setName(user?.name ?? ''), [user?.name]);
+  useEffect(
+    () => reset({ ...getValues(), name: user?.name ?? '' }),
+    [user?.name, reset, getValues],
+  );
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    setStatus(null);
-    const wantsPassword = Boolean(password.next || password.confirm);
-    if (wantsPassword && password.next !== password.confirm) {
-      setStatus({ tone: 'error', text: 'New passwords do not match' });
-      return;
-    }
-    if (wantsPassword && !password.current) {
-      setStatus({ tone: 'error', text: 'Please enter your current password to update password' });
-      return;
-    }
-    if (!name.trim()) {
-      setStatus({
-        tone: 'error',
-        text: 'Failed to update account settings',
-        detail: 'Please enter your name.',
-      });
-      return;
-    }
-    setBusy(true);
-    try {
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async ({ name, currentPassword, newPassword }) => {
       if (name.trim() !== (user?.name ?? '')) await updateName(name.trim());
-      if (wantsPassword)
-        await changePassword({ currentPassword: password.current, newPassword: password.next });
+      if (newPassword) await changePassword({ currentPassword, newPassword });
       await refreshSession();
-      setPassword({ current: '', next: '', confirm: '' });
-      setStatus({ tone: 'success', text: 'Account updated successfully' });
-    } catch (error) {
-      setStatus({
-        tone: 'error',
-        text: 'Failed to update account settings',
-        detail: reasonOf(error),
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
+      form.reset({ name: name.trim(), ...noPassword });
+    },
+    success: 'Account updated successfully',
+    failure: 'Failed to update account settings',
+    invalid: (errors) => {
+      const password = errors.confirmPassword ?? errors.currentPassword;
+      return password?.message
+        ? { tone: 'error', text: password.message }
+        : firstProblem(errors, 'Failed to update account settings');
+    },
+  });
 
   return (
-    <form noValidate onSubmit={save} className="space-y-5">
-      <StatusLine status={status} />
-      <TextField
-        label="Full Name"
-        name="name"
-        autoComplete="name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        disabled={busy}
-      />
+    <form noValidate onSubmit={onSubmit} className="space-y-5">
+      <FormStatusLine status={status} />
+      <TextField label="Full Name" autoComplete="name" disabled={busy} {...form.register('name')} />
       <TextField
         label="Email"
         name="email"
@@ -152,29 +121,10 @@ function AccountTab() {
       />
       <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
         <legend className="px-1 text-sm font-semibold text-slate-800">Change password</legend>
-        <PasswordField
-          label="Current Password"
-          name="currentPassword"
-          autoComplete="current-password"
-          value={password.current}
-          onChange={(e) => setPassword((v) => ({ ...v, current: e.target.value }))}
-          disabled={busy}
-        />
-        <PasswordField
-          label="New Password"
-          name="newPassword"
-          autoComplete="new-password"
+        <PasswordChangeFields
+          register={form.register}
+          names={['currentPassword', 'newPassword', 'confirmPassword']}
           hint="Use at least 8 characters. Other devices are signed out."
-          value={password.next}
-          onChange={(e) => setPassword((v) => ({ ...v, next: e.target.value }))}
-          disabled={busy}
-        />
-        <PasswordField
-          label="Confirm New Password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={password.confirm}
-          onChange={(e) => setPassword((v) => ({ ...v, confirm: e.target.value }))}
           disabled={busy}
         />
       </fieldset>
@@ -242,28 +192,17 @@ function PreferencesGate({
 }
 
 function NotificationsForm({ saved }: { saved: NotificationPreferences }) {
-  const [prefs, setPrefs] = useState(saved);
-  const [status, setStatus] = useState<Status | null>(null);
+  const form = useSchemaForm(notificationPreferencesSchema, saved);
   const save = useSavePreferences();
-  const busy = save.isPending;
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setStatus(null);
-    try {
-      const answer = await save.mutateAsync({ notifications: prefs });
-      setPrefs(answer.notifications);
-      setStatus({ tone: 'success', text: 'Notification preferences updated successfully' });
-    } catch (error) {
-      setStatus({
-        tone: 'error',
-        text: 'Failed to update notification preferences',
-        detail: reasonOf(error),
-      });
-    }
-  };
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (notifications) =>
+      form.reset((await save.mutateAsync({ notifications })).notifications),
+    success: 'Notification preferences updated successfully',
+    failure: 'Failed to update notification preferences',
+  });
   return (
-    <form onSubmit={submit} className="space-y-5">
-      <StatusLine status={status} />
+    <form onSubmit={onSubmit} className="space-y-5">
+      <FormStatusLine status={status} />
       <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
         {notificationOptions.map((option) => (
           <li key={option.key}>
@@ -275,11 +214,9 @@ function NotificationsForm({ saved }: { saved: NotificationPreferences }) {
               <input
                 type="checkbox"
                 role="switch"
-                name={option.key}
-                checked={prefs[option.key]}
-                onChange={(e) => setPrefs((p) => ({ ...p, [option.key]: e.target.checked }))}
                 disabled={busy}
                 className="mt-1 h-5 w-5 accent-indigo-600"
+                {...form.register(option.key)}
               />
             </label>
           </li>
@@ -319,63 +256,45 @@ const timezoneLabels: Record<(typeof timezones)[number], string> = {
 const optionsOf = <K extends string>(keys: readonly K[], labels: Record<K, string>) =>
   keys.map((k): [string, string] => [k, labels[k]]);
 
+const preferenceChoices: Array<{
+  label: string;
+  name: Exclude<keyof UserPreferences, 'currency'>;
+  options: Array<[string, string]>;
+}> = [
+  { label: 'Theme', name: 'theme', options: optionsOf(themes, themeLabels) },
+  { label: 'Language', name: 'language', options: optionsOf(languages, languageLabels) },
+  { label: 'Timezone', name: 'timezone', options: optionsOf(timezones, timezoneLabels) },
+  {
+    label: 'Date format',
+    name: 'dateFormat',
+    options: dateFormats.map((f): [string, string] => [f, f]),
+  },
+];
+
 function PreferencesForm({ saved }: { saved: UserPreferences }) {
-  const [prefs, setPrefs] = useState(saved);
-  const [status, setStatus] = useState<Status | null>(null);
+  const form = useSchemaForm(userPreferencesSchema, saved);
   const save = useSavePreferences();
-  const busy = save.isPending;
-  const set = (key: 'theme' | 'language' | 'timezone' | 'dateFormat') => (value: string) =>
-    setPrefs((p) => ({ ...p, [key]: value }));
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setStatus(null);
-    try {
-      const answer = await save.mutateAsync({ preferences: prefs });
-      setPrefs(answer.preferences);
-      setStatus({ tone: 'success', text: 'Preferences updated successfully' });
-    } catch (error) {
-      setStatus({ tone: 'error', text: 'Failed to update preferences', detail: reasonOf(error) });
-    }
-  };
+  const { status, onSubmit, busy } = useStatusSubmit(form, {
+    run: async (preferences) => form.reset((await save.mutateAsync({ preferences })).preferences),
+    success: 'Preferences updated successfully',
+    failure: 'Failed to update preferences',
+  });
   return (
-    <form onSubmit={submit} className="space-y-5">
-      <StatusLine status={status} />
+    <form onSubmit={onSubmit} className="space-y-5">
+      <FormStatusLine status={status} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField
-          label="Theme"
-          name="theme"
-          value={prefs.theme}
-          onChange={(e) => set('theme')(e.target.value)}
-          disabled={busy}
-          options={optionsOf(themes, themeLabels)}
-        />
-        <SelectField
-          label="Language"
-          name="language"
-          value={prefs.language}
-          onChange={(e) => set('language')(e.target.value)}
-          disabled={busy}
-          options={optionsOf(languages, languageLabels)}
-        />
-        <SelectField
-          label="Timezone"
-          name="timezone"
-          value={prefs.timezone}
-          onChange={(e) => set('timezone')(e.target.value)}
-          disabled={busy}
-          options={optionsOf(timezones, timezoneLabels)}
-        />
-        <SelectField
-          label="Date format"
-          name="dateFormat"
-          value={prefs.dateFormat}
-          onChange={(e) => set('dateFormat')(e.target.value)}
-          disabled={busy}
-          options={dateFormats.map((f): [string, string] => [f, f])}
-        />
+        {preferenceChoices.map(({ label, name, options }) => (
+          <SelectField
+            key={name}
+            label={label}
+            disabled={busy}
+            options={options}
+            {...form.register(name)}
+          />
+        ))}
       </div>
       <p className="text-sm text-slate-600">
-        Currency: <strong>{prefs.currency}</strong>
+        Currency: <strong>{form.getValues('currency')}</strong>
       </p>
       <BusyButton busy={busy} disabled={busy} fullWidth={false}>
         Save Preferences
@@ -392,7 +311,7 @@ function PreferencesTab() {
 
 function SecurityTab() {
   const session = useSession();
-  const [status, setStatus] = useState<Status | null>(null);
+  const [status, setStatus] = useState<FormStatus | null>(null);
   const [busy, setBusy] = useState<null | 'others' | 'all'>(null);
   const signOutOthers = async () => {
     setBusy('others');
@@ -424,7 +343,7 @@ function SecurityTab() {
   };
   return (
     <div className="space-y-6">
-      <StatusLine status={status} />
+      <FormStatusLine status={status} />
       <p className="text-slate-700">
         You are signed in as{' '}
         <strong className="break-all text-slate-900">{session.data?.user.email}</strong>. Sessions
@@ -480,7 +399,7 @@ function SecurityTab() {
 }
 
 function DataTab() {
-  const [status, setStatus] = useState<Status | null>(null);
+  const [status, setStatus] = useState<FormStatus | null>(null);
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
@@ -500,7 +419,7 @@ function DataTab() {
   };
   return (
     <div className="space-y-6 text-slate-700">
-      <StatusLine status={status} />
+      <FormStatusLine status={status} />
       <p>
         We keep your account, your migrations with their reports, your messages to us and your
         settings. Store credentials are encrypted and never shown in full; card payments are handled

@@ -1,6 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { authConfigSchema, sessionUserSchema } from '@replatform/contracts/session';
+import {
+  authConfigSchema,
+  sessionUserSchema,
+  signUpAnswerSchema,
+} from '@replatform/contracts/session';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 const signedInSchema = z.object({ user: sessionUserSchema }).passthrough();
@@ -13,8 +16,16 @@ export function signInWithEmail(input: { email: string; password: string }) {
   });
 }
 
+/** Answers the same whether or not the address has an account: the next step is in the mail. */
 export function signUpWithEmail(input: { name: string; email: string; password: string }) {
-  return apiRequest('/api/auth/sign-up/email', signedInSchema, { method: 'POST', body: input });
+  return apiRequest('/api/auth/sign-up/email', signUpAnswerSchema, { method: 'POST', body: input });
+}
+
+/** Opens the confirmation link of a new account, which signs it in. */
+export function confirmEmail(token: string) {
+  return apiRequest('/api/auth/verify-email', z.object({ status: z.boolean() }).passthrough(), {
+    query: { token },
+  });
 }
 
 /** Answers the same whether or not the address has an account. */
@@ -42,10 +53,7 @@ export function startGoogleSignIn(input: { callbackURL: string; errorCallbackURL
   });
 }
 
-export function useAuthConfig() {
-  return useQuery({
-    queryKey: ['auth-config'],
-    queryFn: () => apiRequest('/api/auth-config', authConfigSchema),
-    staleTime: Infinity,
-  });
+/** Which sign-in providers the server offers, and its password rules. */
+export function getAuthConfig() {
+  return apiRequest('/api/auth-config', authConfigSchema);
 }

@@ -1,17 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { migrationNameMax, migrationNameTooLong } from '@replatform/contracts/migrations-api';
 import { useCreateMigration } from '../api/migrations-api.ts';
 import { chooseStore } from '../current-store.ts';
 
-/** 'Name Your Migration': a required, trimmed name; then the new migration opens at step 1. */
+/**
+ * 'Name Your Migration': a required, trimmed name of at most migrationNameMax characters (shown
+ * with a counter); then the new migration opens at step 1.
+ */
 export function NewMigrationForm({ onCancel }: { onCancel?: () => void }) {
   const [name, setName] = useState('');
   const create = useCreateMigration();
   const navigate = useNavigate();
+  const length = name.trim().length;
+  const tooLong = length > migrationNameMax;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed) return;
+    if (!trimmed || tooLong) return;
     create.mutate(trimmed, {
       onSuccess: (m) => {
         // The new store is the current one now (the header stops reading New Store).
@@ -38,18 +44,29 @@ export function NewMigrationForm({ onCancel }: { onCancel?: () => void }) {
         value={name}
         onChange={(e) => setName(e.target.value)}
         placeholder="e.g. Main store to Shopify"
-        className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2"
+        aria-invalid={tooLong}
+        aria-describedby="migration-name-limit"
+        className={`mt-1 w-full rounded-md border px-3 py-2 ${tooLong ? 'border-red-500' : 'border-slate-300'}`}
         autoFocus
       />
-      {create.isError ? (
+      <p
+        id="migration-name-limit"
+        className={`mt-1 flex justify-between gap-3 text-sm ${tooLong ? 'text-red-700' : 'text-slate-500'}`}
+      >
+        <span>Up to {migrationNameMax} characters</span>
+        <span aria-live="polite">
+          {length}/{migrationNameMax}
+        </span>
+      </p>
+      {tooLong || create.isError ? (
         <p role="alert" className="mt-2 text-sm text-red-700">
-          {create.error.message}
+          {tooLong ? migrationNameTooLong : create.error?.message}
         </p>
       ) : null}
       <div className="mt-4 flex flex-wrap gap-3">
         <button
           type="submit"
-          disabled={create.isPending || !name.trim()}
+          disabled={create.isPending || !name.trim() || tooLong}
           className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
         >
           {create.isPending ? 'Creating...' : 'Create Migration'}

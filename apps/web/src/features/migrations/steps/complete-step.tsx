@@ -15,6 +15,8 @@ function ReMigrate({ migration, onOpenStep }: { migration: Migration; onOpenStep
   const start = useStartMigration(migration.id);
   const demo = Boolean(useSession().data?.user.isDemo);
   const needsPayment = start.error instanceof ApiRequestError && start.error.status === 402;
+  // After a real charge, a word about free sandbox runs would read as if this one was free too.
+  const charged = Boolean(migration.paymentInfo && migration.paymentInfo.amount > 0);
   return (
     <section
       aria-labelledby="remigrate-title"
@@ -30,7 +32,7 @@ function ReMigrate({ migration, onOpenStep }: { migration: Migration; onOpenStep
       <p className="mt-1 text-sm text-slate-700">
         {demo
           ? 'Re-migrations are free on demo accounts.'
-          : 'Your first re-migration is free. After that, each re-migration is paid for at the Payment step before it starts, and you see the price first. Migrations between sandbox stores are always free.'}
+          : `Your first re-migration is free. After that, each re-migration is paid for at the Payment step before it starts, and you see the price first.${charged ? '' : ' Migrations between sandbox stores are always free.'}`}
       </p>
       {start.isError && !needsPayment ? (
         <p role="alert" className="mt-2 text-sm font-medium text-red-700">

@@ -1,5 +1,6 @@
-import { CheckCircle2, Eye, EyeOff, PlayCircle } from 'lucide-react';
+import { CheckCircle2, Eye, EyeOff, FlaskConical, PlayCircle } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import {
   platformLabels,
   platforms,
@@ -8,7 +9,7 @@ import {
 } from '@replatform/contracts/migration';
 import { Modal } from '../../../components/modal.tsx';
 import { ApiRequestError } from '../../../lib/api-client.ts';
-import { useMockMode } from '../../mock-mode/mock-mode.ts';
+import { setMockMode, useMockMode } from '../../mock-mode/mock-mode.ts';
 import { useSession } from '../../session/api/get-session.ts';
 import {
   useSandboxStore,
@@ -322,41 +323,83 @@ function StorePanel({ migration, side }: { migration: Migration; side: Side }) {
   );
 }
 
-/** Step 1: both stores, each verified against the real platform before the next step. */
+/**
+ * Step 1: both stores, each verified against the real platform; the page's Next Step moves on
+ * once both are. Back from the Shopify app install, the same Success dialog as a verify shows,
+ * and the marker the install left in the address is removed so a reload does not show it again.
+ */
 export function ConnectStep({ migration }: { migration: Migration }) {
-  const update = useUpdateMigration(migration.id);
-  const ready = Boolean(
-    migration.sourceStore &&
-    migration.destinationStore &&
-    migration.sourceVerified &&
-    migration.destinationVerified,
-  );
+  const mock = useMockMode();
+  const session = useSession();
+  const [params, setParams] = useSearchParams();
+  const [installed, setInstalled] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const returned = params.get('shopify') === 'connected';
+  useEffect(() => {
+    if (!returned) return;
+    setInstalled(true);
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('shopify');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [returned, setParams]);
+  const sandboxOffer = !mock && !session.data?.user.isDemo;
   return (
     <section aria-labelledby="connect-title">
-      <h2 id="connect-title" className="text-xl font-semibold">
+      <h2
+        id="connect-title"
+        ref={heading}
+        tabIndex={-1}
+        className="text-xl font-semibold outline-none"
+      >
         Connect Stores
       </h2>
       <p className="mt-1 text-slate-600">
         Link your source and destination stores. Credentials are encrypted and never shown again.
       </p>
+      {sandboxOffer ? (
+        <div className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          <FlaskConical size={18} aria-hidden className="shrink-0" />
+          <p className="min-w-0 flex-1">
+            Just trying it out? Every platform has a built-in sandbox store with sample products,
+            customers and orders. Switch on mock mode (the flask in the top bar) and pick any
+            platform: its sandbox store is filled in, ready to verify. Migrations between sandbox
+            stores are free.
+          </p>
+          <button
+            type="button"
+            onClick={() => setMockMode(true)}
+            className="rounded-md border border-amber-300 bg-white px-3 py-1.5 font-medium hover:bg-amber-100"
+          >
+            Use sandbox stores
+          </button>
+        </div>
+      ) : null}
       <div className="mt-5 grid gap-4 lg:grid-cols-2">
         <StorePanel migration={migration} side="source" />
         <StorePanel migration={migration} side="destination" />
       </div>
-      {update.isError ? (
-        <p role="alert" className="mt-4 text-red-700">
-          {update.error.message}
-        </p>
-      ) : null}
-      {ready ? (
-        <button
-          type="button"
-          disabled={update.isPending}
-          onClick={() => update.mutate({ currentStep: 2 })}
-          className="mt-6 rounded-md bg-indigo-600 px-5 py-2.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+      {installed ? (
+        <Modal
+          title="Success"
+          tone="success"
+          onClose={() => setInstalled(false)}
+          returnFocusTo={heading}
         >
-          Continue to Data Selection
-        </button>
+          <p>Shopify store connected successfully!</p>
+          <button
+            type="button"
+            data-autofocus
+            onClick={() => setInstalled(false)}
+            className="mt-5 w-full rounded-md bg-emerald-600 px-4 py-2 font-medium text-white hover:bg-emerald-700"
+          >
+            Awesome!
+          </button>
+        </Modal>
       ) : null}
     </section>
   );

@@ -1,21 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, CreditCard, Download, Info, Loader2 } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import type { Migration } from '@replatform/contracts/migration';
 import {
   checkoutSessionResponseSchema,
   demoCountries,
+  demoPaymentRequestSchema,
   paymentRecordedResponseSchema,
   paymentSummarySchema,
   paymentsConfigSchema,
   receiptResponseSchema,
+  type DemoPaymentRequest,
   type PaymentsConfig,
 } from '@replatform/contracts/payments';
 import { formatUsd, PER_RECORD_CENTS, TAX_RATE_LABEL } from '@replatform/contracts/pricing';
 import { TextField } from '../../../components/form-fields.tsx';
 import { apiRequest, ApiRequestError } from '../../../lib/api-client.ts';
 import { formatCount } from '../../../lib/format.ts';
+import { useSchemaForm } from '../../../lib/forms.tsx';
 import { openInNewTab } from '../../../lib/open-in-new-tab.ts';
 import { notificationsQueryKey } from '../../../lib/query-keys.ts';
 import { migrationKeys, useStartMigration } from '../api/migrations-api.ts';
@@ -44,8 +48,11 @@ function DemoCardForm({
   mode: PaymentsConfig['mode'];
   onPaid: () => void;
 }) {
-  const [method, setMethod] = useState<'card' | 'paypal'>('card');
-  const [form, setForm] = useState({
+  // The browser checks the required fields first; the schema the server checks the payment with
+  // then has the last word (card number, expiry and security code formats).
+  const form = useSchemaForm(demoPaymentRequestSchema, {
+    method: 'card',
+    migrationId,
     cardNumber: '4242 4242 4242 4242',
     expiry: '12/30',
     cvc: '123',
@@ -56,46 +63,31 @@ function DemoCardForm({
     zip: '',
     country: 'US',
   });
+  const errors: Partial<Record<string, { message?: string | undefined }>> = form.formState.errors;
+  const method = useWatch({ control: form.control, name: 'method' });
   const pay = useMutation({
-    mutationFn: () =>
-      apiRequest('/api/payments/demo', paymentRecordedResponseSchema, {
-        method: 'POST',
-        body:
-          method === 'card'
-            ? { method, migrationId, ...form }
-            : { method, migrationId, email: form.email },
-      }),
+    mutationFn: (body: DemoPaymentRequest) =>
+      apiRequest('/api/payments/demo', paymentRecordedResponseSchema, { method: 'POST', body }),
     onSuccess: onPaid,
   });
-  const set =
-    (key: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-      setForm({ ...form, [key]: e.target.value });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    pay.mutate();
-  };
+  const field = (name: 'cardNumber' | 'expiry' | 'cvc' | 'cardholderName' | 'email') => ({
+    ...form.register(name),
+    error: errors[name]?.message,
+  });
   return (
-    <form onSubmit={submit} className="mt-6 space-y-4" aria-label="Demo payment">
+    <form
+      onSubmit={form.handleSubmit((body) => pay.mutate(body))}
+      className="mt-6 space-y-4"
+      aria-label="Demo payment"
+    >
       <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{demoNotice(mode)}</p>
       <fieldset className="flex gap-4 text-sm">
         <legend className="sr-only">Payment method</legend>
         <label className="flex items-center gap-2">
-          <input
-            type="radio"
-            name="method"
-            checked={method === 'card'}
-            onChange={() => setMethod('card')}
-          />{' '}
-          Card
+          <input type="radio" value="card" {...form.register('method')} /> Card
         </label>
         <label className="flex items-center gap-2">
-          <input
-            type="radio"
-            name="method"
-            checked={method === 'paypal'}
-            onChange={() => setMethod('paypal')}
-          />{' '}
-          PayPal
+          <input type="radio" value="paypal" {...form.register('method')} /> PayPal
         </label>
       </fieldset>
       {method === 'card' ? (
@@ -105,9 +97,8 @@ function DemoCardForm({
               label="Card number"
               inputMode="numeric"
               autoComplete="cc-number"
-              value={form.cardNumber}
-              onChange={set('cardNumber')}
               required
+              {...field('cardNumber')}
             />
           </div>
           <TextField
@@ -115,66 +106,47 @@ function DemoCardForm({
             placeholder="MM/YY"
             pattern="\d{2}/\d{2}"
             autoComplete="cc-exp"
-            value={form.expiry}
-            onChange={set('expiry')}
             required
+            {...field('expiry')}
           />
           <TextField
             label="CVC"
             inputMode="numeric"
             pattern="\d{3,4}"
             autoComplete="cc-csc"
-            value={form.cvc}
-            onChange={set('cvc')}
             required
+            {...field('cvc')}
           />
           <TextField
             label="Cardholder name"
             autoComplete="cc-name"
-            value={form.cardholderName}
-            onChange={set('cardholderName')}
             required
+            {...field('cardholderName')}
           />
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            value={form.email}
-            onChange={set('email')}
-            required
-          />
+          <TextField label="Email" type="email" autoComplete="email" required {...field('email')} />
           <div className="sm:col-span-2">
             <TextField
               label="Address"
               autoComplete="street-address"
-              value={form.address}
-              onChange={set('address')}
               required
+              {...form.register('address')}
             />
           </div>
           <TextField
             label="City"
             autoComplete="address-level2"
-            value={form.city}
-            onChange={set('city')}
             required
+            {...form.register('city')}
           />
-          <TextField
-            label="ZIP"
-            autoComplete="postal-code"
-            value={form.zip}
-            onChange={set('zip')}
-            required
-          />
+          <TextField label="ZIP" autoComplete="postal-code" required {...form.register('zip')} />
           <div>
             <label htmlFor="card-country" className="block text-sm font-medium text-slate-700">
               Country
             </label>
             <select
               id="card-country"
-              value={form.country}
-              onChange={set('country')}
               className="mt-1 w-full rounded-md border border-slate-300 bg-white px-3 py-2"
+              {...form.register('country')}
             >
               {demoCountries.map((c) => (
                 <option key={c} value={c}>
@@ -191,9 +163,8 @@ function DemoCardForm({
             label="PayPal email"
             type="email"
             autoComplete="email"
-            value={form.email}
-            onChange={set('email')}
             required
+            {...field('email')}
           />
         </div>
       )}

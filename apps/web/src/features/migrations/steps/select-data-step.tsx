@@ -12,6 +12,19 @@ const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Pa
 export type DataSelection = Record<DataTypeName, boolean>;
 
 /**
+ * What the cards show first: every type until the owner has saved a choice (a saved choice names
+ * all three types), so the owner deselects what they do not want.
+ */
+export function initialSelection(migration: Pick<Migration, 'dataTypes'>): DataSelection {
+  const chosen = Object.keys(migration.dataTypes).length > 0;
+  return {
+    products: chosen ? Boolean(migration.dataTypes.products) : true,
+    customers: chosen ? Boolean(migration.dataTypes.customers) : true,
+    orders: chosen ? Boolean(migration.dataTypes.orders) : true,
+  };
+}
+
+/**
  * Step 2: toggle cards; 'Proceed to Payment' needs at least one type. The page's Next Step saves
  * the same selection, so it is reported up as it changes.
  */
@@ -24,11 +37,7 @@ export function SelectDataStep({
   readOnly: boolean;
   onSelectionChange?: (selection: DataSelection) => void;
 }) {
-  const [selected, setSelected] = useState<DataSelection>({
-    products: Boolean(migration.dataTypes.products),
-    customers: Boolean(migration.dataTypes.customers),
-    orders: Boolean(migration.dataTypes.orders),
-  });
+  const [selected, setSelected] = useState<DataSelection>(() => initialSelection(migration));
   useEffect(() => onSelectionChange?.(selected), [selected, onSelectionChange]);
   const update = useUpdateMigration(migration.id);
   const any = dataTypeNames.some((t) => selected[t]);

@@ -12,7 +12,7 @@ const icons: Record<NotificationType, { Icon: typeof Info; className: string }> 
   error: { Icon: XCircle, className: 'text-red-600' },
 };
 
-/** The dropdown first shows the newest few; View All Notifications lists every one kept. */
+/** The dropdown shows the newest few; View All Notifications opens the page listing every one. */
 const FIRST = 5;
 
 /**
@@ -22,32 +22,22 @@ const FIRST = 5;
  */
 export function NotificationsBell() {
   const [open, setOpen] = useState(false);
-  const [all, setAll] = useState(false);
   const panelId = useId();
   const container = useRef<HTMLDivElement>(null);
   const notifications = useNotifications();
   const markRead = useMarkRead();
   const unread = notifications.data?.unreadCount ?? 0;
   const items = notifications.data?.notifications ?? [];
-  const shown = all ? items : items.slice(0, FIRST);
-  const close = () => {
-    setOpen(false);
-    setAll(false);
-  };
+  const shown = items.slice(0, FIRST);
+  const close = () => setOpen(false);
 
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: MouseEvent) => {
-      if (!container.current?.contains(event.target as Node)) {
-        setOpen(false);
-        setAll(false);
-      }
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
     };
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        setAll(false);
-      }
+      if (event.key === 'Escape') setOpen(false);
     };
     document.addEventListener('mousedown', onPointer);
     document.addEventListener('keydown', onKey);
@@ -86,9 +76,7 @@ export function NotificationsBell() {
           className="fixed inset-x-2 top-16 z-40 rounded-xl border border-slate-200 bg-white shadow-lg sm:absolute sm:inset-x-auto sm:right-0 sm:top-auto sm:mt-2 sm:w-[24rem]"
         >
           <div className="flex items-center justify-between gap-2 border-b border-slate-100 px-4 py-3">
-            <h2 className="font-semibold">
-              {all ? `All Notifications (${items.length})` : 'Notifications'}
-            </h2>
+            <h2 className="font-semibold">Notifications</h2>
             <div className="flex items-center gap-2">
               {unread > 0 ? (
                 <button
@@ -118,8 +106,8 @@ export function NotificationsBell() {
             <p className="px-4 py-6 text-center text-sm text-slate-600">No notifications yet.</p>
           ) : (
             <ul
-              aria-label={all ? 'All notifications' : 'Recent notifications'}
-              className={`divide-y divide-slate-100 overflow-y-auto ${all ? 'max-h-[min(32rem,70vh)]' : 'max-h-96'}`}
+              aria-label="Recent notifications"
+              className="max-h-96 divide-y divide-slate-100 overflow-y-auto"
             >
               {shown.map((n) => {
                 const { Icon, className } = icons[n.type];
@@ -171,14 +159,13 @@ export function NotificationsBell() {
             </ul>
           )}
           <div className="border-t border-slate-100 p-2">
-            <button
-              type="button"
-              onClick={() => setAll(!all)}
-              aria-expanded={all}
-              className="w-full rounded-md px-3 py-2 text-sm font-medium text-indigo-700 hover:bg-indigo-50"
+            <Link
+              to="/notifications"
+              onClick={close}
+              className="block w-full rounded-md px-3 py-2 text-center text-sm font-medium text-indigo-700 hover:bg-indigo-50"
             >
-              {all ? 'Show Recent Only' : 'View All Notifications'}
-            </button>
+              View All Notifications
+            </Link>
           </div>
         </div>
       ) : null}
