@@ -255,24 +255,23 @@ describe('public and help pages (e2e)', () => {
       expect(
         await page.getByText('Magento 2, Shopify, WooCommerce and BigCommerce').first().isVisible(),
       ).toBe(true);
-      await page.getByRole('button', { name: 'Pricing', exact: true }).click();
-      expect(
-        await page
-          .getByRole('button', { name: 'Pricing', exact: true })
-          .getAttribute('aria-pressed'),
-      ).toBe('true');
-      expect(page.url()).toContain('topic=pricing');
-      const pricingCount = Number((await status.textContent())?.match(/\d+/)?.[0]);
-      expect(pricingCount).toBeLessThan(total);
+      // Each click re-renders before the page says so: the checks wait for the new state.
+      const pricing = page.getByRole('button', { name: 'Pricing', exact: true });
+      await pricing.click();
+      await expect.poll(() => pricing.getAttribute('aria-pressed')).toBe('true');
+      await expect.poll(() => page.url()).toContain('topic=pricing');
+      await expect
+        .poll(async () => Number((await status.textContent())?.match(/\d+/)?.[0]))
+        .toBeLessThan(total);
       const costQuestion = page.getByRole('button', { name: 'How much does a migration cost?' });
       await costQuestion.click();
-      expect(await costQuestion.getAttribute('aria-expanded')).toBe('true');
+      await expect.poll(() => costQuestion.getAttribute('aria-expanded')).toBe('true');
       await page.getByText('1,000 records cost $109.00').waitFor();
       const refundQuestion = page.getByRole('button', { name: 'Is there a money-back guarantee?' });
       await refundQuestion.click();
-      expect(await refundQuestion.getAttribute('aria-expanded')).toBe('true');
-      expect(await costQuestion.getAttribute('aria-expanded')).toBe('false');
-      expect(await page.getByText('1,000 records cost $109.00').isVisible()).toBe(false);
+      await expect.poll(() => refundQuestion.getAttribute('aria-expanded')).toBe('true');
+      await expect.poll(() => costQuestion.getAttribute('aria-expanded')).toBe('false');
+      await page.getByText('1,000 records cost $109.00').waitFor({ state: 'hidden' });
       await shot(page, `help-${width}`);
 
       await page.getByRole('button', { name: 'All topics' }).click();

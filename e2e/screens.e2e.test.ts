@@ -211,8 +211,18 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await page.getByRole('button', { name: 'Cancel' }).click();
 
       const list = await page.evaluate(async () => (await fetch('/get-migrations')).json());
+      // The demo's samples by name: the in-progress one really runs on the sandbox stores and may
+      // have completed by the time the list is read.
+      const sampleNames: Record<string, string> = {
+        pending: 'My New Store',
+        'in-progress': 'Outdoor Gear Shop',
+        failed: 'Vintage Books Store',
+        completed: 'Home & Garden Market',
+      };
       const byStatus = (status: string) =>
-        (list as { id: string; status: string }[]).find((m) => m.status === status)?.id;
+        (list as { id: string; storeName: string }[]).find(
+          (m) => m.storeName === sampleNames[status],
+        )?.id;
       for (const [status, name] of [
         ['pending', 'migration-connect'],
         ['in-progress', 'migration-migrate'],

@@ -69,6 +69,9 @@ export async function startPaymentsApp(
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     PUBLIC_URL: testOrigin,
+    // The registry holds only a counting WooCommerce connector: no built-in sandbox stores of the
+    // other platforms (demo samples are then written with their own addresses).
+    SANDBOX_STORES: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
