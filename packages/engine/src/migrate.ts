@@ -129,6 +129,8 @@ interface PreparedBatch {
    * relinking write, so a run that stops in between writes them again when it resumes.
    */
   deferred: Set<string>;
+  /** A second write of products only to set their links: what the first write noted stays. */
+  relink: boolean;
 }
 
 interface WrittenBatch {
@@ -175,6 +177,25 @@ function lossesOf(losses: Page<EntityType>['losses']): Map<string, RecordDiffere
 }
 const UNCHANGED = 'Unchanged since the last run; not sent again.';
 const RETRIED = 'It will be written again on the next run.';
+const NOT_CARRIED = 'Not carried over: ';
+
+/**
+ * The reason kept for a written record: the destination's warnings, joined. A relinking write
+ * adds to what the record's first write noted rather than replacing it, since that write may be
+ * the only one that saw a loss (a value the destination refused when the record was created).
+ */
+export function warningText(warnings: readonly string[], earlier: string | null): string | null {
+  const noted =
+    earlier?.startsWith(NOT_CARRIED) === true
+      ? earlier
+          .slice(NOT_CARRIED.length)
+          .replace(` ${RETRIED}`, '')
+          .split('; ')
+          .filter((w) => w.length > 0)
+      : [];
+  const all = [...new Set([...noted, ...warnings])];
+  return all.length ? `${NOT_CARRIED}${all.join('; ')}` : null;
+}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -732,7 +753,7 @@ export class MigratePhase {
       get: (e, sourceId) => known.get(`${e}:${sourceId}`),
       asset: (kind, key) => (kind === 'image' ? assets.get(key) : undefined),
     };
-    return { batch, existing, hashes, decided, toWrite, idMap, deferred };
+    return { batch, existing, hashes, decided, toWrite, idMap, deferred, relink };
   }
 
   async #write(entity: EntityType, prepared: PreparedBatch): Promise<WrittenBatch> {
@@ -757,9 +778,10 @@ export class MigratePhase {
         });
         continue;
       }
-      const warnings = outcome.warnings?.length
-        ? `Not carried over: ${outcome.warnings.join('; ')}`
-        : null;
+      const warnings = warningText(
+        outcome.warnings ?? [],
+        prepared.relink ? (prepared.existing.get(record.id)?.reason ?? null) : null,
+      );
       const differences = [
         ...(prepared.batch.losses.get(record.id) ?? []),
         ...knownDifferences(entity, record, fields),
