@@ -238,7 +238,8 @@ export class MigratePhase {
   #paymentNeeded = 0;
   #notes: string[] = [];
   /** Products to write again once the products they point at are at the destination. */
-  readonly #relink = new Map<string, Product>();
+  /** Products to write again once the stream is done, with what their read could not carry. */
+  readonly #relink = new Map<string, { product: Product; losses?: RecordDifference[] }>();
   readonly #sourceWatch: StoreWatch;
   readonly #destinationWatch: StoreWatch;
 
@@ -606,7 +607,16 @@ export class MigratePhase {
     this.#relink.clear();
     const size = this.#batchSize('products');
     for (let i = 0; i < pending.length && !this.#halted(); i += size) {
-      await this.#dispatch(lane, { ...emptyBatch(), records: pending.slice(i, i + size) }, true);
+      const slice = pending.slice(i, i + size);
+      // The second write's row replaces the first's: the read's losses must stay named on it.
+      const losses = new Map(
+        slice.flatMap(({ product, losses: lost }) => (lost ? [[product.id, lost] as const] : [])),
+      );
+      await this.#dispatch(
+        lane,
+        { ...emptyBatch(), records: slice.map((p) => p.product), losses },
+        true,
+      );
     }
     await this.#drain(lane);
   }
@@ -744,7 +754,10 @@ export class MigratePhase {
       // A product pointing at products not written yet is written again once they are.
       for (const record of relink ? [] : toWrite) {
         if (productLinks(record as Product).some((id) => !known.has(`products:${id}`))) {
-          this.#relink.set(record.id, record as Product);
+          this.#relink.set(record.id, {
+            product: record as Product,
+            losses: batch.losses.get(record.id),
+          });
           deferred.add(record.id);
         }
       }

@@ -10,6 +10,7 @@ function repositoryOf(
   entries: Record<string, Entry[]>,
   notes: string[] = [],
   failAfterPages = Infinity,
+  differences: Record<string, { field: string; reason: string }[]> = {},
 ): EngineRepository {
   let pages = 0;
   return {
@@ -22,6 +23,8 @@ function repositoryOf(
       );
       return sorted.filter((e) => after === null || e.sourceId > after).slice(0, limit);
     },
+    differencesOf: async (_id: string, _entity: string, sourceIds: string[]) =>
+      new Map(sourceIds.flatMap((id) => (differences[id] ? [[id, differences[id]] as const] : []))),
   } as unknown as EngineRepository;
 }
 
@@ -49,18 +52,29 @@ describe('report CSV', () => {
             products,
           },
           ['Customer e-mails switched off'],
+          Infinity,
+          {
+            p2: [
+              { field: 'featured', reason: 'no featured products' },
+              { field: 'tags', reason: 'no tags' },
+            ],
+          },
         ),
         'm1',
         3,
       ),
     );
-    expect(csv.startsWith('type,source_id,destination_id,outcome,reason\r\n')).toBe(true);
+    expect(csv.startsWith('type,source_id,destination_id,outcome,reason,not_carried\r\n')).toBe(
+      true,
+    );
     const rows = parse(csv) as string[][];
     expect(rows).toHaveLength(1 + 1 + 7 + 1);
-    expect(rows[1]).toEqual(['import', '', '', 'note', 'Customer e-mails switched off']);
+    expect(rows[1]).toEqual(['import', '', '', 'note', 'Customer e-mails switched off', '']);
     expect(rows.slice(2, 9).map((r) => r[1])).toEqual(products.map((p) => p.sourceId));
-    expect(rows[9]).toEqual(['order', 'o1', '', 'failed', 'SKU, taken']);
-    expect(csv).toContain('order,o1,,failed,"SKU, taken"\r\n');
+    expect(rows[4]?.[5]).toBe('featured: no featured products | tags: no tags');
+    expect(rows[3]?.[5]).toBe('');
+    expect(rows[9]).toEqual(['order', 'o1', '', 'failed', 'SKU, taken', '']);
+    expect(csv).toContain('order,o1,,failed,"SKU, taken",\r\n');
   });
 
   it('quotes what RFC 4180 requires and defuses cells a spreadsheet would run as formulas', async () => {
