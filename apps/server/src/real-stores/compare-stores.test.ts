@@ -352,6 +352,43 @@ describe('comparing two WooCommerce stores field by field', () => {
   });
 });
 
+describe('a product attribute’s options', () => {
+  const withAttributes = (s: ReturnType<typeof store>, global: string[], own: string[]) => {
+    (s.products[0] as Record<string, unknown>).attributes = [
+      { id: (s.attributes[0] as { id: number }).id, name: 'Size', options: global },
+      { id: 0, name: 'Fit', options: own },
+    ];
+    return s;
+  };
+
+  it('compares a store-wide attribute’s options as a set and a product’s own in their order', () => {
+    const source = withAttributes(store(SRC, 0), ['Хлопок', 'Лён'], ['Slim', 'Wide']);
+    const same = withAttributes(store(DST, 1000), ['Лён', 'Хлопок'], ['Slim', 'Wide']);
+    const fields = (destination: ReturnType<typeof store>) =>
+      compareStores(
+        { origin: SRC, snapshot: source },
+        { origin: DST, snapshot: destination },
+        maps(1000),
+      ).differences.map((d) => d.field);
+    expect(fields(same).filter((f) => f.startsWith('attributes'))).toEqual([]);
+    const reordered = withAttributes(store(DST, 1000), ['Хлопок', 'Лён'], ['Wide', 'Slim']);
+    expect(fields(reordered)).toContain('attributes[1].options[0]');
+    const lost = withAttributes(store(DST, 1000), ['Хлопок'], ['Slim', 'Wide']);
+    expect(fields(lost)).toContain('attributes[0].options.length');
+  });
+
+  it('does not count WooCommerce answering tied terms in another order as a change', () => {
+    const before = withAttributes(store(DST, 1000), ['Хлопок', 'Лён'], ['Slim', 'Wide']);
+    const after = withAttributes(store(DST, 1000), ['Лён', 'Хлопок'], ['Slim', 'Wide']);
+    expect(changedFields(before, after)).toEqual([]);
+    const own = withAttributes(store(DST, 1000), ['Хлопок', 'Лён'], ['Wide', 'Slim']);
+    expect(changedFields(before, own)).toEqual([
+      'products 1010.attributes[1].options[0]: "Slim" -> "Wide"',
+      'products 1010.attributes[1].options[1]: "Wide" -> "Slim"',
+    ]);
+  });
+});
+
 describe('reading the report CSV', () => {
   it('parses quoted cells with commas, quotes and line breaks', () => {
     expect(parseCsv('a,"b, ""c""","d\r\ne"\r\nf,,g\r\n')).toEqual([

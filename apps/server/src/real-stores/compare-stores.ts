@@ -49,6 +49,22 @@ export interface Rule {
   valueRef?: { key: string; kind: RefKind };
   /** Items only the destination holds that the migration itself keeps there, with why. */
   ours?: { test: (item: unknown) => boolean; reason: string };
+  /** Brings an object to the form its store defines it by, on both sides, before comparing. */
+  normalise?: (item: Json) => Json;
+}
+
+/**
+ * A product's store-wide (taxonomy) attribute lists its terms in the order the attribute's own
+ * setting gives (order_by: menu_order, name, name_num, id), not in an order the product keeps.
+ * With name_num, names that are not numbers tie, and WooCommerce answers them in whatever order
+ * the database returns (seen changing between two reads of the same product). The setting and
+ * the terms are compared on the attribute itself; the product's options are compared as a set.
+ * A product's own attribute (id 0) keeps its options in the order it was given: compared as is.
+ */
+export function termOrderedOptions(attribute: Json): Json {
+  const { id, options } = attribute;
+  if (id === 0 || id === '0' || !Array.isArray(options)) return attribute;
+  return { ...attribute, options: [...options].map(String).sort() };
 }
 
 export type Rules = Readonly<Record<string, Rule>>;
@@ -171,6 +187,7 @@ const ownRules: Record<NativeEntity, Rules> = {
     'tags[].id': { internal: internalId },
     brands: { key: slugKey },
     'brands[].id': { internal: internalId },
+    'attributes[]': { normalise: termOrderedOptions },
     'attributes[].id': { ref: 'attributes' },
     'default_attributes[].id': { ref: 'attributes' },
     shipping_class_id: { internal: 'the id of the shipping class named by shipping_class' },
@@ -432,6 +449,10 @@ class Comparer {
       return;
     }
     if (isObject(a) && isObject(b)) {
+      if (rule?.normalise) {
+        a = rule.normalise(a);
+        b = rule.normalise(b);
+      }
       const valueRef = rule?.valueRef;
       if (valueRef && a.key === valueRef.key && b.key === valueRef.key) {
         const mapped = (item: Json, side: Side, root: Json) => ({
@@ -723,6 +744,10 @@ export function changedFields(before: NativeSnapshot, after: NativeSnapshot): st
   const out: string[] = [];
   const walk = (x: unknown, y: unknown, path: string) => {
     if (/^products [^.]+\.related_ids$/.test(path)) return;
+    if (/^products [^.]+\.attributes\[\d+\]$/.test(path) && isObject(x) && isObject(y)) {
+      x = termOrderedOptions(x);
+      y = termOrderedOptions(y);
+    }
     if (Array.isArray(x) && Array.isArray(y)) {
       if (x.length !== y.length) out.push(`${path}.length: ${x.length} -> ${y.length}`);
       for (let i = 0; i < Math.min(x.length, y.length); i += 1) walk(x[i], y[i], `${path}[${i}]`);
