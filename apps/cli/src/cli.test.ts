@@ -132,8 +132,11 @@ describe('replatform CLI commands', () => {
     expect(migrated.out).toContain('Rate limit (source): 2.0 of 4.0 requests/s used (50 %)');
     expect(migrated.out).toMatch(/Verification: passed — 24 matched, 0 different, 0 missing/);
     const report = readFileSync(join(dir, 'report.csv'), 'utf8');
+    expect(report.split('\r\n')[0]).toBe(
+      'type,source_id,destination_id,outcome,reason,not_carried',
+    );
     expect(report.split('\r\n')[1]).toBe(
-      'import,,,note,Customer e-mails switched off for the import.',
+      'import,,,note,Customer e-mails switched off for the import.,',
     );
 
     const verified = await cli('verify', ...both);
