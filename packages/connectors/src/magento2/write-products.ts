@@ -625,7 +625,7 @@ async function writeProduct(
         custom: [...custom, ...sale.custom, ...variantFields],
         stock: variant
           ? stockItem(variant.inventory, variant.metafields, record.soldIndividually)
-          : stockItem({ ...inventoryDefaults(), tracked: true }, [], false),
+          : stockItem({ ...inventoryDefaults(), tracked: true }, [], record.soldIndividually),
         ...(variant?.downloadable ? { downloads: downloadLinks(variant) } : {}),
       },
       warnings,
