@@ -237,7 +237,7 @@ async function planLine(
           discount_amount: 0,
           price_incl_tax: 0,
           row_total_incl_tax: 0,
-          is_virtual: bySku.type_id === 'virtual' ? 1 : 0,
+          is_virtual: bySku.type_id === 'virtual' || bySku.type_id === 'downloadable' ? 1 : 0,
         }
       : undefined;
   return { line, item, ...(child ? { child } : {}) };
