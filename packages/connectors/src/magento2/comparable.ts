@@ -1,37 +1,93 @@
 import { sortMetafields, type Metafield } from '@replatform/canonical/metafield';
-import { foreignAttributeCode, isMagento, metafieldValue } from './metafields.ts';
+import { foreignAttributeCode, isMagento } from './metafields.ts';
+import { magentoMethodFor, NO_SKU } from './order-values.ts';
 import { attributeCodeFor } from './session.ts';
 
 /**
  * Another platform's custom fields of a product as a Magento destination keeps them
  * (DestinationFields.comparable): a product attribute named after the namespace and key
- * (magento.<namespace>_<key>), a text area on the product, text on a child product. A value
- * that the attribute would keep in another form (a list written as comma-separated text) stays
- * as it was, so it still counts as a difference.
+ * (magento.<namespace>_<key>) holding the field's text as it was, a text area on the product,
+ * text on a child product.
  */
-/**
- * The text an attribute keeps of a custom field's value; undefined for a list, which becomes
- * comma-separated text (its items can no longer be told apart).
- */
-function textKept(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return undefined;
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
 export function asMagentoKeeps(type: 'textarea' | 'string') {
   return (value: unknown): unknown => {
     if (!Array.isArray(value)) return value;
     return sortMetafields(
-      (value as Metafield[]).map((m) => {
-        if (isMagento(m)) return m;
-        return textKept(metafieldValue(m)) === m.value
-          ? { namespace: 'magento', key: foreignAttributeCode(m), value: m.value, type }
-          : m;
-      }),
+      (value as Metafield[]).map((m) =>
+        isMagento(m)
+          ? m
+          : { namespace: 'magento', key: foreignAttributeCode(m), value: m.value, type },
+      ),
     );
   };
+}
+
+type Form = Readonly<Record<string, unknown>>;
+type Variant = { metafields?: Metafield[]; weight?: unknown };
+
+/**
+ * A product Magento writes as one simple (or virtual, downloadable) product: its only variant is
+ * the product itself, so the two share one weight and one set of attributes.
+ */
+function onlyVariant(record: Form): Variant | undefined {
+  const variants = record.variants;
+  if (record.type === 'variable' || !Array.isArray(variants) || variants.length !== 1)
+    return undefined;
+  return variants[0] as Variant;
+}
+
+/** A product's custom fields with those of its only variant, which Magento keeps on the product. */
+export function productMetafieldsKept(value: unknown, record: Form): unknown {
+  const variant = onlyVariant(record);
+  const own = Array.isArray(value) ? (value as Metafield[]) : [];
+  return asMagentoKeeps('textarea')(variant ? [...own, ...(variant.metafields ?? [])] : value);
+}
+
+/** A variant's custom fields: on its child product, or on the product when it is the only one. */
+export function variantMetafieldsKept(value: unknown, record: Form): unknown {
+  return onlyVariant(record) ? [] : asMagentoKeeps('string')(value);
+}
+
+/** A product without a weight of its own weighs what its only variant weighs in Magento. */
+export function weightKept(value: unknown, record: Form): unknown {
+  const variant = onlyVariant(record);
+  return value === null && variant ? (variant.weight ?? null) : value;
+}
+
+/**
+ * A variant's tax class: a Magento child product has a class of its own, so a variant that
+ * names its product's class and one that follows the product (null) are the same.
+ */
+export const variantTaxClassKept = (value: unknown, record: Form): unknown =>
+  value !== null && value === record.taxClass ? null : value;
+
+/** The Magento method an order is kept with (the original code is kept in its information). */
+export const paymentMethodKept = (value: unknown): unknown =>
+  typeof value === 'string' ? magentoMethodFor(value) : value;
+
+/** An order address without an e-mail of its own gets the order's from Magento. */
+export const addressEmailKept = (value: unknown, record: Form): unknown =>
+  value === '' ? record.email : value;
+
+/** An order line without a SKU is written with Magento's required SKU as NO_SKU. */
+export const lineSkuKept = (value: unknown): unknown => (value === '' ? NO_SKU : value);
+
+/**
+ * A line's entries (personalisation, chosen options) as the item's description keeps them: one
+ * 'key: value' line per entry, in their order.
+ */
+export function lineMetaKept(value: unknown): unknown {
+  if (!Array.isArray(value) || value.length === 0) return value;
+  const entries = value as { key: string; value: string }[];
+  if (entries.length === 1 && entries[0]?.key === 'description') return value;
+  return [
+    {
+      key: 'description',
+      value: entries
+        .map((m) => (m.key === 'description' ? m.value : `${m.key}: ${m.value}`))
+        .join('\n'),
+    },
+  ];
 }
 
 type Axis = { name: string; shared: { slug: string } | null };

@@ -10,7 +10,7 @@ import {
   variantDefaults,
 } from '@replatform/canonical/defaults';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
-import type { Order } from '@replatform/canonical/order';
+import type { Order, OrderLine } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
 import { adminSchema } from '@replatform/emulators/magento2/admin-schema';
 import {
@@ -23,6 +23,7 @@ import { copyAll, MemoryIdMap } from '../kit/conformance/conformance-suite.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
 import { magentoConnector, magentoCredentialsSchema } from './magento-connector.ts';
+import { NO_SKU } from './order-values.ts';
 import { orderMarker } from './write-orders.ts';
 
 const recorded: ConnectorHttpRequest[][] = [];
@@ -642,6 +643,41 @@ describe('Magento connector (integration with the emulator)', () => {
       const partialItems = emulator.store.sales.orders.get(Number(partial?.destinationId))
         ?.items as Record<string, unknown>[];
       expect(partialItems.map((i) => i.qty_shipped)).toEqual([0, 0]);
+
+      // Nothing the source lacked is made up: a line without SKU gets the '-' Magento requires
+      // (not its name), a payment without a title keeps none.
+      const plain = async (id: string, extra: Partial<Order>) => {
+        const [outcome] = await destination.write(
+          'orders',
+          [
+            {
+              ...order,
+              id,
+              number: id,
+              lines: [
+                {
+                  ...(order.lines[0] as OrderLine),
+                  productId: null,
+                  variantId: null,
+                  sku: '',
+                  meta: [],
+                },
+              ],
+              ...extra,
+            },
+          ],
+          idMap,
+        );
+        return emulator.store.sales.orders.get(Number(outcome?.destinationId));
+      };
+      const bank = await plain('1080', { paymentMethod: 'bacs', paymentMethodTitle: '' });
+      expect((bank?.items as Record<string, unknown>[])[0]?.sku).toBe(NO_SKU);
+      expect(bank?.payment).toMatchObject({
+        method: 'banktransfer',
+        additional_information: ['', 'Payment method at the previous store: bacs'],
+      });
+      const none = await plain('1081', { paymentMethod: '', paymentMethodTitle: '' });
+      expect(none?.payment).toMatchObject({ method: 'checkmo', additional_information: [] });
     });
 
     it("links the merchant's own records by their natural keys and leaves them unchanged", async () => {

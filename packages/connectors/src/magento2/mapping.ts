@@ -108,7 +108,6 @@ export async function orderAddressPayload(
   session: MagentoSession,
   a: Address,
   type: 'billing' | 'shipping',
-  email: string,
 ): Promise<Record<string, unknown>> {
   const region = await resolveRegion(session, a.countryCode, a.province);
   // A historical order keeps the address as it was, even with a region the directory lacks.
@@ -130,8 +129,8 @@ export async function orderAddressPayload(
     postcode: orPlaceholder(a.postalCode),
     country_id: a.countryCode || 'US',
     telephone: orPlaceholder(a.phone),
-    // Magento requires an e-mail on order addresses: one without takes the order's.
-    email: a.email || email,
+    // An address without an e-mail of its own gets the order's from Magento, not from us.
+    ...(a.email ? { email: a.email } : {}),
     ...regionFields,
   };
 }

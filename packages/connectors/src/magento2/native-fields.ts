@@ -1,10 +1,18 @@
 import {
-  asMagentoKeeps,
+  addressEmailKept,
   asStoreWide,
   displayTypeKept,
+  lineMetaKept,
+  lineSkuKept,
+  paymentMethodKept,
+  productMetafieldsKept,
   statusKept,
   typeKept,
+  variantMetafieldsKept,
+  variantTaxClassKept,
+  weightKept,
 } from './comparable.ts';
+import { NO_SKU } from './order-values.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 
 /**
@@ -1105,8 +1113,10 @@ export const magentoDestinationFields: {
   },
   products: {
     comparable: {
-      metafields: asMagentoKeeps('textarea'),
-      'variants.metafields': asMagentoKeeps('string'),
+      metafields: productMetafieldsKept,
+      'variants.metafields': variantMetafieldsKept,
+      weight: weightKept,
+      'variants.taxClass': variantTaxClassKept,
       attributes: asStoreWide,
       options: asStoreWide,
       status: statusKept,
@@ -1158,9 +1168,13 @@ export const magentoDestinationFields: {
       'variants.downloads':
         "Written as links to the file's address; Magento accepts them only from domains listed in its downloadable_domains (bin/magento downloadable:domains:add).",
       metafields:
-        "Magento's own attributes (magento.*) are written back to them; other custom fields to a product attribute named after the namespace and key, created when missing.",
+        "Magento's own attributes (magento.*) are written back to them; other custom fields to a product attribute named after the namespace and key, created when missing, holding the field's text as it was.",
       'variants.metafields':
-        "Magento's own settings (magento.*) are written back to the child product or its stock item; other custom fields to a product attribute named after the namespace and key.",
+        "Magento's own settings (magento.*) are written back to the child product or its stock item; other custom fields to a product attribute named after the namespace and key. A product with a single variant is one Magento product, so that variant's fields are kept on the product.",
+      weight:
+        'A product with a single variant is one Magento product with one weight: a product without a weight of its own gets its variant’s.',
+      'variants.taxClass':
+        "A Magento child product has a tax class of its own: a variant that follows its product's class gets that class.",
     },
   },
   customers: {
@@ -1194,15 +1208,26 @@ export const magentoDestinationFields: {
       'discounts.tax': 'Magento keeps the tax of a discount in the order totals only.',
       'notes.author': 'Magento order comments have no author.',
     },
+    comparable: {
+      paymentMethod: paymentMethodKept,
+      'billingAddress.email': addressEmailKept,
+      'shippingAddress.email': addressEmailKept,
+      'lines.sku': lineSkuKept,
+      'lines.meta': lineMetaKept,
+    },
     converted: {
-      shippingLines: 'Magento orders have one shipping method: several are combined into one.',
+      'billingAddress.email':
+        "Magento gives an order address without an e-mail address of its own the order's e-mail address.",
+      'shippingAddress.email':
+        "Magento gives an order address without an e-mail address of its own the order's e-mail address.",
+      'lines.sku': `Magento requires a SKU on every order line: a line without one is written with '${NO_SKU}'.`,
       discounts: 'Several discounts are combined into one coupon code and amount.',
       paymentMethod:
-        "Payment methods Magento has are kept; others are recorded as 'checkmo' (Check / Money order) with the original method's title and code in the payment's information, since Magento cannot show an order whose method it does not know.",
+        "Payment methods Magento has are kept (bank transfer, cash on delivery and cheque under Magento's codes); others are recorded as 'checkmo' (Check / Money order) with the original method's title and code in the payment's information, since Magento cannot show an order whose method it does not know. An order without a payment method is written with 'checkmo', which Magento requires.",
       'notes.customerNote':
         'A customer note is written as sent to the customer and visible on the storefront (nothing is e-mailed).',
       'lines.meta':
-        "The values of a configurable product's options are written as the item's options when the destination's product has them; other entries as the item's description.",
+        "The values of a configurable product's options are written as the item's options when the destination's product has them; other entries as the item's description, one 'name: value' line each.",
       paidAt: 'Written as the date of an invoice of the whole order.',
       fees: 'Written as custom fees (Adobe Commerce Admin UI SDK), positive or negative.',
       metafields:

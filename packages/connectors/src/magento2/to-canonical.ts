@@ -438,7 +438,10 @@ export async function productToCanonical(
             : childTax === ctx.standardTaxClass
               ? ''
               : childTax,
-        virtual: child.type_id === 'virtual',
+        // Magento's downloadable products are virtual ones with files: nothing is shipped.
+        virtual: child.type_id === 'virtual' || child.type_id === 'downloadable',
+        downloadable: child.type_id === 'downloadable',
+        ...(child.type_id === 'downloadable' ? downloadsOf(child, ctx) : {}),
         ...(description ? { descriptionHtml: description } : {}),
         metafields: fields,
       });
@@ -455,7 +458,7 @@ export async function productToCanonical(
         ...saleOf(custom, currency),
         weight: weightOf(record.weight, ctx.weightUnit),
         inventory,
-        virtual: typeId === 'virtual',
+        virtual: typeId === 'virtual' || typeId === 'downloadable',
         downloadable: typeId === 'downloadable',
         ...(typeId === 'downloadable' ? downloadsOf(record, ctx) : {}),
         metafields: fields,

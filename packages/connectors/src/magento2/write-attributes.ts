@@ -242,7 +242,10 @@ export async function metafieldValues(
       if (attribute.frontend_input === 'select' || attribute.frontend_input === 'multiselect') {
         const map = await ensureOptions(session, code, labels.filter(Boolean));
         values.push({ attribute_code: code, value: labels.map((l) => map.get(l)).join(',') });
-      } else values.push({ attribute_code: code, value: textOf(raw) });
+      } else {
+        // Another platform's field keeps its own text (a list stays JSON, not joined with commas).
+        values.push({ attribute_code: code, value: isMagento(field) ? textOf(raw) : field.value });
+      }
     } catch (error) {
       if (isStoreWide(error)) throw error;
       warnings.push(

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { isMagentoStatus } from './client.ts';
 import { magentoFromIso, orderAddressPayload } from './mapping.ts';
+import { isKnownElsewhere, magentoMethodFor, NO_SKU } from './order-values.ts';
 import {
   configurableOptionSchema,
   customerSchema,
@@ -44,25 +45,6 @@ const json = z.record(z.string(), z.unknown());
 export function orderMarker(sourceId: string): string {
   return `replatform:${sourceId}`;
 }
-
-/** Payment methods of a Magento installation, and other platforms' codes for the same methods. */
-const magentoMethods = new Set([
-  'checkmo',
-  'banktransfer',
-  'cashondelivery',
-  'purchaseorder',
-  'free',
-  'braintree',
-  'braintree_paypal',
-  'paypal_express',
-  'payflowpro',
-  'authnetcim',
-]);
-const sameMethod: Record<string, string> = {
-  bacs: 'banktransfer',
-  cod: 'cashondelivery',
-  cheque: 'checkmo',
-};
 
 async function findByField(
   session: MagentoSession,
@@ -208,7 +190,7 @@ async function planLine(
     .join('\n');
   const type = isVariantLine ? 'configurable' : (bySku?.type_id ?? 'simple');
   const item: Record<string, unknown> = {
-    sku: line.sku || line.name,
+    sku: line.sku || NO_SKU,
     name: line.name,
     ...(productId ? { product_id: Number(productId) } : {}),
     product_type: type === 'configurable' && !isVariantLine ? 'simple' : type,
@@ -255,7 +237,7 @@ async function planLine(
           discount_amount: 0,
           price_incl_tax: 0,
           row_total_incl_tax: 0,
-          is_virtual: bySku.type_id === 'virtual' ? 1 : 0,
+          is_virtual: bySku.type_id === 'virtual' || bySku.type_id === 'downloadable' ? 1 : 0,
         }
       : undefined;
   return { line, item, ...(child ? { child } : {}) };
@@ -269,20 +251,21 @@ function paymentOf(
   warnings: string[],
 ): Record<string, unknown> {
   const code = record.paymentMethod;
-  const method = magentoMethods.has(code) ? code : (sameMethod[code] ?? 'checkmo');
-  const title = record.paymentMethodTitle || code;
+  const method = magentoMethodFor(code);
+  // The title comes first, as Magento keeps it; an order without one keeps none.
+  const title = record.paymentMethodTitle;
   const information: string[] = title ? [title] : [];
   if (code && method !== code) {
-    information.push(`Payment method at the previous store: ${code}`);
-    if (!sameMethod[code])
+    information.splice(0, 1, title, `Payment method at the previous store: ${code}`);
+    if (!isKnownElsewhere(code))
       warnings.push(
         `payment method '${code}' does not exist in Magento; recorded as Check / Money order with its name (paymentMethod)`,
       );
   }
   const payment: Record<string, unknown> = {
-    method: code ? method : 'checkmo',
+    method,
     account_status: '',
-    additional_information: information.length ? information : ['Imported order'],
+    additional_information: information,
     cc_last4: '',
     amount_ordered: money(record.grandTotal.amount),
     amount_paid: money(totals.paid),
@@ -470,12 +453,7 @@ async function writeOrder(
             shipping_assignments: [
               {
                 shipping: {
-                  address: await orderAddressPayload(
-                    session,
-                    record.shippingAddress,
-                    'shipping',
-                    record.email,
-                  ),
+                  address: await orderAddressPayload(session, record.shippingAddress, 'shipping'),
                   method: shipping[0]?.code ?? '',
                   total: {
                     shipping_amount: money(record.shippingTotal.amount),
@@ -500,8 +478,7 @@ async function writeOrder(
     warnings.push(
       `custom field ${field.namespace}.${field.key} not migrated: Magento orders have no custom fields (metafields)`,
     );
-  if (billing)
-    entity.billing_address = await orderAddressPayload(session, billing, 'billing', record.email);
+  if (billing) entity.billing_address = await orderAddressPayload(session, billing, 'billing');
 
   // POST /V1/orders (admin-schema-2.4.9.yaml PostV1Orders)
   const created = await createOnce(

@@ -599,6 +599,14 @@ async function writeProduct(
   const status = record.status === 'active' ? 1 : 2;
   // Set when part of the product may be written by a later run (an image download failed).
   const images = { incomplete: false };
+  if (record.variants.some((v) => v.downloadable && !v.virtual))
+    warnings.push(
+      'a downloadable product that is also shipped is written as not shipped: Magento’s downloadable products are virtual (variants.virtual)',
+    );
+  if (record.variants.some(backorderLost))
+    warnings.push(
+      "stock status 'on backorder' not kept: Magento shows a product on backorder only while it tracks stock, has none left and accepts backorders (variants.inventory.stockStatus)",
+    );
   const base = {
     sku,
     name: record.name,
@@ -625,7 +633,7 @@ async function writeProduct(
         custom: [...custom, ...sale.custom, ...variantFields],
         stock: variant
           ? stockItem(variant.inventory, variant.metafields, record.soldIndividually)
-          : stockItem({ ...inventoryDefaults(), tracked: true }, [], false),
+          : stockItem({ ...inventoryDefaults(), tracked: true }, [], record.soldIndividually),
         ...(variant?.downloadable ? { downloads: downloadLinks(variant) } : {}),
       },
       warnings,
@@ -680,40 +688,46 @@ async function writeProduct(
       const labels = plan.values.map((x) => x.value);
       const ownChild = magentoFields(v.metafields);
       const sale = priceFields(v);
-      const child = await saveProduct(session, {
-        sku: plan.sku,
-        name: ownChild.get('name')?.value ?? childName(record.name, labels),
-        typeId: v.virtual ? 'virtual' : 'simple',
-        visibility: 1,
-        status: v.status === 'active' ? 1 : 2,
-        price: sale.price,
-        weight: await weightIn(session, v.weight),
-        attributeSetId,
-        categoryLinks,
-        stock: stockItem(v.inventory, v.metafields, false),
-        custom: [
-          { attribute_code: markerAttribute, value: variantMarker(record.id, v.id) },
-          {
-            attribute_code: 'url_key',
-            value:
-              ownChild.get('url_key')?.value ??
-              childUrlKey(slugify(record.slug || record.name), labels),
-          },
-          {
-            attribute_code: 'tax_class_id',
-            value: String(await productTaxClassId(session, v.taxClass ?? productTax)),
-          },
-          ...(v.descriptionHtml
-            ? [{ attribute_code: 'description', value: v.descriptionHtml }]
-            : []),
-          ...sale.custom,
-          ...optionAttributes.map((o, i) => ({
-            attribute_code: o.code,
-            value: o.values.get(plan.values[i]?.value ?? '') ?? '',
-          })),
-          ...(await metafieldValues(session, v.metafields, warnings)),
-        ],
-      });
+      const child = await saveProductKeyed(
+        session,
+        {
+          sku: plan.sku,
+          name: ownChild.get('name')?.value ?? childName(record.name, labels),
+          typeId: v.downloadable ? 'downloadable' : v.virtual ? 'virtual' : 'simple',
+          ...(v.downloadable ? { downloads: downloadLinks(v) } : {}),
+          visibility: 1,
+          status: v.status === 'active' ? 1 : 2,
+          price: sale.price,
+          weight: await weightIn(session, v.weight),
+          attributeSetId,
+          categoryLinks,
+          stock: stockItem(v.inventory, v.metafields, false),
+          custom: [
+            { attribute_code: markerAttribute, value: variantMarker(record.id, v.id) },
+            {
+              attribute_code: 'url_key',
+              value:
+                ownChild.get('url_key')?.value ??
+                childUrlKey(slugify(record.slug || record.name), labels),
+            },
+            {
+              attribute_code: 'tax_class_id',
+              value: String(await productTaxClassId(session, v.taxClass ?? productTax)),
+            },
+            ...(v.descriptionHtml
+              ? [{ attribute_code: 'description', value: v.descriptionHtml }]
+              : []),
+            ...sale.custom,
+            ...optionAttributes.map((o, i) => ({
+              attribute_code: o.code,
+              value: o.values.get(plan.values[i]?.value ?? '') ?? '',
+            })),
+            ...(await metafieldValues(session, v.metafields, warnings)),
+          ],
+        },
+        warnings,
+        images,
+      );
       children.push({ id: child.id, sku: plan.sku });
       if (v.imageUrl) {
         await syncImages(
@@ -758,6 +772,11 @@ async function writeProduct(
     ...(images.incomplete ? { incomplete: true } : {}),
   };
 }
+
+/** A variant said to be on backorder whose stock Magento would not show as on backorder. */
+const backorderLost = (v: Variant): boolean =>
+  v.inventory.stockStatus === 'onbackorder' &&
+  !(v.inventory.tracked && v.inventory.quantity <= 0 && v.inventory.backorders !== 'no');
 
 /**
  * A downloadable variant's files as links to their addresses. The spec requires a sample type
