@@ -951,6 +951,45 @@ function gatewayOf(o: Order): string {
   return o.paymentMethod || 'manual';
 }
 
+/** How Shopify names a gateway in the admin ('cash_on_delivery' -> 'Cash On Delivery'). */
+function gatewayTitle(gateway: string): string {
+  return gateway
+    .split('_')
+    .map((w) => (w ? (w[0]?.toUpperCase() ?? '') + w.slice(1) : w))
+    .join(' ');
+}
+
+/** The payment details an order keeps in the metafield replatform.payment. */
+export interface KeptPayment {
+  paymentMethod?: string;
+  paymentMethodTitle?: string;
+  transactionId?: string;
+  paidAt?: string | null;
+  createdVia?: string;
+}
+
+/**
+ * The payment details Shopify would not show as the source has them: without a payment
+ * transaction an order names no gateway, code or payment date; a payment method's title is the
+ * gateway's name at Shopify; and an order the source says nothing about the origin of is
+ * attributed to the app that created it.
+ */
+function paymentKept(
+  o: Order,
+  transaction: Record<string, unknown> | undefined,
+): KeptPayment | null {
+  const kept: KeptPayment = {};
+  const gateway = transaction ? String(transaction.gateway) : '';
+  if (o.paymentMethod !== gateway) kept.paymentMethod = o.paymentMethod;
+  if (o.paymentMethodTitle !== (gateway ? gatewayTitle(gateway) : ''))
+    kept.paymentMethodTitle = o.paymentMethodTitle;
+  if (o.transactionId && !transaction) kept.transactionId = o.transactionId;
+  const paidAt = transaction?.kind === 'SALE' ? String(transaction.processedAt) : null;
+  if ((o.paidAt ?? null) !== paidAt) kept.paidAt = o.paidAt;
+  if (!o.createdVia) kept.createdVia = '';
+  return Object.keys(kept).length ? kept : null;
+}
+
 /**
  * orderCreate input. Imported orders never notify the customer or touch stock: those options are
  * set by the writer (sendReceipt false, sendFulfillmentReceipt false, inventoryBehaviour BYPASS).
@@ -968,16 +1007,17 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
     (n, l) => n + (l.unitPrice.amount * l.quantity - l.total.amount),
     0,
   );
+  // The order's discounts are usually already spread over its lines (WooCommerce, Magento): only
+  // line discounts beyond them are added, so a coupon is not counted twice.
+  const orderDiscounts = o.discounts.reduce((n, d) => n + d.amount.amount, 0);
   const discountAmount =
-    o.discounts.reduce((n, d) => n + d.amount.amount, 0) +
-    Math.max(0, lineDiscounts) -
-    credits.reduce((n, f) => n + f.amount.amount, 0);
+    Math.max(orderDiscounts, lineDiscounts) - credits.reduce((n, f) => n + f.amount.amount, 0);
   const codes = [...o.discounts.map((d) => d.code), ...credits.map((f) => f.name)].filter(Boolean);
   if (o.discounts.length + credits.length > 1)
     warnings.push(
       `Shopify orders take one discount code; ${codes.join(', ')} were written as one discount.`,
     );
-  if (lineDiscounts > 0)
+  if (lineDiscounts > orderDiscounts)
     warnings.push(
       'Line discounts were added to the order discount (orderCreate has no per-line discounts).',
     );
@@ -1029,6 +1069,9 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
       ...(o.transactionId ? { authorizationCode: o.transactionId } : {}),
       ...(test ? { test: true } : {}),
     });
+  const payment = paymentKept(o, transactions[0]);
+  if (payment)
+    metafields.push(carriedMetafield(carriedKeys.order.payment, JSON.stringify(payment), 'json'));
   const input: Record<string, unknown> = {
     name: `#${o.number}`,
     currency,

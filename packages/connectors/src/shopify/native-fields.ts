@@ -564,12 +564,16 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       discounts:
         'Shopify orders take one discount code: several are written as one, named by all their codes, with their total.',
       fees: 'Written as custom lines (no product) so the order total is kept; a credit (negative fee) is added to the discount.',
+      discountTotal:
+        "The order's one discount: its discounts (or its lines' discounts when they come to more) and its credits.",
+      feeTotal: 'The fees written as custom lines; credits are in the discount.',
       'refunds.lines.amount':
         'Shopify works out the amount given back for a line from the line itself.',
       'refunds.lines.tax': 'Shopify works out the tax given back for a line from the line itself.',
       notes:
         'Kept in the order metafield replatform.notes (the Admin API cannot add comments to the timeline).',
-      paymentMethodTitle: 'Shopify shows the name of the payment gateway.',
+      paymentMethodTitle:
+        "Shopify shows the name of the payment gateway; the source's title is kept in the order metafield replatform.payment.",
       completedAt: "Written as the order's closing date.",
       metafields:
         "Written as metafields under their namespace, and Shopify's own fields (shopify.tags, ...) into those fields.",

@@ -36,7 +36,7 @@ export const carriedKeys = {
     options: 'options',
   },
   variant: { descriptionHtml: 'description', dimensions: 'dimensions' },
-  order: { notes: 'notes' },
+  order: { notes: 'notes', payment: 'payment' },
 } as const;
 
 /** A custom field holding one of Shopify's own fields. */
