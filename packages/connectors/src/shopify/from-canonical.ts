@@ -2,6 +2,7 @@ import type { Address } from '@replatform/canonical/address';
 import type { Category } from '@replatform/canonical/category';
 import type { Customer } from '@replatform/canonical/customer';
 import type { Metafield } from '@replatform/canonical/metafield';
+import { inventoryDefaults, variantDefaults } from '@replatform/canonical/defaults';
 import { fromMinor } from '@replatform/canonical/money';
 import type { Order, Refund } from '@replatform/canonical/order';
 import type { Product, Variant } from '@replatform/canonical/product';
@@ -228,8 +229,7 @@ export interface PlannedFile {
 
 export type BuiltProduct =
   | { input: Record<string, unknown>; files: PlannedFile[]; warnings: string[] }
-  | { failure: string }
-  | { skip: string };
+  | { failure: string };
 
 const fileInput = (f: PlannedFile): Record<string, unknown> =>
   f.id ? { id: f.id, alt: f.alt } : { originalSource: f.source, alt: f.alt, contentType: 'IMAGE' };
@@ -264,11 +264,30 @@ const stockWords = {
   onbackorder: 'on backorder',
 } as const;
 
-export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
-  if (p.type === 'grouped')
-    return {
-      skip: 'Shopify has no grouped products: the group was not created; its member products are migrated as products of their own.',
-    };
+/**
+ * A grouped product as Shopify can hold it: a product needs a variant at Shopify, so the group
+ * gets one that cannot be bought (price 0, its stock counted at none, not sold without stock).
+ */
+function groupStandIn(p: Product): Product {
+  return {
+    ...p,
+    variants: [
+      {
+        ...variantDefaults({ amount: 0, currency: p.variants[0]?.price.currency ?? 'USD' }),
+        id: `${p.id}-group`,
+        sku: p.sku,
+        optionValues: [],
+        position: 0,
+        inventory: { ...inventoryDefaults(), tracked: true, stockStatus: 'outofstock' },
+        virtual: true,
+      },
+    ],
+  };
+}
+
+export function productSetInput(product: Product, ctx: ProductContext): BuiltProduct {
+  const grouped = product.type === 'grouped';
+  const p = grouped ? groupStandIn(product) : product;
   const warnings: string[] = [];
   if (p.options.length > MAX_OPTIONS)
     return {
@@ -448,6 +467,7 @@ export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
   carry(keys.purchaseNote, p.purchaseNote, 'multi_line_text_field');
   carry(keys.externalUrl, p.externalUrl, /^https?:\/\//.test(p.externalUrl) ? 'url' : undefined);
   carry(keys.buttonText, p.buttonText);
+  if (grouped) carry(keys.grouped, 'true', 'boolean');
   if (!simple) carry(keys.sku, p.sku);
   if (p.dimensions) carry(keys.dimensions, JSON.stringify(p.dimensions), 'json');
   if (p.attributes.length) carry(keys.attributes, JSON.stringify(p.attributes), 'json');
@@ -1109,6 +1129,15 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
     }));
   const fulfillment = fulfillmentStatusOf(o);
   if (fulfillment) input.fulfillmentStatus = fulfillment;
+  if (fulfillment === 'FULFILLED' && o.fulfillmentStatus !== 'fulfilled')
+    warnings.push(
+      `The order is completed but ${o.fulfillmentStatus === 'partial' ? 'only partly fulfilled' : 'not fulfilled'} at the source; Shopify shows a completed order as fulfilled (fulfillmentStatus).`,
+    );
+  const refunded = o.refunds.reduce((n, r) => n + r.amount.amount, 0);
+  if (o.refundTotal.amount > refunded)
+    warnings.push(
+      `The source says ${fromMinor(o.refundTotal.amount - refunded, currency)} ${currency} more was refunded than its refunds give back; Shopify works out the refunded total from the refunds (refundTotal).`,
+    );
   if (ctx.customerId) input.customer = { toAssociate: { id: ctx.customerId } };
   else if (o.customerId)
     warnings.push(

@@ -34,6 +34,7 @@ export const carriedKeys = {
     dimensions: 'dimensions',
     attributes: 'attributes',
     options: 'options',
+    grouped: 'grouped',
   },
   variant: { descriptionHtml: 'description', dimensions: 'dimensions' },
   order: { notes: 'notes', payment: 'payment' },

@@ -260,10 +260,11 @@ export function productToCanonical(p: ShopifyProduct, currency: string): Mapped<
   const attributes: ProductAttribute[] =
     z.array(productAttributeSchema).safeParse(parseJson(carried(keys.attributes))).data ?? [];
   const externalUrl = carried(keys.externalUrl) ?? '';
+  const grouped = carried(keys.grouped) === 'true';
   const record: Product = {
     ...productDefaults(),
     id: p.id,
-    type: simple ? (externalUrl ? 'external' : 'simple') : 'variable',
+    type: grouped ? 'grouped' : simple ? (externalUrl ? 'external' : 'simple') : 'variable',
     name: p.title,
     slug: p.handle,
     sku: simple ? (variants[0]?.sku ?? '') : (carried(keys.sku) ?? ''),
@@ -275,7 +276,8 @@ export function productToCanonical(p: ShopifyProduct, currency: string): Mapped<
     vendor: p.vendor,
     options,
     attributes,
-    variants,
+    // A group's one variant is the stand-in Shopify needs (groupStandIn), not something sold.
+    variants: grouped ? [] : variants,
     images,
     categoryIds: p.collections.nodes.map((c) => c.id),
     // In the order Shopify keeps them: alphabetical, whatever order they were entered in.
