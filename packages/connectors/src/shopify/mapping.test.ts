@@ -368,6 +368,21 @@ describe('Shopify -> canonical', () => {
       optionValues: [],
       inventory: { tracked: true, quantity: 0, stockStatus: 'onbackorder', backorders: 'yes' },
     });
+    // A group written by a migration: its one variant is the stand-in Shopify needs.
+    const group = recordOf(
+      productToCanonical(
+        shopifyProduct({
+          hasOnlyDefaultVariant: true,
+          options: [{ name: 'Title', position: 1, values: ['Default Title'] }],
+          variants: page([only]),
+          metafields: page([
+            { namespace: 'replatform', key: 'grouped', type: 'boolean', value: 'true' },
+          ]),
+        }),
+        'USD',
+      ),
+    );
+    expect(group).toMatchObject({ type: 'grouped', variants: [], options: [], sku: 'TEE-S' });
     const mixed = productToCanonical(
       shopifyProduct({
         variants: page([
@@ -763,6 +778,37 @@ describe('Shopify -> canonical', () => {
     // Nothing of this order depends on its data to be lost (the reader adds, for each order, the
     // fields that no order can carry, such as the names of its taxes).
     expect('losses' in mapped && mapped.losses).toEqual([]);
+    // Payment details Shopify would not show as the source had them, kept by a migration.
+    const kept = recordOf(
+      orderToCanonical({
+        ...shopifyOrder(),
+        metafields: page([
+          {
+            namespace: 'replatform',
+            key: 'payment',
+            type: 'json',
+            value: JSON.stringify({
+              paymentMethod: 'bacs',
+              paymentMethodTitle: 'Direct bank transfer',
+              paidAt: null,
+              createdVia: '',
+            }),
+          },
+        ]),
+      }),
+    );
+    expect(kept).toMatchObject({
+      paymentMethod: 'bacs',
+      paymentMethodTitle: 'Direct bank transfer',
+      paidAt: null,
+      createdVia: '',
+    });
+    expect(kept.metafields.some((m) => m.key === 'payment')).toBe(false);
+    // Shopify closes an order when it is cancelled: that is no completion.
+    const at = '2024-05-06T10:00:00Z';
+    expect(
+      recordOf(orderToCanonical({ ...shopifyOrder(), cancelledAt: at, closedAt: at })).completedAt,
+    ).toBeNull();
     expect(orderToCanonical({ ...shopifyOrder(), lineItems: page([]) })).toEqual({
       rejected: 'The order has no line items.',
     });

@@ -278,6 +278,7 @@ export function productToCanonical(p: ShopifyProduct, currency: string): Mapped<
     attributes,
     // A group's one variant is the stand-in Shopify needs (groupStandIn), not something sold.
     variants: grouped ? [] : variants,
+    weight: grouped ? (variants[0]?.weight ?? null) : null,
     images,
     categoryIds: p.collections.nodes.map((c) => c.id),
     // In the order Shopify keeps them: alphabetical, whatever order they were entered in.
