@@ -230,6 +230,50 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     ]);
   });
 
+  it('keeps the first outcome and warnings of a product written again only to link it, when the destination has nothing more to change', async () => {
+    const data = sampleData({ products: 4, customers: 0, orders: 0 });
+    const [first] = data.products;
+    first!.upsellIds = [data.products[3]!.id];
+    const inner = memoryConnection(new MemoryStore(), { batchSize: 2 });
+    // Like a destination that checks a product it already holds and finds nothing to change.
+    const destination = {
+      ...inner,
+      connection: {
+        ...inner.connection,
+        write: async (...args: Parameters<typeof inner.connection.write>) => {
+          const [entity, records, idMap] = args;
+          const known = records.filter((r) => idMap.get(entity, r.id));
+          const outcomes = await inner.connection.write(
+            entity,
+            records.filter((r) => !known.includes(r)),
+            idMap,
+          );
+          return [
+            ...outcomes.map((o) => ({ ...o, warnings: ['Up-sells are not kept (upsellIds).'] })),
+            ...known.map((r) => ({
+              sourceId: r.id,
+              outcome: 'skipped' as const,
+              destinationId: idMap.get(entity, r.id),
+              reason: 'Already migrated.',
+            })),
+          ];
+        },
+      },
+    };
+    const result = await executeMigration({
+      repository,
+      migrationId,
+      dataTypes: ['products'],
+      source: memoryConnection(MemoryStore.seeded(data), { pageSize: 2 }),
+      destination,
+      retry: fast,
+    });
+    expect(result.status).toBe('completed');
+    expect(result.stats.products).toMatchObject({ migrated: 4, failed: 0 });
+    const entry = (await repository.lookup(migrationId, 'products', [first!.id])).get(first!.id);
+    expect(entry?.reason).toMatch(/upsellIds/);
+  });
+
   it('names each field the destination cannot hold, record by record, and links products written before what they point at', async () => {
     const data = sampleData({ products: 12, customers: 0, orders: 0 });
     const [first, second, third] = data.products;

@@ -880,11 +880,22 @@ export class MigratePhase {
   async #commit(
     entity: EntityType,
     prepared: PreparedBatch,
-    { rows, assets }: WrittenBatch,
+    { rows: written, assets }: WrittenBatch,
   ): Promise<void> {
     const o = this.#o;
     const stats = (this.#stats[entity] ??= { total: 0, migrated: 0, skipped: 0, failed: 0 });
     const sent = new Set(prepared.toWrite.map((r) => r.id));
+    // A record written earlier in this run and sent again only to link it (relinkProducts) keeps
+    // that write's outcome and warnings when the destination had nothing more to change.
+    const rows = written.filter((row) => {
+      const before = prepared.existing.get(row.sourceId);
+      return !(
+        row.outcome === 'skipped' &&
+        before?.runId === o.runId &&
+        before.outcome === 'migrated' &&
+        sent.has(row.sourceId)
+      );
+    });
     for (const row of rows) {
       const before = prepared.existing.get(row.sourceId);
       if (before && before.runId === o.runId) stats[before.outcome as RecordOutcome] -= 1;

@@ -55,4 +55,64 @@ describe('the form a Shopify destination keeps converted fields in', () => {
       { city: 'B', isDefaultBilling: true, isDefaultShipping: true },
     ]);
   });
+
+  describe('orders: the one discount Shopify keeps', () => {
+    const usd = (amount: number) => ({ amount, currency: 'USD' });
+    const line = (unit: number, quantity: number, total: number) => ({
+      unitPrice: usd(unit),
+      quantity,
+      total: usd(total),
+    });
+    const credit = { name: 'Loyalty credit', amount: usd(-300) };
+    const wrap = { name: 'Gift wrap', amount: usd(400) };
+    /** The comparable form of an order, with each order conversion applied in turn. */
+    function form(order: Record<string, unknown>): Record<string, unknown> {
+      const out: Record<string, unknown> = structuredClone(order);
+      for (const [path, convert] of Object.entries(shopifyComparable.orders))
+        if (path !== 'metafields' && path in out) out[path] = convert(out[path], out);
+      return out;
+    }
+    // A coupon spread over the lines, a credit and a fee, as WooCommerce or Magento have them.
+    const source = {
+      currency: 'USD',
+      lines: [line(1000, 2, 1800)],
+      discounts: [{ code: 'SAVE2', amount: usd(200) }],
+      fees: [wrap, credit],
+      discountTotal: usd(200),
+      feeTotal: usd(100),
+    };
+    // As Shopify keeps it: full line prices, one discount with the credit in it, the fee a line.
+    const kept = {
+      currency: 'USD',
+      lines: [line(1000, 2, 2000)],
+      discounts: [{ code: 'SAVE2 + Loyalty credit', amount: usd(500) }],
+      fees: [wrap],
+      discountTotal: usd(500),
+      feeTotal: usd(400),
+    };
+
+    it('compares equal when the discount, the credit and the fee are kept', () => {
+      expect(form(source)).toEqual(form(kept));
+      expect(form(kept)).toEqual(kept);
+    });
+
+    it('still differs when the credit or the coupon is lost or counted twice', () => {
+      expect(form({ ...kept, discounts: [{ code: 'SAVE2', amount: usd(200) }] })).not.toEqual(
+        form(source),
+      );
+      expect(
+        form({ ...kept, discounts: [{ code: 'SAVE2 + Loyalty credit', amount: usd(700) }] }),
+      ).not.toEqual(form(source));
+      expect(form({ ...kept, fees: [] })).not.toEqual(form(source));
+      expect(form({ ...kept, lines: [line(1000, 1, 1000)] })).not.toEqual(form(source));
+    });
+
+    it('names a discount without a code as Shopify must (DISCOUNT), and only that one', () => {
+      const uncoded = { ...source, discounts: [{ code: '', amount: usd(200) }], fees: [] };
+      expect(form(uncoded).discounts).toEqual([{ code: 'DISCOUNT', amount: usd(200) }]);
+      expect(
+        form({ ...uncoded, discounts: [{ code: 'OTHER', amount: usd(200) }] }).discounts,
+      ).not.toEqual(form(uncoded).discounts);
+    });
+  });
 });

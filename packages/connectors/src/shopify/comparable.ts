@@ -54,6 +54,42 @@ function asShopifyKeeps(entity: keyof typeof ownDefaults | 'products') {
 
 type Loose = Record<string, unknown>;
 
+interface Amount {
+  amount: number;
+  currency: string;
+}
+const amountOf = (m: unknown): number =>
+  typeof (m as Amount | null)?.amount === 'number' ? (m as Amount).amount : 0;
+const listOf = (value: unknown): Loose[] => (Array.isArray(value) ? (value as Loose[]) : []);
+
+/**
+ * The one discount a Shopify order keeps (orderCreateInput): the order's discounts, or its lines'
+ * discounts when they come to more, plus its credits (negative fees), under all their codes.
+ */
+function orderDiscount(order: Readonly<Loose>): { code: string; amount: number } {
+  const discounts = listOf(order.discounts);
+  const credits = listOf(order.fees).filter((f) => amountOf(f.amount) < 0);
+  const lineDiscounts = listOf(order.lines).reduce(
+    (n, l) => n + amountOf(l.unitPrice) * Number(l.quantity ?? 0) - amountOf(l.total),
+    0,
+  );
+  const amount =
+    Math.max(
+      discounts.reduce((n, d) => n + amountOf(d.amount), 0),
+      lineDiscounts,
+    ) - credits.reduce((n, f) => n + amountOf(f.amount), 0);
+  const codes = [...discounts.map((d) => d.code), ...credits.map((f) => f.name)].filter(
+    (c): c is string => typeof c === 'string' && c !== '',
+  );
+  return { code: codes.join(' + ') || 'DISCOUNT', amount };
+}
+
+/** The currency of an order's comparable form. */
+const currencyOf = (order: Readonly<Loose>): string =>
+  typeof order.currency === 'string'
+    ? order.currency
+    : String((order.grandTotal as Amount | undefined)?.currency ?? '');
+
 export const shopifyComparable: Record<
   'categories' | 'products' | 'customers' | 'orders',
   NonNullable<DestinationFields['comparable']>
@@ -90,5 +126,47 @@ export const shopifyComparable: Record<
       }));
     },
   },
-  orders: { metafields: asShopifyKeeps('orders') },
+  orders: {
+    metafields: asShopifyKeeps('orders'),
+    // In this order: each reads the discounts, fees and lines as the source has them.
+    discountTotal: (total, order) =>
+      total && typeof total === 'object'
+        ? { ...(total as Amount), amount: Math.max(0, orderDiscount(order).amount) }
+        : total,
+    feeTotal: (total, order) =>
+      total && typeof total === 'object'
+        ? {
+            ...(total as Amount),
+            amount: listOf(order.fees)
+              .map((f) => amountOf(f.amount))
+              .filter((a) => a >= 0)
+              .reduce((n, a) => n + a, 0),
+          }
+        : total,
+    discounts: (discounts, order) => {
+      if (!Array.isArray(discounts)) return discounts;
+      const one = orderDiscount(order);
+      return one.amount > 0
+        ? [{ code: one.code, amount: { amount: one.amount, currency: currencyOf(order) } }]
+        : [];
+    },
+    // Line discounts are kept in the order's discount: a line is compared by its full price.
+    lines: (lines) =>
+      Array.isArray(lines)
+        ? (lines as Loose[]).map((l) =>
+            l.total && typeof l.total === 'object'
+              ? {
+                  ...l,
+                  total: {
+                    ...(l.total as Amount),
+                    amount: amountOf(l.unitPrice) * Number(l.quantity ?? 0),
+                  },
+                }
+              : l,
+          )
+        : lines,
+    // A credit (negative fee) is kept in the order's discount.
+    fees: (fees) =>
+      Array.isArray(fees) ? (fees as Loose[]).filter((f) => amountOf(f.amount) >= 0) : fees,
+  },
 };

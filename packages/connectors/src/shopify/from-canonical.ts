@@ -2,6 +2,7 @@ import type { Address } from '@replatform/canonical/address';
 import type { Category } from '@replatform/canonical/category';
 import type { Customer } from '@replatform/canonical/customer';
 import type { Metafield } from '@replatform/canonical/metafield';
+import { inventoryDefaults, variantDefaults } from '@replatform/canonical/defaults';
 import { fromMinor } from '@replatform/canonical/money';
 import type { Order, Refund } from '@replatform/canonical/order';
 import type { Product, Variant } from '@replatform/canonical/product';
@@ -228,8 +229,7 @@ export interface PlannedFile {
 
 export type BuiltProduct =
   | { input: Record<string, unknown>; files: PlannedFile[]; warnings: string[] }
-  | { failure: string }
-  | { skip: string };
+  | { failure: string };
 
 const fileInput = (f: PlannedFile): Record<string, unknown> =>
   f.id ? { id: f.id, alt: f.alt } : { originalSource: f.source, alt: f.alt, contentType: 'IMAGE' };
@@ -264,11 +264,30 @@ const stockWords = {
   onbackorder: 'on backorder',
 } as const;
 
-export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
-  if (p.type === 'grouped')
-    return {
-      skip: 'Shopify has no grouped products: the group was not created; its member products are migrated as products of their own.',
-    };
+/**
+ * A grouped product as Shopify can hold it: a product needs a variant at Shopify, so the group
+ * gets one that cannot be bought (price 0, its stock counted at none, not sold without stock).
+ */
+function groupStandIn(p: Product): Product {
+  return {
+    ...p,
+    variants: [
+      {
+        ...variantDefaults({ amount: 0, currency: p.variants[0]?.price.currency ?? 'USD' }),
+        id: `${p.id}-group`,
+        sku: p.sku,
+        optionValues: [],
+        position: 0,
+        inventory: { ...inventoryDefaults(), tracked: true, stockStatus: 'outofstock' },
+        virtual: true,
+      },
+    ],
+  };
+}
+
+export function productSetInput(product: Product, ctx: ProductContext): BuiltProduct {
+  const grouped = product.type === 'grouped';
+  const p = grouped ? groupStandIn(product) : product;
   const warnings: string[] = [];
   if (p.options.length > MAX_OPTIONS)
     return {
@@ -448,6 +467,7 @@ export function productSetInput(p: Product, ctx: ProductContext): BuiltProduct {
   carry(keys.purchaseNote, p.purchaseNote, 'multi_line_text_field');
   carry(keys.externalUrl, p.externalUrl, /^https?:\/\//.test(p.externalUrl) ? 'url' : undefined);
   carry(keys.buttonText, p.buttonText);
+  if (grouped) carry(keys.grouped, 'true', 'boolean');
   if (!simple) carry(keys.sku, p.sku);
   if (p.dimensions) carry(keys.dimensions, JSON.stringify(p.dimensions), 'json');
   if (p.attributes.length) carry(keys.attributes, JSON.stringify(p.attributes), 'json');
@@ -951,6 +971,45 @@ function gatewayOf(o: Order): string {
   return o.paymentMethod || 'manual';
 }
 
+/** How Shopify names a gateway in the admin ('cash_on_delivery' -> 'Cash On Delivery'). */
+function gatewayTitle(gateway: string): string {
+  return gateway
+    .split('_')
+    .map((w) => (w ? (w[0]?.toUpperCase() ?? '') + w.slice(1) : w))
+    .join(' ');
+}
+
+/** The payment details an order keeps in the metafield replatform.payment. */
+export interface KeptPayment {
+  paymentMethod?: string;
+  paymentMethodTitle?: string;
+  transactionId?: string;
+  paidAt?: string | null;
+  createdVia?: string;
+}
+
+/**
+ * The payment details Shopify would not show as the source has them: without a payment
+ * transaction an order names no gateway, code or payment date; a payment method's title is the
+ * gateway's name at Shopify; and an order the source says nothing about the origin of is
+ * attributed to the app that created it.
+ */
+function paymentKept(
+  o: Order,
+  transaction: Record<string, unknown> | undefined,
+): KeptPayment | null {
+  const kept: KeptPayment = {};
+  const gateway = transaction ? String(transaction.gateway) : '';
+  if (o.paymentMethod !== gateway) kept.paymentMethod = o.paymentMethod;
+  if (o.paymentMethodTitle !== (gateway ? gatewayTitle(gateway) : ''))
+    kept.paymentMethodTitle = o.paymentMethodTitle;
+  if (o.transactionId && !transaction) kept.transactionId = o.transactionId;
+  const paidAt = transaction?.kind === 'SALE' ? String(transaction.processedAt) : null;
+  if ((o.paidAt ?? null) !== paidAt) kept.paidAt = o.paidAt;
+  if (!o.createdVia) kept.createdVia = '';
+  return Object.keys(kept).length ? kept : null;
+}
+
 /**
  * orderCreate input. Imported orders never notify the customer or touch stock: those options are
  * set by the writer (sendReceipt false, sendFulfillmentReceipt false, inventoryBehaviour BYPASS).
@@ -968,16 +1027,17 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
     (n, l) => n + (l.unitPrice.amount * l.quantity - l.total.amount),
     0,
   );
+  // The order's discounts are usually already spread over its lines (WooCommerce, Magento): only
+  // line discounts beyond them are added, so a coupon is not counted twice.
+  const orderDiscounts = o.discounts.reduce((n, d) => n + d.amount.amount, 0);
   const discountAmount =
-    o.discounts.reduce((n, d) => n + d.amount.amount, 0) +
-    Math.max(0, lineDiscounts) -
-    credits.reduce((n, f) => n + f.amount.amount, 0);
+    Math.max(orderDiscounts, lineDiscounts) - credits.reduce((n, f) => n + f.amount.amount, 0);
   const codes = [...o.discounts.map((d) => d.code), ...credits.map((f) => f.name)].filter(Boolean);
   if (o.discounts.length + credits.length > 1)
     warnings.push(
       `Shopify orders take one discount code; ${codes.join(', ')} were written as one discount.`,
     );
-  if (lineDiscounts > 0)
+  if (lineDiscounts > orderDiscounts)
     warnings.push(
       'Line discounts were added to the order discount (orderCreate has no per-line discounts).',
     );
@@ -1029,6 +1089,9 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
       ...(o.transactionId ? { authorizationCode: o.transactionId } : {}),
       ...(test ? { test: true } : {}),
     });
+  const payment = paymentKept(o, transactions[0]);
+  if (payment)
+    metafields.push(carriedMetafield(carriedKeys.order.payment, JSON.stringify(payment), 'json'));
   const input: Record<string, unknown> = {
     name: `#${o.number}`,
     currency,
@@ -1066,6 +1129,15 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
     }));
   const fulfillment = fulfillmentStatusOf(o);
   if (fulfillment) input.fulfillmentStatus = fulfillment;
+  if (fulfillment === 'FULFILLED' && o.fulfillmentStatus !== 'fulfilled')
+    warnings.push(
+      `The order is completed but ${o.fulfillmentStatus === 'partial' ? 'only partly fulfilled' : 'not fulfilled'} at the source; Shopify shows a completed order as fulfilled (fulfillmentStatus).`,
+    );
+  const refunded = o.refunds.reduce((n, r) => n + r.amount.amount, 0);
+  if (o.refundTotal.amount > refunded)
+    warnings.push(
+      `The source says ${fromMinor(o.refundTotal.amount - refunded, currency)} ${currency} more was refunded than its refunds give back; Shopify works out the refunded total from the refunds (refundTotal).`,
+    );
   if (ctx.customerId) input.customer = { toAssociate: { id: ctx.customerId } };
   else if (o.customerId)
     warnings.push(

@@ -368,6 +368,21 @@ describe('Shopify -> canonical', () => {
       optionValues: [],
       inventory: { tracked: true, quantity: 0, stockStatus: 'onbackorder', backorders: 'yes' },
     });
+    // A group written by a migration: its one variant is the stand-in Shopify needs.
+    const group = recordOf(
+      productToCanonical(
+        shopifyProduct({
+          hasOnlyDefaultVariant: true,
+          options: [{ name: 'Title', position: 1, values: ['Default Title'] }],
+          variants: page([only]),
+          metafields: page([
+            { namespace: 'replatform', key: 'grouped', type: 'boolean', value: 'true' },
+          ]),
+        }),
+        'USD',
+      ),
+    );
+    expect(group).toMatchObject({ type: 'grouped', variants: [], options: [], sku: 'TEE-S' });
     const mixed = productToCanonical(
       shopifyProduct({
         variants: page([
@@ -763,6 +778,37 @@ describe('Shopify -> canonical', () => {
     // Nothing of this order depends on its data to be lost (the reader adds, for each order, the
     // fields that no order can carry, such as the names of its taxes).
     expect('losses' in mapped && mapped.losses).toEqual([]);
+    // Payment details Shopify would not show as the source had them, kept by a migration.
+    const kept = recordOf(
+      orderToCanonical({
+        ...shopifyOrder(),
+        metafields: page([
+          {
+            namespace: 'replatform',
+            key: 'payment',
+            type: 'json',
+            value: JSON.stringify({
+              paymentMethod: 'bacs',
+              paymentMethodTitle: 'Direct bank transfer',
+              paidAt: null,
+              createdVia: '',
+            }),
+          },
+        ]),
+      }),
+    );
+    expect(kept).toMatchObject({
+      paymentMethod: 'bacs',
+      paymentMethodTitle: 'Direct bank transfer',
+      paidAt: null,
+      createdVia: '',
+    });
+    expect(kept.metafields.some((m) => m.key === 'payment')).toBe(false);
+    // Shopify closes an order when it is cancelled: that is no completion.
+    const at = '2024-05-06T10:00:00Z';
+    expect(
+      recordOf(orderToCanonical({ ...shopifyOrder(), cancelledAt: at, closedAt: at })).completedAt,
+    ).toBeNull();
     expect(orderToCanonical({ ...shopifyOrder(), lineItems: page([]) })).toEqual({
       rejected: 'The order has no line items.',
     });
@@ -986,7 +1032,7 @@ describe('canonical -> Shopify', () => {
     ]);
   });
 
-  it('reuses images stored before, skips grouped products and refuses what Shopify cannot hold', () => {
+  it('reuses images stored before, writes a grouped product that cannot be bought and refuses what Shopify cannot hold', () => {
     const product = canonicalProductFixture();
     const built = productSetInput(product, {
       ...productContext,
@@ -996,9 +1042,22 @@ describe('canonical -> Shopify', () => {
     const input = built.input as Loose;
     expect(input.files[1]).toEqual({ id: 'gid://shopify/MediaImage/77', alt: 'back' });
     expect(input.variants[0].file).toEqual({ id: 'gid://shopify/MediaImage/77' });
-    expect(
-      productSetInput({ ...product, type: 'grouped', variants: [], options: [] }, productContext),
-    ).toEqual({ skip: expect.stringMatching(/no grouped products/) });
+    const group = productSetInput(
+      { ...product, type: 'grouped', variants: [], options: [] },
+      productContext,
+    );
+    if (!('input' in group)) throw new Error(JSON.stringify(group));
+    const groupInput = group.input as Loose;
+    // Shopify needs a variant: the group's cannot be bought (price 0, no stock, not sold without).
+    expect(groupInput.variants).toHaveLength(1);
+    expect(groupInput.variants[0]).toMatchObject({
+      price: '0.00',
+      inventoryPolicy: 'DENY',
+      inventoryItem: { tracked: true, requiresShipping: false },
+    });
+    expect(groupInput.metafields).toContainEqual(
+      expect.objectContaining({ namespace: 'replatform', key: 'grouped', value: 'true' }),
+    );
     const duplicate = {
       ...product,
       variants: [product.variants[0]!, { ...product.variants[0]!, id: 'd' }],
@@ -1414,11 +1473,12 @@ describe('canonical -> Shopify', () => {
         },
       ],
       shippingLines: [{ title: 'Shipping', code: 'flat', taxLines: [{ rate: '0.1' }] }],
-      // Both codes, the line discount and the credit in one discount code.
+      // Both codes and the credit in one discount code; the codes are already spread over the
+      // line (2 x 10.00 - 18.00), so they are not counted again.
       discountCode: {
         itemFixedDiscountCode: {
           code: 'A + B + Loyalty credit',
-          amountSet: { shopMoney: { amount: '7.00' } },
+          amountSet: { shopMoney: { amount: '5.00' } },
         },
       },
       billingAddress: { firstName: 'X' },
@@ -1426,11 +1486,17 @@ describe('canonical -> Shopify', () => {
     expect(input.metafields).toEqual([
       { namespace: 'replatform', key: 'source_id', type: 'single_line_text_field', value: 'o1' },
       { namespace: 'replatform', key: 'notes', type: 'json', value: JSON.stringify(order.notes) },
+      // Shopify would name the payment 'Stripe', after its gateway.
+      {
+        namespace: 'replatform',
+        key: 'payment',
+        type: 'json',
+        value: JSON.stringify({ paymentMethodTitle: 'Credit card' }),
+      },
     ]);
     expect(input.customer).toBeUndefined();
     expect(built.warnings).toEqual([
       'Shopify orders take one discount code; A, B, Loyalty credit were written as one discount.',
-      'Line discounts were added to the order discount (orderCreate has no per-line discounts).',
       'The customer is not at the destination; the order was imported as a guest order.',
     ]);
     const pending = orderCreateInput(
@@ -1443,6 +1509,18 @@ describe('canonical -> Shopify', () => {
       customer: { toAssociate: { id: 'gid://shopify/Customer/1' } },
     });
     expect((pending.input as Loose).transactions).toBeUndefined();
+    // Without a payment transaction, the order keeps its payment details in the metafield.
+    expect((pending.input as Loose).metafields).toContainEqual({
+      namespace: 'replatform',
+      key: 'payment',
+      type: 'json',
+      value: JSON.stringify({
+        paymentMethod: 'stripe',
+        paymentMethodTitle: 'Credit card',
+        transactionId: 'ch_1',
+        paidAt: '2024-05-01T10:05:00.000Z',
+      }),
+    });
     expect(cancelReasonOf(order)).toBe('OTHER');
     expect(
       cancelReasonOf({

@@ -255,7 +255,10 @@ const orderFields: Record<string, SourceField> = {
   poNumber: own('po_number'),
   processedAt: { carried: 'createdAt' },
   updatedAt: { carried: 'updatedAt' },
-  closedAt: { converted: 'completedAt', how: 'When the order was closed (completed).' },
+  closedAt: {
+    converted: 'completedAt',
+    how: 'When the order was closed (completed); the closing Shopify stamps when an order is cancelled is not a completion.',
+  },
   cancelledAt: { converted: 'status', how: 'A cancelled order has the status cancelled.' },
   cancelReason: own('cancel_reason'),
   currencyCode: { carried: 'currency' },
@@ -463,7 +466,7 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       crossSellIds:
         'Shopify has no cross-sells: product recommendations come from Shopify or an app.',
       groupedProductIds:
-        'Shopify has no grouped products: the group is not created; its member products are migrated as products of their own.',
+        'Shopify has no grouped products: the group is created as a product that cannot be bought, without links to its member products (they are migrated as products of their own).',
       createdAt: "Shopify stamps a product's creation date itself.",
       updatedAt: 'Shopify stamps the time of every change itself.',
       'variants.status':
@@ -485,7 +488,7 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
         'Shopify sells files only through a digital-downloads app: download expiry is not kept.',
     },
     converted: {
-      type: 'Shopify has no grouped or external products: a grouped product is not created (its members are); an external product becomes an ordinary product whose link and button text are kept in the metafields replatform.external_url and replatform.button_text.',
+      type: 'Shopify has no grouped or external products: a grouped product becomes a product that cannot be bought itself (Shopify needs a variant: it gets one priced 0 with no stock, not sold without stock), marked by the metafield replatform.grouped; an external product becomes an ordinary product whose link and button text are kept in the metafields replatform.external_url and replatform.button_text.',
       sku: "A simple product's SKU is its variant's; a variable product's own SKU is kept in the metafield replatform.sku.",
       shortDescriptionHtml:
         'Kept in the metafield replatform.short_description (Shopify has one description).',
@@ -549,6 +552,7 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
     unsupported: {
       updatedAt: 'Shopify stamps the time of every change itself.',
       'lines.taxClass': 'Shopify orders have no tax classes.',
+      'fees.taxClass': 'Shopify orders have no tax classes.',
       'discounts.tax': "Shopify discounts carry no tax of their own (it is in the lines' tax).",
       customerIpAddress: "Shopify records the buyer's IP address at checkout only.",
       customerUserAgent: "Shopify records the buyer's browser at checkout only.",
@@ -564,12 +568,16 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       discounts:
         'Shopify orders take one discount code: several are written as one, named by all their codes, with their total.',
       fees: 'Written as custom lines (no product) so the order total is kept; a credit (negative fee) is added to the discount.',
+      discountTotal:
+        "The order's one discount: its discounts (or its lines' discounts when they come to more) and its credits.",
+      feeTotal: 'The fees written as custom lines; credits are in the discount.',
       'refunds.lines.amount':
         'Shopify works out the amount given back for a line from the line itself.',
       'refunds.lines.tax': 'Shopify works out the tax given back for a line from the line itself.',
       notes:
         'Kept in the order metafield replatform.notes (the Admin API cannot add comments to the timeline).',
-      paymentMethodTitle: 'Shopify shows the name of the payment gateway.',
+      paymentMethodTitle:
+        "Shopify shows the name of the payment gateway; the source's title is kept in the order metafield replatform.payment.",
       completedAt: "Written as the order's closing date.",
       metafields:
         "Written as metafields under their namespace, and Shopify's own fields (shopify.tags, ...) into those fields.",

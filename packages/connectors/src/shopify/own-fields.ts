@@ -34,9 +34,10 @@ export const carriedKeys = {
     dimensions: 'dimensions',
     attributes: 'attributes',
     options: 'options',
+    grouped: 'grouped',
   },
   variant: { descriptionHtml: 'description', dimensions: 'dimensions' },
-  order: { notes: 'notes' },
+  order: { notes: 'notes', payment: 'payment' },
 } as const;
 
 /** A custom field holding one of Shopify's own fields. */

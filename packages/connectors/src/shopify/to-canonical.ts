@@ -40,6 +40,18 @@ import type {
 } from './documents.ts';
 import { carriedKeys, ownField, parseJson, splitMetafields } from './own-fields.ts';
 
+/** The payment details an order written by a migration keeps in replatform.payment. */
+const keptPaymentSchema = z
+  .object({
+    paymentMethod: z.string(),
+    paymentMethodTitle: z.string(),
+    transactionId: z.string(),
+    paidAt: z.string().nullable(),
+    createdVia: z.string(),
+  })
+  .partial()
+  .strict();
+
 /**
  * Shopify -> canonical. Ids are Shopify's global ids (gid://shopify/Product/123). native-fields.ts
  * says what becomes of every field read; the mapping of statuses:
@@ -248,10 +260,11 @@ export function productToCanonical(p: ShopifyProduct, currency: string): Mapped<
   const attributes: ProductAttribute[] =
     z.array(productAttributeSchema).safeParse(parseJson(carried(keys.attributes))).data ?? [];
   const externalUrl = carried(keys.externalUrl) ?? '';
+  const grouped = carried(keys.grouped) === 'true';
   const record: Product = {
     ...productDefaults(),
     id: p.id,
-    type: simple ? (externalUrl ? 'external' : 'simple') : 'variable',
+    type: grouped ? 'grouped' : simple ? (externalUrl ? 'external' : 'simple') : 'variable',
     name: p.title,
     slug: p.handle,
     sku: simple ? (variants[0]?.sku ?? '') : (carried(keys.sku) ?? ''),
@@ -263,7 +276,9 @@ export function productToCanonical(p: ShopifyProduct, currency: string): Mapped<
     vendor: p.vendor,
     options,
     attributes,
-    variants,
+    // A group's one variant is the stand-in Shopify needs (groupStandIn), not something sold.
+    variants: grouped ? [] : variants,
+    weight: grouped ? (variants[0]?.weight ?? null) : null,
     images,
     categoryIds: p.collections.nodes.map((c) => c.id),
     // In the order Shopify keeps them: alphabetical, whatever order they were entered in.
@@ -515,6 +530,7 @@ export function orderToCanonical(o: ShopifyOrder): Mapped<Order> {
   const notes = z
     .array(orderNoteSchema)
     .safeParse(parseJson(split.carried.get(carriedKeys.order.notes)));
+  const kept = keptPaymentSchema.safeParse(parseJson(split.carried.get(carriedKeys.order.payment)));
   const own: Metafield[] = [];
   if (o.tags.length) own.push(ownField('tags', JSON.stringify(o.tags), 'json'));
   if (o.phone) own.push(ownField('phone', o.phone, 'single_line_text_field'));
@@ -575,11 +591,13 @@ export function orderToCanonical(o: ShopifyOrder): Mapped<Order> {
     paymentMethodTitle: text(payment?.formattedGateway),
     transactionId: text(payment?.paymentId),
     paidAt: paid?.processedAt ? canonicalTime(paid.processedAt) : null,
-    completedAt: o.closedAt ? canonicalTime(o.closedAt) : null,
+    // Shopify closes an order when it is cancelled: that closing is not a completion.
+    completedAt: o.closedAt && o.closedAt !== o.cancelledAt ? canonicalTime(o.closedAt) : null,
     pricesIncludeTax: o.taxesIncluded,
     customerIpAddress: text(o.clientIp),
     createdVia: text(o.sourceName),
     metafields: [...split.metafields, ...own],
+    ...(kept.success ? kept.data : {}),
   };
   return { record, losses };
 }

@@ -719,7 +719,6 @@ export class ShopifyWriter {
       ...metafieldContext(idMap),
     });
     if ('failure' in built) return { sourceId: p.id, outcome: 'failed', reason: built.failure };
-    if ('skip' in built) return { sourceId: p.id, outcome: 'skipped', reason: built.skip };
     const plan = planProductWrite(built.input, built.files);
     const planned = [...built.warnings, ...plan.warnings];
     const known = idMap.get('products', p.id);
