@@ -272,6 +272,17 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(result.stats.products).toMatchObject({ migrated: 4, failed: 0 });
     const entry = (await repository.lookup(migrationId, 'products', [first!.id])).get(first!.id);
     expect(entry?.reason).toMatch(/upsellIds/);
+    // Its content hash is kept too: a second run finds nothing to write.
+    expect(entry?.contentHash).not.toBeNull();
+    const again = await executeMigration({
+      repository,
+      migrationId,
+      dataTypes: ['products'],
+      source: memoryConnection(MemoryStore.seeded(data), { pageSize: 2 }),
+      destination,
+      retry: fast,
+    });
+    expect(again.stats.products).toMatchObject({ migrated: 0, skipped: 4, failed: 0 });
   });
 
   it('names each field the destination cannot hold, record by record, and links products written before what they point at', async () => {

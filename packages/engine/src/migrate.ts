@@ -886,15 +886,16 @@ export class MigratePhase {
     const stats = (this.#stats[entity] ??= { total: 0, migrated: 0, skipped: 0, failed: 0 });
     const sent = new Set(prepared.toWrite.map((r) => r.id));
     // A record written earlier in this run and sent again only to link it (relinkProducts) keeps
-    // that write's outcome and warnings when the destination had nothing more to change.
-    const rows = written.filter((row) => {
+    // that write's outcome and warnings when the destination had nothing more to change; its
+    // content hash, held back until the links were set, is stored now.
+    const rows = written.map((row) => {
       const before = prepared.existing.get(row.sourceId);
-      return !(
-        row.outcome === 'skipped' &&
+      return row.outcome === 'skipped' &&
         before?.runId === o.runId &&
         before.outcome === 'migrated' &&
         sent.has(row.sourceId)
-      );
+        ? { ...row, outcome: 'migrated' as const, reason: before.reason }
+        : row;
     });
     for (const row of rows) {
       const before = prepared.existing.get(row.sourceId);
