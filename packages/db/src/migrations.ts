@@ -10,6 +10,7 @@ import { jobPinning } from './migrations/0008-job-pinning.ts';
 import { queueJobs } from './migrations/0009-queue-jobs.ts';
 import { rateLimitTables } from './migrations/0010-rate-limits.ts';
 import { confirmedAddresses } from './migrations/0011-confirmed-addresses.ts';
+import { runStart } from './migrations/0012-run-start.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0009_queue_jobs': queueJobs,
   '0010_rate_limits': rateLimitTables,
   '0011_confirmed_addresses': confirmedAddresses,
+  '0012_run_start': runStart,
 };
 
 export const migrationProvider: MigrationProvider = {
