@@ -16,6 +16,7 @@ import { openInNewTab } from '../../lib/open-in-new-tab.ts';
 import { useMigration } from '../migrations/api/migrations-api.ts';
 import { routeOf } from '../migrations/components/migration-card.tsx';
 import { rememberSelectedMigration } from '../migrations/selected-migration.ts';
+import { RunFactsBlock } from './run-facts.tsx';
 import { VerificationPanel } from './verification-panel.tsx';
 
 function totals(m: Migration) {
@@ -200,6 +201,7 @@ export function MigrationDetailPage() {
             <dt className="text-slate-600">Status</dt>
             <dd>{formatStatus(m.status) || 'Not specified'}</dd>
           </dl>
+          <RunFactsBlock migration={m} />
           <h3 className="mt-5 font-semibold">Data Breakdown</h3>
           {Object.keys(m.migrationStats).length === 0 ? (
             <p className="mt-2 text-sm text-slate-600">No migration statistics available</p>
