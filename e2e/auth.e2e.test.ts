@@ -244,27 +244,28 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
       .waitFor();
   });
 
+  /**
+   * The status line of a form, once it says `text`, must be where the visitor is looking: in
+   * the form that caused it, inside the viewport and not under the sticky top bar.
+   */
+  async function shownBy(form: Locator, text: string) {
+    const status = form.getByRole('status').filter({ hasText: text });
+    await status.waitFor();
+    const place = await status.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const header = document.querySelector('header');
+      const covered =
+        header && getComputedStyle(header).position === 'sticky'
+          ? header.getBoundingClientRect().bottom
+          : 0;
+      return { top: box.top, bottom: box.bottom, covered, height: window.innerHeight };
+    });
+    expect(place.top, text).toBeGreaterThanOrEqual(place.covered);
+    expect(place.bottom, text).toBeLessThanOrEqual(place.height);
+  }
+
   it('changes the name, e-mail and password on My Account', async () => {
     const page = await newPage();
-    /**
-     * The status line of a form, once it says `text`, must be where the visitor is looking: in
-     * the form that caused it, inside the viewport and not under the sticky top bar.
-     */
-    const shownBy = async (form: Locator, text: string) => {
-      const status = form.getByRole('status').filter({ hasText: text });
-      await status.waitFor();
-      const place = await status.evaluate((element) => {
-        const box = element.getBoundingClientRect();
-        const header = document.querySelector('header');
-        const covered =
-          header && getComputedStyle(header).position === 'sticky'
-            ? header.getBoundingClientRect().bottom
-            : 0;
-        return { top: box.top, bottom: box.bottom, covered, height: window.innerHeight };
-      });
-      expect(place.top, text).toBeGreaterThanOrEqual(place.covered);
-      expect(place.bottom, text).toBeLessThanOrEqual(place.height);
-    };
     await signUp(page, 'Chad Changer', 'chad@example.com', 'old password 1');
     await page.getByRole('link', { name: /My Account/ }).click();
     await page.waitForURL(/\/my-account$/);
@@ -340,6 +341,19 @@ describe('accounts and sign-in in Chromium (e2e)', () => {
     await page.goto(`${server.url}/my-account`);
     await page.getByRole('heading', { name: 'My Account', level: 1 }).waitFor();
     await screenshot(page, 'my-account-phone');
+    // At phone width too, each form's message shows where it was sent from, the lowest form's
+    // included.
+    const password = page.getByRole('region', { name: 'Change Password' });
+    await password.getByLabel('Current Password', { exact: true }).fill('goodbye password 1');
+    await password.getByLabel('New Password', { exact: true }).fill('new password 2');
+    await password.getByLabel('Confirm New Password', { exact: true }).fill('new password 3');
+    await password.getByRole('button', { name: 'Change Password' }).click();
+    await shownBy(password, 'Passwords do not match');
+    await screenshot(page, 'my-account-message-phone');
+    const profile = page.getByRole('region', { name: 'Update Profile' });
+    await profile.getByLabel('Full Name', { exact: true }).fill('Lena Leaving');
+    await profile.getByRole('button', { name: 'Update Profile' }).click();
+    await shownBy(profile, 'Profile updated successfully');
     await page.getByRole('button', { name: 'Delete Account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
     await dialog

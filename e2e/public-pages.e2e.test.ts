@@ -81,12 +81,12 @@ describe('public and help pages (e2e)', () => {
       await page.getByRole('heading', { name: 'Latest Articles' }).waitFor();
       const found = page.getByRole('status');
       expect(await found.textContent()).toBe('6 articles found');
+      // The count is shown, and counts every article listed: featured and latest.
+      expect(await found.isVisible()).toBe(true);
+      expect(await page.getByRole('article').count()).toBe(6);
       expect(
-        await page
-          .getByRole('region', { name: 'Latest Articles' })
-          .getByText('6 articles found')
-          .isVisible(),
-      ).toBe(true);
+        await page.getByRole('region', { name: 'Featured Articles' }).getByRole('article').count(),
+      ).toBe(2);
       for (const label of [
         'All Posts (6)',
         'Migration Tips (2)',
@@ -110,6 +110,7 @@ describe('public and help pages (e2e)', () => {
       const search = page.getByPlaceholder('Search articles, tips, and guides...');
       await search.fill('WOOCOMMERCE');
       expect(await found.textContent()).toBe('1 article found');
+      expect(await page.getByRole('article').count()).toBe(1);
       await search.fill('no article says this');
       await page.getByRole('heading', { name: 'No articles found' }).waitFor();
       expect(

@@ -232,7 +232,23 @@ describe('every screen at desktop and phone width (e2e)', () => {
         await visit(page, `/migrations/${byStatus(status)}`, name, width);
       }
       await page.getByRole('button', { name: 'Re-migrate' }).waitFor();
+      // The completion page times the run: 2,500 records in 50 minutes.
+      const runFact = (term: string) =>
+        page
+          .getByRole('region', { name: 'Run' })
+          .getByText(term, { exact: true })
+          .locator('xpath=following-sibling::dd[1]')
+          .textContent();
+      expect(await runFact('Duration')).toBe('50 min');
+      expect(await runFact('Records per minute')).toBe('50');
       await visit(page, '/migration-history', 'history', width);
+      // A pending row says Pending, not In Progress, and leads on to its next step.
+      const pendingRow = page.getByRole('listitem').filter({ hasText: sampleNames.pending! });
+      expect(await pendingRow.getByText('Pending', { exact: true }).count()).toBe(1);
+      expect(await pendingRow.getByText('In Progress', { exact: true }).count()).toBe(0);
+      expect(await pendingRow.getByRole('button', { name: 'Continue Migration' }).isVisible()).toBe(
+        true,
+      );
       // A finished comparison with large figures: the widest the verification table gets.
       await page.route('**/api/migrations/*/verification', (route) =>
         route.fulfill({
@@ -259,6 +275,9 @@ describe('every screen at desktop and phone width (e2e)', () => {
       for (const status of ['completed', 'failed', 'in-progress'] as const) {
         await visit(page, `/migration-history/${byStatus(status)}`, `detail-${status}`, width);
         if (status !== 'completed') continue;
+        expect(await runFact('Started')).toMatch(/\d{4}/);
+        expect(await runFact('Duration')).toBe('50 min');
+        expect(await runFact('Records per minute')).toBe('50');
         // Every column of the verification table can be read: it fits, or it scrolls inside its
         // own box with the row names kept in view, never cut off by the page.
         const table = page.getByRole('region', { name: 'Verification' }).locator('table');
@@ -514,8 +533,19 @@ describe('every screen at desktop and phone width (e2e)', () => {
       expect(page.url()).not.toContain('payment=cancelled');
       await capture(page, 'payment-cancelled', width);
 
+      // The e-mail is the account's; countries are named, the United States first.
+      const account = await page.evaluate(
+        async () =>
+          ((await (await fetch('/api/auth/get-session')).json()) as { user: { email: string } })
+            .user.email,
+      );
+      expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(account);
+      const country = page.getByLabel('Country', { exact: true });
+      expect(await country.locator('option:checked').textContent()).toBe('United States');
+      expect(await country.locator('option').allTextContents()).toContain('United Kingdom');
       if (width === 'phone') {
         await page.getByLabel('PayPal', { exact: true }).check();
+        expect(await page.getByLabel('PayPal email').inputValue()).toBe(account);
         await page.getByLabel('PayPal email').fill('owner@example.com');
       } else {
         await page.getByLabel('Cardholder name').fill('Demo Owner');

@@ -12,6 +12,7 @@ import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import type { Config } from './config.ts';
 import { warnAboutUntrustedProxy } from './http/client-address.ts';
 import { isApiPath, registerErrorHandling, sendNotFound } from './http/errors.ts';
+import { chooseLogFormat, textLogStream } from './http/log-format.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { healthRoutes } from './routes/health/get-healthz.ts';
@@ -73,11 +74,18 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
 }
 
+/** Logging to standard output: readable lines in a terminal, else pino's own JSON lines. */
+function stdoutLogger(config: Config) {
+  const format = chooseLogFormat({ isTTY: process.stdout.isTTY, requested: config.logFormat });
+  const options = loggerOptions(config.logLevel);
+  return format === 'text' ? { ...options, stream: textLogStream(process.stdout) } : options;
+}
+
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
     logger: options.logStream
       ? { ...loggerOptions(config.logLevel), stream: options.logStream }
-      : loggerOptions(config.logLevel),
+      : stdoutLogger(config),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,

@@ -27,6 +27,7 @@ export const configSchema = z
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
+    LOG_FORMAT: z.enum(['json', 'text']).optional(),
     TRUST_PROXY: booleanFlag,
     WEB_DIST_DIR: z.string().min(1).default(resolve(repoRoot, 'apps/web/dist')),
     AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -157,6 +158,8 @@ export const configSchema = z
       databaseUrl: env.DATABASE_URL,
       sqlitePath: resolve(dataDir, 'replatform.sqlite'),
       logLevel: env.LOG_LEVEL,
+      /** Unset: readable lines in a terminal, JSON lines otherwise. */
+      logFormat: env.LOG_FORMAT,
       trustProxy: env.TRUST_PROXY,
       webDistDir: resolve(repoRoot, env.WEB_DIST_DIR),
       auth: {

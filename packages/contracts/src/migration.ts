@@ -112,6 +112,8 @@ export const migrationSchema = z.object({
   status: migrationStatusSchema,
   dataTypes: dataTypesSchema,
   lastUpdated: z.string(),
+  /** When the current run was started (a re-run starts anew); null before the first start. */
+  startedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
   totalEntities: z.number().int().nonnegative(),
   migratedEntities: z.number().int().nonnegative(),

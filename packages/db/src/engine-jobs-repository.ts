@@ -77,7 +77,13 @@ export interface StartJobInput {
   unlimited: boolean;
   /** The migration's version as the caller checked it: the start applies only to that state. */
   expectedVersion: number;
-  lifecycle: { status: string; currentStep: number; completedAt: string | null };
+  lifecycle: {
+    status: string;
+    currentStep: number;
+    completedAt: string | null;
+    /** The start begins a new run (not a resume of the current one): it is timed from now. */
+    newRun?: boolean;
+  };
   /**
    * Progress to show until the new run's first batch: a run that starts over (after a finished
    * or failed one) counts from zero, so the previous run's figures must not linger meanwhile.
@@ -199,6 +205,7 @@ export class EngineJobsRepository {
             status: input.lifecycle.status,
             current_step: input.lifecycle.currentStep,
             completed_at: input.lifecycle.completedAt,
+            ...(input.lifecycle.newRun ? { started_at: now } : {}),
             ...(input.progress
               ? {
                   migration_stats: JSON.stringify(input.progress.migrationStats),

@@ -27,6 +27,8 @@ export interface StoredMigration {
   migratedEntities: number;
   createdAt: string;
   lastUpdated: string;
+  /** When the current run was started: a re-run or a run after a failure starts it anew. */
+  startedAt: string | null;
   completedAt: string | null;
   version: number;
 }
@@ -69,6 +71,7 @@ export function migrationFromRow(row: Selectable<MigrationsTable>): StoredMigrat
     migratedEntities: Number(row.migrated_entities),
     createdAt: row.created_at,
     lastUpdated: row.last_updated,
+    startedAt: row.started_at,
     completedAt: row.completed_at,
     version: Number(row.version),
   };
@@ -103,6 +106,7 @@ function toColumns(changes: MigrationChanges): Partial<MigrationsTable> {
       changes.paymentInfo === null ? null : JSON.stringify(changes.paymentInfo);
   if (changes.totalEntities !== undefined) columns.total_entities = changes.totalEntities;
   if (changes.migratedEntities !== undefined) columns.migrated_entities = changes.migratedEntities;
+  if (changes.startedAt !== undefined) columns.started_at = changes.startedAt;
   if (changes.completedAt !== undefined) columns.completed_at = changes.completedAt;
   return columns;
 }
@@ -153,6 +157,7 @@ export class MigrationsRepository {
         migrated_entities: 0,
         created_at: now,
         last_updated: now,
+        started_at: null,
         completed_at: null,
       })
       .returningAll()

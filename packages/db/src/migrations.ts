@@ -10,8 +10,9 @@ import { jobPinning } from './migrations/0008-job-pinning.ts';
 import { queueJobs } from './migrations/0009-queue-jobs.ts';
 import { rateLimitTables } from './migrations/0010-rate-limits.ts';
 import { confirmedAddresses } from './migrations/0011-confirmed-addresses.ts';
-import { fidelityTables } from './migrations/0012-fidelity.ts';
-import { verifyAgain } from './migrations/0013-verify-again.ts';
+import { runStart } from './migrations/0012-run-start.ts';
+import { fidelityTables } from './migrations/0013-fidelity.ts';
+import { verifyAgain } from './migrations/0014-verify-again.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -30,8 +31,9 @@ const migrations: Record<string, Migration> = {
   '0009_queue_jobs': queueJobs,
   '0010_rate_limits': rateLimitTables,
   '0011_confirmed_addresses': confirmedAddresses,
-  '0012_fidelity': fidelityTables,
-  '0013_verify_again': verifyAgain,
+  '0012_run_start': runStart,
+  '0013_fidelity': fidelityTables,
+  '0014_verify_again': verifyAgain,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -32,6 +32,8 @@ export interface MigrationsTable {
   migrated_entities: number;
   created_at: string;
   last_updated: string;
+  /** When the current run was started (migration 0012_run_start); null before the first start. */
+  started_at: string | null;
   completed_at: string | null;
   version: Generated<number>;
 }

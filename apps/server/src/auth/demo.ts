@@ -101,6 +101,7 @@ export async function seedDemoMigrations(
       orders: { total: counts.orders, migrated: 0, failed: 0 },
     },
     paymentInfo: demoPayment(user.email, hoursAgo(now, 30)),
+    startedAt: hoursAgo(now, 29.5),
   });
 
   const completed = await create('Home & Garden Market');
@@ -123,6 +124,8 @@ export async function seedDemoMigrations(
       orders: { total: counts.orders, migrated: counts.orders, failed: 0 },
     },
     paymentInfo: demoPayment(user.email, hoursAgo(now, 74)),
+    // 2,500 records in 50 minutes.
+    startedAt: hoursAgo(now, 72 + 50 / 60),
     completedAt: hoursAgo(now, 72),
   });
 

@@ -206,7 +206,12 @@ export async function startMigration(
     userId: current.userId,
     unlimited: check.unlimited,
     expectedVersion: current.version,
-    lifecycle: { status: 'in-progress', currentStep: 4, completedAt: null },
+    lifecycle: {
+      status: 'in-progress',
+      currentStep: 4,
+      completedAt: null,
+      newRun: startsOver || current.startedAt === null,
+    },
     ...(startsOver ? { progress: freshProgress(current) } : {}),
     remigration: check.remigration,
     pinnedTo,

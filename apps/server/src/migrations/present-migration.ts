@@ -26,6 +26,7 @@ export function presentMigration(stored: StoredMigration, vault: CredentialVault
     status: normaliseStatus(stored.status),
     dataTypes: stored.dataTypes,
     lastUpdated: stored.lastUpdated,
+    startedAt: stored.startedAt,
     completedAt: stored.completedAt,
     totalEntities: stored.totalEntities,
     migratedEntities: stored.migratedEntities,

@@ -449,26 +449,24 @@ class Comparer {
       return;
     }
     if (isObject(a) && isObject(b)) {
-      if (rule?.normalise) {
-        a = rule.normalise(a);
-        b = rule.normalise(b);
-      }
+      let left = rule?.normalise ? rule.normalise(a) : a;
+      let right = rule?.normalise ? rule.normalise(b) : b;
       const valueRef = rule?.valueRef;
-      if (valueRef && a.key === valueRef.key && b.key === valueRef.key) {
+      if (valueRef && left.key === valueRef.key && right.key === valueRef.key) {
         const mapped = (item: Json, side: Side, root: Json) => ({
           ...item,
           value: side.ref(valueRef.kind, str(item.value), root),
           display_value: side.ref(valueRef.kind, str(item.display_value), root),
         });
-        a = mapped(a, this.#source, rootA);
-        b = mapped(b, this.#destination, rootB);
+        left = mapped(left, this.#source, rootA);
+        right = mapped(right, this.#destination, rootB);
       }
-      for (const key of new Set([...Object.keys(a as Json), ...Object.keys(b as Json)])) {
+      for (const key of new Set([...Object.keys(left), ...Object.keys(right)])) {
         const path = rulePath ? `${rulePath}.${key}` : key;
         this.#walk(
           at,
-          (a as Json)[key],
-          (b as Json)[key],
+          left[key],
+          right[key],
           field ? `${field}.${key}` : key,
           path,
           rootA,

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatCardBrand, formatPaymentMethod, formatStatus } from './format.ts';
+import { formatCardBrand, formatCountry, formatPaymentMethod, formatStatus } from './format.ts';
 
 describe('display formats', () => {
+  it('names countries instead of showing their codes', () => {
+    expect(formatCountry('US')).toBe('United States');
+    expect(formatCountry('GB')).toBe('United Kingdom');
+    expect(formatCountry('de')).toBe('Germany');
+    expect(formatCountry('SE')).toBe('Sweden');
+  });
+
   it('names the payment method: card network, PayPal, or Card when unknown', () => {
     expect(formatPaymentMethod({ type: 'card', card: { brand: 'visa', last4: '4242' } })).toBe(
       'Visa',

@@ -65,3 +65,10 @@ export function formatStatus(status: string): string {
       .join(' ')
   );
 }
+
+const regionNames = new Intl.DisplayNames(['en-US'], { type: 'region', fallback: 'code' });
+
+/** A country by its name in US English ('GB' shows as 'United Kingdom'). */
+export function formatCountry(code: string): string {
+  return regionNames.of(code.toUpperCase()) ?? code;
+}

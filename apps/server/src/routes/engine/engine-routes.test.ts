@@ -194,11 +194,16 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       ),
     ).toMatchObject({ productsTotal: 14, productsCompleted: 0, overallProgress: 0, state: 'idle' });
 
+    expect((await call(alice, 'GET', `/migration/${id}`)).json().startedAt).toBeNull();
     const started = await call(alice, 'POST', `/api/migrations/${id}/start`);
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json()).toMatchObject({ status: 'in-progress', currentStep: 4 });
+    const startedAt: string = started.json().startedAt;
+    expect(Date.parse(startedAt)).toBeGreaterThan(Date.now() - 60_000);
     const again = await call(alice, 'POST', `/api/migrations/${id}/start`);
     expect(again.statusCode).toBe(200);
+    // Asking again while it runs is not a new run: its start time stays.
+    expect(again.json().startedAt).toBe(startedAt);
     expect((await app.services.engine.jobs.liveJob(id))?.state).toBe('queued');
 
     app.services.engine.runner.start();
@@ -217,12 +222,19 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       ordersCompleted: 9,
       overallProgress: 100,
     });
-    expect((await call(alice, 'GET', `/migration/${id}`)).json()).toMatchObject({
+    const done = (await call(alice, 'GET', `/migration/${id}`)).json();
+    expect(done).toMatchObject({
       status: 'completed',
       currentStep: 5,
       totalEntities: 29,
       migratedEntities: 29,
+      startedAt,
     });
+    // Start and end of the run, which the pages show as its duration and pace.
+    expect(Date.parse(done.completedAt)).toBeGreaterThanOrEqual(Date.parse(startedAt));
+    expect((await call(alice, 'GET', '/get-migrations')).json()).toContainEqual(
+      expect.objectContaining({ id, startedAt, completedAt: done.completedAt }),
+    );
     expect(destinationStore.records.products.size).toBe(14);
     // The run's speed: its samples (time since its start, records done) and the rates from them.
     expect(final.speed?.startedAt).toEqual(expect.any(String));
@@ -349,6 +361,7 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     expect((await call(alice, 'POST', `/api/migrations/${id}/start`)).statusCode).toBe(200);
     await runToEnd(id);
     expect(againDestination.records.products.size).toBe(14);
+    const firstRun = (await call(alice, 'GET', `/migration/${id}`)).json();
 
     // The recent-data run: one product changed and one new since; only those two are written.
     const changed = againSource.records.products.get('3')!;
@@ -365,7 +378,15 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     await engine.runner.stop();
     const again = await call(alice, 'POST', `/api/migrations/${id}/start`);
     expect(again.statusCode, again.body).toBe(200);
-    expect(again.json()).toMatchObject({ status: 'in-progress', currentStep: 4 });
+    expect(again.json()).toMatchObject({
+      status: 'in-progress',
+      currentStep: 4,
+      completedAt: null,
+    });
+    // The re-run is timed on its own, from its own start.
+    expect(Date.parse(again.json().startedAt)).toBeGreaterThanOrEqual(
+      Date.parse(firstRun.completedAt),
+    );
     const progress = (await call(alice, 'GET', `/migration-progress?migrationId=${id}`)).json();
     expect(progress).toMatchObject({
       state: 'queued',

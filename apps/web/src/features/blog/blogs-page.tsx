@@ -122,6 +122,14 @@ export function BlogsPage() {
               </button>
             ))}
           </div>
+          {/* Above both lists, as it counts the featured articles and the latest ones. */}
+          <p
+            role="status"
+            aria-live="polite"
+            className={found.length ? 'mt-6 text-sm text-slate-500' : 'sr-only'}
+          >
+            {found.length ? foundText : 'No articles found'}
+          </p>
 
           {found.length === 0 ? (
             <div className="mt-12 rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
@@ -141,7 +149,7 @@ export function BlogsPage() {
           ) : (
             <>
               {featured.length ? (
-                <section aria-labelledby="featured-title" className="mt-10">
+                <section aria-labelledby="featured-title" className="mt-6">
                   <h2 id="featured-title" className="text-2xl font-semibold text-slate-900">
                     Featured Articles
                   </h2>
@@ -153,12 +161,9 @@ export function BlogsPage() {
                 </section>
               ) : null}
               <section aria-labelledby="latest-title" className="mt-12">
-                <div className="flex flex-wrap items-baseline justify-between gap-2">
-                  <h2 id="latest-title" className="text-2xl font-semibold text-slate-900">
-                    Latest Articles
-                  </h2>
-                  <p className="text-sm text-slate-500">{foundText}</p>
-                </div>
+                <h2 id="latest-title" className="text-2xl font-semibold text-slate-900">
+                  Latest Articles
+                </h2>
                 {latest.length ? (
                   <div className="mt-5 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
                     {latest.map((post) => (
@@ -171,9 +176,6 @@ export function BlogsPage() {
               </section>
             </>
           )}
-          <p role="status" aria-live="polite" className="sr-only">
-            {found.length ? foundText : 'No articles found'}
-          </p>
           <Newsletter />
         </div>
       </main>

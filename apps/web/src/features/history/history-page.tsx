@@ -90,14 +90,17 @@ export function HistoryPage() {
                       />
                     </div>
                   ) : null}
-                  <span className="text-sm text-slate-600">
-                    {m.completedAt
-                      ? formatDateTime(m.completedAt)
-                      : m.status === 'failed'
-                        ? `Stopped ${formatDateTime(m.lastUpdated)}`
-                        : 'In Progress'}
-                  </span>
-                  {m.status === 'in-progress' ? (
+                  {/* A pending row's badge says Pending: nothing here may say it is running. */}
+                  {m.status !== 'pending' ? (
+                    <span className="text-sm text-slate-600">
+                      {m.completedAt
+                        ? formatDateTime(m.completedAt)
+                        : m.status === 'failed'
+                          ? `Stopped ${formatDateTime(m.lastUpdated)}`
+                          : 'In Progress'}
+                    </span>
+                  ) : null}
+                  {m.status === 'in-progress' || m.status === 'pending' ? (
                     <button
                       type="button"
                       onClick={() => resume(m.id)}

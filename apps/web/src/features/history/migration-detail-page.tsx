@@ -17,6 +17,7 @@ import { useMigration, useMigrationProgress } from '../migrations/api/migrations
 import { routeOf } from '../migrations/components/migration-card.tsx';
 import { rememberSelectedMigration } from '../migrations/selected-migration.ts';
 import { RunSpeedPanel } from '../migrations/speed/run-speed-panel.tsx';
+import { RunFactsBlock } from './run-facts.tsx';
 import { VerificationPanel } from './verification-panel.tsx';
 
 function totals(m: Migration) {
@@ -204,6 +205,7 @@ export function MigrationDetailPage() {
             <dt className="text-slate-600">Status</dt>
             <dd>{formatStatus(m.status) || 'Not specified'}</dd>
           </dl>
+          <RunFactsBlock migration={m} />
           <h3 className="mt-5 font-semibold">Data Breakdown</h3>
           {Object.keys(m.migrationStats).length === 0 ? (
             <p className="mt-2 text-sm text-slate-600">No migration statistics available</p>

@@ -2,6 +2,7 @@ import { CheckCircle2, RefreshCw } from 'lucide-react';
 import { Link } from 'react-router';
 import { dataTypeNames, platformLabels, type Migration } from '@replatform/contracts/migration';
 import { ApiRequestError } from '../../../lib/api-client.ts';
+import { RunFactsBlock } from '../../history/run-facts.tsx';
 import { useSession } from '../../session/api/get-session.ts';
 import { useStartMigration } from '../api/migrations-api.ts';
 import type { OpenStep } from './migrate-step.tsx';
@@ -92,6 +93,7 @@ export function CompleteStep({
           <dd className="font-medium capitalize">{types.join(', ') || 'None'}</dd>
         </div>
       </dl>
+      <RunFactsBlock migration={migration} />
       <Link
         to={`/migration-history/${migration.id}`}
         className="mt-6 inline-block rounded-md bg-emerald-600 px-4 py-2 font-medium text-white hover:bg-emerald-700"

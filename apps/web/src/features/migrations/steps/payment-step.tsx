@@ -18,10 +18,11 @@ import {
 import { formatUsd, PER_RECORD_CENTS, TAX_RATE_LABEL } from '@replatform/contracts/pricing';
 import { TextField } from '../../../components/form-fields.tsx';
 import { apiRequest, ApiRequestError } from '../../../lib/api-client.ts';
-import { formatCount } from '../../../lib/format.ts';
+import { formatCount, formatCountry } from '../../../lib/format.ts';
 import { useSchemaForm } from '../../../lib/forms.tsx';
 import { openInNewTab } from '../../../lib/open-in-new-tab.ts';
 import { notificationsQueryKey } from '../../../lib/query-keys.ts';
+import { useSession } from '../../session/api/get-session.ts';
 import { migrationKeys, useStartMigration } from '../api/migrations-api.ts';
 
 const included = [
@@ -41,10 +42,13 @@ function demoNotice(mode: PaymentsConfig['mode']): string {
 
 function DemoCardForm({
   migrationId,
+  email,
   mode,
   onPaid,
 }: {
   migrationId: string;
+  /** The signed-in account's address, which the owner may change for the receipt. */
+  email: string;
   mode: PaymentsConfig['mode'];
   onPaid: () => void;
 }) {
@@ -57,7 +61,7 @@ function DemoCardForm({
     expiry: '12/30',
     cvc: '123',
     cardholderName: '',
-    email: '',
+    email,
     address: '',
     city: '',
     zip: '',
@@ -150,7 +154,7 @@ function DemoCardForm({
             >
               {demoCountries.map((c) => (
                 <option key={c} value={c}>
-                  {c}
+                  {formatCountry(c)}
                 </option>
               ))}
             </select>
@@ -237,6 +241,7 @@ export function PaymentStep({
         query: { migrationId: migration.id },
       }),
   });
+  const session = useSession();
   const config = useQuery({
     queryKey: ['payments', 'config', migration.id],
     queryFn: () =>
@@ -480,7 +485,12 @@ export function PaymentStep({
         </p>
       ) : null}
       {config.data.demoPaymentsAllowed ? (
-        <DemoCardForm migrationId={migration.id} mode={config.data.mode} onPaid={refresh} />
+        <DemoCardForm
+          migrationId={migration.id}
+          email={session.data?.user.email ?? migration.email}
+          mode={config.data.mode}
+          onPaid={refresh}
+        />
       ) : null}
       {config.data.mode === 'demo' ? null : (
         <div className="mt-6">

@@ -30,6 +30,7 @@ describe('data export', () => {
       status: 'completed',
       dataTypes: { products: true },
       lastUpdated: '2026-01-01T00:00:00.000Z',
+      startedAt: '2025-12-31T23:30:00.000Z',
       completedAt: '2026-01-01T00:00:00.000Z',
       totalEntities: 3,
       migratedEntities: 3,
