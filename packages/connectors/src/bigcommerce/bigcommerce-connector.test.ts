@@ -491,6 +491,25 @@ describe('BigCommerce writes that must not double', () => {
     expect(destination.countStored('products')).toBe(2);
   });
 
+  it('names again what it could not keep when it writes a product again for its links', async () => {
+    const source = await store({
+      seed: { seed: 19, products: 2, customers: 0, orders: 0 },
+      plan: 'unlimited',
+    });
+    const destination = await store({ seed: 'empty', plan: 'unlimited' });
+    const connection = connect(destination, loopbackHttp());
+    const [a, b] = await readAll(connect(source, loopbackHttp()), 'products');
+    if (!a || !b) throw new Error('sample store too small');
+    const grouped = { ...a, type: 'grouped' as const, groupedProductIds: [b.id] };
+    const idMap = new MemoryIdMap();
+    const first = await connection.write('products', [grouped], idMap);
+    idMap.record('products', first);
+    idMap.record('products', await connection.write('products', [b], idMap));
+    const again = await connection.write('products', [grouped], idMap);
+    expect(again.map((o) => o.outcome)).toEqual(['updated']);
+    expect(again[0]?.warnings?.join(' ')).toContain('(type, groupedProductIds');
+  });
+
   it('lets BigCommerce choose a storefront URL when the source one is taken', async () => {
     const source = await store({
       seed: { seed: 17, products: 2, customers: 0, orders: 0 },

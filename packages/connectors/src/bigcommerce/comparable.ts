@@ -1,7 +1,7 @@
 import { sortMetafields, type Metafield } from '@replatform/canonical/metafield';
 import type { Order } from '@replatform/canonical/order';
 import { fieldMetafield, fieldsNamespace } from './extras.ts';
-import { noteText } from './map-order.ts';
+import { bigCommerceOrderSource, noteText } from './map-order.ts';
 
 /**
  * Another platform's custom fields as a BigCommerce destination keeps them
@@ -50,3 +50,50 @@ export function notesInStaffNotes(
 
 /** The notes themselves are in the staff notes (see notesInStaffNotes). */
 export const notesKept = (value: unknown): unknown => (Array.isArray(value) ? [] : value);
+
+/**
+ * A product's weight as BigCommerce keeps it: a product without options has one weight, its
+ * variant's, so a source that kept it only on the variant compares by that weight.
+ */
+export function weightOfOneVariant(
+  value: unknown,
+  product: Readonly<Record<string, unknown>>,
+): unknown {
+  if (value !== null) return value;
+  const variants = Array.isArray(product.variants) ? (product.variants as unknown[]) : [];
+  const options = Array.isArray(product.options) ? product.options : [];
+  if (variants.length !== 1 || options.length > 0) return value;
+  const only = variants[0] as Record<string, unknown> | undefined;
+  return only?.weight ?? value;
+}
+
+/**
+ * Variants as BigCommerce keeps them: a product is physical or digital, and a digital one is
+ * both virtual (nothing shipped) and downloadable. A physical variant stays physical.
+ */
+export function digitalAsBoth(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((v: unknown) => {
+    if (v === null || typeof v !== 'object') return v;
+    const variant = v as Record<string, unknown>;
+    const digital = variant.virtual === true || variant.downloadable === true;
+    return digital ? { ...variant, virtual: true, downloadable: true } : variant;
+  });
+}
+
+/** Where an order came from, in BigCommerce's words when it has them (see bigCommerceOrderSource). */
+export function asOrderSource(value: unknown): unknown {
+  return typeof value === 'string' ? (bigCommerceOrderSource(value) ?? value) : value;
+}
+
+/**
+ * The billing address's e-mail as BigCommerce keeps it: the only e-mail of an order, so an
+ * address without one holds the buyer's. An address with another e-mail than the buyer's keeps
+ * it, and then the order's e-mail compares different.
+ */
+export function buyerEmailOnBilling(
+  value: unknown,
+  order: Readonly<Record<string, unknown>>,
+): unknown {
+  return value === '' && typeof order.email === 'string' ? order.email : value;
+}

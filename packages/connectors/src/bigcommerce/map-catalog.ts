@@ -295,7 +295,8 @@ export function productToCanonical(p: BcProduct, raw: Json, ctx: ProductContext)
     ...readExtras(raw, productExtras),
   ];
   const archived = !p.is_visible && p.availability === 'disabled';
-  if (p.availability !== 'available' && !archived)
+  // A pre-order is the variants' stock status (on backorder), written back from it.
+  if (p.availability !== 'available' && p.availability !== 'preorder' && !archived)
     metafields.push(fieldMetafield('availability', 'text', p.availability));
   if (p.order_quantity_maximum > 1)
     metafields.push(fieldMetafield('order_quantity_maximum', 'integer', p.order_quantity_maximum));
@@ -669,8 +670,12 @@ export function productToBc(product: Product, refs: ProductRefs): ProductWrite {
     warnings.add(
       'some variants are physical and some not: BigCommerce makes the whole product digital (variants.virtual)',
     );
+  // A product without options has one weight, its variant's. A product with options keeps each
+  // variant's own; BigCommerce requires one for the product too, written as 0 when it has none.
   const weight =
-    weightIn(product.weight, units) ?? (first ? weightIn(first.weight, units) : null) ?? 0;
+    weightIn(product.weight, units) ??
+    (first && !variable ? weightIn(first.weight, units) : null) ??
+    0;
   const body: Json = {
     name,
     type: digital ? 'digital' : 'physical',
@@ -717,8 +722,12 @@ export function productToBc(product: Product, refs: ProductRefs): ProductWrite {
   if (product.type === 'external') {
     body.availability = 'disabled';
     warnings.add(
-      'an external product is written as one that cannot be bought here; its link to the other site is not kept (externalUrl)',
+      'an external product is written as a simple product that cannot be bought here; its link to the other site is not kept (type, externalUrl)',
     );
+    if (product.status !== 'active' && product.status !== 'archived')
+      warnings.add(
+        `a ${product.status} product that cannot be bought is what BigCommerce calls archived (status)`,
+      );
   }
   const limit = special.get('order_quantity_maximum');
   if (product.soldIndividually) body.order_quantity_maximum = 1;
@@ -736,8 +745,10 @@ export function productToBc(product: Product, refs: ProductRefs): ProductWrite {
   else if (special.get('related_products') === '[]') body.related_products = [];
   if (product.type === 'grouped')
     warnings.add(
-      'a grouped product is written as a product that cannot be bought, showing its members as related products (groupedProductIds)',
+      'a grouped product is written as a simple product that cannot be bought (availability disabled, with the price of 0 BigCommerce requires), showing its members as related products (type, groupedProductIds, upsellIds, variants, metafields)',
     );
+  if (product.options.some((o) => !o.visible))
+    warnings.add('hidden options are shown by BigCommerce on the product page (options.visible)');
   const customFields: { name: string; value: string }[] = [];
   for (const attribute of [...product.attributes].sort((a, b) => a.position - b.position)) {
     if (!attribute.visible)
@@ -818,6 +829,10 @@ export function productToBc(product: Product, refs: ProductRefs): ProductWrite {
     const upc = extras.fields.get('upc');
     if (typeof upc === 'string' && upc) body.upc = upc;
     const tracked = product.variants.some((v) => v.inventory.tracked);
+    if (tracked && product.variants.some((v) => !v.inventory.tracked))
+      warnings.add(
+        'BigCommerce counts the stock of all variants of a product or of none: variants whose stock was not counted are counted from 0 (variants.inventory.tracked)',
+      );
     body.inventory_tracking = tracked
       ? 'variant'
       : special.get('inventory_tracking') === 'product'
@@ -859,6 +874,17 @@ export function productToBc(product: Product, refs: ProductRefs): ProductWrite {
     });
     optionPlans = planOptions(product, body.variants as Json[]);
   }
+  if (
+    body.availability !== 'preorder' &&
+    product.variants.some((v) => v.inventory.stockStatus === 'onbackorder')
+  )
+    warnings.add(
+      'BigCommerce takes pre-orders for a whole product, not for some of its variants: variants on backorder are out of stock (variants.inventory.stockStatus)',
+    );
+  if (product.variants.some((v) => v.inventory.tracked && v.inventory.quantity < 0))
+    warnings.add(
+      'BigCommerce stock cannot be negative: it was written as 0 (variants.inventory.quantity)',
+    );
   if (
     product.variants.some((v) => v.inventory.stockStatus === 'outofstock' && !v.inventory.tracked)
   )

@@ -109,7 +109,18 @@ const sourceOf: Record<string, string> = {
   'store-api': 'www',
   admin: 'manual',
   'rest-api': 'external',
+  web: 'www',
 };
+
+/**
+ * Where an order came from in BigCommerce's words (its order_source), or undefined when it has
+ * none there. An order that says nothing is made 'external' by BigCommerce, as every order made
+ * through the API without a source.
+ */
+export function bigCommerceOrderSource(createdVia: string): string | undefined {
+  if (createdVia === '') return 'external';
+  return orderSources.has(createdVia) ? createdVia : sourceOf[createdVia];
+}
 
 function paymentStatus(order: BcOrder, status: Order['status']): Order['paymentStatus'] {
   switch (order.payment_status.toLowerCase()) {
@@ -402,7 +413,15 @@ export function orderToBc(
       price_ex_tax: unit,
       price_inc_tax: unitInc,
     };
+    if (line.total.amount !== line.unitPrice.amount * line.quantity)
+      warnings.add(
+        `line '${line.name}': BigCommerce computes a line's total from its price and quantity; its discount is kept only in the order's discount total (lines.total)`,
+      );
     if (target) {
+      if (line.meta.length)
+        warnings.add(
+          `line '${line.name}': BigCommerce shows a line's details as the options of its variant; details that are not one of them are not kept (lines.meta)`,
+        );
       return {
         product_id: target.productId,
         ...(target.variantId ? { variant_id: target.variantId } : {}),
@@ -530,8 +549,12 @@ export function orderToBc(
       warnings.add("the buyer's IP address is longer than BigCommerce takes (customerIpAddress)");
     else body[v6 ? 'ip_address_v6' : 'ip_address'] = ip;
   }
-  const source = orderSources.has(order.createdVia) ? order.createdVia : sourceOf[order.createdVia];
+  const source = order.createdVia ? bigCommerceOrderSource(order.createdVia) : undefined;
   if (source) body.order_source = source;
+  else if (order.createdVia)
+    warnings.add(
+      `where the order came from ('${order.createdVia}') has no BigCommerce order source; BigCommerce marks it external (createdVia)`,
+    );
   for (const [field, value] of extras.fields) {
     if (field === 'staff_notes' || field === 'external_order_id' || value === null) continue;
     body[field] = value;

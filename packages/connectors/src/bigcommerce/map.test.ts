@@ -307,7 +307,6 @@ describe('catalog mapping', () => {
       `${fieldsNamespace}/preorder_release_date`,
       `${fieldsNamespace}/open_graph_use_image`,
       `${fieldsNamespace}/custom_url.is_customized`,
-      `${fieldsNamespace}/availability`,
       `${fieldsNamespace}/order_quantity_maximum`,
       `${fieldsNamespace}/bulk_pricing_rules`,
       `${fieldsNamespace}/videos`,
@@ -533,7 +532,8 @@ describe('catalog mapping', () => {
       price: 99.99,
       // The sale price of the first variant, as many variants have it as have none.
       sale_price: 79.99,
-      weight: 1,
+      // BigCommerce requires a weight; a product with options and none of its own gets 0.
+      weight: 0,
       categories: [31],
       brand_id: 40,
       related_products: [90],
@@ -629,7 +629,8 @@ describe('catalog mapping', () => {
       refs,
     );
     expect(external.body).toMatchObject({ availability: 'disabled', price: 99.99 });
-    expect(external.warnings.join('\n')).toContain('(externalUrl)');
+    expect(external.warnings.join('\n')).toContain('(type, externalUrl)');
+    expect(external.warnings.join('\n')).toContain('(status)');
     const grouped = productToBc(
       { ...canonical, type: 'grouped', options: [], variants: [], groupedProductIds: ['a', 'b'] },
       { ...refs, relatedIds: [7, 8] },
@@ -640,7 +641,7 @@ describe('catalog mapping', () => {
       availability: 'disabled',
       related_products: [7, 8],
     });
-    expect(grouped.warnings.join('\n')).toContain('(groupedProductIds)');
+    expect(grouped.warnings.join('\n')).toContain('(type, groupedProductIds, upsellIds');
   });
 
   it('converts weights and dimensions into the store units', () => {
@@ -648,8 +649,71 @@ describe('catalog mapping', () => {
     expect(weightToStore({ value: 1, unit: 'kg' }, pounds)).toBe(2.2046);
     expect(weightToStore({ value: 16, unit: 'oz' }, pounds)).toBe(1);
     expect(lengthToStore(2.54, 'cm', pounds)).toBe(1);
-    const { body } = productToBc(canonical, { ...refs, units: pounds });
+    const { body } = productToBc(
+      { ...canonical, weight: { value: 1, unit: 'kg' } },
+      { ...refs, units: pounds },
+    );
     expect(body).toMatchObject({ weight: 2.2046, depth: 15.748, width: 11.811 });
+  });
+
+  it('writes the weight of a product without options from its variant, and none invented', () => {
+    const simple = productToBc(
+      {
+        ...canonical,
+        type: 'simple',
+        options: [],
+        weight: null,
+        variants: [{ ...(canonical.variants[0] as Product['variants'][number]), optionValues: [] }],
+      },
+      refs,
+    );
+    expect(simple.body.weight).toBe(1);
+    const none = productToBc(
+      {
+        ...canonical,
+        weight: null,
+        variants: canonical.variants.map((v) => ({ ...v, weight: null })),
+      },
+      refs,
+    );
+    expect(none.body.weight).toBe(0);
+  });
+
+  it('names what BigCommerce cannot hold for some variants or options only', () => {
+    type V = Product['variants'][number];
+    const [first, second] = canonical.variants as [V, V];
+    const steady = canonical.variants.map((v) => ({
+      ...v,
+      inventory: { ...v.inventory, tracked: true, quantity: 4, stockStatus: 'instock' as const },
+    }));
+    const mixed = productToBc(
+      {
+        ...canonical,
+        options: canonical.options.map((o) => ({ ...o, visible: false })),
+        variants: [
+          {
+            ...first,
+            inventory: {
+              ...first.inventory,
+              tracked: true,
+              quantity: -2,
+              stockStatus: 'onbackorder',
+            },
+          },
+          { ...second, inventory: { ...second.inventory, tracked: false, stockStatus: 'instock' } },
+        ],
+      },
+      refs,
+    );
+    const text = mixed.warnings.join('\n');
+    expect(text).toContain('(options.visible)');
+    expect(text).toContain('(variants.inventory.tracked)');
+    expect(text).toContain('(variants.inventory.stockStatus)');
+    expect(text).toContain('(variants.inventory.quantity)');
+    expect(mixed.body.availability).toBeUndefined();
+    const plain = productToBc({ ...canonical, variants: steady }, refs).warnings.join('\n');
+    expect(plain).not.toContain('options.visible');
+    expect(plain).not.toContain('variants.inventory');
   });
 
   it('maps categories both ways through the tree endpoints', () => {
@@ -1111,6 +1175,51 @@ describe('order mapping', () => {
       staff_notes:
         'Checked by phone.\n\n[2024-05-01 10:00 UTC, Ana] Called the customer\n\n[2024-05-02 09:30 UTC, store, sent to the customer] Your order ships Monday',
     });
+  });
+
+  it('names where an order came from when BigCommerce has no word for it, and line details it drops', () => {
+    const canonical = read(native({ coupons: [], coupon_discount: '0', external_order_id: '' }));
+    const refs = {
+      customerId: 0,
+      lines: canonical.lines.map(() => ({ productId: 5, variantId: undefined })),
+    };
+    const web = orderToBc({ ...canonical, createdVia: 'web' }, refs);
+    expect(web.body.order_source).toBe('www');
+    expect(web.warnings.join('\n')).not.toContain('(createdVia)');
+    const pos = orderToBc({ ...canonical, createdVia: 'pos' }, refs);
+    expect(pos.body).not.toHaveProperty('order_source');
+    expect(pos.warnings.join('\n')).toContain("('pos')");
+    const [line] = canonical.lines as [Order['lines'][number]];
+    const detailed = orderToBc(
+      {
+        ...canonical,
+        lines: [
+          {
+            ...line,
+            meta: [{ key: 'Engraving', value: 'J.S.' }],
+            total: { ...line.total, amount: line.unitPrice.amount * line.quantity - 100 },
+          },
+        ],
+      },
+      { customerId: 0, lines: [{ productId: 5, variantId: undefined }] },
+    );
+    const text = detailed.warnings.join('\n');
+    expect(text).toContain('(lines.meta)');
+    expect(text).toContain('(lines.total)');
+    const plain = orderToBc(
+      {
+        ...canonical,
+        lines: [
+          {
+            ...line,
+            meta: [],
+            total: { ...line.total, amount: line.unitPrice.amount * line.quantity },
+          },
+        ],
+      },
+      { customerId: 0, lines: [{ productId: 5, variantId: undefined }] },
+    );
+    expect(plain.warnings.join('\n')).not.toContain('lines.');
   });
 
   it('writes a historical import the spec accepts: M-MIG, marker, amounts as they were', () => {

@@ -1,5 +1,13 @@
 import type { EntityType } from '@replatform/canonical/entities';
-import { asBigCommerceKeeps, notesInStaffNotes, notesKept } from './comparable.ts';
+import {
+  asBigCommerceKeeps,
+  asOrderSource,
+  buyerEmailOnBilling,
+  digitalAsBoth,
+  notesInStaffNotes,
+  notesKept,
+  weightOfOneVariant,
+} from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 import {
   categoryExtras,
@@ -699,7 +707,12 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
     },
   },
   products: {
-    comparable: { metafields: asBigCommerceKeeps, 'variants.metafields': asBigCommerceKeeps },
+    comparable: {
+      metafields: asBigCommerceKeeps,
+      'variants.metafields': asBigCommerceKeeps,
+      weight: weightOfOneVariant,
+      variants: digitalAsBoth,
+    },
     unsupported: {
       shortDescriptionHtml: 'BigCommerce products have one description.',
       'images.title': 'BigCommerce images have a description (the alternative text) but no title.',
@@ -750,8 +763,12 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
         'Written as custom fields, one per value, shown on the product page (BigCommerce shows every custom field).',
       'options.visible': 'BigCommerce shows every option on the product page.',
       'attributes.visible': 'BigCommerce shows every custom field on the product page.',
-      'variants.virtual': 'A virtual or downloadable item is written as a digital product.',
-      'variants.downloadable': 'A virtual or downloadable item is written as a digital product.',
+      'variants.virtual':
+        'A virtual or downloadable item is written as a digital product, which is both.',
+      'variants.downloadable':
+        'A virtual or downloadable item is written as a digital product, which is both.',
+      weight:
+        "A product without options has one weight, its variant's; BigCommerce requires a weight, so a product with options and no weight of its own is written with 0, which reads as none.",
       'variants.status': 'A private variant is written as not for sale (purchasing disabled).',
       'variants.inventory.stockStatus':
         'BigCommerce derives it from the stock of tracked items; an item on backorder is written as a pre-order.',
@@ -785,7 +802,12 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
     },
   },
   orders: {
-    comparable: { metafields: notesInStaffNotes, notes: notesKept },
+    comparable: {
+      metafields: notesInStaffNotes,
+      notes: notesKept,
+      createdVia: asOrderSource,
+      'billingAddress.email': buyerEmailOnBilling,
+    },
     unsupported: {
       number: 'BigCommerce numbers orders itself and takes no order number.',
       updatedAt: 'BigCommerce stamps the date an order is changed.',
@@ -802,6 +824,8 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
       pricesIncludeTax: "Follows the destination store's tax settings.",
       customerUserAgent: "BigCommerce orders do not keep the buyer's browser.",
       'lines.taxClass': 'BigCommerce order lines have no tax class.',
+      'fees.taxStatus':
+        'BigCommerce taxes a fee by its tax class; a fee cannot be marked untaxed on its own.',
     },
     converted: {
       notes: 'Written into the staff notes, each with its date, its author and who saw it.',
@@ -809,8 +833,9 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
         "Written as the order's shipping cost; several methods are named together on the one shipping address.",
       fees: "Written as the order's fees; BigCommerce's own handling and wrapping costs go back there.",
       'billingAddress.email':
-        "BigCommerce keeps one e-mail address on the billing address: the buyer's.",
-      createdVia: "Written as BigCommerce's order source when it is one.",
+        "BigCommerce keeps one e-mail address on the billing address: the buyer's, when the address has none of its own.",
+      createdVia:
+        "Written as BigCommerce's order source when it has one ('checkout' and 'web' are its storefront, 'www'); an order without one is what BigCommerce calls external.",
       metafields:
         "BigCommerce orders have no custom fields: BigCommerce's own order fields (namespace bigcommerce_fields) go back to their fields, others are named in the report.",
       'lines.productId':

@@ -328,7 +328,18 @@ export async function writeProducts(
   const outcomes = await mapLimit(records, 3, async (product): Promise<WriteOutcome> => {
     const mapped = idMap.get('products', product.id);
     const known = mapped ? Number(mapped) : markers.products.find(product.id);
-    if (known !== undefined) return relink(session, product, known, related(product));
+    if (known !== undefined) {
+      // The write again replaces the record's outcome: it names again what the first write
+      // could not keep.
+      const { warnings } = productToBc(product, {
+        units,
+        categoryIds: [],
+        brandId: 0,
+        relatedIds: [],
+        now,
+      });
+      return withWarnings(await relink(session, product, known, related(product)), warnings);
+    }
     const warnings: string[] = [];
     const categoryIds: number[] = [];
     for (const sourceId of product.categoryIds) {

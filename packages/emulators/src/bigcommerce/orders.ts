@@ -400,7 +400,8 @@ export function createOrder(ctx: CatalogContext, input: OrderCreate): BcOrder {
     store_credit_amount: 0,
     gift_certificate_amount: 0,
     items_shipped: itemsShipped,
-    payment_method: input.payment_method ?? 'Manual',
+    // orders.v2 documents no default for an order created without one.
+    payment_method: input.payment_method ?? '',
     payment_provider_id:
       input.payment_provider_id === undefined ? '' : String(input.payment_provider_id),
     // Read-only: an imported order carries no payment of its own.
