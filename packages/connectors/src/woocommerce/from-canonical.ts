@@ -94,6 +94,17 @@ function dimensionsBody(d: Dimensions | null | undefined, units: StoreUnits) {
 }
 
 /** Price, sale (with its schedule), stock and downloads of a simple product or a variation. */
+/**
+ * The stock status WooCommerce keeps for an item (WC_Product_Data_Store::validate_props): one
+ * whose stock it counts is in stock while units are left, else on backorder when backorders are
+ * allowed, else out of stock; the stated status stands only for stock it does not count.
+ */
+export function stockStatusKept(inventory: Variant['inventory']): string {
+  if (!inventory.tracked) return inventory.stockStatus;
+  if (inventory.quantity > 0) return 'instock';
+  return inventory.backorders === 'no' ? 'outofstock' : 'onbackorder';
+}
+
 export function sellableBody(v: Variant): Json {
   const inventory = v.inventory;
   return {
@@ -247,6 +258,13 @@ export function productBody(p: Product, refs: ProductRefs): Written {
     warnings.push(
       `Prices are in ${first.price.currency}; the store sells in ${refs.currency}. Amounts were copied unconverted.`,
     );
+  for (const v of sellable ? p.variants.slice(0, 1) : p.variants) {
+    const kept = stockStatusKept(v.inventory);
+    if (kept !== v.inventory.stockStatus)
+      warnings.push(
+        `WooCommerce works out the stock status of stock it counts from the quantity: ${v.sku || v.optionValues.map((o) => o.value).join(' / ') || p.name} (${v.inventory.stockStatus} with ${v.inventory.quantity} in stock) shows as ${kept}.`,
+      );
+  }
   const attribute = (
     a: {
       name: string;
@@ -313,7 +331,10 @@ export function productBody(p: Product, refs: ProductRefs): Written {
     // lists the field as read-only (WC_REST_Products_Controller: set_children).
     ...(p.type === 'grouped' ? { grouped_products: refs.groupedIds } : {}),
     ...(p.createdAt ? { date_created_gmt: isoToGmt(p.createdAt) } : {}),
-    meta_data: metafieldsToMeta(p.metafields),
+    // A simple product is its only variant: the variant's custom fields are the product's.
+    meta_data: metafieldsToMeta(
+      sellable && first ? [...p.metafields, ...first.metafields] : p.metafields,
+    ),
   };
   if (sellable && first) Object.assign(body, sellableBody(first));
   return { body, warnings };
@@ -459,22 +480,18 @@ export function orderStatusToWc(o: Order): WcOrderStatus {
   const refunded = o.refunds.reduce((s, r) => s + r.amount.amount, 0);
   if (final === 'refunded' && refunded < o.grandTotal.amount)
     warnings.push(
-      `WooCommerce records the part of a refunded order's total that no refund gave back (${fromMinor(o.grandTotal.amount - refunded, o.currency)}) as a refund of its own.`,
+      `WooCommerce records the part of a refunded order's total that no refund gave back (${fromMinor(o.grandTotal.amount - refunded, o.currency)}) as a refund of its own, which the order's refunds then list.`,
     );
   if (o.fulfillmentStatus === 'partial' && final !== 'completed')
     warnings.push(
       'WooCommerce has no partial fulfilment; the fulfillment status shows as not fulfilled yet.',
     );
+  if (final === 'completed' && !['fulfilled', 'partial'].includes(o.fulfillmentStatus))
+    warnings.push(
+      `WooCommerce counts a completed order as fulfilled; this order's fulfillment status was ${o.fulfillmentStatus}.`,
+    );
   if (o.paymentStatus === 'partially_paid')
     warnings.push('WooCommerce has no partial payment; the payment status shows as paid in full.');
-  if (paid && !o.paidAt)
-    warnings.push(
-      'WooCommerce counts an order as paid by its payment date, which the source did not have: the date of the import stands in for it.',
-    );
-  if ((final === 'completed' || o.fulfillmentStatus === 'fulfilled') && !o.completedAt)
-    warnings.push(
-      'WooCommerce dates the completion of a completed order, which the source did not: the date of the import stands in for it.',
-    );
   if (final === 'completed' && !paid)
     warnings.push(
       `WooCommerce counts a completed order as paid; this order's payment status was ${o.paymentStatus === 'authorized' ? 'authorised but not captured' : o.paymentStatus}.`,
@@ -484,31 +501,15 @@ export function orderStatusToWc(o: Order): WcOrderStatus {
 
 /**
  * The order meta WooCommerce routes to its own setters (WC_Data internal meta keys): the payment
- * and completion dates, and whether the prices include tax. WooCommerce counts an order as paid
- * by its payment date and stamps one (and a completion date) as the order passes through
- * processing or completed: a date the source did not have is cleared, except where the order was
- * paid or fulfilled without a known date, whose stamp then stands (see orderStatusToWc).
+ * and completion dates, and whether the prices include tax. WooCommerce stamps a payment date
+ * (and a completion date) as an order passes through processing or completed; written after the
+ * order, these set the source's dates and clear a stamp where the source had no date.
  */
-export function orderDatesMeta(o: Order, stamp = Math.floor(Date.now() / 1000)): Json[] {
+export function orderDatesMeta(o: Order): Json[] {
   const timestamp = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-  const paid = paidStatuses.includes(o.paymentStatus);
-  const fulfilled = o.fulfillmentStatus === 'fulfilled' || o.status === 'completed';
-  const final = orderStatusToWc(o).finalStatus;
-  // WooCommerce stamps a payment date only on the way through processing or completed.
-  const stampsPayment = ['processing', 'completed', 'refunded'].includes(final);
   return [
-    ...(o.paidAt
-      ? [{ key: '_date_paid', value: timestamp(o.paidAt) }]
-      : !paid
-        ? [{ key: '_date_paid', value: '' }]
-        : stampsPayment
-          ? []
-          : [{ key: '_date_paid', value: stamp }]),
-    ...(o.completedAt
-      ? [{ key: '_date_completed', value: timestamp(o.completedAt) }]
-      : fulfilled
-        ? []
-        : [{ key: '_date_completed', value: '' }]),
+    { key: '_date_paid', value: o.paidAt ? timestamp(o.paidAt) : '' },
+    { key: '_date_completed', value: o.completedAt ? timestamp(o.completedAt) : '' },
     { key: '_prices_include_tax', value: o.pricesIncludeTax },
   ];
 }
