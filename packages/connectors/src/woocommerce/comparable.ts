@@ -67,7 +67,7 @@ interface SharedDefinition {
 
 /**
  * A store-wide attribute written for a source that kept nothing beyond its slug is created with
- * WooCommerce's defaults (no archives, terms sorted by hand in the order of the product's values,
+ * WooCommerce's defaults (no archives, terms sorted by hand, unsorted or in the order of the product's values,
  * slugs made from the names, no descriptions): such a definition says nothing the product's
  * options and attributes do not, and stands for "none". A definition with anything of its own
  * (archives, another order, a slug or description of a term) stays.
@@ -79,7 +79,10 @@ export function sharedAttributesKept(value: unknown): unknown {
       d.archives ||
       d.termOrder !== 'position' ||
       d.terms.some(
-        (t, i) => t.description !== '' || t.position !== i || t.slug !== termSlug(t.name),
+        (t, i) =>
+          t.description !== '' ||
+          (t.position !== i && t.position !== 0) ||
+          t.slug !== termSlug(t.name),
       ),
   );
 }

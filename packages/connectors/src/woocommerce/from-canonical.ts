@@ -259,10 +259,15 @@ export function productBody(p: Product, refs: ProductRefs): Written {
       `Prices are in ${first.price.currency}; the store sells in ${refs.currency}. Amounts were copied unconverted.`,
     );
   for (const v of sellable ? p.variants.slice(0, 1) : p.variants) {
+    const label = v.sku || v.optionValues.map((o) => o.value).join(' / ') || p.name;
+    if (v.virtual && (v.weight || v.dimensions))
+      warnings.push(
+        `WooCommerce keeps no shipping weight or dimensions on a virtual (not shipped) item: those of ${label} were not copied.`,
+      );
     const kept = stockStatusKept(v.inventory);
     if (kept !== v.inventory.stockStatus)
       warnings.push(
-        `WooCommerce works out the stock status of stock it counts from the quantity: ${v.sku || v.optionValues.map((o) => o.value).join(' / ') || p.name} (${v.inventory.stockStatus} with ${v.inventory.quantity} in stock) shows as ${kept}.`,
+        `WooCommerce works out the stock status of stock it counts from the quantity: ${label} (${v.inventory.stockStatus} with ${v.inventory.quantity} in stock) shows as ${kept}.`,
       );
   }
   const attribute = (
@@ -486,12 +491,29 @@ export function orderStatusToWc(o: Order): WcOrderStatus {
     warnings.push(
       'WooCommerce has no partial fulfilment; the fulfillment status shows as not fulfilled yet.',
     );
-  if (final === 'completed' && !['fulfilled', 'partial'].includes(o.fulfillmentStatus))
+  // WooCommerce counts a completed order as fulfilled, and a refunded or cancelled one that has
+  // a completion date.
+  const shownFulfilled =
+    final === 'completed' ||
+    (['refunded', 'cancelled'].includes(final) && (fulfilled || o.completedAt !== null));
+  if (shownFulfilled && o.fulfillmentStatus !== 'fulfilled')
     warnings.push(
-      `WooCommerce counts a completed order as fulfilled; this order's fulfillment status was ${o.fulfillmentStatus}.`,
+      `WooCommerce counts this order as fulfilled (completed); its fulfillment status was ${o.fulfillmentStatus}.`,
+    );
+  if (o.refundTotal.amount !== refunded)
+    warnings.push(
+      `WooCommerce counts as refunded only what its refunds give back: the source's refund total (${fromMinor(o.refundTotal.amount, o.currency)}) has no refund of its own behind it, so the refund total and the payment status show only the refunds listed.`,
     );
   if (o.paymentStatus === 'partially_paid')
     warnings.push('WooCommerce has no partial payment; the payment status shows as paid in full.');
+  if (paid && !o.paidAt)
+    warnings.push(
+      'WooCommerce counts an order as paid by its payment date, which the source did not have: the order shows as paid at the date of the import.',
+    );
+  if ((final === 'completed' || o.fulfillmentStatus === 'fulfilled') && !o.completedAt)
+    warnings.push(
+      'WooCommerce dates the completion of a completed order, which the source did not: the order shows as completed at the date of the import.',
+    );
   if (final === 'completed' && !paid)
     warnings.push(
       `WooCommerce counts a completed order as paid; this order's payment status was ${o.paymentStatus === 'authorized' ? 'authorised but not captured' : o.paymentStatus}.`,
@@ -501,15 +523,31 @@ export function orderStatusToWc(o: Order): WcOrderStatus {
 
 /**
  * The order meta WooCommerce routes to its own setters (WC_Data internal meta keys): the payment
- * and completion dates, and whether the prices include tax. WooCommerce stamps a payment date
- * (and a completion date) as an order passes through processing or completed; written after the
- * order, these set the source's dates and clear a stamp where the source had no date.
+ * and completion dates, and whether the prices include tax. WooCommerce counts an order as paid
+ * by its payment date and stamps one (and a completion date) as the order passes through
+ * processing or completed: a date the source did not have is cleared, except where the order was
+ * paid or fulfilled without a known date, whose stamp then stands (see orderStatusToWc).
  */
-export function orderDatesMeta(o: Order): Json[] {
+export function orderDatesMeta(o: Order, stamp = Math.floor(Date.now() / 1000)): Json[] {
   const timestamp = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+  const paid = paidStatuses.includes(o.paymentStatus);
+  const fulfilled = o.fulfillmentStatus === 'fulfilled' || o.status === 'completed';
+  const final = orderStatusToWc(o).finalStatus;
+  // WooCommerce stamps a payment date only on the way through processing or completed.
+  const stampsPayment = ['processing', 'completed', 'refunded'].includes(final);
   return [
-    { key: '_date_paid', value: o.paidAt ? timestamp(o.paidAt) : '' },
-    { key: '_date_completed', value: o.completedAt ? timestamp(o.completedAt) : '' },
+    ...(o.paidAt
+      ? [{ key: '_date_paid', value: timestamp(o.paidAt) }]
+      : !paid
+        ? [{ key: '_date_paid', value: '' }]
+        : stampsPayment
+          ? []
+          : [{ key: '_date_paid', value: stamp }]),
+    ...(o.completedAt
+      ? [{ key: '_date_completed', value: timestamp(o.completedAt) }]
+      : fulfilled
+        ? []
+        : [{ key: '_date_completed', value: '' }]),
     { key: '_prices_include_tax', value: o.pricesIncludeTax },
   ];
 }
@@ -546,7 +584,20 @@ export function orderBody(
     });
   if (o.discounts.some((d) => !couponLines.includes(d)))
     warnings.push(
-      'WooCommerce records a discount only as a coupon line with a code; a discount without one is kept as a negative fee.',
+      "WooCommerce records discounts only as coupon lines with a code; a discount without one is kept as a negative fee among the order's fees (its amount counts in the fee total, not the discount total).",
+    );
+  if (o.fees.some((f) => f.tax.amount !== 0))
+    warnings.push(
+      "WooCommerce works out the tax of fees only from its own tax rates: the fees' own taxes are kept in the order's tax ('Tax' fee line), not on each fee.",
+    );
+  if (o.refunds.some((r) => r.lines.some((l) => l.tax.amount !== 0)))
+    warnings.push(
+      "WooCommerce refunds taxes only against its own tax rates: the refunds keep the amount of each line, not the line's tax.",
+    );
+  const authors = [...new Set(o.notes.map((n) => n.author).filter((a) => a !== ''))];
+  if (authors.length)
+    warnings.push(
+      `WooCommerce attributes the notes a person wrote to the user of the API key: the notes by ${authors.join(', ')} show that user as their author.`,
     );
   if (o.taxTotal.amount !== 0)
     fees.push({

@@ -424,7 +424,8 @@ describe('WooCommerce -> canonical', () => {
       position: 2,
       imageUrl: 'https://shop.test/c.png',
       imageAlt: 'Tees',
-      imageTitle: 'c',
+      // The image's title is only its file's name.
+      imageTitle: '',
       displayType: 'subcategories',
       seoTitle: '',
       seoDescription: '',
@@ -491,7 +492,7 @@ describe('WooCommerce -> canonical', () => {
     });
     expect(result.ok && result.record.tagDefinitions).toEqual([
       { name: 'Bio & Öko', slug: 'oeko', description: 'Bio 🌱' },
-      { name: 'Neu', slug: 'neu', description: '' },
+      // 'Neu' keeps nothing beyond its name (the slug WordPress makes from it, no description).
     ]);
     expect(result.ok && result.record.sharedAttributes).toEqual([colour]);
     // Without the store's lists (a product read alone) nothing is made up.
@@ -1255,16 +1256,16 @@ describe('canonical -> WooCommerce', () => {
       completedAt: null,
       status: 'processing',
     });
-    expect(orderDatesMeta(dated)).toEqual([
+    expect(orderDatesMeta(dated, 99)).toEqual([
       { key: '_date_paid', value: 1735689600 },
       { key: '_date_completed', value: '' },
       { key: '_prices_include_tax', value: false },
     ]);
-    // Paid or completed without a known date: the stamp WooCommerce made is cleared, no date
-    // is made up.
-    expect(orderDatesMeta(order('u', 'p', { status: 'completed' })).slice(0, 2)).toEqual([
-      { key: '_date_paid', value: '' },
-      { key: '_date_completed', value: '' },
-    ]);
+    // Paid without a known date: WooCommerce's own stamp stands; on hold it gets the import's.
+    expect(orderDatesMeta(order('u', 'p'), 99)[0]?.key).toBe('_date_completed');
+    expect(orderDatesMeta(order('h', 'p', { status: 'on-hold' }), 99)[0]).toEqual({
+      key: '_date_paid',
+      value: 99,
+    });
   });
 });
