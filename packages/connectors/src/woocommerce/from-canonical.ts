@@ -262,12 +262,12 @@ export function productBody(p: Product, refs: ProductRefs): Written {
     const label = v.sku || v.optionValues.map((o) => o.value).join(' / ') || p.name;
     if (v.virtual && (v.weight || v.dimensions))
       warnings.push(
-        `WooCommerce keeps no shipping weight or dimensions on a virtual (not shipped) item: those of ${label} were not copied.`,
+        `WooCommerce keeps no shipping weight or dimensions on virtual (not shipped) products and variants: those of ${label} were not copied.`,
       );
     const kept = stockStatusKept(v.inventory);
     if (kept !== v.inventory.stockStatus)
       warnings.push(
-        `WooCommerce works out the stock status of stock it counts from the quantity: ${label} (${v.inventory.stockStatus} with ${v.inventory.quantity} in stock) shows as ${kept}.`,
+        `WooCommerce works out the stock status of products and variants whose stock it counts from the quantity: ${label} (${v.inventory.stockStatus} with ${v.inventory.quantity} in stock) shows as ${kept}.`,
       );
   }
   const attribute = (
@@ -553,6 +553,17 @@ export function orderDatesMeta(o: Order, stamp = Math.floor(Date.now() / 1000)):
 }
 
 /**
+ * Whether an order's line totals already carry its order-level discounts (as WooCommerce's own
+ * lines do, a coupon's share taken off each): then the lines are given those totals back after
+ * the coupons are applied. Otherwise WooCommerce's spreading of the coupons over the lines stands.
+ */
+export function discountInLines(o: Order): boolean {
+  const before = o.lines.reduce((s, l) => s + l.unitPrice.amount * l.quantity, 0);
+  const after = o.lines.reduce((s, l) => s + l.total.amount, 0);
+  return after + o.discountTotal.amount <= before;
+}
+
+/**
  * The body that creates an order. `lines` links each line to the destination's product, or to
  * none (a line whose product is not at the destination is written as a custom line: WooCommerce
  * needs a product reference to create a line and makes one that points at no product a line
@@ -576,6 +587,10 @@ export function orderBody(
     tax_status: f.taxStatus,
   }));
   const couponLines = coupons ? o.discounts.filter((d) => d.code !== '') : [];
+  if (couponLines.length && !discountInLines(o))
+    warnings.push(
+      "WooCommerce spreads an order's coupon discounts over its lines: the lines' totals include their share of the discount.",
+    );
   for (const d of o.discounts.filter((x) => !couponLines.includes(x)))
     fees.push({
       name: d.code || 'Discount',
