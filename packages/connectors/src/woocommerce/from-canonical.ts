@@ -94,6 +94,17 @@ function dimensionsBody(d: Dimensions | null | undefined, units: StoreUnits) {
 }
 
 /** Price, sale (with its schedule), stock and downloads of a simple product or a variation. */
+/**
+ * The stock status WooCommerce keeps for an item (WC_Product_Data_Store::validate_props): one
+ * whose stock it counts is in stock while units are left, else on backorder when backorders are
+ * allowed, else out of stock; the stated status stands only for stock it does not count.
+ */
+export function stockStatusKept(inventory: Variant['inventory']): string {
+  if (!inventory.tracked) return inventory.stockStatus;
+  if (inventory.quantity > 0) return 'instock';
+  return inventory.backorders === 'no' ? 'outofstock' : 'onbackorder';
+}
+
 export function sellableBody(v: Variant): Json {
   const inventory = v.inventory;
   return {
@@ -247,6 +258,18 @@ export function productBody(p: Product, refs: ProductRefs): Written {
     warnings.push(
       `Prices are in ${first.price.currency}; the store sells in ${refs.currency}. Amounts were copied unconverted.`,
     );
+  for (const v of sellable ? p.variants.slice(0, 1) : p.variants) {
+    const label = v.sku || v.optionValues.map((o) => o.value).join(' / ') || p.name;
+    if (v.virtual && (v.weight || v.dimensions))
+      warnings.push(
+        `WooCommerce keeps no shipping weight or dimensions on virtual (not shipped) products and variants: those of ${label} were not copied.`,
+      );
+    const kept = stockStatusKept(v.inventory);
+    if (kept !== v.inventory.stockStatus)
+      warnings.push(
+        `WooCommerce works out the stock status of products and variants whose stock it counts from the quantity: ${label} (${v.inventory.stockStatus} with ${v.inventory.quantity} in stock) shows as ${kept}.`,
+      );
+  }
   const attribute = (
     a: {
       name: string;
@@ -313,7 +336,10 @@ export function productBody(p: Product, refs: ProductRefs): Written {
     // lists the field as read-only (WC_REST_Products_Controller: set_children).
     ...(p.type === 'grouped' ? { grouped_products: refs.groupedIds } : {}),
     ...(p.createdAt ? { date_created_gmt: isoToGmt(p.createdAt) } : {}),
-    meta_data: metafieldsToMeta(p.metafields),
+    // A simple product is its only variant: the variant's custom fields are the product's.
+    meta_data: metafieldsToMeta(
+      sellable && first ? [...p.metafields, ...first.metafields] : p.metafields,
+    ),
   };
   if (sellable && first) Object.assign(body, sellableBody(first));
   return { body, warnings };
@@ -459,21 +485,34 @@ export function orderStatusToWc(o: Order): WcOrderStatus {
   const refunded = o.refunds.reduce((s, r) => s + r.amount.amount, 0);
   if (final === 'refunded' && refunded < o.grandTotal.amount)
     warnings.push(
-      `WooCommerce records the part of a refunded order's total that no refund gave back (${fromMinor(o.grandTotal.amount - refunded, o.currency)}) as a refund of its own.`,
+      `WooCommerce records the part of a refunded order's total that no refund gave back (${fromMinor(o.grandTotal.amount - refunded, o.currency)}) as a refund of its own, which the order's refunds then list.`,
     );
   if (o.fulfillmentStatus === 'partial' && final !== 'completed')
     warnings.push(
       'WooCommerce has no partial fulfilment; the fulfillment status shows as not fulfilled yet.',
     );
+  // WooCommerce counts a completed order as fulfilled, and a refunded or cancelled one that has
+  // a completion date.
+  const shownFulfilled =
+    final === 'completed' ||
+    (['refunded', 'cancelled'].includes(final) && (fulfilled || o.completedAt !== null));
+  if (shownFulfilled && o.fulfillmentStatus !== 'fulfilled')
+    warnings.push(
+      `WooCommerce counts this order as fulfilled (completed); its fulfillment status was ${o.fulfillmentStatus}.`,
+    );
+  if (o.refundTotal.amount !== refunded)
+    warnings.push(
+      `WooCommerce counts as refunded only what its refunds give back: the source's refund total (${fromMinor(o.refundTotal.amount, o.currency)}) has no refund of its own behind it, so the refund total and the payment status show only the refunds listed.`,
+    );
   if (o.paymentStatus === 'partially_paid')
     warnings.push('WooCommerce has no partial payment; the payment status shows as paid in full.');
   if (paid && !o.paidAt)
     warnings.push(
-      'WooCommerce counts an order as paid by its payment date, which the source did not have: the date of the import stands in for it.',
+      'WooCommerce counts an order as paid by its payment date, which the source did not have: the order shows as paid at the date of the import.',
     );
   if ((final === 'completed' || o.fulfillmentStatus === 'fulfilled') && !o.completedAt)
     warnings.push(
-      'WooCommerce dates the completion of a completed order, which the source did not: the date of the import stands in for it.',
+      'WooCommerce dates the completion of a completed order, which the source did not: the order shows as completed at the date of the import.',
     );
   if (final === 'completed' && !paid)
     warnings.push(
@@ -514,6 +553,17 @@ export function orderDatesMeta(o: Order, stamp = Math.floor(Date.now() / 1000)):
 }
 
 /**
+ * Whether an order's line totals already carry its order-level discounts (as WooCommerce's own
+ * lines do, a coupon's share taken off each): then the lines are given those totals back after
+ * the coupons are applied. Otherwise WooCommerce's spreading of the coupons over the lines stands.
+ */
+export function discountInLines(o: Order): boolean {
+  const before = o.lines.reduce((s, l) => s + l.unitPrice.amount * l.quantity, 0);
+  const after = o.lines.reduce((s, l) => s + l.total.amount, 0);
+  return after + o.discountTotal.amount <= before;
+}
+
+/**
  * The body that creates an order. `lines` links each line to the destination's product, or to
  * none (a line whose product is not at the destination is written as a custom line: WooCommerce
  * needs a product reference to create a line and makes one that points at no product a line
@@ -537,6 +587,10 @@ export function orderBody(
     tax_status: f.taxStatus,
   }));
   const couponLines = coupons ? o.discounts.filter((d) => d.code !== '') : [];
+  if (couponLines.length && !discountInLines(o))
+    warnings.push(
+      "WooCommerce spreads an order's coupon discounts over its lines: the lines' totals include their share of the discount.",
+    );
   for (const d of o.discounts.filter((x) => !couponLines.includes(x)))
     fees.push({
       name: d.code || 'Discount',
@@ -545,7 +599,20 @@ export function orderBody(
     });
   if (o.discounts.some((d) => !couponLines.includes(d)))
     warnings.push(
-      'WooCommerce records a discount only as a coupon line with a code; a discount without one is kept as a negative fee.',
+      "WooCommerce records discounts only as coupon lines with a code; a discount without one is kept as a negative fee among the order's fees (its amount counts in the fee total, not the discount total).",
+    );
+  if (o.fees.some((f) => f.tax.amount !== 0))
+    warnings.push(
+      "WooCommerce works out the tax of fees only from its own tax rates: the fees' own taxes are kept in the order's tax ('Tax' fee line), not on each fee.",
+    );
+  if (o.refunds.some((r) => r.lines.some((l) => l.tax.amount !== 0)))
+    warnings.push(
+      "WooCommerce refunds taxes only against its own tax rates: the refunds keep the amount of each line, not the line's tax.",
+    );
+  const authors = [...new Set(o.notes.map((n) => n.author).filter((a) => a !== ''))];
+  if (authors.length)
+    warnings.push(
+      `WooCommerce attributes the notes a person wrote to the user of the API key: the notes by ${authors.join(', ')} show that user as their author.`,
     );
   if (o.taxTotal.amount !== 0)
     fees.push({

@@ -424,7 +424,8 @@ describe('WooCommerce -> canonical', () => {
       position: 2,
       imageUrl: 'https://shop.test/c.png',
       imageAlt: 'Tees',
-      imageTitle: 'c',
+      // The image's title is only its file's name.
+      imageTitle: '',
       displayType: 'subcategories',
       seoTitle: '',
       seoDescription: '',
@@ -491,7 +492,7 @@ describe('WooCommerce -> canonical', () => {
     });
     expect(result.ok && result.record.tagDefinitions).toEqual([
       { name: 'Bio & Öko', slug: 'oeko', description: 'Bio 🌱' },
-      { name: 'Neu', slug: 'neu', description: '' },
+      // 'Neu' keeps nothing beyond its name (the slug WordPress makes from it, no description).
     ]);
     expect(result.ok && result.record.sharedAttributes).toEqual([colour]);
     // Without the store's lists (a product read alone) nothing is made up.

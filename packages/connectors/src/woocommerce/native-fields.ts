@@ -1,5 +1,19 @@
 import type { EntityType } from '@replatform/canonical/entities';
-import { asWooKeeps, statusKept } from './comparable.ts';
+import {
+  asWooKeeps,
+  billingEmailKept,
+  couponCodeKept,
+  createdViaKept,
+  sharedAttributesKept,
+  sharedOptionsKept,
+  statusKept,
+  productMetafieldsKept,
+  productWeightKept,
+  usernameKept,
+  variantMetafieldsKept,
+  variantDimensionsKept,
+  variantWeightKept,
+} from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 
 /**
@@ -637,7 +651,16 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     },
   },
   products: {
-    comparable: { metafields: asWooKeeps, 'variants.metafields': asWooKeeps, status: statusKept },
+    comparable: {
+      metafields: productMetafieldsKept,
+      'variants.metafields': variantMetafieldsKept,
+      status: statusKept,
+      options: sharedOptionsKept,
+      sharedAttributes: sharedAttributesKept,
+      weight: productWeightKept,
+      'variants.weight': variantWeightKept,
+      'variants.dimensions': variantDimensionsKept,
+    },
     unsupported: {
       seoTitle: 'WooCommerce has no SEO title of its own (SEO plugins keep it).',
       seoDescription: 'WooCommerce has no SEO description of its own (SEO plugins keep it).',
@@ -649,14 +672,24 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
       vendor: 'Kept as the product brand (WooCommerce Brands).',
       'options.shared':
         'A store-wide option or attribute becomes a WooCommerce global attribute (pa_<slug>), found by its slug or name or created once.',
+      options:
+        "The values of an option from a store-wide attribute are listed in the attribute's own term order, not in the order they were sent.",
+      weight:
+        "A simple product has one weight: a product without one whose only variant has one is written with the variant's.",
+      'variants.weight':
+        "A variation with its product's weight leaves it empty and inherits the product's.",
+      'variants.dimensions':
+        "A variation with its product's dimensions leaves them empty and inherits the product's.",
+      sharedAttributes:
+        "A store-wide attribute the source defined by its slug only is created with WooCommerce's defaults (no archives, terms in the order of the product's values).",
       metafields:
         "Kept as the product's meta data; a key from another platform is prefixed with its namespace.",
       'variants.metafields':
-        "Kept as the variation's meta data; a key from another platform is prefixed with its namespace.",
+        "Kept as the variation's meta data (a simple product's only variant's with the product's); a key from another platform is prefixed with its namespace.",
     },
   },
   customers: {
-    comparable: { metafields: asWooKeeps },
+    comparable: { metafields: asWooKeeps, username: usernameKept },
     unsupported: {
       acceptsMarketing: 'WooCommerce keeps no marketing consent on the account.',
       note: 'WooCommerce keeps no note on a customer account.',
@@ -667,13 +700,21 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     },
     converted: {
       phone: "Kept as the billing address's phone (WooCommerce has no other phone on an account).",
+      username:
+        'An account without a username gets the one WooCommerce derives from its e-mail address.',
       metafields:
         "Kept as the account's meta data; a key from another platform is prefixed with its namespace.",
     },
   },
   orders: {
-    comparable: { metafields: asWooKeeps },
+    comparable: {
+      metafields: asWooKeeps,
+      'discounts.code': couponCodeKept,
+      'billingAddress.email': billingEmailKept,
+      createdVia: createdViaKept,
+    },
     unsupported: {
+      'shippingAddress.email': "WooCommerce keeps no e-mail on an order's shipping address.",
       number:
         "WooCommerce numbers orders itself; the source's number is kept in the order's meta data (_replatform_source_number).",
       createdAt:
@@ -687,6 +728,11 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
         'Coupon lines are recorded through a temporary coupon of the same code and amount, deleted right after; the lines keep their totals before and after the discount.',
       taxTotal:
         "WooCommerce works out taxes only from its own tax rates: historical taxes are kept as a non-taxable fee line 'Tax' and the line and shipping taxes in their meta data (_replatform_tax).",
+      'discounts.code': 'WooCommerce lower-cases coupon codes.',
+      'billingAddress.email':
+        "WooCommerce keeps an order's e-mail as its billing address's e-mail (written there when the billing address has none).",
+      createdVia:
+        "WooCommerce names where every order was created; an order whose source did not is marked as created by the import ('replatform').",
       'notes.author':
         "A note written by a person is attributed to the user of the API key; one the store wrote stays the store's.",
       paymentStatus:

@@ -22,6 +22,9 @@ import {
   type Variant,
 } from '@replatform/canonical/product';
 import { markers, metaValue, isMarker } from './markers.ts';
+import { decodeEntities, termSlug } from './slugs.ts';
+
+export { decodeEntities, termSlug };
 import { metaToMetafields } from './metafields.ts';
 import { nativeFields } from './native-fields.ts';
 import type {
@@ -83,28 +86,6 @@ export interface Loss {
 }
 
 export type Converted<T> = { ok: true; record: T; losses: Loss[] } | { ok: false; reason: string };
-
-const entities: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  ndash: '–',
-  mdash: '—',
-  hellip: '…',
-};
-
-/** Undoes esc_html(): term names come back as 'Hoodies &amp; Sweatshirts'. */
-export function decodeEntities(value: string): string {
-  return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
-    if (code.startsWith('#x') || code.startsWith('#X'))
-      return String.fromCodePoint(Number.parseInt(code.slice(2), 16));
-    if (code.startsWith('#')) return String.fromCodePoint(Number(code.slice(1)));
-    return entities[code.toLowerCase()] ?? whole;
-  });
-}
 
 /** WooCommerce `_gmt` dates ('2024-05-01T10:00:00') as UTC ISO-8601. */
 export function gmtToIso(value: string | null | undefined): string | null {
@@ -194,26 +175,6 @@ const positiveOrNull = (value: number | null) =>
 /** Normalised for matching names: entities decoded, Unicode composed, case folded. */
 export const nameKey = (value: string) =>
   decodeEntities(value).normalize('NFC').trim().toLocaleLowerCase('en');
-
-/**
- * A value's slug as WordPress makes one for a term (sanitize_title): accents removed, lower case,
- * spaces and punctuation as hyphens, other letters percent-encoded. Close enough to find which of
- * an attribute's values a default attribute's slug names.
- */
-export function termSlug(value: string): string {
-  return encodeURIComponent(
-    decodeEntities(value)
-      .normalize('NFD')
-      .replace(/\p{M}/gu, '')
-      .replace(/ß/g, 'ss')
-      .toLowerCase()
-      .trim()
-      .replace(/[\s._]+/g, '-')
-      .replace(/[^\p{L}\p{N}-]/gu, '')
-      .replace(/-+/g, '-')
-      .replace(/^-|-$/g, ''),
-  ).toLowerCase();
-}
 
 function inventoryOf(
   item: {
@@ -454,7 +415,12 @@ export function productToCanonical(
       variants,
       images: p.images
         .filter((img) => validUrl(img.src))
-        .map((img, position) => ({ url: img.src, alt: img.alt, title: img.name, position })),
+        .map((img, position) => ({
+          url: img.src,
+          alt: img.alt,
+          title: ownTitle(img.name, img.src),
+          position,
+        })),
       categoryIds: p.categories
         .filter((c) => c.id !== ctx.defaultCategoryId)
         .map((c) => String(c.id)),
@@ -529,9 +495,28 @@ function tagDefinitionsOf(p: WcProduct, tags: ReadonlyMap<number, WcTerm> | unde
     const name = decodeEntities(t.name);
     if (seen.has(name) || name.trim() === '') continue;
     seen.add(name);
-    out.push({ name, slug: t.slug, description: tags?.get(t.id)?.description ?? '' });
+    const description = tags?.get(t.id)?.description ?? '';
+    // A tag whose slug is the one WordPress makes from its name keeps nothing beyond the name.
+    if (description === '' && t.slug === termSlug(name)) continue;
+    out.push({ name, slug: t.slug, description });
   }
   return out;
+}
+
+/**
+ * An image's title, '' when it is only the name of its file: WordPress titles an image stored
+ * without one after its file (less the extension and the '-scaled' of a reduced copy), so that
+ * name says nothing the image's address does not.
+ */
+export function ownTitle(title: string, url: string): string {
+  let file = '';
+  try {
+    file = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+  } catch {
+    return title;
+  }
+  const stem = file.replace(/\.[^.]+$/, '');
+  return title === stem || title === stem.replace(/-scaled$/, '') ? '' : title;
 }
 
 const displayTypes = ['default', 'products', 'subcategories', 'both'] as const;
@@ -566,7 +551,7 @@ export function categoryToCanonical(
       position: Math.max(0, t.menu_order),
       imageUrl: image ? image.src : null,
       imageAlt: image ? image.alt : '',
-      imageTitle: image ? image.name : '',
+      imageTitle: image ? ownTitle(image.name, image.src) : '',
       displayType: oneOf(displayTypes, t.display, 'default'),
       sourceUrlPath: `/product-category/${chain.join('/')}/`,
     },

@@ -17,7 +17,9 @@ import { wcTermSchema, type WcError, type WcTerm } from './wc-schemas.ts';
  * store's own "Uncategorized" is found that way too, so products in it stay in it.
  */
 
-const isImageError = (e: WcError) => /image/i.test(e.code);
+// Remote images that cannot be fetched answer woocommerce_rest_invalid_remote_image_url or,
+// from the upload itself, woocommerce_rest_upload_error.
+const isImageError = (e: WcError) => /image|upload/i.test(e.code);
 const errorText = (e: WcError) =>
   `${decodeEntities(e.message).replace(/<[^>]*>/g, '')} (${e.code})`;
 
@@ -197,7 +199,7 @@ export class CategoryWriter {
       );
       for (const [key, r] of retry) {
         warnings.set(key, [
-          `The category image could not be copied: ${r.ok ? '' : errorText(r.error)}`,
+          `The category image could not be copied (image alt and image title left empty with it): ${r.ok ? '' : errorText(r.error)}`,
         ]);
         const replacement = again.get(key);
         if (replacement) results.set(key, replacement);

@@ -5,7 +5,13 @@ import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
-import { orderBody, orderDatesMeta, type Json, type LineRefs } from './from-canonical.ts';
+import {
+  discountInLines,
+  orderBody,
+  orderDatesMeta,
+  type Json,
+  type LineRefs,
+} from './from-canonical.ts';
 import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
 import { metafieldsToMeta } from './metafields.ts';
 import { pageSize, readNotes, readRefunds, readVariations } from './read.ts';
@@ -696,7 +702,7 @@ export class OrderWriter {
           key,
           body: {
             id: plan.id,
-            ...(plan.couponed && plan.lineIds
+            ...(plan.couponed && plan.lineIds && discountInLines(plan.order)
               ? {
                   line_items: plan.order.lines.flatMap((l, i) =>
                     plan.lineIds?.[i] !== undefined

@@ -33,7 +33,9 @@ import { wcProductSchema, wcVariationSchema, type WcError, type WcProduct } from
  * it points at are there.
  */
 
-const isImageError = (e: WcError) => /image/i.test(e.code);
+// Remote images that cannot be fetched answer woocommerce_rest_invalid_remote_image_url or,
+// from the upload itself, woocommerce_rest_upload_error.
+const isImageError = (e: WcError) => /image|upload/i.test(e.code);
 const errorText = (e: WcError) =>
   `${decodeEntities(e.message).replace(/<[^>]*>/g, '')} (${e.code})`;
 
