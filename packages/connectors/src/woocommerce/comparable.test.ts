@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  lineMetaKept,
   asWooKeeps,
   billingEmailKept,
   couponCodeKept,
@@ -129,6 +130,24 @@ describe('the form a WooCommerce destination keeps converted fields in', () => {
     expect(ownTitle('tee-1', 'https://shop.test/wp-content/uploads/tee-1-scaled.jpg')).toBe('');
     expect(ownTitle('Front view', 'https://shop.test/wp-content/uploads/tee-1.jpg')).toBe(
       'Front view',
+    );
+  });
+
+  it('counts once a variation option WooCommerce adds to a line beside the source entry', () => {
+    const source = [{ key: 'Color', value: 'Black' }];
+    expect(lineMetaKept([{ key: 'pa_color', value: 'black' }, ...source])).toEqual(source);
+    expect(lineMetaKept([{ key: 'color', value: 'Black' }, ...source])).toEqual(source);
+    expect(lineMetaKept(source)).toEqual(source);
+    // A WooCommerce line alone, and entries that are no option, stay as they are.
+    const own = [
+      { key: 'pa_size', value: 's' },
+      { key: 'Engraving', value: 'J.S. 2024' },
+    ];
+    expect(lineMetaKept(own)).toEqual(own);
+    // A source entry that did not arrive still differs.
+    expect(lineMetaKept([{ key: 'pa_color', value: 'black' }])).not.toEqual(lineMetaKept(source));
+    expect(lineMetaKept([{ key: 'Engraving', value: 'j.s. 2024' }])).not.toEqual(
+      lineMetaKept([{ key: 'Engraving', value: 'J.S. 2024' }]),
     );
   });
 });

@@ -157,3 +157,25 @@ export function variantMetafieldsKept(
 ): unknown {
   return single(record) ? [] : asWooKeeps(value);
 }
+
+/** A line entry's key and value as WooCommerce's attribute slugs ('pa_color'/'Black' -> 'color'/'black'). */
+const optionForm = (entry: { key: string; value: string }) =>
+  `${entry.key.replace(/^pa_/, '').trim().toLowerCase().replace(/\s+/g, '-')}\u0000${entry.value
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, '-')}`;
+
+/**
+ * A line that points at a variation gets the variation's attributes added to its details by
+ * WooCommerce (WC_Order_Item_Product::set_variation: `pa_color: black` for a store-wide
+ * attribute, `color: Black` for the product's own), beside the entries the source line had
+ * (`Color: Black`). An entry that is the same option as another one on the line, in slug form,
+ * counts once (the source's own, written last, is kept). Every other entry stays as it is, so
+ * a detail that did not arrive still differs.
+ */
+export function lineMetaKept(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const entries = value as { key: string; value: string }[];
+  const last = new Map(entries.map((entry, i) => [optionForm(entry), i]));
+  return entries.filter((entry, i) => last.get(optionForm(entry)) === i);
+}

@@ -4,6 +4,7 @@ import {
   billingEmailKept,
   couponCodeKept,
   createdViaKept,
+  lineMetaKept,
   sharedAttributesKept,
   sharedOptionsKept,
   statusKept,
@@ -712,6 +713,7 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
       'discounts.code': couponCodeKept,
       'billingAddress.email': billingEmailKept,
       createdVia: createdViaKept,
+      'lines.meta': lineMetaKept,
     },
     unsupported: {
       'shippingAddress.email': "WooCommerce keeps no e-mail on an order's shipping address.",
@@ -741,6 +743,8 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
         'Kept through the completed status and the completion date; partial fulfilment has no WooCommerce form and is reported per order.',
       metafields:
         "Kept as the order's meta data; a key from another platform is prefixed with its namespace.",
+      'lines.meta':
+        "Kept as the line's meta data; WooCommerce also adds the chosen variation's attributes to a line that points at a variation (pa_color: black), beside the source's own entries.",
     },
   },
 };
