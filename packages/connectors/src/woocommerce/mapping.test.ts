@@ -15,6 +15,7 @@ import {
 } from './from-canonical.ts';
 import { metafieldsToMeta, metaToMetafields } from './metafields.ts';
 import {
+  inTermOrder,
   categoryToCanonical,
   customerToCanonical,
   decodeEntities,
@@ -1267,5 +1268,35 @@ describe('canonical -> WooCommerce', () => {
       key: '_date_paid',
       value: 99,
     });
+  });
+});
+
+describe('a store-wide attribute’s values on a product', () => {
+  const definition = (termOrder: 'name_numeric' | 'name') => ({
+    slug: 'material',
+    name: 'Material',
+    archives: false,
+    termOrder,
+    terms: ['Хлопок', 'Лён 🌾', '10', '2'].map((name, position) => ({
+      name,
+      slug: `t${position}`,
+      description: '',
+      position: 0,
+    })),
+  });
+
+  it('come in one order whatever order WooCommerce answered tied names in', () => {
+    const wanted = ['Хлопок', 'Лён 🌾', '2', '10'];
+    expect(inTermOrder(['Лён 🌾', '10', 'Хлопок', '2'], definition('name_numeric'))).toEqual(
+      wanted,
+    );
+    expect(inTermOrder(['10', '2', 'Хлопок', 'Лён 🌾'], definition('name_numeric'))).toEqual(
+      wanted,
+    );
+  });
+
+  it('are kept as answered when the attribute has another order, or is unknown', () => {
+    expect(inTermOrder(['Лён 🌾', 'Хлопок'], definition('name'))).toEqual(['Лён 🌾', 'Хлопок']);
+    expect(inTermOrder(['b', 'a'], undefined)).toEqual(['b', 'a']);
   });
 });

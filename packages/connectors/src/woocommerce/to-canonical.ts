@@ -229,6 +229,31 @@ function sellableOf(
   };
 }
 
+/**
+ * A store-wide attribute's values on a product, in an order that does not change between reads.
+ * WooCommerce answers them in the attribute's own order; with "name (numeric)" it compares the
+ * names as numbers (PHP floatval: a name that is no number counts as 0), and names that tie come
+ * back in whatever order the database gives, which differs from one read to the next on a real
+ * store. Those are put in the order the store created the terms, so a second run does not see a
+ * change that is not there. Other orders are deterministic and kept as answered.
+ */
+export function inTermOrder(
+  values: string[],
+  definition: SharedAttributeDefinition | undefined,
+): string[] {
+  if (definition?.termOrder !== 'name_numeric') return values;
+  const created = new Map(definition.terms.map((t, i) => [t.name, i]));
+  const asNumber = (v: string) => {
+    const n = Number.parseFloat(v);
+    return Number.isFinite(n) ? n : 0;
+  };
+  return [...values].sort(
+    (x, y) =>
+      asNumber(x) - asNumber(y) ||
+      (created.get(x) ?? Number.MAX_SAFE_INTEGER) - (created.get(y) ?? Number.MAX_SAFE_INTEGER),
+  );
+}
+
 const productStatuses: Record<string, Product['status']> = {
   publish: 'active',
   private: 'private',
@@ -260,10 +285,13 @@ export function productToCanonical(
   const attributes: ProductAttribute[] = [];
   for (const a of [...p.attributes].sort((x, y) => x.position - y.position)) {
     const name = decodeEntities(a.name).trim();
-    const values = [...new Set(a.options.map((o) => decodeEntities(o)))];
-    if (!name || values.length === 0) continue;
     const shared =
       a.id > 0 || a.slug.startsWith('pa_') ? { slug: a.slug.replace(/^pa_/, '') } : null;
+    const values = inTermOrder(
+      [...new Set(a.options.map((o) => decodeEntities(o)))],
+      shared ? ctx.attributes?.get(shared.slug) : undefined,
+    );
+    if (!name || values.length === 0) continue;
     const position = Math.max(0, Math.trunc(a.position));
     if (type === 'variable' && a.variation) {
       const nonEmpty = values.filter((v) => v.trim() !== '');
