@@ -143,6 +143,7 @@ export const metafieldSchema = z.object({
   value: z.string(),
 });
 export type ShopifyMetafield = z.infer<typeof metafieldSchema>;
+const selectedOptionSchema = z.object({ name: z.string(), value: z.string() });
 
 export const variantSchema = z.object({
   id: z.string(),
@@ -154,7 +155,7 @@ export const variantSchema = z.object({
   taxable: z.boolean(),
   inventoryPolicy: z.enum(['DENY', 'CONTINUE']),
   inventoryQuantity: z.number().int().nullable(),
-  selectedOptions: z.array(z.object({ name: z.string(), value: z.string() })),
+  selectedOptions: z.array(selectedOptionSchema),
   inventoryItem: z.object({
     tracked: z.boolean(),
     requiresShipping: z.boolean(),
@@ -892,7 +893,7 @@ export const productVariantCombos = op(
         variants: connectionOf(
           z.object({
             id: z.string(),
-            selectedOptions: z.array(z.object({ name: z.string(), value: z.string() })),
+            selectedOptions: z.array(selectedOptionSchema),
             media: z.object({ nodes: z.array(z.object({ id: z.string() })) }),
           }),
         ),
@@ -1255,6 +1256,10 @@ export const variantsBySku = op(
         nodes {
           id
           sku
+          selectedOptions {
+            name
+            value
+          }
           product {
             id
           }
@@ -1268,12 +1273,13 @@ export const variantsBySku = op(
         z.object({
           id: z.string(),
           sku: z.string().nullable(),
+          selectedOptions: z.array(selectedOptionSchema),
           product: z.object({ id: z.string() }),
         }),
       ),
     }),
   }),
-  2 + 10 * 2,
+  2 + 10 * 3,
 );
 
 export const productFirstVariants = op(
@@ -1284,6 +1290,10 @@ export const productFirstVariants = op(
         variants(first: 2) {
           nodes {
             id
+            selectedOptions {
+              name
+              value
+            }
           }
         }
       }
@@ -1291,10 +1301,16 @@ export const productFirstVariants = op(
   `,
   z.object({
     product: z
-      .object({ variants: z.object({ nodes: z.array(z.object({ id: z.string() })) }) })
+      .object({
+        variants: z.object({
+          nodes: z.array(
+            z.object({ id: z.string(), selectedOptions: z.array(selectedOptionSchema) }),
+          ),
+        }),
+      })
       .nullable(),
   }),
-  1 + 2 + 2,
+  1 + 2 + 2 * 2,
 );
 
 export const bulkStatus = op(

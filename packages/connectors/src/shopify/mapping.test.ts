@@ -33,6 +33,7 @@ import {
   isCountryCode,
   mailingAddress,
   orderCreateInput,
+  type LineLink,
   planProductWrite,
   productSetInput,
   redirectPath,
@@ -1528,6 +1529,47 @@ describe('canonical -> Shopify', () => {
         metafields: [{ namespace: 'shopify', key: 'cancel_reason', value: 'FRAUD', type: 'x' }],
       }),
     ).toBe('FRAUD');
+  });
+
+  it("writes as properties only the meta entries that are not the destination variant's options", () => {
+    const [line] = canonicalOrderFixture().lines;
+    const order = canonicalOrderFixture({
+      lines: [
+        {
+          ...line!,
+          meta: [
+            { key: 'Size', value: 'S' },
+            { key: 'Color', value: 'Red' },
+            { key: 'Engraving', value: 'Ana' },
+          ],
+        },
+      ],
+    });
+    const propertiesOf = (link: LineLink) => {
+      const built = orderCreateInput(order, { customerId: undefined, line: () => link });
+      if ('failure' in built) throw new Error(built.failure);
+      return ((built.input as Loose).lineItems as Loose[])[0]?.properties;
+    };
+    // Size S is the variant's own option; Color Red is not (the variant is Blue).
+    expect(
+      propertiesOf({
+        productId: 'gid://shopify/Product/1',
+        variantId: 'gid://shopify/ProductVariant/2',
+        variantOptions: [
+          { name: 'Size', value: 'S' },
+          { name: 'Color', value: 'Blue' },
+        ],
+      }),
+    ).toEqual([
+      { name: 'Color', value: 'Red' },
+      { name: 'Engraving', value: 'Ana' },
+    ]);
+    // A line that points at no variant keeps all its meta.
+    expect(propertiesOf({})).toEqual([
+      { name: 'Size', value: 'S' },
+      { name: 'Color', value: 'Red' },
+      { name: 'Engraving', value: 'Ana' },
+    ]);
   });
 
   it('builds refunds against the destination lines and payment', () => {
