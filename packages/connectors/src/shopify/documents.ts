@@ -345,14 +345,18 @@ const LINE_FIELDS = /* GraphQL */ `
     variant {
       id
       title
+      selectedOptions {
+        name
+        value
+      }
     }
     product {
       id
     }
   }
 `;
-/** 1 + money 2 + taxLines (1 + 2) + discountAllocations (1 + 2 + 1) + attributes 1 + variant 1 + product 1 */
-const LINE_COST = 13;
+/** 1 + money 2 + taxLines (1 + 2) + discountAllocations (1 + 2 + 1) + attributes 1 + variant (1 + selectedOptions 1) + product 1 */
+const LINE_COST = 14;
 const SHIPPING_FIELDS = /* GraphQL */ `
   fragment ShippingFields on ShippingLine {
     title
@@ -491,7 +495,13 @@ export const lineSchema = z.object({
   taxLines: z.array(taxLineSchema),
   discountAllocations: z.array(allocationSchema),
   customAttributes: z.array(attributeSchema),
-  variant: z.object({ id: z.string(), title: z.string() }).nullable(),
+  variant: z
+    .object({
+      id: z.string(),
+      title: z.string(),
+      selectedOptions: z.array(selectedOptionSchema),
+    })
+    .nullable(),
   product: z.object({ id: z.string() }).nullable(),
 });
 export const shippingLineSchema = z.object({
@@ -1945,7 +1955,7 @@ export function bulkOrdersQuery(filter: string): string {
     lineItems { edges { node {
       id name sku quantity originalUnitPriceSet ${bulkMoney} ${bulkTaxLines} ${bulkAllocations}
       customAttributes { key value }
-      variant { id title } product { id }
+      variant { id title selectedOptions { name value } } product { id }
     } } }
     shippingLines { edges { node { id title code originalPriceSet ${bulkMoney} ${bulkTaxLines} ${bulkAllocations} } } }
     discountApplications { edges { node {

@@ -626,7 +626,11 @@ describe('Shopify -> canonical', () => {
           taxLines: [tax('2.00')],
           discountAllocations: [allocation('2.00', 0, 'EXPLICIT'), allocation('3.00', 1, 'ALL')],
           customAttributes: [{ key: 'Engraving', value: 'Ana' }],
-          variant: { id: 'gid://shopify/ProductVariant/1', title: 'S' },
+          variant: {
+            id: 'gid://shopify/ProductVariant/1',
+            title: 'S',
+            selectedOptions: [{ name: 'Size', value: 'S' }],
+          },
           product: { id: 'gid://shopify/Product/1' },
         },
         {
@@ -745,7 +749,11 @@ describe('Shopify -> canonical', () => {
         200,
         'gid://shopify/ProductVariant/1',
         'gid://shopify/Product/1',
-        [{ key: 'Engraving', value: 'Ana' }],
+        // The variant's chosen option first, then the line's own properties.
+        [
+          { key: 'Size', value: 'S' },
+          { key: 'Engraving', value: 'Ana' },
+        ],
       ],
       // The product of this line no longer exists: the line keeps its name and price.
       ['Mug', 2000, 100, null, null, []],
@@ -813,6 +821,29 @@ describe('Shopify -> canonical', () => {
     expect(orderToCanonical({ ...shopifyOrder(), lineItems: page([]) })).toEqual({
       rejected: 'The order has no line items.',
     });
+  });
+
+  it("keeps no option in a line's meta for the only variant of a simple product", () => {
+    const [line] = shopifyOrder().lineItems.nodes;
+    const simple = recordOf(
+      orderToCanonical(
+        shopifyOrder({
+          lineItems: page([
+            {
+              ...line!,
+              variant: {
+                id: 'gid://shopify/ProductVariant/9',
+                title: 'Default Title',
+                selectedOptions: [{ name: 'Title', value: 'Default Title' }],
+              },
+            },
+          ]),
+        }),
+      ),
+    );
+    expect(simple.lines.map((l) => [l.variantId, l.meta])).toEqual([
+      [null, [{ key: 'Engraving', value: 'Ana' }]],
+    ]);
   });
 
   it('reports an order paid in several payments, and an authorisation dated after the order', () => {

@@ -352,6 +352,10 @@ const orderFields: Record<string, SourceField> = {
     how: 'None when the variant no longer exists.',
   },
   'lineItems.nodes[].variant.id': { carried: 'lines.variantId', ref: 'variants' },
+  'lineItems.nodes[].variant.selectedOptions': {
+    converted: 'lines.meta',
+    how: "The variant's chosen options, first in the line's meta; a simple product's 'Default Title' is none.",
+  },
   'lineItems.nodes[].variant.title': {
     converted: 'lines.variantId',
     how: "The only variant of a simple product (titled 'Default Title') is no variant in the model.",
