@@ -569,6 +569,8 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       number: "Written as the order name '#<number>'.",
       'lines.total':
         'orderCreate takes no discounts per line: line discounts are added to the order discount.',
+      'lines.meta':
+        "A line's chosen options are shown from the destination variant (Color: Black); the other entries are written as line properties.",
       discounts:
         'Shopify orders take one discount code: several are written as one, named by all their codes, with their total.',
       fees: 'Written as custom lines (no product) so the order total is kept; a credit (negative fee) is added to the discount.',
