@@ -42,6 +42,24 @@ describe('the form a Shopify destination keeps converted fields in', () => {
     expect(weight?.(kg(2), { weight: kg(2), variants: [{ weight: kg(3) }] })).toEqual(kg(2));
   });
 
+  it("counts once a line's chosen option shown from the variant and named as a slug by the source", () => {
+    const convert = shopifyComparable.orders['lines.meta'];
+    const entry = (key: string, value: string) => ({ key, value });
+    const source = [entry('pa_color', 'navy-blue'), entry('Engraving', 'Ana')];
+    // Read back: the variant's options first, then the properties written from the source.
+    const destination = [
+      entry('Color', 'Navy Blue'),
+      entry('Size', 'S'),
+      entry('pa_color', 'navy-blue'),
+      entry('Engraving', 'Ana'),
+    ];
+    expect(convert?.(destination, {})).toEqual([entry('Size', 'S'), ...source]);
+    expect(convert?.(source, {})).toEqual(source);
+    // Other values of the same option, and entries exactly alike, all stay.
+    const different = [entry('Color', 'Red'), entry('pa_color', 'navy-blue'), entry('k', 'v')];
+    expect(convert?.([...different, entry('k', 'v')], {})).toEqual([...different, entry('k', 'v')]);
+  });
+
   it('makes the default shipping address (else the billing one) the one default address', () => {
     const addresses = shopifyComparable.customers.addresses?.(
       [

@@ -8,6 +8,28 @@ import { OWN_NAMESPACE } from './own-fields.ts';
  * writing a value and reading it back gives, so a verification compares what Shopify kept.
  */
 
+/** An option name or value as a slug: WooCommerce names a chosen option 'pa_color: navy-blue'. */
+const choiceSlug = (text: unknown) =>
+  String(text ?? '')
+    .toLowerCase()
+    .replace(/^pa_/, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/**
+ * A line's meta as a Shopify destination shows it: the variant's chosen options (Color: Navy Blue)
+ * come first, from the variant, and the source's properties follow. When the source named the same
+ * choice in another form (a slug: pa_color: navy-blue), the line holds it twice; the source's form,
+ * written last, stands for both. Entries that are exactly alike are all kept.
+ */
+function oneFormPerChoice(meta: Loose[]): Loose[] {
+  const slug = (m: Loose) => `${choiceSlug(m.key)}=${choiceSlug(m.value)}`;
+  const raw = (m: Loose) => `${String(m.key)}=${String(m.value)}`;
+  return meta.filter(
+    (m, i) => !meta.some((other, j) => j > i && slug(other) === slug(m) && raw(other) !== raw(m)),
+  );
+}
+
 /** Shopify's own fields that Shopify fills in itself when a record is written without them. */
 const ownDefaults: Record<'categories' | 'customers' | 'orders', (m: Metafield) => boolean> = {
   // A collection created without a sort order is sorted by hand.
@@ -165,6 +187,7 @@ export const shopifyComparable: Record<
               : l,
           )
         : lines,
+    'lines.meta': (meta) => (Array.isArray(meta) ? oneFormPerChoice(meta as Loose[]) : meta),
     // A credit (negative fee) is kept in the order's discount.
     fees: (fees) =>
       Array.isArray(fees) ? (fees as Loose[]).filter((f) => amountOf(f.amount) >= 0) : fees,

@@ -143,6 +143,7 @@ export const metafieldSchema = z.object({
   value: z.string(),
 });
 export type ShopifyMetafield = z.infer<typeof metafieldSchema>;
+const selectedOptionSchema = z.object({ name: z.string(), value: z.string() });
 
 export const variantSchema = z.object({
   id: z.string(),
@@ -154,7 +155,7 @@ export const variantSchema = z.object({
   taxable: z.boolean(),
   inventoryPolicy: z.enum(['DENY', 'CONTINUE']),
   inventoryQuantity: z.number().int().nullable(),
-  selectedOptions: z.array(z.object({ name: z.string(), value: z.string() })),
+  selectedOptions: z.array(selectedOptionSchema),
   inventoryItem: z.object({
     tracked: z.boolean(),
     requiresShipping: z.boolean(),
@@ -344,14 +345,18 @@ const LINE_FIELDS = /* GraphQL */ `
     variant {
       id
       title
+      selectedOptions {
+        name
+        value
+      }
     }
     product {
       id
     }
   }
 `;
-/** 1 + money 2 + taxLines (1 + 2) + discountAllocations (1 + 2 + 1) + attributes 1 + variant 1 + product 1 */
-const LINE_COST = 13;
+/** 1 + money 2 + taxLines (1 + 2) + discountAllocations (1 + 2 + 1) + attributes 1 + variant (1 + selectedOptions 1) + product 1 */
+const LINE_COST = 14;
 const SHIPPING_FIELDS = /* GraphQL */ `
   fragment ShippingFields on ShippingLine {
     title
@@ -490,7 +495,13 @@ export const lineSchema = z.object({
   taxLines: z.array(taxLineSchema),
   discountAllocations: z.array(allocationSchema),
   customAttributes: z.array(attributeSchema),
-  variant: z.object({ id: z.string(), title: z.string() }).nullable(),
+  variant: z
+    .object({
+      id: z.string(),
+      title: z.string(),
+      selectedOptions: z.array(selectedOptionSchema),
+    })
+    .nullable(),
   product: z.object({ id: z.string() }).nullable(),
 });
 export const shippingLineSchema = z.object({
@@ -892,7 +903,7 @@ export const productVariantCombos = op(
         variants: connectionOf(
           z.object({
             id: z.string(),
-            selectedOptions: z.array(z.object({ name: z.string(), value: z.string() })),
+            selectedOptions: z.array(selectedOptionSchema),
             media: z.object({ nodes: z.array(z.object({ id: z.string() })) }),
           }),
         ),
@@ -1255,6 +1266,10 @@ export const variantsBySku = op(
         nodes {
           id
           sku
+          selectedOptions {
+            name
+            value
+          }
           product {
             id
           }
@@ -1268,12 +1283,13 @@ export const variantsBySku = op(
         z.object({
           id: z.string(),
           sku: z.string().nullable(),
+          selectedOptions: z.array(selectedOptionSchema),
           product: z.object({ id: z.string() }),
         }),
       ),
     }),
   }),
-  2 + 10 * 2,
+  2 + 10 * 3,
 );
 
 export const productFirstVariants = op(
@@ -1284,6 +1300,10 @@ export const productFirstVariants = op(
         variants(first: 2) {
           nodes {
             id
+            selectedOptions {
+              name
+              value
+            }
           }
         }
       }
@@ -1291,10 +1311,16 @@ export const productFirstVariants = op(
   `,
   z.object({
     product: z
-      .object({ variants: z.object({ nodes: z.array(z.object({ id: z.string() })) }) })
+      .object({
+        variants: z.object({
+          nodes: z.array(
+            z.object({ id: z.string(), selectedOptions: z.array(selectedOptionSchema) }),
+          ),
+        }),
+      })
       .nullable(),
   }),
-  1 + 2 + 2,
+  1 + 2 + 2 * 2,
 );
 
 export const bulkStatus = op(
@@ -1929,7 +1955,7 @@ export function bulkOrdersQuery(filter: string): string {
     lineItems { edges { node {
       id name sku quantity originalUnitPriceSet ${bulkMoney} ${bulkTaxLines} ${bulkAllocations}
       customAttributes { key value }
-      variant { id title } product { id }
+      variant { id title selectedOptions { name value } } product { id }
     } } }
     shippingLines { edges { node { id title code originalPriceSet ${bulkMoney} ${bulkTaxLines} ${bulkAllocations} } } }
     discountApplications { edges { node {

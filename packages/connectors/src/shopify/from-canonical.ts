@@ -938,9 +938,17 @@ export function fulfillmentStatusOf(o: Order): string | undefined {
   return undefined;
 }
 
+/** The destination product and variant an order line points at. */
+export interface LineLink {
+  productId?: string;
+  variantId?: string;
+  /** The options the variant stands for, which Shopify shows on the line from the variant. */
+  variantOptions?: { name: string; value: string }[];
+}
+
 export interface OrderContext extends MetafieldContext {
   customerId: string | undefined;
-  line: (index: number) => { productId?: string; variantId?: string };
+  line: (index: number) => LineLink;
 }
 
 function moneyBag(amount: number, currency: string) {
@@ -1043,14 +1051,20 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
     );
   const lineItems: Record<string, unknown>[] = o.lines.map((l, i) => {
     const link = ctx.line(i);
+    // The variant's own options are shown from the variant: written again as properties they
+    // would show twice.
+    const options = link.variantId ? (link.variantOptions ?? []) : [];
+    const properties = l.meta.filter(
+      (m) => !options.some((opt) => opt.name === m.key && opt.value === m.value),
+    );
     return {
       title: l.name,
       quantity: l.quantity,
       sku: l.sku || null,
       priceSet: moneyBag(l.unitPrice.amount, currency),
       taxLines: taxLines(l.tax.amount, l.total.amount, currency),
-      ...(l.meta.length
-        ? { properties: l.meta.map((m) => ({ name: m.key, value: m.value })) }
+      ...(properties.length
+        ? { properties: properties.map((m) => ({ name: m.key, value: m.value })) }
         : {}),
       ...(link.variantId
         ? { variantId: link.variantId }

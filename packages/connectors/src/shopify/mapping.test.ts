@@ -33,6 +33,7 @@ import {
   isCountryCode,
   mailingAddress,
   orderCreateInput,
+  type LineLink,
   planProductWrite,
   productSetInput,
   redirectPath,
@@ -625,7 +626,11 @@ describe('Shopify -> canonical', () => {
           taxLines: [tax('2.00')],
           discountAllocations: [allocation('2.00', 0, 'EXPLICIT'), allocation('3.00', 1, 'ALL')],
           customAttributes: [{ key: 'Engraving', value: 'Ana' }],
-          variant: { id: 'gid://shopify/ProductVariant/1', title: 'S' },
+          variant: {
+            id: 'gid://shopify/ProductVariant/1',
+            title: 'S',
+            selectedOptions: [{ name: 'Size', value: 'S' }],
+          },
           product: { id: 'gid://shopify/Product/1' },
         },
         {
@@ -744,7 +749,11 @@ describe('Shopify -> canonical', () => {
         200,
         'gid://shopify/ProductVariant/1',
         'gid://shopify/Product/1',
-        [{ key: 'Engraving', value: 'Ana' }],
+        // The variant's chosen option first, then the line's own properties.
+        [
+          { key: 'Size', value: 'S' },
+          { key: 'Engraving', value: 'Ana' },
+        ],
       ],
       // The product of this line no longer exists: the line keeps its name and price.
       ['Mug', 2000, 100, null, null, []],
@@ -812,6 +821,29 @@ describe('Shopify -> canonical', () => {
     expect(orderToCanonical({ ...shopifyOrder(), lineItems: page([]) })).toEqual({
       rejected: 'The order has no line items.',
     });
+  });
+
+  it("keeps no option in a line's meta for the only variant of a simple product", () => {
+    const [line] = shopifyOrder().lineItems.nodes;
+    const simple = recordOf(
+      orderToCanonical(
+        shopifyOrder({
+          lineItems: page([
+            {
+              ...line!,
+              variant: {
+                id: 'gid://shopify/ProductVariant/9',
+                title: 'Default Title',
+                selectedOptions: [{ name: 'Title', value: 'Default Title' }],
+              },
+            },
+          ]),
+        }),
+      ),
+    );
+    expect(simple.lines.map((l) => [l.variantId, l.meta])).toEqual([
+      [null, [{ key: 'Engraving', value: 'Ana' }]],
+    ]);
   });
 
   it('reports an order paid in several payments, and an authorisation dated after the order', () => {
@@ -1528,6 +1560,47 @@ describe('canonical -> Shopify', () => {
         metafields: [{ namespace: 'shopify', key: 'cancel_reason', value: 'FRAUD', type: 'x' }],
       }),
     ).toBe('FRAUD');
+  });
+
+  it("writes as properties only the meta entries that are not the destination variant's options", () => {
+    const [line] = canonicalOrderFixture().lines;
+    const order = canonicalOrderFixture({
+      lines: [
+        {
+          ...line!,
+          meta: [
+            { key: 'Size', value: 'S' },
+            { key: 'Color', value: 'Red' },
+            { key: 'Engraving', value: 'Ana' },
+          ],
+        },
+      ],
+    });
+    const propertiesOf = (link: LineLink) => {
+      const built = orderCreateInput(order, { customerId: undefined, line: () => link });
+      if ('failure' in built) throw new Error(built.failure);
+      return ((built.input as Loose).lineItems as Loose[])[0]?.properties;
+    };
+    // Size S is the variant's own option; Color Red is not (the variant is Blue).
+    expect(
+      propertiesOf({
+        productId: 'gid://shopify/Product/1',
+        variantId: 'gid://shopify/ProductVariant/2',
+        variantOptions: [
+          { name: 'Size', value: 'S' },
+          { name: 'Color', value: 'Blue' },
+        ],
+      }),
+    ).toEqual([
+      { name: 'Color', value: 'Red' },
+      { name: 'Engraving', value: 'Ana' },
+    ]);
+    // A line that points at no variant keeps all its meta.
+    expect(propertiesOf({})).toEqual([
+      { name: 'Size', value: 'S' },
+      { name: 'Color', value: 'Red' },
+      { name: 'Engraving', value: 'Ana' },
+    ]);
   });
 
   it('builds refunds against the destination lines and payment', () => {

@@ -352,6 +352,10 @@ const orderFields: Record<string, SourceField> = {
     how: 'None when the variant no longer exists.',
   },
   'lineItems.nodes[].variant.id': { carried: 'lines.variantId', ref: 'variants' },
+  'lineItems.nodes[].variant.selectedOptions': {
+    converted: 'lines.meta',
+    how: "The variant's chosen options, first in the line's meta; a simple product's 'Default Title' is none.",
+  },
   'lineItems.nodes[].variant.title': {
     converted: 'lines.variantId',
     how: "The only variant of a simple product (titled 'Default Title') is no variant in the model.",
@@ -565,6 +569,8 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       number: "Written as the order name '#<number>'.",
       'lines.total':
         'orderCreate takes no discounts per line: line discounts are added to the order discount.',
+      'lines.meta':
+        "A line's chosen options are shown from the destination variant (Color: Black); the other entries are written as line properties.",
       discounts:
         'Shopify orders take one discount code: several are written as one, named by all their codes, with their total.',
       fees: 'Written as custom lines (no product) so the order total is kept; a credit (negative fee) is added to the discount.',

@@ -448,12 +448,13 @@ export function orderToCanonical(o: ShopifyOrder): Mapped<Order> {
   if (productLines.length === 0) return { rejected: 'The order has no line items.' };
   const lines: OrderLine[] = productLines.map((l) => {
     const unit = amount(l.originalUnitPriceSet);
+    // Every Shopify product has a variant; the implicit one of a simple product is not a variant
+    // in the canonical model, and its 'Title: Default Title' is no option chosen.
+    const variant = l.variant && l.variant.title !== 'Default Title' ? l.variant : null;
     return {
       id: l.id,
       productId: l.product?.id ?? null,
-      // Every Shopify product has a variant; the implicit one of a simple product is not a variant
-      // in the canonical model.
-      variantId: l.variant && l.variant.title !== 'Default Title' ? l.variant.id : null,
+      variantId: variant?.id ?? null,
       sku: l.sku ?? '',
       name: l.name || l.sku || 'Item',
       quantity: l.quantity,
@@ -461,7 +462,12 @@ export function orderToCanonical(o: ShopifyOrder): Mapped<Order> {
       tax: money(taxOf(l.taxLines)),
       total: money(unit * l.quantity - lineDiscount(l.discountAllocations)),
       taxClass: '',
-      meta: l.customAttributes.map((a) => ({ key: a.key, value: a.value ?? '' })),
+      // Shopify shows the variant's options on the line from the variant itself; the model holds
+      // them in the line's meta, as the other platforms keep them on the line.
+      meta: [
+        ...(variant?.selectedOptions ?? []).map((o) => ({ key: o.name, value: o.value })),
+        ...l.customAttributes.map((a) => ({ key: a.key, value: a.value ?? '' })),
+      ],
     };
   });
   const fees: FeeLine[] = [

@@ -59,11 +59,17 @@ import {
   refundInput,
   variantCalls,
   variantCombo,
+  type LineLink,
   type MetafieldContext,
   type ProductWritePlan,
 } from './from-canonical.ts';
 import type { ShopifyGraphqlClient } from './graphql-client.ts';
 import { collectionUrlPath, productUrlPath } from './to-canonical.ts';
+
+interface DestinationVariant {
+  id: string;
+  selectedOptions: { name: string; value: string }[];
+}
 
 /**
  * Writing to a shop. Every created record carries the marker metafield replatform.source_id (the
@@ -173,7 +179,7 @@ export class ShopifyWriter {
   readonly #ctx: WriteContext;
   #markers: Promise<Record<OwnerType, boolean>> | undefined;
   #location: Promise<string> | undefined;
-  readonly #variants = new Map<string, Promise<string | undefined>>();
+  readonly #variants = new Map<string, Promise<DestinationVariant | undefined>>();
   /**
    * Images this connection stored (source URL -> media id), so that a product showing an image
    * another product of the same batch stored reuses it instead of storing it again.
@@ -904,8 +910,11 @@ export class ShopifyWriter {
     return found.orders.nodes.find((n) => n.marker?.value === o.id);
   }
 
-  /** A variant of the destination product for an order line: by SKU, else the only variant. */
-  #variantFor(productId: string, sku: string): Promise<string | undefined> {
+  /**
+   * A variant of the destination product for an order line, with its chosen options: by SKU, else
+   * the only variant.
+   */
+  #variantFor(productId: string, sku: string): Promise<DestinationVariant | undefined> {
     const key = `${productId}|${sku}`;
     let found = this.#variants.get(key);
     if (!found) {
@@ -917,10 +926,10 @@ export class ShopifyWriter {
           const exact = productVariants.nodes.find(
             (v) => v.sku === sku && v.product.id === productId,
           );
-          if (exact) return exact.id;
+          if (exact) return { id: exact.id, selectedOptions: exact.selectedOptions };
         }
         const { product } = await client.request(productFirstVariants, { id: productId });
-        return product?.variants.nodes.length === 1 ? product.variants.nodes[0]?.id : undefined;
+        return product?.variants.nodes.length === 1 ? product.variants.nodes[0] : undefined;
       })();
       found.catch(() => this.#variants.delete(key));
       this.#variants.set(key, found);
@@ -1056,11 +1065,14 @@ export class ShopifyWriter {
     // Built only when the order is not at the destination yet, so a re-run spends no variant lookups.
     let warnings: string[] = [];
     const build = async () => {
-      const links: { productId?: string; variantId?: string }[] = [];
+      const links: LineLink[] = [];
       for (const line of o.lines) {
         const productId = line.productId ? idMap.get('products', line.productId) : undefined;
-        const variantId = productId ? await this.#variantFor(productId, line.sku) : undefined;
-        links.push({ ...(productId ? { productId } : {}), ...(variantId ? { variantId } : {}) });
+        const variant = productId ? await this.#variantFor(productId, line.sku) : undefined;
+        links.push({
+          ...(productId ? { productId } : {}),
+          ...(variant ? { variantId: variant.id, variantOptions: variant.selectedOptions } : {}),
+        });
       }
       const built = orderCreateInput(o, {
         customerId: o.customerId ? idMap.get('customers', o.customerId) : undefined,
