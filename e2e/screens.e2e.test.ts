@@ -261,6 +261,7 @@ describe('every screen at desktop and phone width (e2e)', () => {
                 { checked: 1_234_567, matched: 1_234_000, mismatched: 467, missing: 100 },
               ]),
             ),
+            knownDifferences: [],
             examples: [
               {
                 entity: 'products',

@@ -338,6 +338,62 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(again.stats.products).toMatchObject({ migrated: 0, skipped: 12, failed: 0 });
   });
 
+  it('counts a difference the record’s report row names as known, and any other as a mismatch', async () => {
+    const data = sampleData({ products: 0, customers: 4, orders: 0 });
+    const [shortened, tampered] = data.customers;
+    const sourceStore = MemoryStore.seeded(data);
+    const destinationStore = new MemoryStore();
+    const inner = memoryConnection(destinationStore);
+    // Like a destination that shortens one customer's last name and says so for that record.
+    const destination = {
+      ...inner,
+      connection: {
+        ...inner.connection,
+        write: async (...args: Parameters<typeof inner.connection.write>) =>
+          (await inner.connection.write(...args)).map((o) =>
+            o.sourceId === shortened!.id
+              ? { ...o, warnings: ['The last name was cut to 3 letters (lastName).'] }
+              : o,
+          ),
+      },
+    };
+    const result = await executeMigration({
+      repository,
+      migrationId,
+      dataTypes: ['customers'],
+      source: memoryConnection(sourceStore),
+      destination,
+      retry: fast,
+      verify: false,
+    });
+    expect(result.status).toBe('completed');
+    const destinationOf = async (sourceId: string) =>
+      destinationStore.records.customers.get(
+        (await repository.lookup(migrationId, 'customers', [sourceId])).get(sourceId)!
+          .destinationId!,
+      )!;
+    (await destinationOf(shortened!.id)).lastName = 'Hop';
+    const verify = () =>
+      verifyMigration({
+        repository,
+        migrationId,
+        streams: ['customers'],
+        source: memoryConnection(sourceStore),
+        destination: memoryConnection(destinationStore),
+        retry: fast,
+      });
+    const named = await verify();
+    expect(named).toMatchObject({ status: 'passed', mismatched: 1, explained: 1, matched: 3 });
+    expect(named.namedDifferences).toEqual([
+      { entity: 'customers', field: 'lastName', records: 1 },
+    ]);
+    expect(named.examples.mismatched[0]?.namedInReport).toMatch(/lastName/);
+    // The same kind of change on a record whose report says nothing is a mismatch.
+    (await destinationOf(tampered!.id)).lastName = 'Hop';
+    const silent = await verify();
+    expect(silent).toMatchObject({ status: 'mismatches', mismatched: 2, explained: 1 });
+  });
+
   it('verifies what a run wrote by id, plus a sample of the rest, without reading either store in full', async () => {
     const events: string[] = [];
     const { sourceStore, destinationStore, options } = setup(

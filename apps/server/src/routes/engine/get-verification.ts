@@ -22,13 +22,22 @@ export function presentVerification(result: VerificationResult): Verification {
     checkedAt: result.checkedAt,
     ...(result.message ? { message: result.message } : {}),
     entities,
-    knownDifferences: result.knownDifferences ?? [],
+    knownDifferences: [
+      ...(result.knownDifferences ?? []),
+      ...(result.namedDifferences ?? []).map((d) => ({
+        ...d,
+        reason:
+          "Differs at the destination for a reason that depends on the record's data; each record's row of the report says why.",
+      })),
+    ],
     examples: [
       ...result.examples.mismatched.map((x) => ({
         entity: x.entity,
         sourceId: x.sourceId,
         destinationId: x.destinationId,
-        detail: `Differs at the destination in: ${x.fields.join(', ')}`,
+        detail: x.namedInReport
+          ? `Differs at the destination in: ${x.fields.join(', ')}. ${x.namedInReport}`
+          : `Differs at the destination in: ${x.fields.join(', ')}`,
       })),
       ...result.examples.missing.map((x) => ({
         entity: x.entity,
