@@ -196,6 +196,7 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await capture(page, 'dashboard', width);
       // Billing Overview: newest payment first.
       const billing = page.getByRole('region', { name: 'Billing Overview' });
+      await expect.poll(() => billing.locator('li p.font-medium').count()).toBe(3);
       expect(
         await billing.locator('li p.font-medium').allTextContents(),
         'Billing Overview order',

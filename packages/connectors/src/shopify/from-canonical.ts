@@ -326,6 +326,11 @@ export function productSetInput(product: Product, ctx: ProductContext): BuiltPro
     warnings.push(
       `The product is listed only in the ${p.visibility === 'catalog' ? 'shop' : 'search results'} at the source; Shopify lists it in both (visibility).`,
     );
+  // Only an active product can be unlisted at Shopify; a draft or archived one has no visibility.
+  if (p.visibility === 'hidden' && p.status !== 'active')
+    warnings.push(
+      `The product is hidden from the shop at the source and not for sale; Shopify keeps no visibility for a ${p.status === 'archived' ? 'archived' : 'draft'} product, so it is listed once published (visibility).`,
+    );
   const hiddenOptions = options.filter((o) => !o.visible).map((o) => o.name);
   if (hiddenOptions.length)
     warnings.push(

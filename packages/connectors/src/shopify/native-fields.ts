@@ -564,6 +564,8 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
         "Shopify order addresses hold no e-mail address (the order's is kept).",
       'shippingAddress.email':
         "Shopify order addresses hold no e-mail address (the order's is kept).",
+      'refunds.lines.amount':
+        "Shopify works out what a returned line gives back from the line's price and discount share; the source's amount per line cannot be set (the refund's total is kept).",
     },
     converted: {
       number: "Written as the order name '#<number>'.",
@@ -577,8 +579,6 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       discountTotal:
         "The order's one discount: its discounts (or its lines' discounts when they come to more) and its credits.",
       feeTotal: 'The fees written as custom lines; credits are in the discount.',
-      'refunds.lines.amount':
-        'Shopify works out the amount given back for a line from the line itself.',
       'refunds.lines.tax': 'Shopify works out the tax given back for a line from the line itself.',
       notes:
         'Kept in the order metafield replatform.notes (the Admin API cannot add comments to the timeline).',
