@@ -1064,6 +1064,22 @@ describe('canonical -> Shopify', () => {
     ]);
   });
 
+  it('names the visibility of a hidden product that is not for sale, which only an active product keeps', () => {
+    const hidden = (status: 'active' | 'draft' | 'archived') => {
+      const built = productSetInput(
+        canonicalProductFixture({ status, visibility: 'hidden' }),
+        productContext,
+      );
+      if (!('input' in built)) throw new Error(JSON.stringify(built));
+      return { status: (built.input as Loose).status, warnings: built.warnings };
+    };
+    expect(hidden('active').status).toBe('UNLISTED');
+    expect(hidden('active').warnings.some((w) => w.includes('(visibility)'))).toBe(false);
+    expect(hidden('draft').status).toBe('DRAFT');
+    expect(hidden('draft').warnings.some((w) => w.includes('(visibility)'))).toBe(true);
+    expect(hidden('archived').warnings.some((w) => w.includes('(visibility)'))).toBe(true);
+  });
+
   it('reuses images stored before, writes a grouped product that cannot be bought and refuses what Shopify cannot hold', () => {
     const product = canonicalProductFixture();
     const built = productSetInput(product, {
