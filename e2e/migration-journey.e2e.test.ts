@@ -484,7 +484,7 @@ describe('migration journey in Chromium (e2e)', () => {
     await page.getByRole('button', { name: 'Restart Migration' }).click();
     expect((await started).status()).toBe(200);
     // The whole sandbox store, beside the running sample: seconds alone, minutes on a busy machine.
-    await page.getByRole('heading', { name: 'Migration Complete!' }).waitFor({ timeout: 240_000 });
+    await page.getByRole('heading', { name: 'Migration Complete!' }).waitFor({ timeout: 480_000 });
     await screenshot(page, 'migrate-restarted-failed-phone');
 
     // A run the engine parked because the source grew beyond what was paid for.
@@ -532,7 +532,7 @@ describe('migration journey in Chromium (e2e)', () => {
     await page.getByRole('button', { name: 'Pay now (demo)' }).waitFor();
     await screenshot(page, 'payment-top-up-phone');
     await page.close();
-  }, 420_000);
+  }, 660_000);
 
   it('shows Connection Failed with the right text for wrong credentials', async () => {
     const page = await browser.newPage({ viewport: viewports.phone });
