@@ -7,6 +7,7 @@ import {
 } from '../../kit/conformance/conformance-suite.ts';
 import { storeAssigned, storeOwned } from '../conformance-support.ts';
 import type { WooCommerceCredentials } from '../credentials.ts';
+import { isMarker } from '../markers.ts';
 import { wooCommerceConnector } from '../woocommerce.ts';
 import { assignedOnWrite } from './assigned.ts';
 import { NativeReader, type NativeEntity, type NativeRecord } from './native.ts';
@@ -50,6 +51,70 @@ function realStoreHandle(store: RealStore): RunningEmulator {
   };
 }
 
+type Json = Record<string, unknown>;
+
+/** The sub-records the store comparison reads along, under the keys nativeFields declares. */
+const subRecords = [
+  ['variations', 'variation_records'],
+  ['refunds', 'refund_records'],
+  ['notes', 'note_records'],
+] as const;
+
+/**
+ * A record as the connector's catalogue names it (native-access.ts): the store comparison keeps a
+ * product's variations and an order's refunds and notes in place of WooCommerce's own lists of
+ * their ids or totals; the catalogue keeps WooCommerce's lists and the records beside them. The
+ * migration's own markers (`_replatform_*` meta) are left out, as the catalogue's reader does.
+ */
+function asCatalogued(record: NativeRecord): NativeRecord {
+  const out: Json = withoutMarkers(record) as Json;
+  for (const [key, declared] of subRecords) {
+    const list = out[key];
+    if (!Array.isArray(list) || !list.every((item) => item && typeof item === 'object')) continue;
+    const items = list as Json[];
+    out[declared] = items;
+    if (key === 'variations') out[key] = items.map((v) => v.id);
+    else if (key === 'refunds')
+      out[key] = items.map((r) => ({
+        id: r.id,
+        reason: r.reason,
+        total: `-${String(r.amount)}`,
+      }));
+    else delete out[key];
+  }
+  return out as NativeRecord;
+}
+
+function withoutMarkers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutMarkers);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value as Json).map(([key, inner]) => [
+      key,
+      key === 'meta_data' && Array.isArray(inner)
+        ? inner
+            .filter((m) => !isMarker(String((m as { key?: unknown }).key ?? '')))
+            .map(withoutMarkers)
+        : withoutMarkers(inner),
+    ]),
+  );
+}
+
+/** The fields WooCommerce assigns, under the catalogue's names for the sub-records. */
+function catalogued<T>(table: Partial<Record<string, Readonly<Record<string, T>>>>) {
+  return Object.fromEntries(
+    Object.entries(table).map(([entity, fields]) => [
+      entity,
+      Object.fromEntries(
+        Object.entries(fields ?? {}).map(([path, value]) => {
+          const found = subRecords.find(([key]) => path.startsWith(`${key}[]`));
+          return [found ? `${found[1]}${path.slice(found[0].length)}` : path, value];
+        }),
+      ),
+    ]),
+  );
+}
+
 if (!setup.ready) {
   console.log(`Skipped: connector conformance on real WooCommerce stores (${setup.reason})`);
   describe.skip(`connector conformance: woocommerce on real stores (skipped: ${setup.reason})`, () => {
@@ -91,7 +156,7 @@ if (!setup.ready) {
       // "Uncategorized" is WooCommerce's placeholder, in every store, and never migrated.
       const kept =
         entity === 'categories' ? records.filter((r) => r.slug !== 'uncategorized') : records;
-      return kept.map((record) => ({ id: String(record.id), record }));
+      return kept.map((record) => ({ id: String(record.id), record: asCatalogued(record) }));
     },
     // A variation is known in both stores by its product's SKU and its own SKU, else its options.
     variantKeys: async (store) => {
@@ -108,7 +173,7 @@ if (!setup.ready) {
         }
       return keys;
     },
-    assignedOnWrite,
+    assignedOnWrite: catalogued(assignedOnWrite),
   };
 
   for (const source of sources) {
