@@ -18,7 +18,15 @@ import type { EntityType } from '@replatform/canonical/entities';
  */
 export type SourceField = (
   | { carried: string | readonly string[] }
-  | { converted: string | readonly string[]; how: string }
+  | {
+      converted: string | readonly string[];
+      how: string;
+      /**
+       * The value's meaning, for comparing two stores of this platform on their own fields: two
+       * notations of one value ('12.00' and '12') must compare equal, two values must not.
+       */
+      meaning?: (value: unknown) => unknown;
+    }
   | { assigned: string }
   | { notCarried: string }
 ) & { ref?: EntityType | 'variants'; unordered?: boolean };
@@ -308,6 +316,7 @@ export function comparableNative(
       return out;
     }
     if (!kept(own)) return undefined;
+    if (own && 'meaning' in own && own.meaning) return own.meaning(value);
     // Ids are positive: 0, '' and negative numbers in an id field are values, not ids (BigCommerce
     // answers related_products [-1] for "chosen automatically").
     const id =

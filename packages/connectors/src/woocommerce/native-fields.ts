@@ -48,15 +48,21 @@ function image(prefix: string, carried: Partial<Record<'src' | 'name' | 'alt', S
   } satisfies Record<string, SourceField>;
 }
 
+/** A decimal string's value in its shortest notation ('12.00' and '12' are one price). */
+const decimalMeaning = (value: unknown) =>
+  typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? String(Number(value)) : value;
+
 const sale = (prefix: string, canonical: string) =>
   ({
     [`${prefix}regular_price`]: {
       converted: `${canonical}.price`,
       how: "the regular price, as minor units of the store currency (written in its shortest form, '45' for 45.00).",
+      meaning: decimalMeaning,
     },
     [`${prefix}sale_price`]: {
       converted: `${canonical}.salePrice`,
       how: 'the sale price (also one scheduled for later), as minor units.',
+      meaning: decimalMeaning,
     },
     [`${prefix}date_on_sale_from`]: {
       converted: `${canonical}.saleStartsAt`,

@@ -627,7 +627,8 @@ export class OrderWriter {
 
   /**
    * The order's notes become the source's: notes the store wrote while this write created or
-   * moved the order are removed, and the source's notes it lacks are added, oldest first.
+   * moved the order are removed, and the source's notes it lacks are added, oldest first, so the
+   * store lists them in the source's order.
    */
   private async syncNotes(plan: Plan) {
     const id = plan.id as number;
@@ -635,16 +636,21 @@ export class OrderWriter {
       const current = await readNotes(this.client, id);
       const wanted = plan.order.notes.map((n) => ({ ...n, matched: false }));
       const keep = new Set<number>();
+      // A note is kept only in the source's order: WooCommerce dates notes itself, so the order
+      // of a store's notes is the order they were added in. A note the store wrote that matches a
+      // source note out of turn (its own "status changed" before a source note that came first)
+      // is removed and the source's added again in its place.
+      let next = 0;
       for (const note of [...current].sort((a, b) => a.id - b.id)) {
-        const match = wanted.find(
-          (w) =>
-            !w.matched &&
-            w.customerNote === note.customer_note &&
-            w.content === bareAmpersands(note.note),
-        );
-        if (match) {
-          match.matched = true;
+        const want = wanted[next];
+        if (
+          want &&
+          want.customerNote === note.customer_note &&
+          want.content === bareAmpersands(note.note)
+        ) {
+          want.matched = true;
           keep.add(note.id);
+          next += 1;
         }
       }
       for (const note of current) {
