@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { entitySchemas, entityTypes, type EntityType } from '@replatform/canonical/entities';
 import type { Db } from '@replatform/db/database';
@@ -572,6 +573,49 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
       expect(destinationStore.records[entity].size, entity).toBe(sourceStore.records[entity].size);
     }
     expect(result.verification?.status).toBe('passed');
+  });
+
+  it('writes a record that points at one that failed again on the next run, and links it once that one is there', async () => {
+    const counts = { products: 6, customers: 3, orders: 8 };
+    const data = sampleData(counts);
+    const linked = data.orders.find((o) => o.customerId)!;
+    const customerId = linked.customerId!;
+    const pointing = data.orders.filter((o) => o.customerId === customerId).length;
+    let refused = true;
+    const { destinationStore, options } = setup(
+      counts,
+      {},
+      {
+        refuse: (entity, r) =>
+          refused && entity === 'customers' && r.id === customerId
+            ? 'the store was busy'
+            : undefined,
+      },
+    );
+    const first = await executeMigration(options());
+    expect(first.stats.customers).toMatchObject({ migrated: 2, failed: 1 });
+    const rows = parse(await collect(reportCsv(repository, migrationId))) as string[][];
+    const order = rows.find((l) => l[0] === 'order' && l[1] === linked.id);
+    expect(order?.[3]).toBe('migrated');
+    expect(order?.[4]).toBe(
+      `Not carried over: the link to customer ${customerId} (not written: it failed) It will be written again on the next run.`,
+    );
+
+    // The customer is written now, and the orders that point at it are written again with it.
+    refused = false;
+    const second = await executeMigration(options());
+    expect(second.stats.customers).toMatchObject({ migrated: 1, skipped: 2 });
+    expect(second.stats.orders).toMatchObject({ migrated: pointing });
+    expect(second.verification).toMatchObject({ status: 'passed' });
+    const customerAt = [...destinationStore.records.customers.values()].find(
+      (c) => c.email === data.customers.find((x) => x.id === customerId)?.email,
+    );
+    const written = [...destinationStore.records.orders.values()].find(
+      (o) => o.number === linked.number,
+    );
+    expect(written?.customerId).toBe(customerAt?.id);
+    const third = await executeMigration(options());
+    expect(third.stats.orders).toMatchObject({ migrated: 0, skipped: counts.orders });
   });
 
   it('fails single records with a reason and carries on with the others', async () => {

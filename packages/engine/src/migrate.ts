@@ -27,7 +27,8 @@ import { contentHash } from './content-hash.ts';
 import { fatalError, type EngineError } from './errors.ts';
 import { isPaidEntity, paidEntityTypes } from './plan.ts';
 import { readAhead, readPages } from './read-pages.ts';
-import { imageKeys, productLinks, referencesByEntity } from './references.ts';
+import { imageKeys, productLinks, references, referencesByEntity } from './references.ts';
+import { singular } from './report.ts';
 import { StoreWatch, type RetryPolicy, type StoreOutage } from './retry.ts';
 import { sourceNote } from './verification.ts';
 
@@ -131,6 +132,11 @@ interface PreparedBatch {
   deferred: Set<string>;
   /** A second write of products only to set their links: what the first write noted stays. */
   relink: boolean;
+  /**
+   * Records that point at source records that failed (not at the destination): written without
+   * those links, and written again by the next run, once they may be there.
+   */
+  unlinked: Map<string, string[]>;
 }
 
 interface WrittenBatch {
@@ -739,11 +745,21 @@ export class MigratePhase {
     for (const [id, entry] of existing) {
       if (entry.destinationId) known.set(`${entity}:${id}`, entry.destinationId);
     }
+    // Referenced records the id map knows without a destination id: they failed.
+    const failedRefs = new Set<string>();
     for (const [refEntity, ids] of wanted) {
       const found = await o.repository.lookup(o.migrationId, refEntity, [...ids]);
       for (const [id, entry] of found) {
         if (entry.destinationId) known.set(`${refEntity}:${id}`, entry.destinationId);
+        else failedRefs.add(`${refEntity}:${id}`);
       }
+    }
+    const unlinked = new Map<string, string[]>();
+    for (const record of toWrite) {
+      const missing = references(entity, record)
+        .filter(([e, id]) => failedRefs.has(`${e}:${id}`) && !known.has(`${e}:${id}`))
+        .map(([e, id]) => `${singular[e] ?? e} ${id}`);
+      if (missing.length) unlinked.set(record.id, [...new Set(missing)]);
     }
     const assets = new Map<string, string>();
     const deferred = new Set<string>();
@@ -766,7 +782,7 @@ export class MigratePhase {
       get: (e, sourceId) => known.get(`${e}:${sourceId}`),
       asset: (kind, key) => (kind === 'image' ? assets.get(key) : undefined),
     };
-    return { batch, existing, hashes, decided, toWrite, idMap, deferred, relink };
+    return { batch, existing, hashes, decided, toWrite, idMap, deferred, relink, unlinked };
   }
 
   async #write(entity: EntityType, prepared: PreparedBatch): Promise<WrittenBatch> {
@@ -791,10 +807,17 @@ export class MigratePhase {
         });
         continue;
       }
+      const missingLinks = prepared.unlinked.get(record.id);
       const warnings = warningText(
-        outcome.warnings ?? [],
+        [
+          ...(outcome.warnings ?? []),
+          ...(missingLinks
+            ? [`the link to ${missingLinks.join(', ')} (not written: it failed)`]
+            : []),
+        ],
         prepared.relink ? (prepared.existing.get(record.id)?.reason ?? null) : null,
       );
+      const incomplete = outcome.incomplete || missingLinks !== undefined;
       const differences = [
         ...(prepared.batch.losses.get(record.id) ?? []),
         ...knownDifferences(entity, record, fields),
@@ -809,26 +832,29 @@ export class MigratePhase {
           rows.push({
             sourceId: record.id,
             destinationId: outcome.destinationId ?? previous,
-            contentHash: outcome.incomplete ? null : hash,
+            contentHash: incomplete ? null : hash,
             outcome: 'migrated',
-            reason: outcome.incomplete
+            reason: incomplete
               ? `${warnings ?? 'Written without part of its content.'} ${RETRIED}`
               : warnings,
             differences,
             sourceFields,
             ...(outcome.outcome === 'created' ? { created: true } : {}),
-            ...(outcome.incomplete ? { incomplete: true } : {}),
+            ...(incomplete ? { incomplete: true } : {}),
           });
           break;
         case 'skipped':
           rows.push({
             sourceId: record.id,
             destinationId: outcome.destinationId ?? previous,
-            contentHash: hash,
+            contentHash: missingLinks ? null : hash,
             outcome: 'skipped',
-            reason: outcome.reason ?? 'Already at the destination.',
+            reason: missingLinks
+              ? `${warnings ?? ''} ${RETRIED}`.trim()
+              : (outcome.reason ?? 'Already at the destination.'),
             differences,
             sourceFields,
+            ...(missingLinks ? { incomplete: true } : {}),
           });
           break;
         default:

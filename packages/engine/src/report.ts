@@ -3,7 +3,8 @@ import type { EngineRepository } from '@replatform/db/engine-repository';
 import { stringify } from 'csv-stringify';
 import { pipeline, Readable } from 'node:stream';
 
-const singular: Record<string, string> = {
+/** An entity's name for one record ('products' -> 'product'). */
+export const singular: Record<string, string> = {
   categories: 'category',
   products: 'product',
   customers: 'customer',

@@ -284,6 +284,77 @@ describe('WooCommerce connector against the emulator', () => {
     }
   });
 
+  it('writes a variation whose image cannot be downloaded without it: the product stays, with a warning', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const base = product('v2');
+      const variant = base.variants[0] as Product['variants'][number];
+      const p: Product = {
+        ...base,
+        type: 'variable',
+        sku: 'BROKEN',
+        options: [{ name: 'Size', values: ['S', 'M'], shared: null, visible: true, position: 0 }],
+        variants: ['S', 'M'].map((size, position) => ({
+          ...variant,
+          id: `v2-${size}`,
+          sku: `BROKEN-${size}`,
+          optionValues: [{ name: 'Size', value: size }],
+          imageUrl: size === 'S' ? 'https://images.example.invalid/s.png' : null,
+          position,
+        })),
+      };
+      const [outcome] = await connect(emu).write('products', [p], new MemoryIdMap());
+      expect(outcome).toMatchObject({
+        outcome: 'created',
+        warnings: [expect.stringMatching(/^Variant BROKEN-S: its image could not be copied/)],
+        incomplete: true,
+      });
+      expect([...emu.store.variations.values()].map((v) => v.sku).sort()).toEqual([
+        'BROKEN-M',
+        'BROKEN-S',
+      ]);
+      // Not marked up to date: the next run sends the image again.
+      const stored = emu.store.products.get(Number(outcome?.destinationId));
+      expect(stored?.meta.find((m) => m.key === markers.hash)?.value).toBe('');
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('removes the password flag WordPress set from an account a stopped run left with it', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const idMap = new MemoryIdMap();
+      const written = await connect(emu).write(
+        'customers',
+        [customer('n1', 'nag@example.com')],
+        idMap,
+      );
+      idMap.record('customers', written);
+      const id = Number(written[0]?.destinationId);
+      const flagged = () =>
+        emu.store.customers.get(id)?.meta.some((m) => m.key === 'default_password_nag');
+      expect(flagged()).toBe(false);
+      // As if the run had stopped after the create and before the flag was removed.
+      emu.store.customers.get(id)?.meta.push({ id: 9999, key: 'default_password_nag', value: '1' });
+      const [again] = await connect(emu).write(
+        'customers',
+        [customer('n1', 'nag@example.com')],
+        idMap,
+      );
+      expect(again?.outcome).toBe('updated');
+      expect(flagged()).toBe(false);
+      const [third] = await connect(emu).write(
+        'customers',
+        [customer('n1', 'nag@example.com')],
+        idMap,
+      );
+      expect(third?.outcome).toBe('skipped');
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('splits batches a store refuses as too large (a lowered woocommerce_rest_batch_items_limit)', async () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty', batchItemsLimit: 7 });
     try {

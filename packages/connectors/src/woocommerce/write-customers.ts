@@ -87,7 +87,13 @@ export class CustomerWriter {
           destinationId: String(found.id),
           reason: `An account with the e-mail ${c.email} already exists at the destination; it was linked, not changed.`,
         };
-      } else if (metaValue(found.meta, markers.hash) === hash) {
+        return;
+      }
+      // A run stopped between creating the account and removing the flag WordPress set leaves it.
+      const strayNag =
+        !c.metafields.some((m) => m.namespace === wooNamespace && m.key === passwordNag) &&
+        metaValue(found.meta, passwordNag) !== undefined;
+      if (metaValue(found.meta, markers.hash) === hash && !strayNag) {
         outcomes[i] = {
           sourceId: c.id,
           outcome: 'skipped',
@@ -97,7 +103,16 @@ export class CustomerWriter {
       } else {
         // The e-mail is the account's identity at WordPress and its user name cannot change.
         const { email: _email, username: _username, ...rest } = body;
-        update.push({ key: i, body: { id: found.id, ...rest } });
+        update.push({
+          key: i,
+          body: {
+            id: found.id,
+            ...rest,
+            ...(strayNag
+              ? { meta_data: [...(rest.meta_data as Json[]), { key: passwordNag, value: null }] }
+              : {}),
+          },
+        });
       }
     };
     records.forEach((_, i) => {

@@ -22,6 +22,7 @@ import {
   type WcError,
   type WcMeta,
   type WcOrder,
+  type WcOrderNote,
   type WcVariation,
 } from './wc-schemas.ts';
 
@@ -653,8 +654,12 @@ export class OrderWriter {
           next += 1;
         }
       }
+      // A note a person added at the destination is left alone; one the store wrote itself
+      // (signed "WooCommerce") while a stopped run created or moved the order goes too.
+      const storeNote = (note: WcOrderNote) =>
+        note.author === 'WooCommerce' || note.author === 'system';
       for (const note of current) {
-        if (keep.has(note.id) || plan.notesBefore?.has(note.id)) continue;
+        if (keep.has(note.id) || (plan.notesBefore?.has(note.id) && !storeNote(note))) continue;
         await this.client.request('DELETE', `/orders/${id}/notes/${note.id}`, {
           query: { force: true },
           retryable: true,

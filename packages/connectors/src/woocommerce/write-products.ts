@@ -447,7 +447,7 @@ export class ProductWriter {
       const created = result.op === 'create';
       const variantAssets: AssetRecord[] = [];
       if (p.type === 'variable') {
-        const problems = await this.syncVariations(
+        const { problems, imageWarnings } = await this.syncVariations(
           product,
           p,
           info,
@@ -456,7 +456,11 @@ export class ProductWriter {
           created && !result.recovered,
           variantAssets,
         );
-        if (problems.length) {
+        if (imageWarnings.length) {
+          (warnings[key] ??= []).push(...imageWarnings);
+          incomplete.add(key);
+        }
+        if (problems.length || imageWarnings.length) {
           // Unmark the product so that the next run completes its variations.
           await this.client
             .request('PUT', `/products/${product.id}`, {
@@ -465,6 +469,8 @@ export class ProductWriter {
               schema: wcProductSchema,
             })
             .catch(() => undefined);
+        }
+        if (problems.length) {
           outcomes[key] = {
             sourceId: p.id,
             outcome: 'failed',
@@ -667,7 +673,7 @@ export class ProductWriter {
     idMap: IdMap,
     fresh: boolean,
     assets: AssetRecord[],
-  ): Promise<string[]> {
+  ): Promise<{ problems: string[]; imageWarnings: string[] }> {
     const path = `/products/${product.id}/variations`;
     const existing = fresh ? [] : await readVariations(this.client, product.id);
     const used = new Set<number>();
@@ -749,6 +755,41 @@ export class ProductWriter {
       recover,
     );
     const problems: string[] = [];
+    const imageWarnings: string[] = [];
+    // A variation whose image the store cannot download is written without it, and reported:
+    // the product stays whole (its orders keep their links) and the next run sends the image again.
+    const imageFailures = [...results].filter(
+      ([key, r]) => !r.ok && r.op !== 'delete' && isImageError(r.error) && urls.has(key),
+    );
+    if (imageFailures.length) {
+      const without = (op: BatchOp | undefined): BatchOp[] => {
+        if (!op) return [];
+        const { image: _image, ...body } = op.body;
+        return [{ key: op.key, body }];
+      };
+      const again = await runBatch(
+        this.client,
+        `${path}/batch`,
+        {
+          create: imageFailures.flatMap(([key, r]) =>
+            r.op === 'create' ? without(create.find((op) => op.key === key)) : [],
+          ),
+          update: imageFailures.flatMap(([key, r]) =>
+            r.op === 'update' ? without(update.find((op) => op.key === key)) : [],
+          ),
+        },
+        recover,
+      );
+      for (const [key, failure] of imageFailures) {
+        const retried = again.get(key);
+        if (!retried?.ok) continue;
+        results.set(key, retried);
+        urls.delete(key);
+        imageWarnings.push(
+          `Variant ${p.variants[key]?.sku || key}: its image could not be copied (${failure.ok ? '' : errorText(failure.error)})`,
+        );
+      }
+    }
     const stored = new Map<string, number>();
     for (const [key, result] of results) {
       if (result.ok) {
@@ -796,6 +837,6 @@ export class ProductWriter {
     for (const [key, url] of later)
       if (!imageOps.some((op) => op.key === key))
         problems.push(`Variant ${p.variants[key]?.sku || key}: its image ${url} was not stored`);
-    return problems;
+    return { problems, imageWarnings };
   }
 }
