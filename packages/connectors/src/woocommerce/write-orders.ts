@@ -102,6 +102,7 @@ interface Plan {
 export class OrderWriter {
   private readonly client: WooClient;
   private orderIndex: Map<string, Known> | undefined;
+  private indexLoad: Promise<Map<string, Known>> | undefined;
   private newestOrderId = 0;
   private readonly variations = new Map<number, Promise<WcVariation[]>>();
   private readonly coupons = new Serial();
@@ -139,11 +140,22 @@ export class OrderWriter {
     }
   }
 
-  private async loadIndex(): Promise<Map<string, Known>> {
-    if (this.orderIndex) return this.orderIndex;
-    this.orderIndex = new Map();
-    await this.listIndex(false);
-    return this.orderIndex;
+  /**
+   * The index, listed once per connection. Batches written side by side share one listing: a
+   * batch must not take the index while another is still filling it, or it would create again an
+   * order the listing had not reached yet.
+   */
+  private loadIndex(): Promise<Map<string, Known>> {
+    this.indexLoad ??= (async () => {
+      this.orderIndex = new Map();
+      await this.listIndex(false);
+      return this.orderIndex;
+    })().catch((error: unknown) => {
+      this.indexLoad = undefined;
+      this.orderIndex = undefined;
+      throw error;
+    });
+    return this.indexLoad;
   }
 
   private remember(id: number, meta: WcMeta[]) {
@@ -155,7 +167,7 @@ export class OrderWriter {
 
   /** Known orders of this batch: through the id map when it has them all, else the index. */
   private async indexFor(records: Order[], idMap: IdMap): Promise<Map<string, Known>> {
-    if (this.orderIndex || records.some((o) => !idMap.get('orders', o.id))) return this.loadIndex();
+    if (this.indexLoad || records.some((o) => !idMap.get('orders', o.id))) return this.loadIndex();
     const ids = records.map((o) => Number(idMap.get('orders', o.id)));
     const { items } = await this.client.page(
       '/orders',
