@@ -389,6 +389,24 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
       { entity: 'customers', field: 'lastName', records: 1 },
     ]);
     expect(named.examples.mismatched[0]?.namedInReport).toMatch(/lastName/);
+    // A re-run skips the unchanged record, and its report row still says what was not carried.
+    const again = await executeMigration({
+      repository,
+      migrationId,
+      dataTypes: ['customers'],
+      source: memoryConnection(sourceStore),
+      destination,
+      retry: fast,
+      verify: false,
+    });
+    expect(again.stats.customers).toMatchObject({ migrated: 0, skipped: 4 });
+    const row = (await repository.lookup(migrationId, 'customers', [shortened!.id])).get(
+      shortened!.id,
+    );
+    expect(row?.reason).toBe(
+      'Unchanged since the last run; not sent again. Not carried over: The last name was cut to 3 letters (lastName).',
+    );
+    expect(await verify()).toMatchObject({ status: 'passed', mismatched: 1, explained: 1 });
     // The same kind of change on a record whose report says nothing is a mismatch.
     (await destinationOf(tampered!.id)).lastName = 'Hop';
     const silent = await verify();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { warningText } from './migrate.ts';
+import { skippedReason, warningText } from './migrate.ts';
 
 describe('the reason kept for a written record', () => {
   it('joins the destination warnings, or keeps none', () => {
@@ -22,5 +22,22 @@ describe('the reason kept for a written record', () => {
     expect(
       warningText([], 'Not carried over: image 2. It will be written again on the next run.'),
     ).toBe('Not carried over: image 2.');
+  });
+});
+
+describe('the reason kept for a skipped record', () => {
+  it('still names what the earlier write could not carry over', () => {
+    const unchanged = 'Unchanged since the last run; not sent again.';
+    expect(skippedReason(unchanged, null)).toBe(unchanged);
+    expect(skippedReason(unchanged, 'Not carried over: featured')).toBe(
+      `${unchanged} Not carried over: featured`,
+    );
+    // Skipped again: the note is not repeated.
+    expect(skippedReason(unchanged, `${unchanged} Not carried over: featured`)).toBe(
+      `${unchanged} Not carried over: featured`,
+    );
+    expect(warningText([], `${unchanged} Not carried over: featured`)).toBe(
+      'Not carried over: featured',
+    );
   });
 });

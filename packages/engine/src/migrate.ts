@@ -192,15 +192,28 @@ const NOT_CARRIED = 'Not carried over: ';
  */
 export function warningText(warnings: readonly string[], earlier: string | null): string | null {
   const noted =
-    earlier?.startsWith(NOT_CARRIED) === true
-      ? earlier
-          .slice(NOT_CARRIED.length)
-          .replace(` ${RETRIED}`, '')
-          .split('; ')
-          .filter((w) => w.length > 0)
-      : [];
+    notCarried(earlier)
+      ?.slice(NOT_CARRIED.length)
+      .split('; ')
+      .filter((w) => w.length > 0) ?? [];
   const all = [...new Set([...noted, ...warnings])];
   return all.length ? `${NOT_CARRIED}${all.join('; ')}` : null;
+}
+
+/** What an earlier write of the record noted as not carried over, as it reads in its reason. */
+function notCarried(earlier: string | null): string | null {
+  const at = earlier?.indexOf(NOT_CARRIED) ?? -1;
+  return earlier && at >= 0 ? earlier.slice(at).replace(` ${RETRIED}`, '') : null;
+}
+
+/**
+ * The reason of a record skipped because it is already at the destination. What its earlier
+ * write could not carry over is still missing there, so the row keeps saying so: the report stays
+ * true, and the verification still finds the difference named.
+ */
+export function skippedReason(reason: string, earlier: string | null): string {
+  const kept = notCarried(earlier);
+  return kept ? `${reason} ${kept}` : reason;
 }
 
 function errorText(error: unknown): string {
@@ -719,7 +732,7 @@ export class MigratePhase {
             destinationId: known.destinationId,
             contentHash: hash,
             outcome: 'skipped',
-            reason: UNCHANGED,
+            reason: skippedReason(UNCHANGED, known.reason),
           });
           continue;
         }
@@ -851,7 +864,10 @@ export class MigratePhase {
             outcome: 'skipped',
             reason: missingLinks
               ? `${warnings ?? ''} ${RETRIED}`.trim()
-              : (outcome.reason ?? 'Already at the destination.'),
+              : skippedReason(
+                  outcome.reason ?? 'Already at the destination.',
+                  warnings ?? prepared.existing.get(record.id)?.reason ?? null,
+                ),
             differences,
             sourceFields,
             ...(missingLinks ? { incomplete: true } : {}),
