@@ -358,8 +358,9 @@ describe('every screen at desktop and phone width (e2e)', () => {
       const { notifications: total, unreadCount: unreadAtFirst } = await kept();
       expect(unreadAtFirst).toBeGreaterThanOrEqual(4);
       const bell = page.getByRole('button', { name: /^Notifications/ });
+      // The bell asks every 30 s: a notice that landed after its last look shows at the next.
       await expect
-        .poll(() => bell.getAttribute('aria-label'))
+        .poll(() => bell.getAttribute('aria-label'), { timeout: 35_000 })
         .toBe(`Notifications, ${unreadAtFirst} unread`);
       await bell.click();
       const panel = page.getByRole('dialog', { name: 'Notifications' });
