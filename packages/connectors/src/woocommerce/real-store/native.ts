@@ -161,3 +161,17 @@ function withoutLinks(record: NativeRecord): NativeRecord {
   const { _links: _, ...rest } = record;
   return rest as NativeRecord;
 }
+
+/**
+ * A product's store-wide (taxonomy) attribute lists its terms in the order the attribute's own
+ * setting gives (order_by: menu_order, name, name_num, id), not in an order the product keeps.
+ * With name_num, names that are not numbers tie, and WooCommerce answers them in whatever order
+ * the database returns (seen changing between two reads of the same product). The setting and
+ * the terms are compared on the attribute itself; the product's options are compared as a set.
+ * A product's own attribute (id 0) keeps its options in the order it was given: compared as is.
+ */
+export function termOrderedOptions<T extends Record<string, unknown>>(attribute: T): T {
+  const { id, options } = attribute;
+  if (id === 0 || id === '0' || !Array.isArray(options)) return attribute;
+  return { ...attribute, options: [...options].map(String).sort() };
+}

@@ -10,7 +10,12 @@ import type { WooCommerceCredentials } from '../credentials.ts';
 import { isMarker } from '../markers.ts';
 import { wooCommerceConnector } from '../woocommerce.ts';
 import { assignedOnWrite } from './assigned.ts';
-import { NativeReader, type NativeEntity, type NativeRecord } from './native.ts';
+import {
+  NativeReader,
+  termOrderedOptions,
+  type NativeEntity,
+  type NativeRecord,
+} from './native.ts';
 import { describeObservedBehaviour } from './observed-behaviour.ts';
 import {
   realStoreHttp,
@@ -68,6 +73,10 @@ const subRecords = [
  */
 function asCatalogued(record: NativeRecord): NativeRecord {
   const out: Json = withoutMarkers(record) as Json;
+  // A store-wide attribute's options come in the store's term order, compared as a set (the
+  // order is compared on the attribute itself, as the migration round trip does).
+  if (Array.isArray(out.attributes))
+    out.attributes = (out.attributes as Json[]).map((a) => termOrderedOptions(a));
   for (const [key, declared] of subRecords) {
     const list = out[key];
     if (!Array.isArray(list) || !list.every((item) => item && typeof item === 'object')) continue;
