@@ -540,6 +540,34 @@ describe('WooCommerce connector against the emulator', () => {
     }
   });
 
+  it('reports a product written without a store-wide attribute the store did not create as incomplete, so the next run writes it again', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      // WooCommerce refuses an attribute slug longer than 28 characters.
+      const slug = 'fabric-of-the-outer-shell-and-lining';
+      const [outcome] = await connect(emu).write(
+        'products',
+        [
+          product('a1', {
+            attributes: [
+              { name: 'Fabric', values: ['Linen'], shared: { slug }, visible: true, position: 0 },
+            ],
+          }),
+        ],
+        new MemoryIdMap(),
+      );
+      expect(outcome).toMatchObject({ outcome: 'created', incomplete: true });
+      expect(outcome?.warnings?.join(' ')).toMatch(
+        /store-wide attribute 'Fabric' could not be created .*kept as the product's own attribute/,
+      );
+      expect(emu.store.products.get(Number(outcome?.destinationId))?.attributes).toMatchObject([
+        { id: 0, name: 'Fabric', options: ['Linen'] },
+      ]);
+    } finally {
+      await emu.close();
+    }
+  });
+
   it.each([2, 3, 4])(
     'copies a store through resets, cut-off answers, 429s and 5xx without a duplicate (fault seed %i)',
     async (faultSeed) => {

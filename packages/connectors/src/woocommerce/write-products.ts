@@ -156,8 +156,15 @@ export class ProductWriter {
     return undefined;
   }
 
-  /** Store-wide attributes of the records, created where missing, with their terms. */
-  private async sharedAttributes(records: Product[], warnings: string[][]) {
+  /**
+   * Store-wide attributes of the records, created where missing, with their terms. A record
+   * written without one (or without one of its values) is incomplete: the next run tries again.
+   */
+  private async sharedAttributes(
+    records: Product[],
+    warnings: string[][],
+    incomplete: Set<number>,
+  ) {
     const wanted = new Map<
       string,
       SharedAttribute & { values: Set<string>; terms: Map<string, Record<string, unknown>> }
@@ -190,10 +197,12 @@ export class ProductWriter {
       const id = ensured.ids.get(slug);
       if (id === undefined) {
         records.forEach((p, i) => {
-          if ([...p.options, ...p.attributes].some((a) => a.shared?.slug === slug))
+          if ([...p.options, ...p.attributes].some((a) => a.shared?.slug === slug)) {
             warnings[i]?.push(
               `The store-wide attribute '${entry.name}' could not be created (${ensured.failed.get(slug) ?? 'no answer'}); it is kept as the product's own attribute.`,
             );
+            incomplete.add(i);
+          }
         });
         continue;
       }
@@ -208,10 +217,12 @@ export class ProductWriter {
             [...p.options, ...p.attributes].some(
               (a) => a.shared?.slug === slug && a.values.includes(value),
             )
-          )
+          ) {
             warnings[i]?.push(
               `The value '${value}' of '${entry.name}' could not be created: ${why}`,
             );
+            incomplete.add(i);
+          }
         });
       ids.set(slug, id);
     }
@@ -237,7 +248,7 @@ export class ProductWriter {
       (name) => tagBodies.get(name) ?? {},
     );
     const brands = await this.brands.ensure(records.map((r) => r.vendor).filter(Boolean));
-    const attributeIds = await this.sharedAttributes(records, warnings);
+    const attributeIds = await this.sharedAttributes(records, warnings, incomplete);
     const classes = await this.shippingClasses.ensure(
       records.flatMap((p) => [p.shippingClass, ...p.variants.map((v) => v.shippingClass ?? '')]),
     );
@@ -258,10 +269,12 @@ export class ProductWriter {
           warnings[i]?.push(
             `The shipping class '${slug}' did not exist at the destination and was created with its slug as name; set its name and rates under WooCommerce > Settings > Shipping.`,
           );
-        if (classes.failed.has(slug))
+        if (classes.failed.has(slug)) {
           warnings[i]?.push(
             `The shipping class '${slug}' could not be created: ${classes.failed.get(slug) ?? ''}`,
           );
+          incomplete.add(i);
+        }
       }
     });
     const existing = await this.findProducts(
