@@ -243,9 +243,15 @@ export interface ProductRefs {
   attributeIds: Map<string, number>;
   /** The gallery as the destination takes it, in position order. */
   images: Json[];
-  upsellIds: number[];
-  crossSellIds: number[];
-  groupedIds: number[];
+  /**
+   * Linked products by destination id; undefined when one of them is not at the destination yet.
+   * Such a list is left out of the request, so the store keeps the one it has: a list cut short
+   * could remove links a later write set, were this request to reach the store after it (one
+   * sent by a run that was stopped, or that timed out, can still be carried out afterwards).
+   */
+  upsellIds: number[] | undefined;
+  crossSellIds: number[] | undefined;
+  groupedIds: number[] | undefined;
   currency: string;
   units: StoreUnits;
 }
@@ -329,12 +335,12 @@ export function productBody(p: Product, refs: ProductRefs): Written {
     reviews_allowed: p.reviewsAllowed,
     purchase_note: p.purchaseNote,
     menu_order: p.menuOrder,
-    upsell_ids: refs.upsellIds,
-    cross_sell_ids: refs.crossSellIds,
+    ...(refs.upsellIds ? { upsell_ids: refs.upsellIds } : {}),
+    ...(refs.crossSellIds ? { cross_sell_ids: refs.crossSellIds } : {}),
     ...(p.type === 'external' ? { external_url: p.externalUrl, button_text: p.buttonText } : {}),
     // A real store sets a grouped product's members from grouped_products although the index
     // lists the field as read-only (WC_REST_Products_Controller: set_children).
-    ...(p.type === 'grouped' ? { grouped_products: refs.groupedIds } : {}),
+    ...(p.type === 'grouped' && refs.groupedIds ? { grouped_products: refs.groupedIds } : {}),
     ...(p.createdAt ? { date_created_gmt: isoToGmt(p.createdAt) } : {}),
     // A simple product is its only variant: the variant's custom fields are the product's.
     meta_data: metafieldsToMeta(

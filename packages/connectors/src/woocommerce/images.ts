@@ -8,7 +8,8 @@ import type { AssetRecord, IdMap } from '../kit/contract.ts';
  * stored earlier in the migration comes from the id map (IdMap.asset), one stored by this
  * connection from here. Within a batch, or while another batch is storing an image, a record that
  * needs an image not stored yet leaves it out of its first write and gets it by id once the write
- * that stores it has answered.
+ * that stores it has answered; a product already at the destination then leaves its whole gallery
+ * out of the first write, so that no request cuts its gallery short (write-products.ts).
  */
 export class ImageStore {
   private readonly stored = new Map<string, number>();

@@ -1066,6 +1066,14 @@ describe('canonical -> WooCommerce', () => {
       refs({ groupedIds: [70, 71] }),
     );
     expect(grouped.body).toMatchObject({ type: 'grouped', grouped_products: [70, 71] });
+    // A list with a product not at the destination yet is left as the store has it.
+    const unresolved = productBody(
+      product('g', { type: 'grouped', variants: [], groupedProductIds: ['a', 'b'] }),
+      refs({ upsellIds: undefined, groupedIds: undefined }),
+    );
+    expect(unresolved.body).not.toHaveProperty('upsell_ids');
+    expect(unresolved.body).not.toHaveProperty('grouped_products');
+    expect(unresolved.body).toMatchObject({ cross_sell_ids: [62] });
     const external = productBody(
       product('e', { type: 'external', externalUrl: 'https://x.test/p', buttonText: 'Buy there' }),
       refs(),

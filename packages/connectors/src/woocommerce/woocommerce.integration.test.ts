@@ -156,6 +156,63 @@ describe('WooCommerce connector against the emulator', () => {
     }
   });
 
+  it('keeps the gallery of a product at the destination until it can be sent whole, so a write carried out late takes no image away', async () => {
+    const source = await startWooCommerceEmulator({ seed: { seed: 3, products: 2 } });
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const [front, back] = [...source.store.attachments.values()].map(
+        (a) => `${source.url}${a.path}`,
+      );
+      const image = (url: string | undefined, position: number, alt = '') => ({
+        url: url ?? '',
+        alt,
+        title: '',
+        position,
+      });
+      const shown = product('g1', { images: [image(front, 0), image(back, 1)] });
+      await connect(emu).write('products', [shown], new MemoryIdMap());
+
+      // Its gallery is sent again (an alt text changed) in a batch whose new product is the
+      // first to need the second image: the product gets that one once the batch stored it.
+      const http = loopbackHttp();
+      recordings.push(http.requests);
+      const connection = wooCommerceConnector.connect(
+        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+        { http },
+      );
+      const outcomes = await connection.write(
+        'products',
+        [
+          product('g2', { images: [image(back, 0)] }),
+          { ...shown, images: [image(front, 0, 'Front'), image(back, 1)] },
+        ],
+        new MemoryIdMap(),
+      );
+      expect(outcomes.map((o) => o.outcome)).toEqual(['created', 'updated']);
+      const id = Number(outcomes[1]?.destinationId);
+      expect(emu.store.products.get(id)?.imageIds).toHaveLength(2);
+
+      // The batch's update of the product, carried out again as a store may after its sender
+      // was stopped or gave up on it.
+      const [first] = http.requests
+        .filter((r) => r.method === 'POST' && r.url.includes('/products/batch'))
+        .flatMap((r) => (JSON.parse(String(r.body)) as { update?: { id: number }[] }).update ?? [])
+        .filter((u) => u.id === id);
+      expect(first).toBeDefined();
+      await new WooCommerceConnection(
+        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+        { http: loopbackHttp() },
+      ).client.request('POST', '/products/batch', {
+        body: { update: [first] },
+        schema: z.unknown(),
+      });
+      expect(emu.store.products.get(id)?.imageIds).toHaveLength(2);
+    } finally {
+      await source.close();
+      await emu.close();
+    }
+  });
+
   it('switches customer e-mails off for the import and restores exactly what was on', async () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty' });
     try {
@@ -439,6 +496,73 @@ describe('WooCommerce connector against the emulator', () => {
         destinationId: ords[0]?.destinationId,
       });
       expect(emu.store.orders.get(Number(ords[0]?.destinationId))?.lineItems).toHaveLength(1);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('leaves a list of linked products as the store has it while one of them is not known, so a write carried out late takes no link away', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const linking = product('p', { upsellIds: ['u'], crossSellIds: ['c1', 'c2'] });
+      const connection = connect(emu);
+      const idMap = new MemoryIdMap();
+      const targets = await connection.write(
+        'products',
+        [product('u'), product('c1'), product('c2')],
+        idMap,
+      );
+      idMap.record('products', targets);
+      const [linked] = await connection.write('products', [linking], idMap);
+      const id = Number(linked?.destinationId);
+      const links = {
+        upsellIds: [Number(idMap.get('products', 'u'))],
+        crossSellIds: [Number(idMap.get('products', 'c1')), Number(idMap.get('products', 'c2'))],
+      };
+      expect(emu.store.products.get(id)).toMatchObject(links);
+
+      // What a run that was stopped had sent before the up-sell reached the store (its
+      // cross-sells were there), carried out by the store only after the write above.
+      const stopped = connect(emu);
+      const before = new MemoryIdMap();
+      before.record(
+        'products',
+        targets.filter((o) => o.sourceId !== 'u'),
+      );
+      const [late] = await stopped.write('products', [linking], before);
+      expect(late).toMatchObject({ outcome: 'updated', destinationId: String(id) });
+      const stored = emu.store.products.get(id);
+      expect(stored).toMatchObject(links);
+      // Not marked up to date: the product's next write sends the up-sells again.
+      expect(stored?.meta.find((m) => m.key === markers.hash)?.value).toBe('');
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('reports a product written without a store-wide attribute the store did not create as incomplete, so the next run writes it again', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      // WooCommerce refuses an attribute slug longer than 28 characters.
+      const slug = 'fabric-of-the-outer-shell-and-lining';
+      const [outcome] = await connect(emu).write(
+        'products',
+        [
+          product('a1', {
+            attributes: [
+              { name: 'Fabric', values: ['Linen'], shared: { slug }, visible: true, position: 0 },
+            ],
+          }),
+        ],
+        new MemoryIdMap(),
+      );
+      expect(outcome).toMatchObject({ outcome: 'created', incomplete: true });
+      expect(outcome?.warnings?.join(' ')).toMatch(
+        /store-wide attribute 'Fabric' could not be created .*kept as the product's own attribute/,
+      );
+      expect(emu.store.products.get(Number(outcome?.destinationId))?.attributes).toMatchObject([
+        { id: 0, name: 'Fabric', options: ['Linen'] },
+      ]);
     } finally {
       await emu.close();
     }

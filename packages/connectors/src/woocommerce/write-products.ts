@@ -28,9 +28,9 @@ import { wcProductSchema, wcVariationSchema, type WcError, type WcProduct } from
  * the same SKU that is not ours is the merchant's: it is linked and left alone. Variations are
  * matched by their own marker, else SKU, else option values.
  *
- * Links to other products (up-sells, cross-sells, a grouped product's members) are written for
- * the products already at the destination; the engine writes a product again once the products
- * it points at are there.
+ * Links to other products (up-sells, cross-sells, a grouped product's members) are written as
+ * whole lists, once every product of a list is at the destination; until then the store keeps
+ * the list it has (see ProductRefs), and the engine writes the product again once they are there.
  */
 
 // Remote images that cannot be fetched answer woocommerce_rest_invalid_remote_image_url or,
@@ -156,8 +156,15 @@ export class ProductWriter {
     return undefined;
   }
 
-  /** Store-wide attributes of the records, created where missing, with their terms. */
-  private async sharedAttributes(records: Product[], warnings: string[][]) {
+  /**
+   * Store-wide attributes of the records, created where missing, with their terms. A record
+   * written without one (or without one of its values) is incomplete: the next run tries again.
+   */
+  private async sharedAttributes(
+    records: Product[],
+    warnings: string[][],
+    incomplete: Set<number>,
+  ) {
     const wanted = new Map<
       string,
       SharedAttribute & { values: Set<string>; terms: Map<string, Record<string, unknown>> }
@@ -190,10 +197,12 @@ export class ProductWriter {
       const id = ensured.ids.get(slug);
       if (id === undefined) {
         records.forEach((p, i) => {
-          if ([...p.options, ...p.attributes].some((a) => a.shared?.slug === slug))
+          if ([...p.options, ...p.attributes].some((a) => a.shared?.slug === slug)) {
             warnings[i]?.push(
               `The store-wide attribute '${entry.name}' could not be created (${ensured.failed.get(slug) ?? 'no answer'}); it is kept as the product's own attribute.`,
             );
+            incomplete.add(i);
+          }
         });
         continue;
       }
@@ -208,10 +217,12 @@ export class ProductWriter {
             [...p.options, ...p.attributes].some(
               (a) => a.shared?.slug === slug && a.values.includes(value),
             )
-          )
+          ) {
             warnings[i]?.push(
               `The value '${value}' of '${entry.name}' could not be created: ${why}`,
             );
+            incomplete.add(i);
+          }
         });
       ids.set(slug, id);
     }
@@ -237,7 +248,7 @@ export class ProductWriter {
       (name) => tagBodies.get(name) ?? {},
     );
     const brands = await this.brands.ensure(records.map((r) => r.vendor).filter(Boolean));
-    const attributeIds = await this.sharedAttributes(records, warnings);
+    const attributeIds = await this.sharedAttributes(records, warnings, incomplete);
     const classes = await this.shippingClasses.ensure(
       records.flatMap((p) => [p.shippingClass, ...p.variants.map((v) => v.shippingClass ?? '')]),
     );
@@ -258,10 +269,12 @@ export class ProductWriter {
           warnings[i]?.push(
             `The shipping class '${slug}' did not exist at the destination and was created with its slug as name; set its name and rates under WooCommerce > Settings > Shipping.`,
           );
-        if (classes.failed.has(slug))
+        if (classes.failed.has(slug)) {
           warnings[i]?.push(
             `The shipping class '${slug}' could not be created: ${classes.failed.get(slug) ?? ''}`,
           );
+          incomplete.add(i);
+        }
       }
     });
     const existing = await this.findProducts(
@@ -309,9 +322,9 @@ export class ProductWriter {
         brandIds: p.vendor && brands.ids.has(p.vendor) ? [brands.ids.get(p.vendor) as number] : [],
         attributeIds,
         images: [],
-        upsellIds: this.link(p.upsellIds, idMap),
-        crossSellIds: this.link(p.crossSellIds, idMap),
-        groupedIds: this.link(p.groupedProductIds, idMap),
+        upsellIds: this.linkAll(p.upsellIds, idMap),
+        crossSellIds: this.linkAll(p.crossSellIds, idMap),
+        groupedIds: this.linkAll(p.groupedProductIds, idMap),
         currency: info.currency,
         units: info.units,
       });
@@ -356,18 +369,31 @@ export class ProductWriter {
       } else {
         const images: Json[] = [];
         const sent: string[] = [];
+        /** Images this record would have the store download. */
+        const own: string[] = [];
         for (const img of gallery(p)) {
           const known = this.images.known(img.url, idMap);
-          if (known === undefined && (!claim.mine.has(img.url) || sentInBatch.has(img.url))) {
+          if (
+            known === undefined &&
+            (!claim.mine.has(img.url) || sentInBatch.has(img.url) || own.includes(img.url))
+          ) {
             deferred.add(i);
             continue;
           }
-          if (known === undefined) sentInBatch.add(img.url);
+          if (known === undefined) own.push(img.url);
           images.push(imageRef(img, known));
           sent.push(img.url);
         }
-        op.body.images = images;
-        sentImages.set(i, sent);
+        // A product already at the destination keeps its gallery until it can be sent whole, for
+        // the reason links are (see ProductRefs): its images it would download are left to a
+        // later record of the batch, or to completeDeferred.
+        if (deferred.has(i) && existing.has(i)) {
+          delete op.body.images;
+        } else {
+          for (const url of own) sentInBatch.add(url);
+          op.body.images = images;
+          sentImages.set(i, sent);
+        }
       }
       op.body.meta_data = [
         ...(op.body.meta_data as Json[]),
@@ -516,6 +542,12 @@ export class ProductWriter {
       const mapped = idMap.get('products', id) ?? this.written.get(id);
       return mapped ? [Number(mapped)] : [];
     });
+  }
+
+  /** The whole list, or undefined while one of its products is not at the destination yet. */
+  private linkAll(ids: string[], idMap: IdMap): number[] | undefined {
+    const linked = this.link(ids, idMap);
+    return linked.length === ids.length ? linked : undefined;
   }
 
   private missingLinks(p: Product, idMap: IdMap): boolean {
