@@ -378,6 +378,38 @@ describe('WooCommerce connector against the emulator', () => {
     }
   });
 
+  it('writes an order again when a line’s variant is not at the destination yet', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const base = product('v3');
+      const variant = base.variants[0] as Product['variants'][number];
+      const p: Product = {
+        ...base,
+        type: 'variable',
+        sku: 'LATE',
+        options: [{ name: 'Size', values: ['S'], shared: null, visible: true, position: 0 }],
+        variants: [
+          { ...variant, id: 'v3-S', sku: 'LATE-S', optionValues: [{ name: 'Size', value: 'S' }] },
+        ],
+      };
+      const idMap = new MemoryIdMap();
+      idMap.record('products', await connect(emu).write('products', [p], idMap));
+      const o = order('late', 'v3');
+      const line = o.lines[0] as Order['lines'][number];
+      o.lines = [{ ...line, variantId: 'v3-M', sku: 'LATE-M' }];
+      const [outcome] = await connect(emu).write('orders', [o], idMap);
+      expect(outcome).toMatchObject({
+        outcome: 'created',
+        warnings: expect.arrayContaining([
+          expect.stringMatching(/variant of 'Thing' was not found/),
+        ]),
+        incomplete: true,
+      });
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('removes the password flag WordPress set from an account a stopped run left with it', async () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty' });
     try {

@@ -278,11 +278,15 @@ export class OrderWriter {
       const variation = productId
         ? await this.variationId(productId, line.variantId, line.sku)
         : { id: 0, variable: false };
-      // A simple product is its own only variant: a source's default variant links to it.
-      if (productId && variation.variable && !variation.id && line.variantId !== line.productId)
+      // A simple product is its own only variant: a source's default variant links to it. A
+      // variant missing at the destination may be one a stopped run had not written yet: the
+      // order is written again by the next run, which links the line once the variant is there.
+      if (productId && variation.variable && !variation.id && line.variantId !== line.productId) {
         warnings.push(
           `The variant of '${line.name}' was not found; the line is linked to the product only.`,
         );
+        incomplete = true;
+      }
       lines.push({ productId, variationId: variation.id });
     }
     const couponed = o.discounts.some((d) => d.code !== '');
