@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EntityType } from '@replatform/canonical/entities';
+import { mapLimit } from '../kit/concurrency.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import type { QueryValue } from './client.ts';
 import { collectionSchema } from './payloads.ts';
@@ -174,24 +175,6 @@ async function v2All(session: BcSession, path: string): Promise<Json[]> {
     items.push(...list);
     if (list.length < 250) return items;
   }
-}
-
-/** Runs `work` over `items` with at most `limit` at a time; results keep the input order. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T, index);
-    }
-  });
-  await Promise.all(lanes);
-  return results;
 }
 
 /** Which of these product ids the catalogue still has (deleted products leave order lines). */

@@ -4,7 +4,7 @@ import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { createOnce, errorText, type BcAnswer } from './client.ts';
 import { orderKey, orderToBc, type LineTarget } from './map-order.ts';
 import { orderCountSchema } from './payloads.ts';
-import { mapLimit } from './native.ts';
+import { mapLimit } from '../kit/concurrency.ts';
 import { allPages, parseAnswer, type BcSession } from './session.ts';
 import { skipped } from './write-catalog.ts';
 

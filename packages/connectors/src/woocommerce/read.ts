@@ -1,5 +1,6 @@
 import { z, type ZodType } from 'zod';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import { mapLimit } from '../kit/concurrency.ts';
 import type { Checkpoint, Page } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import type { WooClient } from './client.ts';
@@ -39,6 +40,11 @@ import {
  */
 
 export const pageSize = 100;
+/**
+ * Reads of a page's children (variations, notes) started at once; the store's adaptive limiter
+ * decides how many of them are in flight.
+ */
+const childReads = 8;
 
 export function pageOf(checkpoint: Checkpoint | null): number {
   if (!checkpoint) return 1;
@@ -215,14 +221,14 @@ export async function* readEntity<E extends EntityType>(
       ctx.attributes ??= await readSharedAttributes(client);
       const result = await client.page('/products', { ...query, page }, wcProductSchema);
       totalPages = result.totalPages;
-      converted = [];
-      for (const p of result.items) {
+      // A page's variations are read side by side; the store's limiter sets how many at once.
+      converted = await mapLimit(result.items, childReads, async (p) => {
         const variations = p.type === 'variable' ? await readVariations(client, p.id) : [];
-        converted.push({
+        return {
           id: p.id,
           result: productToCanonical(p, variations, ctx) as Converted<EntityRecord[E]>,
-        });
-      }
+        };
+      });
     } else if (entity === 'customers') {
       const result = await client.page('/customers', { ...query, page }, wcCustomerSchema);
       totalPages = result.totalPages;
@@ -237,14 +243,13 @@ export async function* readEntity<E extends EntityType>(
         client,
         result.items.filter((o) => o.refunds.length > 0).map((o) => o.id),
       );
-      converted = [];
-      for (const o of result.items) {
+      converted = await mapLimit(result.items, childReads, async (o) => {
         const notes = await readNotes(client, o.id);
-        converted.push({
+        return {
           id: o.id,
           result: orderToCanonical(o, refunds.get(o.id) ?? [], notes) as Converted<EntityRecord[E]>,
-        });
-      }
+        };
+      });
     }
     const next = nextCheckpoint(page, totalPages);
     yield { ...split(converted), next };
