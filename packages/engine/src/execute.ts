@@ -103,6 +103,10 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
   const retry = options.retry ?? defaultRetryPolicy;
 
   let run: EngineRun | undefined = await repository.latestRun(migrationId);
+  // The destination may hold records this migration wrote without its id map knowing them: the
+  // run in progress was interrupted, or the last one failed part-way through a batch. Connectors
+  // then look for them before creating (and otherwise trust the id map: new means new).
+  const resumed = run !== undefined && (run.phase !== 'done' || run.status === 'failed');
   if (!run || run.phase === 'done') {
     let streams: EntityType[];
     try {
@@ -161,6 +165,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       migrationId,
       runId: run.id,
       streams,
+      resumed,
       source: options.source,
       destination: options.destination,
       paidRecords: options.paidRecords,

@@ -9,6 +9,7 @@ import type {
   IdMap,
   Page,
   RateUsage,
+  TransportStats,
   WriteOutcome,
 } from '@replatform/connectors/kit/contract';
 import { ConnectorError } from '@replatform/connectors/kit/errors';
@@ -88,6 +89,11 @@ export interface MigratePhaseOptions {
   runId: string;
   /** Streams in dependency order (from planMigration). */
   streams: readonly EntityType[];
+  /**
+   * The run carries on after an interruption or a failed run, so the destination may hold records
+   * the id map does not know (ImportOptions.resumed). Default true: look before creating.
+   */
+  resumed?: boolean | undefined;
   source: StoreSide;
   destination: StoreSide;
   /** Products + customers + orders that may reach the destination; undefined = no limit. */
@@ -238,6 +244,28 @@ export function describeRateUsage(usage: RateUsage): string {
   return `${round(usage.usedPerSecond)} of ${round(usage.availablePerSecond)} ${usage.unit}/s used${share}, ${usage.throttled} throttled`;
 }
 
+/** One line for the log: what the transport to one store did during the run. */
+export function describeTransport(stats: TransportStats): string {
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const failures = Object.entries(stats.failures)
+    .map(([code, n]) => `${fmt(n)} ${code}`)
+    .join(', ');
+  const parts = [
+    `${fmt(stats.requests)} requests`,
+    failures ? `failed attempts: ${failures}` : 'no failed attempt',
+    `${fmt(stats.retries)} retried`,
+    `${fmt(stats.recoveries)} writes read back after a lost answer (${fmt(stats.recovered)} records found)`,
+  ];
+  if (stats.inFlight)
+    parts.push(
+      `in flight ${stats.inFlight.lowest}-${stats.inFlight.highest} (ended at ${stats.inFlight.now})`,
+    );
+  const shrunk = Object.entries(stats.batchSizes ?? {});
+  if (shrunk.length)
+    parts.push(`batches cut to ${shrunk.map(([route, n]) => `${n} on ${route}`).join(', ')}`);
+  return parts.join('; ');
+}
+
 /**
  * The migrate phase of one run: each stream once those it refers to are complete (customers run
  * alongside the catalogue), read page by page (the next page is fetched while the previous batch
@@ -290,7 +318,10 @@ export class MigratePhase {
 
       const prepared = await this.#destinationCall(
         () =>
-          o.destination.connection.prepareImport?.({ runId: o.migrationId }) ?? Promise.resolve([]),
+          o.destination.connection.prepareImport?.({
+            runId: o.migrationId,
+            resumed: o.resumed ?? true,
+          }) ?? Promise.resolve([]),
         'preparing the import',
       );
       await this.#note(prepared, 'destination prepared for import');
@@ -361,6 +392,9 @@ export class MigratePhase {
           ...usage,
         });
       }
+      const transport = this.#o[side].connection.transportStats?.();
+      if (transport)
+        this.#o.log?.(`${side} store: ${describeTransport(transport)}`, { side, ...transport });
     }
   }
 

@@ -7,7 +7,7 @@ import { executeMigration, recordRunFailure, type ExecuteResult } from '@replatf
 import type { StoreSide } from '@replatform/engine/migrate';
 import { paidRecordLimit } from '@replatform/engine/payment-limit';
 import { selectedDataTypes } from '@replatform/engine/plan';
-import type { RetryPolicy } from '@replatform/engine/retry';
+import type { RetryPolicy, StoreOutage } from '@replatform/engine/retry';
 import type { StoreConnections } from '../connections/store-connections.ts';
 import type { JobHandler, JobOutcome } from './runner.ts';
 
@@ -31,10 +31,58 @@ export interface MigrationJobDeps {
   notifier: () => Notifier | undefined;
   concurrency?: number;
   retry?: RetryPolicy;
+  /**
+   * How long a run waits for a store that stopped answering before the owner is told (once per
+   * outage; the run keeps waiting and carries on by itself). Default 5 minutes.
+   */
+  tellOwnerAfterWaitMs?: number;
 }
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Tells the owner when a run has waited `tellAfterMs` for a store that stopped answering (once
+ * per outage), and again when it answers and the run carries on.
+ */
+export function outageNotices(
+  notify: (type: 'info' | 'warning', title: string, message: string) => Promise<void>,
+  tellAfterMs: number,
+): { onOutage: (outage: StoreOutage | null) => void; stop: () => void } {
+  let told: StoreOutage['side'] | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    onOutage(outage) {
+      if (!outage) {
+        clearTimeout(timer);
+        timer = undefined;
+        if (told)
+          void notify(
+            'info',
+            'Migration resumed',
+            `the ${told} store answers again; the migration carries on where it paused.`,
+          );
+        told = undefined;
+        return;
+      }
+      if (timer || told) return;
+      const waited = Date.now() - Date.parse(outage.since);
+      timer = setTimeout(
+        () => {
+          told = outage.side;
+          void notify(
+            'warning',
+            'Migration waiting for your store',
+            `the ${outage.side} store has not answered since ${new Date(outage.since).toUTCString()} (${outage.reason}). The migration is paused, keeps trying, and carries on by itself when the store answers; nothing is lost.`,
+          );
+        },
+        Math.max(0, tellAfterMs - waited),
+      );
+      timer.unref?.();
+    },
+    stop: () => clearTimeout(timer),
+  };
 }
 
 /** Runs migration jobs: connects both stores, runs the engine, tells the owner how it went. */
@@ -126,6 +174,11 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
           `${migration.storeName}: moving your data now. You can leave this page; we will let you know when it is done.`,
         );
       }
+      const outages = outageNotices(
+        (type, title, message) =>
+          notify(migration, type, title, `${migration.storeName}: ${message}`),
+        deps.tellOwnerAfterWaitMs ?? 5 * 60_000,
+      );
       try {
         const result = await executeMigration({
           repository: deps.engine,
@@ -139,6 +192,7 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
           concurrency: deps.concurrency,
           retry: deps.retry,
           onMigrated: (result) => announce(migration, result),
+          onOutage: outages.onOutage,
           log: (message, fields) =>
             deps.log.info({ migrationId: migration.id, ...fields }, message),
         });
@@ -153,6 +207,7 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
             return { state: 'interrupted' };
         }
       } finally {
+        outages.stop();
         await Promise.allSettled([source.connection.close?.(), destination.connection.close?.()]);
       }
     },

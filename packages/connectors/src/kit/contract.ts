@@ -99,6 +99,12 @@ export interface CheckOptions {
 export interface ImportOptions {
   /** Stable for one migration (its id); connections make up their own when it is absent. */
   runId?: string;
+  /**
+   * False when the run starts afresh: a record the id map does not know is new, and is created
+   * without looking for it first. True (the default) after an interruption or a failed run, when
+   * the destination may hold records written without the id map knowing them.
+   */
+  resumed?: boolean;
 }
 
 /** Rate-limit policy, used by the engine to size concurrency and by benchmarks to derive bounds. */
@@ -161,6 +167,9 @@ export interface RequestLimiter {
   ): Promise<(outcome?: 'ok' | 'overload' | 'error') => void>;
   /** Told the store's own quota when it announces one (a 429 with Retry-After). */
   update?(quota: { remaining: number; resetMs: number }): void;
+  /** An adaptive limiter's current limit and the range it moved in. */
+  readonly limit?: number;
+  stats?(): { lowest: number; highest: number };
 }
 
 export interface ConnectorHttpRequest {
@@ -243,7 +252,27 @@ export interface Connection {
   finishImport?(options?: ImportOptions): Promise<string[]>;
   /** Rate-limit use so far, when the platform publishes a limit the connection paces itself to. */
   rateUsage?(): RateUsage;
+  /** What the transport did since the connection opened (requests, failures, recoveries). */
+  transportStats?(): TransportStats;
   close?(): Promise<void>;
+}
+
+/** Counts a run logs per store, so that retries, time-outs and recoveries are seen. */
+export interface TransportStats {
+  /** Attempts sent to the store. */
+  requests: number;
+  /** Failed attempts by code ('timeout', 'server_error', 'rate_limited', ...). */
+  failures: Record<string, number>;
+  /** Attempts repeated after a transient failure. */
+  retries: number;
+  /** Writes whose answer was lost, looked for at the store instead of sent again blindly. */
+  recoveries: number;
+  /** Records those look-ups found written. */
+  recovered: number;
+  /** The store's in-flight limit: its lowest, highest and current value. */
+  inFlight?: { lowest: number; highest: number; now: number };
+  /** Routes whose batches the store could not take at full size, with the size they went down to. */
+  batchSizes?: Record<string, number>;
 }
 
 export interface Connector<Credentials = unknown> {

@@ -12,9 +12,34 @@ import { wcBatchErrorItemSchema, wcBatchResponseSchema, type WcError } from './w
  * those found are taken as done, and only the rest are sent again. Updates are idempotent and
  * are re-sent as they are. A 413 halves the batch; a batch refused as a whole (400) is halved down
  * to the one item at fault, which then fails alone with WooCommerce's message.
+ *
+ * Batches go at the route's maximum of 100 until the store shows it cannot take that many in
+ * time: a time-out, a 500 or a 504 halves what is left of the batch, and the size stays smaller for that
+ * route on this connection (down to `smallestBatch`), so a slow store gets batches it can finish.
  */
 
 export const batchLimit = 100;
+const smallestBatch = 10;
+
+/** Batch sizes a store has shown it can take in time, per route (ids left out), per client. */
+const routeLimits = new WeakMap<WooClient, Map<string, number>>();
+const routeOf = (path: string) => path.replace(/\d+/g, '#');
+
+/** Routes whose batches went below the maximum on this client, with their size now. */
+export function shrunkBatches(client: WooClient): Record<string, number> {
+  return Object.fromEntries(routeLimits.get(client) ?? []);
+}
+
+export function batchLimitFor(client: WooClient, path: string): number {
+  return routeLimits.get(client)?.get(routeOf(path)) ?? batchLimit;
+}
+
+function shrink(client: WooClient, path: string, size: number): void {
+  const limits = routeLimits.get(client) ?? new Map<string, number>();
+  routeLimits.set(client, limits);
+  const next = Math.max(smallestBatch, Math.floor(size / 2));
+  limits.set(routeOf(path), Math.min(next, limits.get(routeOf(path)) ?? batchLimit));
+}
 
 export interface BatchOp {
   /** The caller's reference (an index into its records). */
@@ -67,7 +92,7 @@ export async function runBatch(
   options: { maxAttempts?: number } = {},
 ): Promise<Map<number, BatchItemResult>> {
   const results = new Map<number, BatchItemResult>();
-  const queue = chunkPlan(plan);
+  const queue = chunkPlan(plan, batchLimitFor(client, path));
   const maxAttempts = options.maxAttempts ?? 6;
   while (queue.length) {
     const chunk = queue.shift() as BatchPlan;
@@ -131,7 +156,30 @@ export async function runBatch(
           const found = await recover(chunk.create);
           for (const [key, item] of found)
             results.set(key, { ok: true, op: 'create', item, recovered: true });
+          client.tally.recoveries += 1;
+          client.tally.recovered += found.size;
+          client.note('woocommerce: a batch failed on its way; what it created was read back', {
+            route: routeOf(path),
+            code: error.code,
+            creates: chunk.create.length,
+            found: found.size,
+          });
           chunk.create = chunk.create.filter((op) => !found.has(op.key));
+        }
+        // A store that is down (502, 503) says nothing about the batch's size; one that ran out
+        // of time or memory on it (a time-out, 500, 504) does.
+        const tooSlow = error.code === 'timeout' || error.status === 500 || error.status === 504;
+        if (tooSlow && size(chunk) > smallestBatch) {
+          shrink(client, path, size(chunk));
+          client.note(
+            'woocommerce: the store could not write a batch in time; smaller batches now',
+            {
+              route: routeOf(path),
+              size: batchLimitFor(client, path),
+            },
+          );
+          queue.unshift(...chunkPlan(chunk, batchLimitFor(client, path)));
+          break;
         }
       }
     }

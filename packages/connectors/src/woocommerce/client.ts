@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import type { ConnectorContext, ConnectorHttpResponse, RequestLimiter } from '../kit/contract.ts';
+import type {
+  ConnectorContext,
+  ConnectorHttpResponse,
+  RequestLimiter,
+  TransportStats,
+} from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { signRequest } from '../kit/oauth1/oauth1.ts';
 import { normaliseStoreUrl, type WooCommerceCredentials } from './credentials.ts';
@@ -74,8 +79,42 @@ export class WooClient {
       timeoutMs: 60_000,
       sleep,
       random: Math.random,
-      limiter: undefined,
       ...options,
+      // The store's limiter, shared by every lane of the run (StoreConnections makes one per
+      // connection); a limiter given to this client alone wins.
+      limiter: options.limiter ?? context.limiter,
+    };
+  }
+
+  /** Counts for the run's log (Connection.transportStats). */
+  readonly tally = {
+    requests: 0,
+    failures: {} as Record<string, number>,
+    retries: 0,
+    recoveries: 0,
+    recovered: 0,
+  };
+
+  /** Logs through the connection's context (never credentials). */
+  note(message: string, fields?: Record<string, unknown>): void {
+    this.context.log?.(message, fields);
+  }
+
+  transportStats(): TransportStats {
+    const limiter = this.options.limiter;
+    const range = limiter?.stats?.();
+    return {
+      ...this.tally,
+      failures: { ...this.tally.failures },
+      ...(range && limiter?.limit !== undefined
+        ? {
+            inFlight: {
+              lowest: Math.floor(range.lowest),
+              highest: Math.floor(range.highest),
+              now: Math.floor(limiter.limit),
+            },
+          }
+        : {}),
     };
   }
 
@@ -137,17 +176,32 @@ export class WooClient {
     const { url: target, headers } = this.authorise(method, url);
     if (body !== undefined) headers['content-type'] = 'application/json';
     const deadline = new AbortController();
-    const timer = setTimeout(
-      () =>
-        deadline.abort(
-          new ConnectorError(
-            'transient',
-            'timeout',
-            `WooCommerce did not answer ${method} ${url.pathname} within ${this.options.timeoutMs} ms`,
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const startDeadline = () => {
+      timer ??= setTimeout(
+        () =>
+          deadline.abort(
+            new ConnectorError(
+              'transient',
+              'timeout',
+              `WooCommerce did not answer ${method} ${url.pathname} within ${this.options.timeoutMs} ms`,
+            ),
           ),
-        ),
-      this.options.timeoutMs,
-    );
+        this.options.timeoutMs,
+      );
+    };
+    // The deadline runs from the moment the request may go: time spent waiting for a slot of the
+    // store's limiter is not the store's, and a request abandoned before it was sent is waste.
+    const base = this.options.limiter;
+    const limiter: RequestLimiter | undefined = base && {
+      acquire: async (waitSignal, kind) => {
+        const release = await base.acquire(waitSignal, kind);
+        startDeadline();
+        return release;
+      },
+      ...(base.update ? { update: (quota) => base.update?.(quota) } : {}),
+    };
+    if (!limiter) startDeadline();
     const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
     try {
       return await this.context.http.request({
@@ -158,7 +212,7 @@ export class WooClient {
         // The signature above is good for one send only: repeats are this client's to make.
         retryable: false,
         signal,
-        ...(this.options.limiter ? { limiter: this.options.limiter } : {}),
+        ...(limiter ? { limiter } : {}),
       });
     } catch (error) {
       if (caller?.aborted) throw caller.reason;
@@ -253,6 +307,7 @@ export class WooClient {
     for (let attempt = 0; ; attempt++) {
       let error: ConnectorError;
       try {
+        this.tally.requests += 1;
         const response = await this.send(method, url, body);
         if (response.status >= 200 && response.status < 300) {
           let json: unknown;
@@ -279,6 +334,7 @@ export class WooClient {
       } catch (caught) {
         if (!(caught instanceof ConnectorError)) throw caught;
         error = caught;
+        this.tally.failures[error.code] = (this.tally.failures[error.code] ?? 0) + 1;
       }
       const again =
         isTransient(error) &&
@@ -286,6 +342,7 @@ export class WooClient {
         (retryable || error.code === 'rate_limited') &&
         (error.retryAfterMs === undefined || error.retryAfterMs <= this.options.maxRetryAfterMs);
       if (!again) throw error;
+      this.tally.retries += 1;
       const delay = this.backoff(attempt, error.retryAfterMs);
       this.context.log?.('woocommerce: retrying after transient failure', {
         code: error.code,

@@ -80,6 +80,8 @@ export class EmailSwitch {
   private readonly now: () => number;
   /** This connection's import, once prepareImport ran. */
   private runKey: string | undefined;
+  /** Whether switchOff found this import's record left by a run that did not finish. */
+  interrupted = false;
   private switched: string[] = [];
   private lastBeat = 0;
   private startedAt: number | undefined;
@@ -208,6 +210,7 @@ export class EmailSwitch {
     this.startedAt = this.now();
     const { id, runs } = await this.load();
     const mine = runs.get(key);
+    this.interrupted = mine !== undefined;
     const others = this.live(runs, key);
     const states = await Promise.all(
       Object.keys(importEmails).map(async (email) => [email, await this.enabled(email)] as const),

@@ -459,6 +459,126 @@ describe('WooCommerce connector against the emulator', () => {
     }
   });
 
+  it('creates what a run starting afresh writes without looking for it first, and looks up only what the store refuses', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      // The merchant's own product, with a SKU the source also uses.
+      const merchant = await new WooCommerceConnection(
+        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+        { http: loopbackHttp() },
+      ).client.request('POST', '/products', {
+        body: { name: 'Theirs', sku: 'SKU-taken' },
+        schema: z.looseObject({ id: z.number() }),
+      });
+      const http = loopbackHttp();
+      recordings.push(http.requests);
+      const connection = wooCommerceConnector.connect(
+        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+        { http },
+      );
+      await connection.prepareImport?.({ runId: 'fresh', resumed: false });
+      const base = product('fv');
+      const variant = base.variants[0] as Product['variants'][number];
+      const variable: Product = {
+        ...base,
+        type: 'variable',
+        sku: 'FV',
+        options: [{ name: 'Size', values: ['S', 'M'], shared: null, visible: true, position: 0 }],
+        variants: ['S', 'M'].map((size) => ({
+          ...variant,
+          id: `fv-${size}`,
+          sku: `FV-${size}`,
+          optionValues: [{ name: 'Size', value: size }],
+        })),
+      };
+      const idMap = new MemoryIdMap();
+      const products = await connection.write(
+        'products',
+        [product('f1'), variable, product('f2', { sku: 'SKU-taken' })],
+        idMap,
+      );
+      expect(products.map((o) => o.outcome)).toEqual(['created', 'created', 'skipped']);
+      expect(products[2]).toMatchObject({
+        destinationId: String(merchant.data.id),
+        reason: expect.stringMatching(/already exists at the destination; it was linked/),
+      });
+      idMap.record('products', products);
+      const customers = await connection.write(
+        'customers',
+        [customer('fc1', 'fc1@example.com'), customer('fc2', 'fc2@example.com')],
+        idMap,
+      );
+      expect(customers.map((o) => o.outcome)).toEqual(['created', 'created']);
+      idMap.record('customers', customers);
+      const o = order('fo', 'fv');
+      const line = o.lines[0] as Order['lines'][number];
+      o.lines = [{ ...line, variantId: 'fv-M', sku: 'FV-M' }];
+      const [placed] = await connection.write('orders', [o], idMap);
+      expect(placed?.outcome).toBe('created');
+      const variationId = emu.store.orders.get(Number(placed?.destinationId))?.lineItems[0]
+        ?.variationId;
+      expect(variationId).toBeGreaterThan(0);
+      await connection.finishImport?.({ runId: 'fresh' });
+
+      // One look-up, for the SKU the store refused; no listing of orders, no variations read back.
+      const reads = http.requests
+        .filter((r) => r.method === 'GET')
+        .map((r) => new URL(r.url))
+        .map((u) => ({
+          route: u.pathname.replace(/^.*\/wc\/v3/, ''),
+          sku: u.searchParams.get('sku'),
+        }))
+        .filter((r) => /^\/(products|customers|orders)(\/\d+\/variations)?$/.test(r.route));
+      expect(reads).toEqual([{ route: '/products', sku: 'SKU-taken' }]);
+      expect(emu.store.counts()).toMatchObject({ products: 3, customers: 2, orders: 1 });
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('finds what a customers batch whose answer was lost created among the newest accounts, and counts them created', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const inner = loopbackHttp();
+      recordings.push(inner.requests);
+      let lost = false;
+      // The store carries the first batch out, and its answer never arrives.
+      const http = {
+        async request(request: ConnectorHttpRequest) {
+          const answer = await inner.request(request);
+          if (!lost && request.method === 'POST' && request.url.includes('/customers/batch')) {
+            lost = true;
+            throw new ConnectorError('transient', 'timeout', 'no answer in time');
+          }
+          return answer;
+        },
+      };
+      const connection = wooCommerceConnector.connect(
+        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+        { http },
+      );
+      await connection.prepareImport?.({ runId: 'lost', resumed: false });
+      const records = Array.from({ length: 12 }, (_, i) =>
+        customer(`lc${i}`, `lc${i}@example.com`),
+      );
+      const outcomes = await connection.write('customers', records, new MemoryIdMap());
+      await connection.finishImport?.({ runId: 'lost' });
+      expect(lost).toBe(true);
+      expect(outcomes.map((o) => o.outcome)).toEqual(records.map(() => 'created'));
+      expect(emu.store.counts().customers).toBe(12);
+      const lookups = inner.requests.filter((r) => new URL(r.url).searchParams.has('email'));
+      expect(lookups).toEqual([]);
+      // What the run's log says of this store.
+      expect(connection.transportStats?.()).toMatchObject({
+        failures: { timeout: 1 },
+        recoveries: 1,
+        recovered: 12,
+      });
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('finds what an interrupted run wrote, and links records the merchant already had', async () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty' });
     try {

@@ -25,6 +25,11 @@ import { wcCustomerSchema, type WcError, type WcMeta } from './wc-schemas.ts';
 const errorText = (e: WcError) =>
   `${decodeEntities(e.message).replace(/<[^>]*>/g, '')} (${e.code})`;
 const passwordNag = 'default_password_nag';
+/**
+ * Pages of the newest accounts read to find what a failed batch created: its own creates are
+ * among them unless more than this many accounts were created since (other lanes, the shop).
+ */
+const recoverPages = 5;
 
 /** WordPress sets the flag itself when it creates the account: sent too, it would be twice. */
 const withoutNag = (body: Json): Json => ({
@@ -34,6 +39,8 @@ const withoutNag = (body: Json): Json => ({
 
 export class CustomerWriter {
   private readonly client: WooClient;
+  /** Accounts whose create this connection sent without learning whether the store made it. */
+  private readonly unanswered = new Set<string>();
 
   constructor(client: WooClient) {
     this.client = client;
@@ -94,12 +101,16 @@ export class CustomerWriter {
         !c.metafields.some((m) => m.namespace === wooNamespace && m.key === passwordNag) &&
         metaValue(found.meta, passwordNag) !== undefined;
       if (metaValue(found.meta, markers.hash) === hash && !strayNag) {
-        outcomes[i] = {
-          sourceId: c.id,
-          outcome: 'skipped',
-          destinationId: String(found.id),
-          reason: 'Already up to date.',
-        };
+        // Created, not skipped, when this connection sent its create and lost the answer: the
+        // store carried the request out after all (a batch still running when it was looked for).
+        outcomes[i] = !this.unanswered.has(c.id)
+          ? {
+              sourceId: c.id,
+              outcome: 'skipped',
+              destinationId: String(found.id),
+              reason: 'Already up to date.',
+            }
+          : { sourceId: c.id, outcome: 'created', destinationId: String(found.id) };
       } else {
         // The e-mail is the account's identity at WordPress and its user name cannot change.
         const { email: _email, username: _username, ...rest } = body;
@@ -129,15 +140,30 @@ export class CustomerWriter {
       );
       return items[0];
     };
-    // A create repeated after a failure that reached the store is found by e-mail and marker.
+    // After a failure that may have reached the store, what it created is among the newest
+    // accounts: they are listed (newest first, a page at a time) and taken by marker and e-mail,
+    // instead of one look-up per record; what is not found is sent again.
     const recover = async (ops: BatchOp[]) => {
+      const pending = new Map(ops.map((op) => [(records[op.key] as Customer).id, op.key]));
       const found = new Map<number, unknown>();
-      for (const op of ops) {
-        const c = records[op.key] as Customer;
-        const customer = await byEmail(c);
-        if (customer && sourceIdOf(customer.meta_data, markers.sourceId) === c.id)
-          found.set(op.key, customer);
+      for (let page = 1; page <= recoverPages && pending.size > 0; page++) {
+        const { items, totalPages } = await this.client.page(
+          '/customers',
+          { orderby: 'id', order: 'desc', per_page: pageSize, page, role: 'all' },
+          wcCustomerSchema,
+        );
+        for (const customer of items) {
+          const source = sourceIdOf(customer.meta_data, markers.sourceId);
+          const key = source === undefined ? undefined : pending.get(source);
+          if (key === undefined) continue;
+          const c = records[key] as Customer;
+          if (customer.email.toLowerCase() !== c.email.toLowerCase()) continue;
+          found.set(key, customer);
+          pending.delete(c.id);
+        }
+        if (page >= totalPages || items.length === 0) break;
       }
+      for (const id of pending.keys()) this.unanswered.add(id);
       return found;
     };
     const first = await runBatch(this.client, '/customers/batch', { create, update: [] }, recover);

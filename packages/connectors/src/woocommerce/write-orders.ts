@@ -12,6 +12,7 @@ import {
   type Json,
   type LineRefs,
 } from './from-canonical.ts';
+import type { ImportState } from './import-state.ts';
 import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
 import { metafieldsToMeta } from './metafields.ts';
 import { pageSize, readNotes, readRefunds, readVariations } from './read.ts';
@@ -106,9 +107,14 @@ export class OrderWriter {
   private newestOrderId = 0;
   private readonly variations = new Map<number, Promise<WcVariation[]>>();
   private readonly coupons = new Serial();
+  /** Orders whose create this connection sent without learning whether the store made it. */
+  private readonly unanswered = new Set<string>();
 
-  constructor(client: WooClient) {
+  private readonly state: ImportState;
+
+  constructor(client: WooClient, state: ImportState) {
     this.client = client;
+    this.state = state;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -167,8 +173,15 @@ export class OrderWriter {
 
   /** Known orders of this batch: through the id map when it has them all, else the index. */
   private async indexFor(records: Order[], idMap: IdMap): Promise<Map<string, Known>> {
-    if (this.indexLoad || records.some((o) => !idMap.get('orders', o.id))) return this.loadIndex();
-    const ids = records.map((o) => Number(idMap.get('orders', o.id)));
+    // A run that starts afresh takes an order the id map does not know as new; one that resumes
+    // lists what earlier attempts wrote. After a failed request the index is there either way.
+    if (this.indexLoad || (this.state.lookFirst && records.some((o) => !idMap.get('orders', o.id))))
+      return this.loadIndex();
+    const ids = records.flatMap((o) => {
+      const mapped = idMap.get('orders', o.id);
+      return mapped ? [Number(mapped)] : [];
+    });
+    if (ids.length === 0) return new Map();
     const { items } = await this.client.page(
       '/orders',
       {
@@ -198,6 +211,9 @@ export class OrderWriter {
     sku: string,
   ): Promise<{ id: number; variable: boolean }> {
     if (variantSourceId === null) return { id: 0, variable: false };
+    // Written by this connection: its id came with the variations batch's answer.
+    const written = this.state.variation(productId, variantSourceId);
+    if (written !== undefined) return { id: written, variable: true };
     let list = this.variations.get(productId);
     if (!list) {
       list = readVariations(this.client, productId);
@@ -220,12 +236,15 @@ export class OrderWriter {
     for (const [i, o] of records.entries()) {
       const plan = await this.plan(i, o, idMap, index.get(o.id));
       if (plan.known && plan.known.hash === plan.hash) {
-        outcomes[i] = {
-          sourceId: o.id,
-          outcome: 'skipped',
-          destinationId: String(plan.known.id),
-          reason: 'Already up to date.',
-        };
+        // Created, not skipped, when this connection sent its create and lost the answer.
+        outcomes[i] = !this.unanswered.has(o.id)
+          ? {
+              sourceId: o.id,
+              outcome: 'skipped',
+              destinationId: String(plan.known.id),
+              reason: 'Already up to date.',
+            }
+          : { sourceId: o.id, outcome: 'created', destinationId: String(plan.known.id) };
         continue;
       }
       plans.push(plan);
@@ -341,8 +360,10 @@ export class OrderWriter {
     await this.listIndex(true);
     const found = new Map<number, unknown>();
     for (const op of ops) {
-      const known = this.orderIndex?.get((plans[op.key] as Plan).order.id);
+      const id = (plans[op.key] as Plan).order.id;
+      const known = this.orderIndex?.get(id);
       if (known) found.set(op.key, { id: known.id });
+      else this.unanswered.add(id);
     }
     return found;
   }

@@ -10,6 +10,7 @@ import {
   type Json,
 } from './from-canonical.ts';
 import type { ImageStore } from './images.ts';
+import type { ImportState } from './import-state.ts';
 import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
 import { pageSize, readVariations } from './read.ts';
 import type { StoreInfo } from './store-info.ts';
@@ -22,11 +23,15 @@ import { wcProductSchema, wcVariationSchema, type WcError, type WcProduct } from
  * attributes and their terms, shipping classes; terms.ts), then the products, their images
  * (stored once per destination; images.ts) and their variations.
  *
- * Finding what a crashed run already wrote: by SKU (`GET /products?sku=a,b,c`, one request for
- * many), else by slug, else (no SKU and no slug, a draft) by the name search and the marker; a
- * product is ours when its `_replatform_source_id` meta names the source product. A product with
- * the same SKU that is not ours is the merchant's: it is linked and left alone. Variations are
- * matched by their own marker, else SKU, else option values.
+ * A product the id map does not know is created at once when the run starts afresh
+ * (ImportState.lookFirst false); the store refuses a SKU it already has (`product_invalid_sku`),
+ * and only those products are looked up, then written as below. A run that resumes after an
+ * interruption first finds what it may already have written: by SKU (`GET /products?sku=a,b,c`,
+ * one request for many), else by slug, else (no SKU and no slug, a draft) by the name search and
+ * the marker. A product is ours when its `_replatform_source_id` meta names the source product.
+ * A product with the same SKU that is not ours is the merchant's: it is linked and left alone.
+ * Variations are matched by their own marker, else SKU, else option values; their ids, from the
+ * batches' answers, are kept for the order lines (ImportState).
  *
  * Links to other products (up-sells, cross-sells, a grouped product's members) are written as
  * whole lists, once every product of a list is at the destination; until then the store keeps
@@ -58,13 +63,23 @@ export class ProductWriter {
   readonly shippingClasses: ShippingClasses;
   /** Destination ids of the products this connection wrote, by source id. */
   private readonly written = new Map<string, number>();
+  /** Products whose create this connection sent without learning whether the store made it. */
+  private readonly unanswered = new Set<string>();
   /** Products whose links wait for products not at the destination yet, by source id. */
   private readonly pendingLinks = new Map<string, { id: number; p: Product }>();
 
-  constructor(client: WooClient, info: () => Promise<StoreInfo>, images: ImageStore) {
+  private readonly state: ImportState;
+
+  constructor(
+    client: WooClient,
+    info: () => Promise<StoreInfo>,
+    images: ImageStore,
+    state: ImportState,
+  ) {
     this.client = client;
     this.info = info;
     this.images = images;
+    this.state = state;
     this.tags = new NamedTerms(client, '/products/tags');
     this.brands = new NamedTerms(client, '/products/brands');
     this.attributes = new Attributes(client);
@@ -85,6 +100,7 @@ export class ProductWriter {
     records: Product[],
     idMap: IdMap,
     keys: number[],
+    unmappedToo = true,
   ): Promise<Map<number, WcProduct>> {
     const found = new Map<number, WcProduct>();
     const mappedId = (i: number) => idMap.get('products', (records[i] as Product).id);
@@ -100,6 +116,7 @@ export class ProductWriter {
         if (product) found.set(i, product);
       }
     }
+    if (!unmappedToo) return found;
     const rest = keys.filter((i) => !found.has(i));
     const skuOf = (i: number) => {
       const p = records[i] as Product;
@@ -230,6 +247,30 @@ export class ProductWriter {
   }
 
   async write(records: Product[], idMap: IdMap): Promise<WriteOutcome[]> {
+    const lookFirst = this.state.lookFirst;
+    const { outcomes, skuTaken } = await this.writeBatch(records, idMap, lookFirst);
+    if (lookFirst || skuTaken.size === 0) return outcomes;
+    // SKUs the store already has: the merchant's products, or ours written without the id map
+    // knowing; these few are looked up and written as a resumed run writes them.
+    const again = [...skuTaken];
+    const second = await this.writeBatch(
+      again.map((i) => records[i] as Product),
+      idMap,
+      true,
+    );
+    again.forEach((i, at) => {
+      const outcome = second.outcomes[at];
+      if (outcome) outcomes[i] = outcome;
+    });
+    return outcomes;
+  }
+
+  private async writeBatch(
+    records: Product[],
+    idMap: IdMap,
+    lookFirst: boolean,
+  ): Promise<{ outcomes: WriteOutcome[]; skuTaken: Set<number> }> {
+    const skuTaken = new Set<number>();
     const info = await this.info();
     const outcomes: WriteOutcome[] = new Array(records.length);
     const warnings = records.map(() => [] as string[]);
@@ -281,6 +322,7 @@ export class ProductWriter {
       records,
       idMap,
       records.map((_, i) => i),
+      lookFirst,
     );
 
     // Products of this batch already at the destination can be linked to at once.
@@ -336,12 +378,16 @@ export class ProductWriter {
       if (missing) linksLater.add(i);
       const complete = p.type !== 'variable' || found?.variations.length === p.variants.length;
       if (found && metaValue(found.meta_data, markers.hash) === hash && complete) {
-        outcomes[i] = {
-          sourceId: p.id,
-          outcome: 'skipped',
-          destinationId: String(found.id),
-          reason: 'Already up to date.',
-        };
+        // Created, not skipped, when this connection sent its create and lost the answer: the
+        // store carried the request out after all.
+        outcomes[i] = !this.unanswered.has(p.id)
+          ? {
+              sourceId: p.id,
+              outcome: 'skipped',
+              destinationId: String(found.id),
+              reason: 'Already up to date.',
+            }
+          : { sourceId: p.id, outcome: 'created', destinationId: String(found.id) };
         continue;
       }
       bodies.set(i, written.body);
@@ -416,6 +462,8 @@ export class ProductWriter {
       const out = new Map<number, unknown>();
       for (const [key, product] of again)
         if (sourceIdOf(product.meta_data) === (records[key] as Product).id) out.set(key, product);
+      for (const op of ops)
+        if (!out.has(op.key)) this.unanswered.add((records[op.key] as Product).id);
       return out;
     };
     const results = await runBatch(this.client, '/products/batch', { create, update }, recover);
@@ -452,6 +500,15 @@ export class ProductWriter {
 
     for (const [key, result] of results) {
       const p = records[key] as Product;
+      if (
+        !result.ok &&
+        !lookFirst &&
+        result.op === 'create' &&
+        result.error.code === 'product_invalid_sku'
+      ) {
+        skuTaken.add(key);
+        continue;
+      }
       if (!result.ok) {
         outcomes[key] = {
           sourceId: p.id,
@@ -527,13 +584,14 @@ export class ProductWriter {
     }
     await this.linkPending(idMap);
     records.forEach((p, i) => {
+      if (skuTaken.has(i)) return;
       outcomes[i] ??= {
         sourceId: p.id,
         outcome: 'failed',
         reason: 'The store did not answer for this product.',
       };
     });
-    return outcomes;
+    return { outcomes, skuTaken };
   }
 
   /** Destination ids of linked products already at the destination (id map or this connection). */
@@ -844,7 +902,11 @@ export class ProductWriter {
     for (const [key, result] of results)
       if (result.ok && result.op !== 'delete') {
         const variation = wcVariationSchema.safeParse(result.item);
-        if (variation.success) ids.set(key, variation.data.id);
+        if (variation.success) {
+          ids.set(key, variation.data.id);
+          const variant = p.variants[key];
+          if (variant) this.state.rememberVariation(product.id, variant.id, variation.data.id);
+        }
       }
     const imageOps: BatchOp[] = [...later].flatMap(([key, url]) => {
       const id = ids.get(key);

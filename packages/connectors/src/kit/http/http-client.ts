@@ -295,7 +295,12 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const onCallerAbort = () => controller.abort(input.signal?.reason);
     input.signal?.addEventListener('abort', onCallerAbort, { once: true });
     const fail = (error: unknown): never => {
-      if (input.signal?.aborted) throw input.signal.reason;
+      if (input.signal?.aborted) {
+        // A connector's own deadline ran out: the store is as overloaded as by ours.
+        if ((input.signal.reason as { code?: unknown } | undefined)?.code === 'timeout')
+          outcome = 'overload';
+        throw input.signal.reason;
+      }
       if (timedOut) {
         outcome = 'overload';
         throw new HttpError(
