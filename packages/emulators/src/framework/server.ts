@@ -21,9 +21,22 @@ export interface FaultPlan {
   pathPattern?: RegExp;
 }
 
+/**
+ * A store with a fixed number of workers (PHP-FPM children on as many cores): each request holds
+ * one for the time its work takes, and requests beyond them wait, so more requests in flight do
+ * not make the store faster, only its answers slower.
+ */
+export interface CapacityModel {
+  workers: number;
+  /** Milliseconds of work a request costs (its body says how many items a batch holds). */
+  costMs: (request: { method: string; path: string; body: Buffer }) => number;
+}
+
 export interface EmulatorOptions {
   /** Added to every response, in milliseconds. */
   latencyMs?: number;
+  /** Work per request on a store with limited workers (none by default: no cost). */
+  capacity?: CapacityModel;
   faults?: FaultPlan;
   /** Seed of the fault dice (data seeding has its own seed). */
   seed?: number;
@@ -111,6 +124,21 @@ export async function startEmulator(
 ): Promise<RunningEmulator> {
   let faults = options.faults;
   let latencyMs = options.latencyMs ?? 0;
+  const capacity = options.capacity;
+  let busy = 0;
+  const queue: (() => void)[] = [];
+  const work = async (ms: number) => {
+    if (!capacity || ms <= 0) return;
+    if (busy >= capacity.workers) await new Promise<void>((resolve) => queue.push(resolve));
+    else busy += 1;
+    try {
+      await sleep(ms);
+    } finally {
+      const next = queue.shift();
+      if (next) next();
+      else busy -= 1;
+    }
+  };
   const dice = new Random(options.seed ?? 1);
   const stats: EmulatorStats = { requests: 0, faultsInjected: 0, byStatus: {} };
   const sockets = new Set<Socket>();
@@ -156,6 +184,8 @@ export async function startEmulator(
         }
       }
 
+      if (capacity)
+        await work(capacity.costMs({ method: req.method ?? 'GET', path: url.pathname, body }));
       const response = await handler({
         method: req.method ?? 'GET',
         url,
