@@ -16,6 +16,11 @@ export const runSpeedSchema = z.object({
   averagePerMinute: z.number().nonnegative().nullable(),
   /** At the measured rate, for the records not done yet; null when it cannot be told. */
   secondsLeft: z.number().int().nonnegative().nullable(),
+  /**
+   * The store that sets the pace right now (its API limit in full use, or requests waiting for
+   * it to answer); null or absent when the run itself is the limit.
+   */
+  limitedBy: z.enum(['source', 'destination']).nullable().optional(),
 });
 export type RunSpeed = z.infer<typeof runSpeedSchema>;
 

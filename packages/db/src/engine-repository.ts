@@ -26,6 +26,8 @@ export interface EngineRun {
   samples: [number, number][];
   /** How its verification compares when set (a finished run verified again: 'full'). */
   verifyMode: 'full' | 'incremental' | null;
+  /** The store that set the pace at the last sample (its limit in full use); null: none. */
+  limitedBy: 'source' | 'destination' | null;
   updatedAt: string;
 }
 
@@ -49,6 +51,7 @@ export type RunChanges = Partial<
     | 'waiting'
     | 'samples'
     | 'verifyMode'
+    | 'limitedBy'
   >
 >;
 
@@ -179,6 +182,8 @@ function runFromRow(row: Selectable<EngineRunsTable>): EngineRun {
     samples: row.samples ? (JSON.parse(row.samples) as [number, number][]) : [],
     verifyMode:
       row.verify_mode === 'full' || row.verify_mode === 'incremental' ? row.verify_mode : null,
+    limitedBy:
+      row.limited_by === 'source' || row.limited_by === 'destination' ? row.limited_by : null,
     updatedAt: row.updated_at,
   };
 }
@@ -312,6 +317,7 @@ export class EngineRepository {
       columns.waiting = changes.waiting === null ? null : JSON.stringify(changes.waiting);
     if (changes.samples !== undefined) columns.samples = JSON.stringify(changes.samples);
     if (changes.verifyMode !== undefined) columns.verify_mode = changes.verifyMode;
+    if (changes.limitedBy !== undefined) columns.limited_by = changes.limitedBy;
     await this.#k.updateTable('engine_runs').set(columns).where('id', '=', runId).execute();
   }
 

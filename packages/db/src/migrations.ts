@@ -13,6 +13,7 @@ import { confirmedAddresses } from './migrations/0011-confirmed-addresses.ts';
 import { runStart } from './migrations/0012-run-start.ts';
 import { fidelityTables } from './migrations/0013-fidelity.ts';
 import { verifyAgain } from './migrations/0014-verify-again.ts';
+import { runPace } from './migrations/0015-run-pace.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0012_run_start': runStart,
   '0013_fidelity': fidelityTables,
   '0014_verify_again': verifyAgain,
+  '0015_run_pace': runPace,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -198,6 +198,8 @@ export interface EngineRunsTable {
   samples: Generated<string | null>;
   /** full | incremental: how a run reopened for verification compares; null: default (0012). */
   verify_mode: Generated<string | null>;
+  /** source | destination: the store that set the pace at the last sample; null: none (0015). */
+  limited_by: Generated<string | null>;
 }
 
 /**

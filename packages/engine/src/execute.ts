@@ -10,6 +10,7 @@ import {
   type RunStats,
   type StoreSide,
 } from './migrate.ts';
+import { paceOf } from './pace.ts';
 import { planMigration } from './plan.ts';
 import { defaultRetryPolicy, type RetryPolicy, type StoreOutage } from './retry.ts';
 import { verifyMigration, type VerificationResult } from './verification.ts';
@@ -145,6 +146,10 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
           options.log?.('recording the run failed', { error: String(error) }),
         );
     };
+    const pace = paceOf({
+      source: options.source.connection,
+      destination: options.destination.connection,
+    });
     const sample = (stats: RunStats, force = false) => {
       const at = now().getTime();
       if (!force && at - lastSample < sampleEvery) return;
@@ -157,7 +162,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       // Long runs keep every other sample, so the list stays small and spans the whole run.
       if (samples.length > 400)
         samples.splice(0, samples.length, ...samples.filter((_, i) => i % 2 === 0));
-      persist({ samples });
+      persist({ samples, limitedBy: pace() });
     };
     let waiting = false;
     const phase = new MigratePhase({

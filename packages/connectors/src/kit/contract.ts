@@ -269,6 +269,8 @@ export interface TransportStats {
   recoveries: number;
   /** Records those look-ups found written. */
   recovered: number;
+  /** Time requests spent waiting for a free slot of the store's in-flight limit, summed (ms). */
+  queuedMs?: number;
   /** The store's in-flight limit: its lowest, highest and current value. */
   inFlight?: { lowest: number; highest: number; now: number };
   /** Routes whose batches the store could not take at full size, with the size they went down to. */

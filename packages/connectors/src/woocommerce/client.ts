@@ -93,6 +93,7 @@ export class WooClient {
     retries: 0,
     recoveries: 0,
     recovered: 0,
+    queuedMs: 0,
   };
 
   /** Logs through the connection's context (never credentials). */
@@ -105,6 +106,7 @@ export class WooClient {
     const range = limiter?.stats?.();
     return {
       ...this.tally,
+      queuedMs: Math.round(this.tally.queuedMs),
       failures: { ...this.tally.failures },
       ...(range && limiter?.limit !== undefined
         ? {
@@ -195,7 +197,9 @@ export class WooClient {
     const base = this.options.limiter;
     const limiter: RequestLimiter | undefined = base && {
       acquire: async (waitSignal, kind) => {
+        const asked = performance.now();
         const release = await base.acquire(waitSignal, kind);
+        this.tally.queuedMs += performance.now() - asked;
         startDeadline();
         return release;
       },

@@ -38,6 +38,7 @@ function runOf(over: Partial<EngineRun>): EngineRun {
     // 100 records a minute for four minutes.
     samples: [1, 2, 3, 4].map((m) => [started + m * minute, m * 100]),
     verifyMode: null,
+    limitedBy: null,
     updatedAt: new Date(started).toISOString(),
     ...over,
   };
@@ -61,7 +62,12 @@ describe('progress of a running migration', () => {
       averagePerMinute: 100,
       // 1,200 selected, 400 done: 800 at 100 a minute.
       secondsLeft: 8 * 60,
+      limitedBy: null,
     });
+    // The engine found the destination answering as fast as it can at its last sample.
+    expect(progressOf(migration, job, runOf({ limitedBy: 'destination' })).speed?.limitedBy).toBe(
+      'destination',
+    );
   });
 
   it('says which store it waits for and when it is tried next, and tells no time left then', () => {

@@ -47,6 +47,7 @@ export function speedOf(run: EngineRun, remaining: number, moving: boolean): Run
     recordsPerMinute: rate,
     averagePerMinute: averageRate(samples),
     secondsLeft: moving && !run.waiting ? secondsLeft(remaining, rate) : null,
+    limitedBy: moving && !run.waiting ? run.limitedBy : null,
   };
 }
 

@@ -38,6 +38,12 @@ describe('time left on the Migrate step', () => {
     );
   });
 
+  it('says when a store, not the run, sets the pace', () => {
+    expect(timeLeftText(progress({ speed: { ...speed, limitedBy: 'destination' } }))).toBe(
+      'Estimated time left: about 8 minutes, at 100 records per minute. The destination store sets this pace: it is answering as fast as it can.',
+    );
+  });
+
   it('waits for a rate before telling one', () => {
     expect(
       timeLeftText(progress({ speed: { ...speed, recordsPerMinute: null, secondsLeft: null } })),

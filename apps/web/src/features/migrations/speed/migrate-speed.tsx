@@ -12,7 +12,10 @@ export function timeLeftText(p: MigrationProgress): string | undefined {
     return 'Estimating the time left from the first records...';
   }
   const rate = formatCount(Math.round(speed.recordsPerMinute));
-  return `Estimated time left: ${durationText(speed.secondsLeft)}, at ${rate} records per minute.`;
+  const pace = speed.limitedBy
+    ? ` The ${speed.limitedBy} store sets this pace: it is answering as fast as it can.`
+    : '';
+  return `Estimated time left: ${durationText(speed.secondsLeft)}, at ${rate} records per minute.${pace}`;
 }
 
 /** The store the run waits for, with the time of the next try (the run pauses, it does not fail). */
