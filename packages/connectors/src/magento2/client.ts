@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { ConnectorHttp, ConnectorHttpResponse } from '../kit/contract.ts';
+import type { ConnectorHttp, ConnectorHttpResponse, RequestLimiter } from '../kit/contract.ts';
+import { attemptDeadline } from '../kit/http/attempt-deadline.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { authorizationHeader, percentEncode, signRequest } from '../kit/oauth1/oauth1.ts';
 
@@ -98,6 +99,8 @@ export interface ClientOptions {
   log?: (message: string, fields?: Record<string, unknown>) => void;
   /** The connection's signal: aborting it abandons the request in flight. */
   signal?: AbortSignal;
+  /** The store's in-flight limiter, shared by every lane of the run (ConnectorContext.limiter). */
+  limiter?: RequestLimiter;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -112,6 +115,7 @@ export class MagentoClient {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #log: ClientOptions['log'];
   readonly #signal: AbortSignal | undefined;
+  readonly #limiter: RequestLimiter | undefined;
   readonly storeCode: string;
   readonly baseUrl: string;
 
@@ -125,6 +129,7 @@ export class MagentoClient {
     this.#sleep = options.sleep ?? defaultSleep;
     this.#log = options.log;
     this.#signal = options.signal;
+    this.#limiter = options.limiter;
     this.storeCode = credentials.storeCode ?? 'default';
     this.baseUrl = credentials.storeUrl.replace(/\/+$/, '');
   }
@@ -208,8 +213,11 @@ export class MagentoClient {
       `No answer from Magento within ${this.#timeoutMs} ms`,
     );
     // Aborting (not just no longer waiting) stops the transport and closes the connection.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(timedOut), this.#timeoutMs);
+    const deadline = attemptDeadline({
+      limiter: this.#limiter,
+      timeoutMs: this.#timeoutMs,
+      timeoutError: () => timedOut,
+    });
     const signal = this.#signal
       ? AbortSignal.any([this.#signal, deadline.signal])
       : deadline.signal;
@@ -221,6 +229,7 @@ export class MagentoClient {
         ...(body === undefined ? {} : { body }),
         retryable: false,
         signal,
+        ...(deadline.limiter ? { limiter: deadline.limiter } : {}),
       });
     } catch (error) {
       if (deadline.signal.aborted) throw timedOut;
@@ -230,7 +239,7 @@ export class MagentoClient {
         cause: error,
       });
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 

@@ -77,6 +77,7 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
     const client = new MagentoClient(credentials, context.http, {
       ...(context.log ? { log: context.log } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.limiter ? { limiter: context.limiter } : {}),
     });
     const session = new MagentoSession(client, context);
     return {

@@ -5,6 +5,7 @@ import type {
   RequestLimiter,
   TransportStats,
 } from '../kit/contract.ts';
+import { attemptDeadline } from '../kit/http/attempt-deadline.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { signRequest } from '../kit/oauth1/oauth1.ts';
 import { normaliseStoreUrl, type WooCommerceCredentials } from './credentials.ts';
@@ -177,35 +178,18 @@ export class WooClient {
     caller?.throwIfAborted();
     const { url: target, headers } = this.authorise(method, url);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const deadline = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const startDeadline = () => {
-      timer ??= setTimeout(
-        () =>
-          deadline.abort(
-            new ConnectorError(
-              'transient',
-              'timeout',
-              `WooCommerce did not answer ${method} ${url.pathname} within ${this.options.timeoutMs} ms`,
-            ),
-          ),
-        this.options.timeoutMs,
-      );
-    };
-    // The deadline runs from the moment the request may go: time spent waiting for a slot of the
-    // store's limiter is not the store's, and a request abandoned before it was sent is waste.
-    const base = this.options.limiter;
-    const limiter: RequestLimiter | undefined = base && {
-      acquire: async (waitSignal, kind) => {
-        const asked = performance.now();
-        const release = await base.acquire(waitSignal, kind);
-        this.tally.queuedMs += performance.now() - asked;
-        startDeadline();
-        return release;
-      },
-      ...(base.update ? { update: (quota) => base.update?.(quota) } : {}),
-    };
-    if (!limiter) startDeadline();
+    const deadline = attemptDeadline({
+      limiter: this.options.limiter,
+      timeoutMs: this.options.timeoutMs,
+      timeoutError: () =>
+        new ConnectorError(
+          'transient',
+          'timeout',
+          `WooCommerce did not answer ${method} ${url.pathname} within ${this.options.timeoutMs} ms`,
+        ),
+      onQueued: (ms) => (this.tally.queuedMs += ms),
+    });
+    const limiter = deadline.limiter;
     const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
     try {
       return await this.context.http.request({
@@ -229,7 +213,7 @@ export class WooClient {
         { cause: error },
       );
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
