@@ -50,7 +50,8 @@ Usage:
                      --to <platform> --to-url <url> [--to-<field> <value>...]
                      [--entities products,customers,orders] [--report report.csv]
                      [--state ./replatform-cli.sqlite] [--allow <origin>...] [--allow-http]
-                     [--concurrency <n>] [--timeout <seconds>] [--no-verify] [--quiet]
+                     [--concurrency <n>] [--batch-size <n>] [--timeout <seconds>]
+                     [--no-verify] [--quiet]
   replatform verify  (the same store flags and --state): compare source and destination again
   replatform count   --from <platform> --from-url <url> ... [--to ...]: records per data type
   replatform report  --report <file.csv> [--state ...] [store flags]: write the per-record report
@@ -60,6 +61,7 @@ Credentials: --from-consumer-key, --from-consumer-secret, --from-access-token,
   --from-access-token-secret (and --to-…), or environment variables such as
   REPLATFORM_FROM_CONSUMER_SECRET and REPLATFORM_TO_ACCESS_TOKEN. They are never printed.
 --allow <origin> admits a store on a private or loopback address (e.g. a local test store).
+--batch-size <n> writes at most n records per batch (default: the destination's maximum).
 Running migrate again with the same --state continues where it stopped and creates no
 duplicates; records unchanged since the last run are skipped.`;
 
@@ -239,6 +241,9 @@ async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
   const concurrency = flag(parsed, 'concurrency');
   if (concurrency !== undefined && !/^[1-9]\d*$/.test(concurrency))
     throw new UsageError('--concurrency takes a whole number from 1');
+  const batchSize = flag(parsed, 'batch-size');
+  if (batchSize !== undefined && !/^[1-9]\d*$/.test(batchSize))
+    throw new UsageError('--batch-size takes a whole number from 1');
   const http = httpFor(parsed, deps.env);
   const db = await openState(parsed, deps);
   const quiet = parsed.booleans.has('quiet');
@@ -280,6 +285,7 @@ async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
         signal: deps.signal,
         verify: !parsed.booleans.has('no-verify'),
         concurrency: concurrency === undefined ? undefined : Number(concurrency),
+        maxBatch: batchSize === undefined ? undefined : Number(batchSize),
         fence: lease.fence,
         retry: defaultRetryPolicy,
         onProgress: (p) => bar.update(p),

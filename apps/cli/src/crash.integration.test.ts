@@ -133,6 +133,9 @@ describe('crash test: the CLI killed by committed progress during one migration'
         join(dir, 'report.csv'),
         '--timeout',
         '2',
+        // Batches of 25 commit often enough for the kills this test makes at each stage.
+        '--batch-size',
+        '25',
       ],
       {
         cwd: dir,

@@ -231,6 +231,45 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     ]);
   });
 
+  it('prepares the destination only before a first write, telling it whether the run starts afresh, and keeps batches within maxBatch', async () => {
+    const { destinationStore, options } = setup({ products: 9, customers: 2, orders: 1 });
+    const prepared: (boolean | undefined)[] = [];
+    const finished: number[] = [];
+    const base = options();
+    const destination = {
+      ...base.destination,
+      connection: {
+        ...base.destination.connection,
+        prepareImport: async (o?: { resumed?: boolean }) => {
+          prepared.push(o?.resumed);
+          return [];
+        },
+        finishImport: async () => {
+          finished.push(1);
+          return [];
+        },
+      },
+    };
+    const sizes: number[] = [];
+    const write = destination.connection.write.bind(destination.connection);
+    destination.connection.write = (entity, records, idMap) => {
+      if (entity === 'products') sizes.push(records.length);
+      return write(entity, records, idMap);
+    };
+    expect((await executeMigration({ ...base, destination, maxBatch: 3 })).status).toBe(
+      'completed',
+    );
+    expect(prepared).toEqual([false]);
+    expect(finished).toEqual([1]);
+    expect(sizes).toEqual([3, 3, 3]);
+    // Nothing changed: a re-run neither writes nor prepares the store for writing.
+    const calls = { ...destinationStore.writeCalls };
+    expect((await executeMigration({ ...base, destination })).status).toBe('completed');
+    expect(destinationStore.writeCalls).toEqual(calls);
+    expect(prepared).toEqual([false]);
+    expect(finished).toEqual([1]);
+  });
+
   it('keeps the first outcome and warnings of a product written again only to link it, when the destination has nothing more to change', async () => {
     const data = sampleData({ products: 4, customers: 0, orders: 0 });
     const [first] = data.products;

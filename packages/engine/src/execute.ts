@@ -28,6 +28,8 @@ export interface ExecuteOptions {
   /** The job lease the run is done under; batches are not committed once it is lost. */
   fence?: LeaseFence | undefined;
   concurrency?: number | undefined;
+  /** Records per batch at most, below the destination's own maximum (MigratePhaseOptions). */
+  maxBatch?: number | undefined;
   retry?: RetryPolicy | undefined;
   /** Run the verification pass after a completed run (default true). */
   verify?: boolean | undefined;
@@ -177,6 +179,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       signal: options.signal,
       fence: options.fence,
       concurrency: options.concurrency,
+      maxBatch: options.maxBatch,
       retry,
       onProgress: (progress) => {
         sample(progress.stats);

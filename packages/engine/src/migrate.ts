@@ -102,6 +102,8 @@ export interface MigratePhaseOptions {
   fence?: LeaseFence | undefined;
   /** Batches written at once (commits stay in order). */
   concurrency?: number | undefined;
+  /** Records per batch at most, below the destination's own maximum (an operator's choice). */
+  maxBatch?: number | undefined;
   retry: RetryPolicy;
   /**
    * Told when a store has kept failing past the retries and the run is waiting for it (with
@@ -284,6 +286,7 @@ export class MigratePhase {
   #leaseLost = false;
   #paymentNeeded = 0;
   #notes: string[] = [];
+  #prepared: Promise<void> | undefined;
   /** Products to write again once the products they point at are at the destination. */
   /** Products to write again once the stream is done, with what their read could not carry. */
   readonly #relink = new Map<string, { product: Product; losses?: RecordDifference[] }>();
@@ -316,21 +319,17 @@ export class MigratePhase {
       await this.#persistProgress(true);
       this.#notes = (await o.repository.findRun(o.runId))?.notes ?? [];
 
-      const prepared = await this.#destinationCall(
-        () =>
-          o.destination.connection.prepareImport?.({
-            runId: o.migrationId,
-            resumed: o.resumed ?? true,
-          }) ?? Promise.resolve([]),
-        'preparing the import',
-      );
-      await this.#note(prepared, 'destination prepared for import');
+      // A run that resumes prepares at once: its interrupted attempt may have left the store
+      // prepared (e-mails switched off) with nothing left to write. A fresh run prepares just
+      // before its first write, so a re-run that finds nothing changed writes nothing at all.
+      if (o.resumed ?? true) await this.#prepareImport();
       try {
         await this.#runStreams(checkpoints);
       } finally {
         try {
-          const finished =
-            (await o.destination.connection.finishImport?.({ runId: o.migrationId })) ?? [];
+          const finished = this.#prepared
+            ? ((await o.destination.connection.finishImport?.({ runId: o.migrationId })) ?? [])
+            : [];
           await this.#note(finished, 'destination import finished');
         } catch (error) {
           o.log?.('finishing the import failed', { error: errorText(error) });
@@ -479,6 +478,23 @@ export class MigratePhase {
     }
   }
 
+  /** The destination's preparation for the import, once per run (see run()). */
+  #prepareImport(): Promise<void> {
+    const o = this.#o;
+    this.#prepared ??= (async () => {
+      const lines = await this.#destinationCall(
+        () =>
+          o.destination.connection.prepareImport?.({
+            runId: o.migrationId,
+            resumed: o.resumed ?? true,
+          }) ?? Promise.resolve([]),
+        'preparing the import',
+      );
+      await this.#note(lines, 'destination prepared for import');
+    })();
+    return this.#prepared;
+  }
+
   async #destinationCall<T>(task: () => Promise<T>, what: string): Promise<T> {
     try {
       return await this.#destinationWatch.run(task, this.#o.signal);
@@ -489,7 +505,8 @@ export class MigratePhase {
   }
 
   #batchSize(entity: EntityType): number {
-    return Math.max(1, this.#o.destination.capabilities.batchSize[entity] ?? DEFAULT_BATCH);
+    const size = this.#o.destination.capabilities.batchSize[entity] ?? DEFAULT_BATCH;
+    return Math.max(1, Math.min(size, this.#o.maxBatch ?? size));
   }
 
   #halted(): boolean {
@@ -930,6 +947,7 @@ export class MigratePhase {
     records: AnyRecord[],
     idMap: IdMap,
   ): Promise<WriteOutcome[]> {
+    await this.#prepareImport();
     try {
       return await this.#destinationWatch.run(
         () => this.#o.destination.connection.write(entity, records as never[], idMap),
