@@ -21,7 +21,7 @@ import { startMigration } from './start-migration.ts';
  * exactly one copy of every record.
  */
 const fixture = fileURLToPath(new URL('./runner-process.fixture.ts', import.meta.url));
-const sample = { seed: 21, products: 120, customers: 60, orders: 40 };
+const sample = { seed: 21, products: 400, customers: 60, orders: 40 };
 // A lease far longer than the test waits: only the same-machine takeover can explain a resume.
 const runner = { leaseMs: 120_000, heartbeatMs: 250 };
 
@@ -35,7 +35,12 @@ describe('the job runner killed with SIGKILL mid-run (integration)', () => {
 
   beforeAll(async () => {
     source = await startWooCommerceEmulator({ seed: sample, latencyMs: 2 });
-    destination = await startWooCommerceEmulator({ seed: 'empty', latencyMs: 2 });
+    // One write at a time, each taking a while, so the run is killed with batches still to go.
+    destination = await startWooCommerceEmulator({
+      seed: 'empty',
+      latencyMs: 2,
+      capacity: { workers: 1, costMs: ({ method }) => (method === 'POST' ? 300 : 0) },
+    });
     dir = mkdtempSync(join(tmpdir(), 'replatform-runner-crash-'));
     env = {
       NODE_ENV: 'test',
