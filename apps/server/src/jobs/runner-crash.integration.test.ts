@@ -35,11 +35,16 @@ describe('the job runner killed with SIGKILL mid-run (integration)', () => {
 
   beforeAll(async () => {
     source = await startWooCommerceEmulator({ seed: sample, latencyMs: 2 });
-    // One write at a time, each taking a while, so the run is killed with batches still to go.
+    // One product batch at a time, each taking a while, so the run is killed with batches still
+    // to go.
     destination = await startWooCommerceEmulator({
       seed: 'empty',
       latencyMs: 2,
-      capacity: { workers: 1, costMs: ({ method }) => (method === 'POST' ? 300 : 0) },
+      capacity: {
+        workers: 1,
+        costMs: ({ method, path }) =>
+          method === 'POST' && path.endsWith('/products/batch') ? 300 : 0,
+      },
     });
     dir = mkdtempSync(join(tmpdir(), 'replatform-runner-crash-'));
     env = {
