@@ -5,7 +5,7 @@ import { connectorRegistry } from '@replatform/connectors/registry';
 import { migrateToLatest, openDatabase } from '@replatform/db/database';
 import { EngineRepository } from '@replatform/db/engine-repository';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
-import { StoreConnections } from '@replatform/server/connections/store-connections';
+import { displayAddress, StoreConnections } from '@replatform/server/connections/store-connections';
 import { createEngineServices } from '@replatform/server/jobs/engine-services';
 import { startMigration } from '@replatform/server/jobs/start-migration';
 import { sealCredentials } from '@replatform/server/migrations/store-credentials';
@@ -127,12 +127,21 @@ async function main(): Promise<void> {
       ),
   });
   const migrations = new MigrationsRepository(db);
+  // The benchmark's stores are its sandbox stores: no payment limit, which is not what is
+  // measured. Recognised by the address sealed with their credentials (a BigCommerce store by its
+  // hash, a Shopify shop by its domain), as the server recognises its own sandbox stores.
+  const sandboxAddresses = new Set(
+    sides.map((s) => `${s.platform} ${displayAddress(s.platform, s.credentials)}`),
+  );
   const engine = createEngineServices({
     db,
     migrations,
     connections,
     log,
     notifier: () => new NotificationsService(db),
+    sandbox: {
+      isSandboxAddress: (platform, address) => sandboxAddresses.has(`${platform} ${address}`),
+    },
   });
 
   const created = await migrations.create({ userId: 'bench', email: '', storeName: 'bench' });
@@ -156,9 +165,6 @@ async function main(): Promise<void> {
   if (!ready) throw new Error('the benchmark migration could not be prepared');
 
   const cpuBefore = process.cpuUsage();
-  // As a sandbox run: no payment limit, which is not what is measured here.
-  for (const origin of [task.source.origin, task.destination.origin])
-    engine.sandboxOrigins.add(new URL(origin).origin);
   const { job } = await startMigration(engine, ready, { isDemo: false });
   engine.runner.start();
 

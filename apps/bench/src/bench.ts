@@ -9,7 +9,7 @@ import {
   generateSampleStore,
   type SampleStoreOptions,
 } from '@replatform/emulators/framework/sample-store';
-import { describeRateUsage } from '../migrate.ts';
+import { describeRateUsage } from '@replatform/engine/migrate';
 import { startBenchStore, type BenchStore, type StoreLimitUse } from './bench-stores.ts';
 import type { WorkerResult, WorkerTask } from './bench-worker.ts';
 import { bigCommerceRequestBound } from './request-bound.ts';
