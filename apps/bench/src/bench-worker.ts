@@ -29,10 +29,23 @@ export interface WorkerTask {
   dataTypes: ('products' | 'customers' | 'orders')[];
   /** Print the live heap after a full GC at each quarter (needs --expose-gc). */
   traceHeap?: boolean;
+  /**
+   * Real stores on this machine (scenario (c)) instead of emulators: reached at their own https
+   * addresses, admitted by exact origin as the egress guard admits an operator's allowlisted
+   * stores, their CA trusted through NODE_EXTRA_CA_CERTS set by the parent. No routing.
+   */
+  real?: boolean;
+  /** The credential vault's key (hex), so a later worker can open what an earlier one sealed. */
+  vaultKey?: string;
+  /** Start this existing, completed migration again (a re-migration) instead of a new one. */
+  migrationId?: string;
 }
 
 export interface WorkerResult {
+  migrationId: string;
   status: string;
+  /** From the start of the migration to the end of its job (migrate and verification). */
+  totalMs: number;
   message?: string;
   /** From the start of the run to the end of its migrate phase (verification excluded). */
   migrateMs: number;
@@ -96,40 +109,69 @@ function benchLog(rateUsage: WorkerResult['rateUsage']): FastifyBaseLogger {
   return log as unknown as FastifyBaseLogger;
 }
 
+/** A new migration between the task's stores, with sealed credentials, ready to start. */
+async function prepare(migrations: MigrationsRepository, vault: CredentialVault, task: WorkerTask) {
+  const created = await migrations.create({ userId: 'bench', email: '', storeName: 'bench' });
+  const seal = (side: 'source' | 'destination', address: StoreAddress) =>
+    sealCredentials(vault, created.id, side, {
+      platform: address.platform,
+      secrets: address.credentials,
+    });
+  return migrations.update(created.id, 'bench', {
+    sourceStore: task.source.platform,
+    destinationStore: task.destination.platform,
+    sourceStoreUrl: task.source.origin,
+    destinationStoreUrl: task.destination.origin,
+    sourceCredentials: seal('source', task.source),
+    destinationCredentials: seal('destination', task.destination),
+    sourceVerified: true,
+    destinationVerified: true,
+    dataTypes: Object.fromEntries(task.dataTypes.map((t) => [t, true])),
+    currentStep: 3,
+  });
+}
+
 async function main(): Promise<void> {
   const task = JSON.parse(process.argv[2] ?? '{}') as WorkerTask;
   const db = openDatabase({ sqlitePath: task.statePath });
   await migrateToLatest(db);
   const rateUsage: WorkerResult['rateUsage'] = {};
   const log = benchLog(rateUsage);
-  const vault = new CredentialVault(randomBytes(32));
+  const vault = new CredentialVault(
+    task.vaultKey ? Buffer.from(task.vaultKey, 'hex') : randomBytes(32),
+  );
   const sides = [task.source, task.destination];
   const connections = new StoreConnections({
     registry: connectorRegistry,
     vault,
-    egressAllowlist: sides.map((s) => s.origin),
-    egressAllowHttp: true,
+    egressAllowlist: sides.map((s) => new URL(s.origin).origin),
+    egressAllowHttp: !task.real,
     route: (http) =>
-      routeToEmulators(
-        http,
-        new Map(
-          sides.flatMap((s) =>
-            s.platform === 'shopify' ? [[s.credentials.shopDomain ?? '', s.origin] as const] : [],
+      task.real
+        ? http
+        : routeToEmulators(
+            http,
+            new Map(
+              sides.flatMap((s) =>
+                s.platform === 'shopify'
+                  ? [[s.credentials.shopDomain ?? '', s.origin] as const]
+                  : [],
+              ),
+            ),
+            new Map(
+              sides.flatMap((s) =>
+                s.platform === 'bigcommerce'
+                  ? [[s.credentials.storeHash ?? '', s.origin] as const]
+                  : [],
+              ),
+            ),
           ),
-        ),
-        new Map(
-          sides.flatMap((s) =>
-            s.platform === 'bigcommerce'
-              ? [[s.credentials.storeHash ?? '', s.origin] as const]
-              : [],
-          ),
-        ),
-      ),
   });
   const migrations = new MigrationsRepository(db);
-  // The benchmark's stores are its sandbox stores: no payment limit, which is not what is
-  // measured. Recognised by the address sealed with their credentials (a BigCommerce store by its
-  // hash, a Shopify shop by its domain), as the server recognises its own sandbox stores.
+  // The benchmark's stores (emulated or the real ones on this machine) count as its sandbox
+  // stores: no payment limit, which is not what is measured. Recognised by the address sealed
+  // with their credentials (a BigCommerce store by its hash, a Shopify shop by its domain), as
+  // the server recognises its own sandbox stores.
   const sandboxAddresses = new Set(
     sides.map((s) => `${s.platform} ${displayAddress(s.platform, s.credentials)}`),
   );
@@ -144,27 +186,14 @@ async function main(): Promise<void> {
     },
   });
 
-  const created = await migrations.create({ userId: 'bench', email: '', storeName: 'bench' });
-  const seal = (side: 'source' | 'destination', address: StoreAddress) =>
-    sealCredentials(vault, created.id, side, {
-      platform: address.platform,
-      secrets: address.credentials,
-    });
-  const ready = await migrations.update(created.id, 'bench', {
-    sourceStore: task.source.platform,
-    destinationStore: task.destination.platform,
-    sourceStoreUrl: task.source.origin,
-    destinationStoreUrl: task.destination.origin,
-    sourceCredentials: seal('source', task.source),
-    destinationCredentials: seal('destination', task.destination),
-    sourceVerified: true,
-    destinationVerified: true,
-    dataTypes: Object.fromEntries(task.dataTypes.map((t) => [t, true])),
-    currentStep: 3,
-  });
+  const ready = task.migrationId
+    ? await migrations.findForUser(task.migrationId, 'bench')
+    : await prepare(migrations, vault, task);
   if (!ready) throw new Error('the benchmark migration could not be prepared');
+  const created = ready;
 
   const cpuBefore = process.cpuUsage();
+  const startedAt = performance.now();
   const { job } = await startMigration(engine, ready, { isDemo: false });
   engine.runner.start();
 
@@ -231,7 +260,9 @@ async function main(): Promise<void> {
   const migrateStartedAt = run ? Date.parse(run.startedAt) : Date.now();
   const migrateEndedAt = run?.finishedAt ? Date.parse(run.finishedAt) : Date.now();
   const output: WorkerResult = {
+    migrationId: created.id,
     status: run?.status ?? 'unknown',
+    totalMs: finished - startedAt,
     ...(run?.errorMessage ? { message: run.errorMessage } : {}),
     migrateMs: migrateEndedAt - migrateStartedAt,
     migrateStartedAt,
