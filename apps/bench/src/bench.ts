@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Platform } from '@replatform/contracts/migration';
 import {
@@ -12,8 +10,9 @@ import {
 import { describeRateUsage } from '@replatform/engine/migrate';
 import { startBenchStore, type BenchStore, type StoreLimitUse } from './bench-stores.ts';
 import type { WorkerResult, WorkerTask } from './bench-worker.ts';
+import { realWooCommerce } from './real-woocommerce-scenario.ts';
+import { runWorker } from './run-worker.ts';
 import { bigCommerceRequestBound } from './request-bound.ts';
-import { serverEnvironment, serverNodeFlags } from './server-runtime.ts';
 
 /**
  * npm run bench: migrations between emulated stores, each run by the server's own job runner in
@@ -29,10 +28,14 @@ import { serverEnvironment, serverNodeFlags } from './server-runtime.ts';
  *       - Shopify, Standard plan (100 query-cost points per second restored): points per second
  *         used against those available, from the connection's rateUsage() and the store's count
  *         (target >= 90 % of the restore rate, and no THROTTLED answer).
+ *   (c) real WooCommerce 11 stores, when BENCH_WOO_SOURCE and BENCH_WOO_DESTINATION name their
+ *       store.json files (real-woocommerce-scenario.ts): the migration against WooCommerce's own
+ *       single-stream writing, abandoned requests, lookups, media, a re-run and an outage.
  * Any failed record, unmet target or run that does not complete makes the exit code 1.
  *
- * Options: --only a|b|bigcommerce|shopify, --scales 0.25,0.5,1 (a), --from/--to (a),
- * --products 2000 (BigCommerce), --shopify-scale 0.02, --latency <ms> (b), --trace-heap.
+ * Options: --only a|b|bigcommerce|shopify|real, --scales 0.25,0.5,1 (a), --from/--to (a),
+ * --products 2000 (BigCommerce), --shopify-scale 0.02, --latency <ms> (b), --trace-heap,
+ * --outage / --no-outage (c; on by default with --only real, off in the full run).
  */
 const { values } = parseArgs({
   options: {
@@ -45,11 +48,13 @@ const { values } = parseArgs({
     'shopify-scale': { type: 'string', default: '0.02' },
     latency: { type: 'string', default: '100' },
     'trace-heap': { type: 'boolean', default: false },
+    // (c): stop the destination mid-run; on by default with --only real (--no-outage skips it).
+    outage: { type: 'boolean' },
   },
+  allowNegative: true,
 });
 
 const full = { products: 10_000, customers: 5_000, orders: 5_000 };
-const worker = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -61,33 +66,6 @@ function scaled(scale: number): Required<Pick<SampleStoreOptions, 'seed'>> & typ
     customers: Math.round(full.customers * scale),
     orders: Math.round(full.orders * scale),
   };
-}
-
-function runWorker(task: WorkerTask): Promise<WorkerResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        ...serverNodeFlags,
-        '--disable-warning=ExperimentalWarning',
-        ...(task.traceHeap ? ['--expose-gc'] : []),
-        worker,
-        JSON.stringify(task),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...serverEnvironment } },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      try {
-        resolve(JSON.parse(line) as WorkerResult);
-      } catch {
-        reject(new Error(`benchmark worker exited with ${code}: ${out}`));
-      }
-    });
-  });
 }
 
 interface Scenario {
@@ -306,6 +284,8 @@ const started = performance.now();
 if (!only || only === 'a') results.push(await engineCost());
 if (!only || only === 'b' || only === 'bigcommerce') results.push(await bigCommerce());
 if (!only || only === 'b' || only === 'shopify') results.push(await shopify());
+if (!only || only === 'real')
+  results.push(await realWooCommerce({ outage: values.outage ?? only === 'real' }));
 const allMet = results.every(Boolean);
 console.log(
   `\n${allMet ? 'All targets met.' : 'Some targets were not met.'} (${seconds(performance.now() - started)})`,
