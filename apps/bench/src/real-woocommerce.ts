@@ -84,7 +84,11 @@ export async function storeCommand(
     const http = await httpPortOf(store);
     args.push('--http-port', String(http), '--https-port', String(store.httpsPort));
   }
-  const { stdout } = await run(join(kit, 'store.sh'), args, { timeout: 300_000 });
+  // The store's own folder as the kit's root: `start` then links nothing into another root.
+  const { stdout } = await run(join(kit, 'store.sh'), args, {
+    timeout: 300_000,
+    env: { ...process.env, WOO_STORE_ROOT: dirname(store.dir) },
+  });
   return stdout;
 }
 
