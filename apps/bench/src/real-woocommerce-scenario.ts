@@ -413,7 +413,7 @@ async function judgeRun(
     target(`abandoned requests (nginx 499): ${fmt(abandoned)} (target 0)`, abandoned === 0) && ok;
   ok =
     target(
-      `per-record lookups (GET with email=, sku=, slug= or search=): ${fmt(requests.lookups)} (target 0)`,
+      `lookups (GET with email=, sku=, slug= or search=): ${fmt(requests.lookups)}, ${fmt(requests.singleLookups)} of them for a single record (target 0)`,
       requests.lookups === 0,
     ) && ok;
   ok =

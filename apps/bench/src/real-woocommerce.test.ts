@@ -24,15 +24,17 @@ describe('real WooCommerce figures from the access log', () => {
       line('GET /wp-json/wc/v3/products/categories?slug=mugs', 200),
       line('GET /wp-json/wc/v3/customers?search=bench', 200),
       line('GET /wp-json/wc/v3/products?per_page=100&page=2', 200),
+      line('GET /wp-json/wc/v3/products?per_page=100&sku=BENCH-V-026%2CBENCH-V-027', 200),
       line('PUT /wp-json/wc/v3/products/12', 200),
       line('DELETE /wp-json/wc/v3/products/12', 200),
       'a line of another format',
     ]);
-    expect(counts.total).toBe(9);
-    expect(counts.byMethod).toEqual({ POST: 2, GET: 5, PUT: 1, DELETE: 1 });
-    expect(counts.byStatus).toEqual({ '200': 8, '499': 1 });
+    expect(counts.total).toBe(10);
+    expect(counts.byMethod).toEqual({ POST: 2, GET: 6, PUT: 1, DELETE: 1 });
+    expect(counts.byStatus).toEqual({ '200': 9, '499': 1 });
     expect(counts.writes).toBe(4);
-    expect(counts.lookups).toBe(4);
+    expect(counts.lookups).toBe(5);
+    expect(counts.singleLookups).toBe(4);
   });
 
   it('reads only what a phase appended to the log', () => {

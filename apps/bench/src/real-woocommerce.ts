@@ -149,15 +149,24 @@ export interface RequestCounts {
   byMethod: Record<string, number>;
   /** Answers with a status (e.g. 499: nginx saw the client give up on the request). */
   byStatus: Record<string, number>;
-  /** GET requests that look one record up by email, SKU, slug or search text. */
+  /** GET requests that look records up by email, SKU, slug or search text. */
   lookups: number;
+  /** Those of them that name a single value (one record each). */
+  singleLookups: number;
   /** POST, PUT, PATCH and DELETE requests. */
   writes: number;
 }
 
 /** Counts requests of the kit's nginx log format: `... "METHOD /path HTTP/x" STATUS ...`. */
 export function countRequests(lines: readonly string[]): RequestCounts {
-  const counts: RequestCounts = { total: 0, byMethod: {}, byStatus: {}, lookups: 0, writes: 0 };
+  const counts: RequestCounts = {
+    total: 0,
+    byMethod: {},
+    byStatus: {},
+    lookups: 0,
+    singleLookups: 0,
+    writes: 0,
+  };
   for (const line of lines) {
     const match = /"([A-Z]+) (\S+) [^"]*" (\d{3}) /.exec(line);
     if (!match) continue;
@@ -166,7 +175,12 @@ export function countRequests(lines: readonly string[]): RequestCounts {
     counts.byMethod[method] = (counts.byMethod[method] ?? 0) + 1;
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) counts.writes += 1;
-    if (method === 'GET' && /[?&](email|sku|slug|search)=/.test(target)) counts.lookups += 1;
+    const lookup = method === 'GET' ? /[?&](?:email|sku|slug|search)=([^&]*)/.exec(target) : null;
+    if (lookup) {
+      counts.lookups += 1;
+      // Several values are comma-separated (sku=A%2CB): one request for a batch, not a record.
+      if (!/,|%2C/i.test(lookup[1] ?? '')) counts.singleLookups += 1;
+    }
   }
   return counts;
 }
