@@ -197,7 +197,7 @@ const describeRequests = (r: RequestCounts) =>
     .map(([method, n]) => `${method} ${fmt(n)}`)
     .join(', ')}; by status ${Object.entries(r.byStatus)
     .map(([status, n]) => `${status}: ${fmt(n)}`)
-    .join(', ')})`;
+    .join(', ')}; WordPress's own wp-cron requests ${fmt(r.ownRequests)} besides)`;
 
 interface Baseline {
   totalMs: number;

@@ -27,6 +27,7 @@ describe('real WooCommerce figures from the access log', () => {
       line('GET /wp-json/wc/v3/products?per_page=100&sku=BENCH-V-026%2CBENCH-V-027', 200),
       line('PUT /wp-json/wc/v3/products/12', 200),
       line('DELETE /wp-json/wc/v3/products/12', 200),
+      '127.0.0.1 - - [26/Nov/2026:23:22:03 +0000] "POST /wp-cron.php?doing_wp_cron=1 HTTP/1.1" 200 5 "WordPress/7.1; https://127.0.0.1:8681" 8681 rt=0.000',
       'a line of another format',
     ]);
     expect(counts.total).toBe(10);
@@ -35,6 +36,7 @@ describe('real WooCommerce figures from the access log', () => {
     expect(counts.writes).toBe(4);
     expect(counts.lookups).toBe(5);
     expect(counts.singleLookups).toBe(4);
+    expect(counts.ownRequests).toBe(1);
   });
 
   it('reads only what a phase appended to the log', () => {

@@ -155,9 +155,14 @@ export interface RequestCounts {
   singleLookups: number;
   /** POST, PUT, PATCH and DELETE requests. */
   writes: number;
+  /** WordPress's requests to itself (wp-cron), left out of the figures above. */
+  ownRequests: number;
 }
 
-/** Counts requests of the kit's nginx log format: `... "METHOD /path HTTP/x" STATUS ...`. */
+/**
+ * Counts requests of the kit's nginx log format:
+ * `... "METHOD /path HTTP/x" STATUS BYTES "USER-AGENT" PORT rt=SECONDS`.
+ */
 export function countRequests(lines: readonly string[]): RequestCounts {
   const counts: RequestCounts = {
     total: 0,
@@ -166,11 +171,16 @@ export function countRequests(lines: readonly string[]): RequestCounts {
     lookups: 0,
     singleLookups: 0,
     writes: 0,
+    ownRequests: 0,
   };
   for (const line of lines) {
-    const match = /"([A-Z]+) (\S+) [^"]*" (\d{3}) /.exec(line);
+    const match = /"([A-Z]+) (\S+) [^"]*" (\d{3}) \S+ "([^"]*)"/.exec(line);
     if (!match) continue;
-    const [, method = '', target = '', status = ''] = match;
+    const [, method = '', target = '', status = '', agent = ''] = match;
+    if (agent.startsWith('WordPress/')) {
+      counts.ownRequests += 1;
+      continue;
+    }
     counts.total += 1;
     counts.byMethod[method] = (counts.byMethod[method] ?? 0) + 1;
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
