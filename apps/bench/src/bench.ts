@@ -33,9 +33,11 @@ import { bigCommerceRequestBound } from './request-bound.ts';
  *       single-stream writing, abandoned requests, lookups, media, a re-run and an outage.
  * Any failed record, unmet target or run that does not complete makes the exit code 1.
  *
- * Options: --only a|b|bigcommerce|shopify|real, --scales 0.25,0.5,1 (a), --from/--to (a),
+ * Options: --only a|b|bigcommerce|shopify|real|outage, --scales 0.25,0.5,1 (a), --from/--to (a),
  * --products 2000 (BigCommerce), --shopify-scale 0.02, --latency <ms> (b), --trace-heap,
- * --outage / --no-outage (c; on by default with --only real, off in the full run).
+ * --outage / --no-outage (c; on by default with --only real, off in the full run; --only outage
+ * runs that step alone), --stall-minutes 10 (c: an outage run with no request for that long has
+ * hung and is stopped).
  */
 const { values } = parseArgs({
   options: {
@@ -50,6 +52,8 @@ const { values } = parseArgs({
     'trace-heap': { type: 'boolean', default: false },
     // (c): stop the destination mid-run; on by default with --only real (--no-outage skips it).
     outage: { type: 'boolean' },
+    // (c): give the outage run up when the destination has had no request for this long.
+    'stall-minutes': { type: 'string', default: '10' },
   },
   allowNegative: true,
 });
@@ -284,8 +288,14 @@ const started = performance.now();
 if (!only || only === 'a') results.push(await engineCost());
 if (!only || only === 'b' || only === 'bigcommerce') results.push(await bigCommerce());
 if (!only || only === 'b' || only === 'shopify') results.push(await shopify());
-if (!only || only === 'real')
-  results.push(await realWooCommerce({ outage: values.outage ?? only === 'real' }));
+if (!only || only === 'real' || only === 'outage')
+  results.push(
+    await realWooCommerce({
+      outage: values.outage ?? (only === 'real' || only === 'outage'),
+      outageOnly: only === 'outage',
+      stallMs: Number(values['stall-minutes']) * 60_000,
+    }),
+  );
 const allMet = results.every(Boolean);
 console.log(
   `\n${allMet ? 'All targets met.' : 'Some targets were not met.'} (${seconds(performance.now() - started)})`,

@@ -61,8 +61,15 @@ function target(label: string, met: boolean): boolean {
 
 export interface RealScenarioOptions {
   outage: boolean;
+  /** Only the outage step (after the fill): the baseline, first run and re-run are left out. */
+  outageOnly?: boolean;
   /** How long the destination stays down in the outage step. */
   outageMs?: number;
+  /**
+   * The outage run is given up as stalled when the destination's access log has not grown for
+   * this long (a run waiting for the store keeps probing it, so its requests show there).
+   */
+  stallMs?: number;
 }
 
 export async function realWooCommerce(
@@ -95,6 +102,28 @@ export async function realWooCommerce(
     const sourceCounts = await counts(source);
     console.log(`  source holds ${describeCounts(sourceCounts)}`);
 
+    const workerEnv = { NODE_EXTRA_CA_CERTS: caFile };
+    const vaultKey = randomBytes(32).toString('hex');
+    const task = (statePath: string): WorkerTask => ({
+      source: address(source),
+      destination: address(destination),
+      statePath,
+      dataTypes: entities,
+      real: true,
+      vaultKey,
+    });
+    const outageStep = () =>
+      outage(
+        kit,
+        task(join(dir, 'outage.sqlite')),
+        workerEnv,
+        destination,
+        sourceCounts,
+        options.outageMs ?? 60_000,
+        options.stallMs ?? 10 * 60_000,
+      );
+    if (options.outageOnly) return await outageStep();
+
     const resetAt = performance.now();
     await storeCommand(kit, destination, 'reset');
     console.log(`  destination reset in ${seconds(performance.now() - resetAt)}`);
@@ -105,17 +134,7 @@ export async function realWooCommerce(
       `  destination reset again in ${seconds(performance.now() - emptiedAt)} (not counted)`,
     );
 
-    const task = (statePath: string, vaultKey: string): WorkerTask => ({
-      source: address(source),
-      destination: address(destination),
-      statePath,
-      dataTypes: entities,
-      real: true,
-      vaultKey,
-    });
-    const workerEnv = { NODE_EXTRA_CA_CERTS: caFile };
-    const vaultKey = randomBytes(32).toString('hex');
-    const first = task(join(dir, 'state.sqlite'), vaultKey);
+    const first = task(join(dir, 'state.sqlite'));
 
     console.log("\n(c) the migration, through the server's job runner, verification included");
     const before = logOffset(destination);
@@ -141,17 +160,7 @@ export async function realWooCommerce(
       ) && ok;
     ok = complete(again) && ok;
 
-    if (options.outage) {
-      ok =
-        (await outage(
-          kit,
-          task(join(dir, 'outage.sqlite'), vaultKey),
-          workerEnv,
-          destination,
-          sourceCounts,
-          options.outageMs ?? 60_000,
-        )) && ok;
-    }
+    if (options.outage) ok = (await outageStep()) && ok;
     return ok;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -451,12 +460,17 @@ async function outage(
   destination: KitStore,
   sourceCounts: StoreCounts,
   downMs: number,
+  stallMs: number,
 ): Promise<boolean> {
   console.log(
     `\n(c) outage: a fresh migration; the destination's PHP and database stopped for ${seconds(downMs)} just after the first records arrive`,
   );
   await storeCommand(kit, destination, 'reset');
-  const running = runWorker(task, env);
+  const stalled = new AbortController();
+  const running = runWorker(task, env, stalled.signal).catch((error: unknown) => {
+    if (!stalled.signal.aborted) throw error;
+    return undefined;
+  });
   let finished = false;
   void running.then(
     () => (finished = true),
@@ -479,12 +493,25 @@ async function outage(
   console.log(
     `  started again with store.sh start after ${seconds(startAt - stoppedAt)} (took ${seconds(performance.now() - startAt)})${finished ? '; the run had already ended' : ''}`,
   );
-  const run = await running;
-  printRun(run);
+  // A run that neither finishes nor asks the store anything any more has hung.
+  let size = logOffset(destination);
+  let grewAt = performance.now();
+  const watch = setInterval(() => {
+    const now = logOffset(destination);
+    if (now !== size) [size, grewAt] = [now, performance.now()];
+    else if (performance.now() - grewAt > stallMs)
+      stalled.abort(`no request to the destination for ${seconds(stallMs)}`);
+  }, 5_000);
+  const run = await running.finally(() => clearInterval(watch));
+  if (run) printRun(run);
+  else
+    console.log(
+      `  the run stalled: ${String(stalled.signal.reason)} while it had not finished; its worker was stopped`,
+    );
   const held = await counts(destination);
   const duplicates = await duplicateSkus(destination);
   console.log(`  destination holds ${describeCounts(held)}`);
-  let ok = complete(run);
+  let ok = run ? complete(run) : target('the run finishes by itself', false);
   ok =
     target(
       `destination counts equal the source's (products ${fmt(held.products)}/${fmt(sourceCounts.products)}, variations ${fmt(held.variations)}/${fmt(sourceCounts.variations)}, customers ${fmt(held.customers)}/${fmt(sourceCounts.customers)}, orders ${fmt(held.orders)}/${fmt(sourceCounts.orders)})`,
