@@ -10,6 +10,7 @@ import type { WorkerResult, WorkerTask } from './bench-worker.ts';
 import { fillWooCommerce } from './fill-woocommerce.ts';
 import {
   countRequests,
+  duplicateEmails,
   duplicateSkus,
   kitFolder,
   kitScript,
@@ -510,6 +511,7 @@ async function outage(
     );
   const held = await counts(destination);
   const duplicates = await duplicateSkus(destination);
+  const twiceByEmail = await duplicateEmails(destination);
   console.log(`  destination holds ${describeCounts(held)}`);
   let ok = run ? complete(run) : target('the run finishes by itself', false);
   ok =
@@ -523,6 +525,11 @@ async function outage(
     target(
       `SKUs held twice: ${fmt(duplicates.length)}${duplicates.length ? ` (${duplicates.slice(0, 5).join(', ')})` : ''} (target 0)`,
       duplicates.length === 0,
+    ) && ok;
+  ok =
+    target(
+      `customers held twice (same e-mail): ${fmt(twiceByEmail.length)}${twiceByEmail.length ? ` (${twiceByEmail.slice(0, 5).join(', ')})` : ''} (target 0)`,
+      twiceByEmail.length === 0,
     ) && ok;
   return ok;
 }

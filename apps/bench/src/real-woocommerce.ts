@@ -116,6 +116,15 @@ export async function duplicateSkus(store: KitStore): Promise<string[]> {
   return out ? out.split('\n') : [];
 }
 
+/** E-mail addresses held by more than one account (a customer a run wrote twice). */
+export async function duplicateEmails(store: KitStore): Promise<string[]> {
+  const out = await sql(
+    store,
+    "SELECT user_email FROM wp_users WHERE user_email <> '' GROUP BY user_email HAVING COUNT(*) > 1",
+  );
+  return out ? out.split('\n') : [];
+}
+
 /** Product variations the store holds. */
 export async function storedVariations(store: KitStore): Promise<number> {
   return Number(
