@@ -3,7 +3,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // Package boundaries (docs/architecture.md): connectors know only the kit and the canonical model;
-// the web app knows only the shared contracts; the engine reaches connectors through the registry.
+// the web app knows only the shared contracts; the engine reaches connectors through the registry;
+// no package imports an app.
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
@@ -21,6 +22,15 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // Apps sit on top of packages: a package never imports an app (the benchmark, which drives
+    // the server, is an app of its own for that reason).
+    files: ['packages/*/src/**'],
+    rules: restrict(
+      ['@replatform/server/*', '@replatform/web/*', '@replatform/cli/*', '@replatform/bench/*'],
+      'Packages do not import apps.',
+    ),
   },
   {
     files: ['packages/connectors/src/**'],

@@ -20,8 +20,8 @@ import pg from 'pg';
 import { entityTypes, type EntityType } from '@replatform/canonical/entities';
 import { openDatabase } from '@replatform/db/database';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
-import { startBenchStore, type BenchStore } from '@replatform/engine/bench/bench-stores';
-import { serverEnvironment, serverNodeFlags } from '@replatform/engine/bench/server-runtime';
+import { startBenchStore, type BenchStore } from '@replatform/bench/bench-stores';
+import { serverEnvironment, serverNodeFlags } from '@replatform/bench/server-runtime';
 import { sealCredentials } from '@replatform/server/migrations/store-credentials';
 import { CredentialVault } from '@replatform/server/security/credential-vault';
 

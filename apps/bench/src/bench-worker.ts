@@ -5,7 +5,7 @@ import { connectorRegistry } from '@replatform/connectors/registry';
 import { migrateToLatest, openDatabase } from '@replatform/db/database';
 import { EngineRepository } from '@replatform/db/engine-repository';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
-import { StoreConnections } from '@replatform/server/connections/store-connections';
+import { displayAddress, StoreConnections } from '@replatform/server/connections/store-connections';
 import { createEngineServices } from '@replatform/server/jobs/engine-services';
 import { startMigration } from '@replatform/server/jobs/start-migration';
 import { sealCredentials } from '@replatform/server/migrations/store-credentials';
@@ -29,10 +29,23 @@ export interface WorkerTask {
   dataTypes: ('products' | 'customers' | 'orders')[];
   /** Print the live heap after a full GC at each quarter (needs --expose-gc). */
   traceHeap?: boolean;
+  /**
+   * Real stores on this machine (scenario (c)) instead of emulators: reached at their own https
+   * addresses, admitted by exact origin as the egress guard admits an operator's allowlisted
+   * stores, their CA trusted through NODE_EXTRA_CA_CERTS set by the parent. No routing.
+   */
+  real?: boolean;
+  /** The credential vault's key (hex), so a later worker can open what an earlier one sealed. */
+  vaultKey?: string;
+  /** Start this existing, completed migration again (a re-migration) instead of a new one. */
+  migrationId?: string;
 }
 
 export interface WorkerResult {
+  migrationId: string;
   status: string;
+  /** From the start of the migration to the end of its job (migrate and verification). */
+  totalMs: number;
   message?: string;
   /** From the start of the run to the end of its migrate phase (verification excluded). */
   migrateMs: number;
@@ -96,52 +109,15 @@ function benchLog(rateUsage: WorkerResult['rateUsage']): FastifyBaseLogger {
   return log as unknown as FastifyBaseLogger;
 }
 
-async function main(): Promise<void> {
-  const task = JSON.parse(process.argv[2] ?? '{}') as WorkerTask;
-  const db = openDatabase({ sqlitePath: task.statePath });
-  await migrateToLatest(db);
-  const rateUsage: WorkerResult['rateUsage'] = {};
-  const log = benchLog(rateUsage);
-  const vault = new CredentialVault(randomBytes(32));
-  const sides = [task.source, task.destination];
-  const connections = new StoreConnections({
-    registry: connectorRegistry,
-    vault,
-    egressAllowlist: sides.map((s) => s.origin),
-    egressAllowHttp: true,
-    route: (http) =>
-      routeToEmulators(
-        http,
-        new Map(
-          sides.flatMap((s) =>
-            s.platform === 'shopify' ? [[s.credentials.shopDomain ?? '', s.origin] as const] : [],
-          ),
-        ),
-        new Map(
-          sides.flatMap((s) =>
-            s.platform === 'bigcommerce'
-              ? [[s.credentials.storeHash ?? '', s.origin] as const]
-              : [],
-          ),
-        ),
-      ),
-  });
-  const migrations = new MigrationsRepository(db);
-  const engine = createEngineServices({
-    db,
-    migrations,
-    connections,
-    log,
-    notifier: () => new NotificationsService(db),
-  });
-
+/** A new migration between the task's stores, with sealed credentials, ready to start. */
+async function prepare(migrations: MigrationsRepository, vault: CredentialVault, task: WorkerTask) {
   const created = await migrations.create({ userId: 'bench', email: '', storeName: 'bench' });
   const seal = (side: 'source' | 'destination', address: StoreAddress) =>
     sealCredentials(vault, created.id, side, {
       platform: address.platform,
       secrets: address.credentials,
     });
-  const ready = await migrations.update(created.id, 'bench', {
+  return migrations.update(created.id, 'bench', {
     sourceStore: task.source.platform,
     destinationStore: task.destination.platform,
     sourceStoreUrl: task.source.origin,
@@ -153,12 +129,71 @@ async function main(): Promise<void> {
     dataTypes: Object.fromEntries(task.dataTypes.map((t) => [t, true])),
     currentStep: 3,
   });
+}
+
+async function main(): Promise<void> {
+  const task = JSON.parse(process.argv[2] ?? '{}') as WorkerTask;
+  const db = openDatabase({ sqlitePath: task.statePath });
+  await migrateToLatest(db);
+  const rateUsage: WorkerResult['rateUsage'] = {};
+  const log = benchLog(rateUsage);
+  const vault = new CredentialVault(
+    task.vaultKey ? Buffer.from(task.vaultKey, 'hex') : randomBytes(32),
+  );
+  const sides = [task.source, task.destination];
+  const connections = new StoreConnections({
+    registry: connectorRegistry,
+    vault,
+    egressAllowlist: sides.map((s) => new URL(s.origin).origin),
+    egressAllowHttp: !task.real,
+    route: (http) =>
+      task.real
+        ? http
+        : routeToEmulators(
+            http,
+            new Map(
+              sides.flatMap((s) =>
+                s.platform === 'shopify'
+                  ? [[s.credentials.shopDomain ?? '', s.origin] as const]
+                  : [],
+              ),
+            ),
+            new Map(
+              sides.flatMap((s) =>
+                s.platform === 'bigcommerce'
+                  ? [[s.credentials.storeHash ?? '', s.origin] as const]
+                  : [],
+              ),
+            ),
+          ),
+  });
+  const migrations = new MigrationsRepository(db);
+  // The benchmark's stores (emulated or the real ones on this machine) count as its sandbox
+  // stores: no payment limit, which is not what is measured. Recognised by the address sealed
+  // with their credentials (a BigCommerce store by its hash, a Shopify shop by its domain), as
+  // the server recognises its own sandbox stores.
+  const sandboxAddresses = new Set(
+    sides.map((s) => `${s.platform} ${displayAddress(s.platform, s.credentials)}`),
+  );
+  const engine = createEngineServices({
+    db,
+    migrations,
+    connections,
+    log,
+    notifier: () => new NotificationsService(db),
+    sandbox: {
+      isSandboxAddress: (platform, address) => sandboxAddresses.has(`${platform} ${address}`),
+    },
+  });
+
+  const ready = task.migrationId
+    ? await migrations.findForUser(task.migrationId, 'bench')
+    : await prepare(migrations, vault, task);
   if (!ready) throw new Error('the benchmark migration could not be prepared');
+  const created = ready;
 
   const cpuBefore = process.cpuUsage();
-  // As a sandbox run: no payment limit, which is not what is measured here.
-  for (const origin of [task.source.origin, task.destination.origin])
-    engine.sandboxOrigins.add(new URL(origin).origin);
+  const startedAt = performance.now();
   const { job } = await startMigration(engine, ready, { isDemo: false });
   engine.runner.start();
 
@@ -225,7 +260,9 @@ async function main(): Promise<void> {
   const migrateStartedAt = run ? Date.parse(run.startedAt) : Date.now();
   const migrateEndedAt = run?.finishedAt ? Date.parse(run.finishedAt) : Date.now();
   const output: WorkerResult = {
+    migrationId: created.id,
     status: run?.status ?? 'unknown',
+    totalMs: finished - startedAt,
     ...(run?.errorMessage ? { message: run.errorMessage } : {}),
     migrateMs: migrateEndedAt - migrateStartedAt,
     migrateStartedAt,

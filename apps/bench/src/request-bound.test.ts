@@ -30,17 +30,14 @@ describe('benchmark bounds and runtime', () => {
 
   it('measures with the runtime settings the server and the CLI are started with', () => {
     const root = JSON.parse(
-      readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'),
     ) as { scripts: Record<string, string> };
     const start = root.scripts.start ?? '';
     for (const flag of serverNodeFlags) expect(start).toContain(flag);
     for (const [name, value] of Object.entries(serverEnvironment))
       expect(start).toContain(`${name}=${value}`);
     // The CLI runs the same engine with the same settings.
-    const launcher = readFileSync(
-      new URL('../../../../apps/cli/bin/replatform.mjs', import.meta.url),
-      'utf8',
-    );
+    const launcher = readFileSync(new URL('../../cli/bin/replatform.mjs', import.meta.url), 'utf8');
     for (const flag of serverNodeFlags) expect(launcher).toContain(`'${flag}'`);
     for (const [name, value] of Object.entries(serverEnvironment))
       expect(launcher).toContain(`${name}: '${value}'`);

@@ -1,19 +1,18 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Platform } from '@replatform/contracts/migration';
 import {
   generateSampleStore,
   type SampleStoreOptions,
 } from '@replatform/emulators/framework/sample-store';
-import { describeRateUsage } from '../migrate.ts';
+import { describeRateUsage } from '@replatform/engine/migrate';
 import { startBenchStore, type BenchStore, type StoreLimitUse } from './bench-stores.ts';
 import type { WorkerResult, WorkerTask } from './bench-worker.ts';
+import { realWooCommerce } from './real-woocommerce-scenario.ts';
+import { runWorker } from './run-worker.ts';
 import { bigCommerceRequestBound } from './request-bound.ts';
-import { serverEnvironment, serverNodeFlags } from './server-runtime.ts';
 
 /**
  * npm run bench: migrations between emulated stores, each run by the server's own job runner in
@@ -29,10 +28,16 @@ import { serverEnvironment, serverNodeFlags } from './server-runtime.ts';
  *       - Shopify, Standard plan (100 query-cost points per second restored): points per second
  *         used against those available, from the connection's rateUsage() and the store's count
  *         (target >= 90 % of the restore rate, and no THROTTLED answer).
+ *   (c) real WooCommerce 11 stores, when BENCH_WOO_SOURCE and BENCH_WOO_DESTINATION name their
+ *       store.json files (real-woocommerce-scenario.ts): the migration against WooCommerce's own
+ *       single-stream writing, abandoned requests, lookups, media, a re-run and an outage.
  * Any failed record, unmet target or run that does not complete makes the exit code 1.
  *
- * Options: --only a|b|bigcommerce|shopify, --scales 0.25,0.5,1 (a), --from/--to (a),
- * --products 2000 (BigCommerce), --shopify-scale 0.02, --latency <ms> (b), --trace-heap.
+ * Options: --only a|b|bigcommerce|shopify|real|outage, --scales 0.25,0.5,1 (a), --from/--to (a),
+ * --products 2000 (BigCommerce), --shopify-scale 0.02, --latency <ms> (b), --trace-heap,
+ * --outage / --no-outage (c; on by default with --only real, off in the full run; --only outage
+ * runs that step alone), --stall-minutes 10 (c: an outage run with no request for that long has
+ * hung and is stopped).
  */
 const { values } = parseArgs({
   options: {
@@ -45,11 +50,15 @@ const { values } = parseArgs({
     'shopify-scale': { type: 'string', default: '0.02' },
     latency: { type: 'string', default: '100' },
     'trace-heap': { type: 'boolean', default: false },
+    // (c): stop the destination mid-run; on by default with --only real (--no-outage skips it).
+    outage: { type: 'boolean' },
+    // (c): give the outage run up when the destination has had no request for this long.
+    'stall-minutes': { type: 'string', default: '10' },
   },
+  allowNegative: true,
 });
 
 const full = { products: 10_000, customers: 5_000, orders: 5_000 };
-const worker = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)} %`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -61,33 +70,6 @@ function scaled(scale: number): Required<Pick<SampleStoreOptions, 'seed'>> & typ
     customers: Math.round(full.customers * scale),
     orders: Math.round(full.orders * scale),
   };
-}
-
-function runWorker(task: WorkerTask): Promise<WorkerResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        ...serverNodeFlags,
-        '--disable-warning=ExperimentalWarning',
-        ...(task.traceHeap ? ['--expose-gc'] : []),
-        worker,
-        JSON.stringify(task),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...serverEnvironment } },
-    );
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      try {
-        resolve(JSON.parse(line) as WorkerResult);
-      } catch {
-        reject(new Error(`benchmark worker exited with ${code}: ${out}`));
-      }
-    });
-  });
 }
 
 interface Scenario {
@@ -306,6 +288,14 @@ const started = performance.now();
 if (!only || only === 'a') results.push(await engineCost());
 if (!only || only === 'b' || only === 'bigcommerce') results.push(await bigCommerce());
 if (!only || only === 'b' || only === 'shopify') results.push(await shopify());
+if (!only || only === 'real' || only === 'outage')
+  results.push(
+    await realWooCommerce({
+      outage: values.outage ?? (only === 'real' || only === 'outage'),
+      outageOnly: only === 'outage',
+      stallMs: Number(values['stall-minutes']) * 60_000,
+    }),
+  );
 const allMet = results.every(Boolean);
 console.log(
   `\n${allMet ? 'All targets met.' : 'Some targets were not met.'} (${seconds(performance.now() - started)})`,
