@@ -37,7 +37,8 @@ import { bigCommerceRequestBound } from './request-bound.ts';
  * --products 2000 (BigCommerce), --shopify-scale 0.02, --latency <ms> (b), --trace-heap,
  * --outage / --no-outage (c; on by default with --only real, off in the full run; --only outage
  * runs that step alone), --stall-minutes 10 (c: an outage run with no request for that long has
- * hung and is stopped).
+ * hung and is stopped), --baseline-seconds <s> (c: WooCommerce's own time measured by an earlier
+ * run on the same stores; the baseline step is left out).
  */
 const { values } = parseArgs({
   options: {
@@ -52,6 +53,7 @@ const { values } = parseArgs({
     'trace-heap': { type: 'boolean', default: false },
     // (c): stop the destination mid-run; on by default with --only real (--no-outage skips it).
     outage: { type: 'boolean' },
+    'baseline-seconds': { type: 'string' },
     // (c): give the outage run up when the destination has had no request for this long.
     'stall-minutes': { type: 'string', default: '10' },
   },
@@ -294,6 +296,9 @@ if (!only || only === 'real' || only === 'outage')
       outage: values.outage ?? (only === 'real' || only === 'outage'),
       outageOnly: only === 'outage',
       stallMs: Number(values['stall-minutes']) * 60_000,
+      ...(values['baseline-seconds'] === undefined
+        ? {}
+        : { baselineMs: Number(values['baseline-seconds']) * 1000 }),
     }),
   );
 const allMet = results.every(Boolean);
