@@ -1,5 +1,20 @@
 import type { AssetRecord, IdMap } from '../kit/contract.ts';
 
+/** What a write claimed: the images it may send for download, settled once it has answered. */
+export interface ImageClaim {
+  mine: Set<string>;
+  /** Records what the write stored and lets writes waiting for those images go on (once). */
+  settle: (stored: Map<string, number>) => AssetRecord[];
+}
+
+/**
+ * Settles what a write claimed and did not settle, because it failed part-way (a store that went
+ * down): writes waiting for those images go on, and store them themselves.
+ */
+export function releaseClaims(open: readonly ImageClaim[]): void {
+  for (const claim of open) claim.settle(new Map());
+}
+
 /**
  * Images stored once per destination. WooCommerce downloads every image it is given by URL into
  * its media library, a new file each time; an image given by its media id is reused (and its
@@ -28,10 +43,7 @@ export class ImageStore {
    * URLs this write may send for download (the rest are stored or being stored by another write)
    * and a function to call with what the write stored.
    */
-  claim(
-    urls: readonly string[],
-    idMap: IdMap,
-  ): { mine: Set<string>; settle: (stored: Map<string, number>) => AssetRecord[] } {
+  claim(urls: readonly string[], idMap: IdMap, open?: ImageClaim[]): ImageClaim {
     const mine = new Set<string>();
     const resolvers = new Map<string, (id: number | undefined) => void>();
     for (const url of urls) {
@@ -44,9 +56,12 @@ export class ImageStore {
         }),
       );
     }
-    return {
+    let settled = false;
+    const claim: ImageClaim = {
       mine,
       settle: (stored) => {
+        if (settled) return [];
+        settled = true;
         const assets: AssetRecord[] = [];
         for (const url of mine) {
           const id = stored.get(url);
@@ -60,6 +75,8 @@ export class ImageStore {
         return assets;
       },
     };
+    open?.push(claim);
+    return claim;
   }
 
   /** Waits for an image another write is storing; undefined when that write did not store it. */

@@ -536,6 +536,45 @@ describe('WooCommerce connector against the emulator', () => {
     }
   });
 
+  it('lets a later write store an image a failed write had claimed, instead of waiting for it for ever', async () => {
+    const source = await startWooCommerceEmulator({ seed: { seed: 3, products: 2 } });
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const [front] = [...source.store.attachments.values()].map((a) => `${source.url}${a.path}`);
+      const image = { url: front ?? '', alt: '', title: '', position: 0 };
+      const inner = loopbackHttp();
+      recordings.push(inner.requests);
+      let failed = false;
+      // The store goes away in the middle of the first products batch.
+      const http = {
+        async request(request: ConnectorHttpRequest) {
+          if (!failed && request.method === 'POST' && request.url.includes('/products/batch')) {
+            failed = true;
+            throw new ConnectorError('config', 'store_gone', 'The store is gone');
+          }
+          return inner.request(request);
+        },
+      };
+      const connection = wooCommerceConnector.connect(
+        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+        { http },
+      );
+      await expect(
+        connection.write('products', [product('i1', { images: [image] })], new MemoryIdMap()),
+      ).rejects.toThrow('The store is gone');
+      const again = await Promise.race([
+        connection.write('products', [product('i2', { images: [image] })], new MemoryIdMap()),
+        new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 5_000)),
+      ]);
+      expect(again).not.toBe('waiting');
+      expect(again).toMatchObject([{ outcome: 'created' }]);
+      expect(emu.store.counts().attachments).toBe(1);
+    } finally {
+      await source.close();
+      await emu.close();
+    }
+  });
+
   it('finds what a customers batch whose answer was lost created among the newest accounts, and counts them created', async () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty' });
     try {

@@ -3,7 +3,7 @@ import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
 import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
 import { categoryBody, categoryPositionLost, type Json } from './from-canonical.ts';
-import type { ImageStore } from './images.ts';
+import { releaseClaims, type ImageClaim, type ImageStore } from './images.ts';
 import { readAllCategories } from './read.ts';
 import { writesCategoryOrder, type StoreInfo } from './store-info.ts';
 import { decodeEntities, descriptionFromWc, nameKey } from './to-canonical.ts';
@@ -60,7 +60,37 @@ export class CategoryWriter {
       const known = written.get(c.parentId) ?? idMap.get('categories', c.parentId);
       return known === undefined ? undefined : Number(known);
     };
-    let pending = records.map((_, i) => i);
+    const open: ImageClaim[] = [];
+    try {
+      await this.writeLevels(
+        records,
+        records.map((_, i) => i),
+        inBatch,
+        parentOf,
+        idMap,
+        outcomes,
+        written,
+        open,
+      );
+    } finally {
+      // A write that failed part-way must not leave other writes waiting for its images.
+      releaseClaims(open);
+    }
+    await this.adoptOrphans(written, idMap);
+    return outcomes;
+  }
+
+  private async writeLevels(
+    records: Category[],
+    start: number[],
+    inBatch: Set<string>,
+    parentOf: (c: Category) => number | undefined,
+    idMap: IdMap,
+    outcomes: WriteOutcome[],
+    written: Map<string, number>,
+    open: ImageClaim[],
+  ) {
+    let pending = start;
     while (pending.length) {
       // Parents before children: a level holds what can be written now.
       let level = pending.filter((i) => {
@@ -72,11 +102,9 @@ export class CategoryWriter {
         );
       });
       if (level.length === 0) level = pending; // a cycle in the source: break it at the root
-      await this.writeLevel(records, level, parentOf, idMap, outcomes, written);
+      await this.writeLevel(records, level, parentOf, idMap, outcomes, written, open);
       pending = pending.filter((i) => !level.includes(i));
     }
-    await this.adoptOrphans(written, idMap);
-    return outcomes;
   }
 
   private async writeLevel(
@@ -86,6 +114,7 @@ export class CategoryWriter {
     idMap: IdMap,
     outcomes: WriteOutcome[],
     written: Map<string, number>,
+    open: ImageClaim[],
   ) {
     const index = await this.index();
     const menuOrder = writesCategoryOrder(await this.info());
@@ -97,6 +126,7 @@ export class CategoryWriter {
     const claim = this.images.claim(
       level.flatMap((i) => (records[i]?.imageUrl ? [records[i].imageUrl] : [])),
       idMap,
+      open,
     );
     for (const i of level) {
       const c = records[i] as Category;

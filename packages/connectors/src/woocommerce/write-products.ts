@@ -9,7 +9,7 @@ import {
   variationBody,
   type Json,
 } from './from-canonical.ts';
-import type { ImageStore } from './images.ts';
+import { releaseClaims, type ImageClaim, type ImageStore } from './images.ts';
 import type { ImportState } from './import-state.ts';
 import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
 import { pageSize, readVariations } from './read.ts';
@@ -270,6 +270,21 @@ export class ProductWriter {
     idMap: IdMap,
     lookFirst: boolean,
   ): Promise<{ outcomes: WriteOutcome[]; skuTaken: Set<number> }> {
+    const open: ImageClaim[] = [];
+    try {
+      return await this.writeClaiming(records, idMap, lookFirst, open);
+    } finally {
+      // A write that failed part-way must not leave other writes waiting for its images.
+      releaseClaims(open);
+    }
+  }
+
+  private async writeClaiming(
+    records: Product[],
+    idMap: IdMap,
+    lookFirst: boolean,
+    open: ImageClaim[],
+  ): Promise<{ outcomes: WriteOutcome[]; skuTaken: Set<number> }> {
     const skuTaken = new Set<number>();
     const info = await this.info();
     const outcomes: WriteOutcome[] = new Array(records.length);
@@ -400,6 +415,7 @@ export class ProductWriter {
     const claim = this.images.claim(
       [...withImages].flatMap((i) => gallery(records[i] as Product).map((img) => img.url)),
       idMap,
+      open,
     );
     /** Per record, the source URLs of the gallery images sent, in the order sent. */
     const sentImages = new Map<number, string[]>();
@@ -538,6 +554,7 @@ export class ProductWriter {
           idMap,
           created && !result.recovered,
           variantAssets,
+          open,
         );
         if (imageWarnings.length) {
           (warnings[key] ??= []).push(...imageWarnings);
@@ -763,6 +780,7 @@ export class ProductWriter {
     idMap: IdMap,
     fresh: boolean,
     assets: AssetRecord[],
+    open: ImageClaim[],
   ): Promise<{ problems: string[]; imageWarnings: string[] }> {
     const path = `/products/${product.id}/variations`;
     const existing = fresh ? [] : await readVariations(this.client, product.id);
@@ -780,6 +798,7 @@ export class ProductWriter {
     const claim = this.images.claim(
       p.variants.flatMap((v) => (v.imageUrl ? [v.imageUrl] : [])),
       idMap,
+      open,
     );
     const sentInBatch = new Set<string>();
     const titled = new Map(p.images.map((img) => [img.url, img]));
