@@ -16,8 +16,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { crc32, deflateSync } from 'node:zlib';
 import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
+import { png } from '@replatform/connectors/woocommerce/real-store/test-image';
 
 interface StoreFile {
   url_https: string;
@@ -91,39 +91,6 @@ class Store {
     (await this.call<T>('POST', path, body)).data;
   total = async (path: string) => (await this.call<unknown[]>('GET', path)).total;
   close = () => this.#http.close();
-}
-
-/** A small PNG of one colour with a darker frame, so every image is a distinct, valid file. */
-function png(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      const frame = x < 4 || y < 4 || x >= width - 4 || y >= height - 4;
-      const at = y * (width * 3 + 1) + 1 + x * 3;
-      rows.set(
-        rgb.map((c) => (frame ? c >> 1 : c)),
-        at,
-      );
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 /** Serves the seed images on 127.0.0.1 while the store downloads them. */

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { deflateSync, crc32 } from 'node:zlib';
+import { png } from '@replatform/connectors/woocommerce/real-store/test-image';
 import { loadKitStore, sql, WooRest, type KitStore } from './real-woocommerce.ts';
 
 /**
@@ -42,44 +42,13 @@ const chunks = <T>(items: readonly T[], size: number): T[][] => {
   return out;
 };
 
-/** A PNG of one colour with a darker frame: every image is a distinct, valid file. */
-function png(width: number, height: number, rgb: readonly [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y += 1)
-    for (let x = 0; x < width; x += 1) {
-      const frame = x < 6 || y < 6 || x >= width - 6 || y >= height - 6;
-      rows.set(
-        rgb.map((c) => (frame ? c >> 1 : c)),
-        y * (width * 3 + 1) + 1 + x * 3,
-      );
-    }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 /** Serves the shared images on 127.0.0.1 (the kit's stores may fetch from there). */
 async function imageServer(): Promise<{ server: Server; url: (i: number) => string }> {
   const files = new Map<string, Buffer>();
   for (let i = 0; i < benchStoreShape.sharedImages; i += 1)
     files.set(
       `bench-image-${pad(i + 1, 2)}.png`,
-      png(120 + i * 2, 120, [(i * 53) % 256, (i * 97 + 80) % 256, (i * 29 + 160) % 256]),
+      png(120 + i * 2, 120, [(i * 53) % 256, (i * 97 + 80) % 256, (i * 29 + 160) % 256], 6),
     );
   const server = createServer((request, response) => {
     const file = files.get(new URL(request.url ?? '/', 'http://127.0.0.1').pathname.slice(1));

@@ -4,7 +4,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
-import type { RealStore } from '@replatform/connectors/woocommerce/real-store/real-stores';
+import type {
+  RealStore,
+  StoreFile,
+} from '@replatform/connectors/woocommerce/real-store/real-stores';
 
 /**
  * Real WooCommerce stores of the test-store kit (`store.sh`), as the benchmark's scenario (c) and
@@ -12,18 +15,8 @@ import type { RealStore } from '@replatform/connectors/woocommerce/real-store/re
  * CA, counted in their own database, and their nginx access log read for what a run asked.
  */
 
-/** A store.json as the kit writes it (the fields used here). */
-interface StoreFile {
-  name: string;
-  url_https: string;
-  consumer_key: string;
-  consumer_secret: string;
-  ca_cert: string;
-  db_socket: string;
-  db_name: string;
-  dir?: string;
-  sample_data: boolean;
-}
+/** A store.json whose `dir` may be left out: it is then the folder the file is in. */
+type KitStoreFile = Omit<StoreFile, 'dir'> & { dir?: string };
 
 export interface KitStore extends RealStore {
   /** The CA certificate's file (for NODE_EXTRA_CA_CERTS of a process reaching the store). */
@@ -36,7 +29,7 @@ export interface KitStore extends RealStore {
 const run = promisify(execFile);
 
 export function loadKitStore(file: string): KitStore {
-  const json = JSON.parse(readFileSync(file, 'utf8')) as StoreFile;
+  const json = JSON.parse(readFileSync(file, 'utf8')) as KitStoreFile;
   const dir = json.dir ?? dirname(resolve(file));
   const url = json.url_https.replace(/\/+$/, '');
   return {

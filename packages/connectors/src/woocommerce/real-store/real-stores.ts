@@ -24,7 +24,7 @@ import type { WooCommerceCredentials } from '../credentials.ts';
  */
 
 /** A store.json as the kit writes it. */
-interface StoreFile {
+export interface StoreFile {
   name: string;
   url_https: string;
   consumer_key: string;
