@@ -7,7 +7,7 @@ export class ImportState {
    * and only what the store refuses (a SKU it already has, an e-mail in use) is looked up.
    */
   lookFirst = true;
-  /** Destination variation ids from the variations batches' answers, by variationKey(). */
+  /** Destination variation ids from the variations batches' answers, by product and variant. */
   private readonly variations = new Map<string, number>();
 
   rememberVariation(productId: number, variantSourceId: string, variationId: number): void {
