@@ -212,48 +212,109 @@ export async function* readEntity<E extends EntityType>(
   }
   const query = { per_page: pageSize, orderby: 'id', order: 'asc', context: 'edit' };
   for (;;) {
-    let converted: { id: number; result: Converted<EntityRecord[E]> }[];
-    let totalPages: number;
-    if (entity === 'products') {
-      // The store's own lists a product points into, read once per read: a product's answer
-      // names its tags and attributes but not their descriptions, settings or unused terms.
-      ctx.tags ??= await readTags(client);
-      ctx.attributes ??= await readSharedAttributes(client);
-      const result = await client.page('/products', { ...query, page }, wcProductSchema);
-      totalPages = result.totalPages;
-      // A page's variations are read side by side; the store's limiter sets how many at once.
-      converted = await mapLimit(result.items, childReads, async (p) => {
-        const variations = p.type === 'variable' ? await readVariations(client, p.id) : [];
-        return {
-          id: p.id,
-          result: productToCanonical(p, variations, ctx) as Converted<EntityRecord[E]>,
-        };
-      });
-    } else if (entity === 'customers') {
-      const result = await client.page('/customers', { ...query, page }, wcCustomerSchema);
-      totalPages = result.totalPages;
-      converted = result.items.map((c) => ({
-        id: c.id,
-        result: customerToCanonical(c) as Converted<EntityRecord[E]>,
-      }));
-    } else {
-      const result = await client.page('/orders', { ...query, page }, wcOrderSchema);
-      totalPages = result.totalPages;
-      const refunds = await readRefunds(
-        client,
-        result.items.filter((o) => o.refunds.length > 0).map((o) => o.id),
-      );
-      converted = await mapLimit(result.items, childReads, async (o) => {
-        const notes = await readNotes(client, o.id);
-        return {
-          id: o.id,
-          result: orderToCanonical(o, refunds.get(o.id) ?? [], notes) as Converted<EntityRecord[E]>,
-        };
-      });
-    }
+    const { converted, totalPages } = await readPage(client, entity, { ...query, page }, ctx);
     const next = nextCheckpoint(page, totalPages);
     yield { ...split(converted), next };
     if (!next) return;
     page++;
   }
+}
+
+type Query = Record<string, string | number>;
+
+/** One page of products, customers or orders with what each needs (variations, refunds, notes). */
+async function readPage<E extends EntityType>(
+  client: WooClient,
+  entity: E,
+  query: Query,
+  ctx: ReadContext,
+): Promise<{
+  converted: { id: number; result: Converted<EntityRecord[E]> }[];
+  totalPages: number;
+}> {
+  if (entity === 'products') {
+    // The store's own lists a product points into, read once per read: a product's answer
+    // names its tags and attributes but not their descriptions, settings or unused terms.
+    ctx.tags ??= await readTags(client);
+    ctx.attributes ??= await readSharedAttributes(client);
+    const result = await client.page('/products', query, wcProductSchema);
+    // A page's variations are read side by side; the store's limiter sets how many at once.
+    const converted = await mapLimit(result.items, childReads, async (p) => {
+      const variations = p.type === 'variable' ? await readVariations(client, p.id) : [];
+      return {
+        id: p.id,
+        result: productToCanonical(p, variations, ctx) as Converted<EntityRecord[E]>,
+      };
+    });
+    return { converted, totalPages: result.totalPages };
+  }
+  if (entity === 'customers') {
+    const result = await client.page('/customers', query, wcCustomerSchema);
+    return {
+      converted: result.items.map((c) => ({
+        id: c.id,
+        result: customerToCanonical(c) as Converted<EntityRecord[E]>,
+      })),
+      totalPages: result.totalPages,
+    };
+  }
+  const result = await client.page('/orders', query, wcOrderSchema);
+  const refunds = await readRefunds(
+    client,
+    result.items.filter((o) => o.refunds.length > 0).map((o) => o.id),
+  );
+  const converted = await mapLimit(result.items, childReads, async (o) => {
+    const notes = await readNotes(client, o.id);
+    return {
+      id: o.id,
+      result: orderToCanonical(o, refunds.get(o.id) ?? [], notes) as Converted<EntityRecord[E]>,
+    };
+  });
+  return { converted, totalPages: result.totalPages };
+}
+
+/**
+ * The records of these ids, as a read converts them (`include=`, a page of 100 at a time), so a
+ * verification can look at what a run wrote without reading the whole store. Ids the store no
+ * longer has are left out.
+ */
+export async function readIds<E extends EntityType>(
+  client: WooClient,
+  info: StoreInfo,
+  entity: E,
+  ids: readonly string[],
+): Promise<EntityRecord[E][]> {
+  const wanted = [...new Set(ids.map(Number).filter((id) => Number.isInteger(id) && id > 0))];
+  if (entity === 'categories') {
+    const all = (await readAllCategories(client)).filter((t) => t.id !== info.defaultCategoryId);
+    const byId = new Map(all.map((t) => [t.id, t]));
+    const converted = wanted.flatMap((id) => {
+      const term = byId.get(id);
+      return term ? [{ id, result: categoryToCanonical(term, byId, info.defaultCategoryId) }] : [];
+    });
+    return split(converted).records as EntityRecord[E][];
+  }
+  const ctx: ReadContext = {
+    currency: info.currency,
+    units: info.units,
+    defaultCategoryId: info.defaultCategoryId,
+  };
+  const records: EntityRecord[E][] = [];
+  for (let start = 0; start < wanted.length; start += pageSize) {
+    const chunk = wanted.slice(start, start + pageSize);
+    const { converted } = await readPage(
+      client,
+      entity,
+      {
+        include: chunk.join(','),
+        per_page: chunk.length,
+        orderby: 'id',
+        order: 'asc',
+        context: 'edit',
+      },
+      ctx,
+    );
+    records.push(...split(converted).records);
+  }
+  return records;
 }

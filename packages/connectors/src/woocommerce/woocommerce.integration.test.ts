@@ -575,6 +575,36 @@ describe('WooCommerce connector against the emulator', () => {
     }
   });
 
+  it('reads records back by their destination ids, as a read converts them, leaving out ids the store does not have', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const connection = connect(emu);
+      const idMap = new MemoryIdMap();
+      const written = await connection.write(
+        'products',
+        [product('r1'), product('r2'), product('r3')],
+        idMap,
+      );
+      const ids = written.map((o) => o.destinationId ?? '');
+      const byId = await connection.readByIds?.('products', [ids[2] ?? '', ids[0] ?? '', '999999']);
+      expect(byId?.map((p) => p.name).sort()).toEqual(['Product r1', 'Product r3']);
+      const full = await readAll(connection, 'products');
+      expect(byId?.find((p) => p.name === 'Product r1')).toEqual(
+        full.find((p) => p.name === 'Product r1'),
+      );
+      const customers = await connection.write(
+        'customers',
+        [customer('rb', 'rb@example.com')],
+        idMap,
+      );
+      const [back] =
+        (await connection.readByIds?.('customers', [customers[0]?.destinationId ?? ''])) ?? [];
+      expect(back?.email).toBe('rb@example.com');
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('finds what a customers batch whose answer was lost created among the newest accounts, and counts them created', async () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty' });
     try {

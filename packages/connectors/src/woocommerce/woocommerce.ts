@@ -24,7 +24,7 @@ import { EmailSwitch, type EmailSwitchOptions } from './emails.ts';
 import { ImageStore } from './images.ts';
 import { ImportState } from './import-state.ts';
 import { destinationFields, nativeFields } from './native-fields.ts';
-import { readEntity } from './read.ts';
+import { readEntity, readIds } from './read.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
 import { anyJson, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
 import { CategoryWriter } from './write-categories.ts';
@@ -181,6 +181,13 @@ export class WooCommerceConnection implements Connection {
     checkpoint: Checkpoint | null,
   ): AsyncIterable<Page<E>> {
     yield* readEntity(this.client, await this.storeInfo(), entity, checkpoint);
+  }
+
+  async readByIds<E extends EntityType>(
+    entity: E,
+    ids: readonly string[],
+  ): Promise<EntityRecord[E][]> {
+    return readIds(this.client, await this.storeInfo(), entity, ids);
   }
 
   async write<E extends EntityType>(
