@@ -283,6 +283,7 @@ export async function readIds<E extends EntityType>(
   info: StoreInfo,
   entity: E,
   ids: readonly string[],
+  shared?: ReadContext,
 ): Promise<EntityRecord[E][]> {
   const wanted = [...new Set(ids.map(Number).filter((id) => Number.isInteger(id) && id > 0))];
   if (entity === 'categories') {
@@ -294,7 +295,9 @@ export async function readIds<E extends EntityType>(
     });
     return split(converted).records as EntityRecord[E][];
   }
-  const ctx: ReadContext = {
+  // A caller reading many chunks passes one context, so the store's tags and attributes are read
+  // once for all of them.
+  const ctx: ReadContext = shared ?? {
     currency: info.currency,
     units: info.units,
     defaultCategoryId: info.defaultCategoryId,

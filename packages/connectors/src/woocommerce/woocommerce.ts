@@ -25,6 +25,7 @@ import { ImageStore } from './images.ts';
 import { ImportState } from './import-state.ts';
 import { destinationFields, nativeFields } from './native-fields.ts';
 import { readEntity, readIds } from './read.ts';
+import type { ReadContext } from './to-canonical.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
 import { anyJson, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
 import { CategoryWriter } from './write-categories.ts';
@@ -187,8 +188,17 @@ export class WooCommerceConnection implements Connection {
     entity: E,
     ids: readonly string[],
   ): Promise<EntityRecord[E][]> {
-    return readIds(this.client, await this.storeInfo(), entity, ids);
+    const info = await this.storeInfo();
+    this.#byIdContext ??= {
+      currency: info.currency,
+      units: info.units,
+      defaultCategoryId: info.defaultCategoryId,
+    };
+    return readIds(this.client, info, entity, ids, this.#byIdContext);
   }
+
+  /** The tags and attributes reads by id share until the next write changes them. */
+  #byIdContext: ReadContext | undefined;
 
   async write<E extends EntityType>(
     entity: E,
@@ -196,6 +206,7 @@ export class WooCommerceConnection implements Connection {
     idMap: IdMap,
   ): Promise<WriteOutcome[]> {
     if (records.length === 0) return [];
+    this.#byIdContext = undefined;
     await this.emails.beat();
     switch (entity) {
       case 'categories':

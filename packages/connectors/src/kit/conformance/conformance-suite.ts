@@ -109,6 +109,7 @@ export const conformanceTests = [
   'native catalogue',
   'round trip',
   'native round trip',
+  'read by ids',
   'idempotent rewrite',
   'faults on read',
   'faults on write',
@@ -228,7 +229,11 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
     connector.connect(store.credentials, {
       http: withDeadline(transportFor(store), faultTimeoutMs),
     });
-  const test = (title: ConformanceTest, fn: () => Promise<void>, timeout = 120_000) => {
+  const test = (
+    title: ConformanceTest,
+    fn: (context: { skip: (note?: string) => never }) => Promise<void>,
+    timeout = 120_000,
+  ) => {
     const reason = harness.skip?.[title];
     if (reason) it.skip(`${title} (skipped: ${reason})`, fn);
     else it(title, fn, timeout);
@@ -423,6 +428,26 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
           }
         }
         expect(problems, 'fields that differ between the two stores').toEqual([]);
+      });
+
+      test('read by ids', async ({ skip }) => {
+        expect(first, 'the round trip ran first').toBeDefined();
+        const readByIds = destination.readByIds?.bind(destination);
+        // Without it, verification after a run reads the destination in full.
+        if (!readByIds) return skip('the connector reads no records by id');
+        for (const entity of writable) {
+          const full = await readAll(destination, entity);
+          const written = first[entity].flatMap((o) => (o.destinationId ? [o.destinationId] : []));
+          expect(written.length, `${entity} written`).toBe(full.length);
+          // Asked out of order, with an id counted twice and one the store never had.
+          const asked = [...written].reverse();
+          if (asked[0]) asked.push(asked[0]);
+          asked.push('987654321');
+          const back = await readByIds(entity, asked);
+          const byId = (records: { id: string }[]) =>
+            [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+          expect(byId(back), `${entity} read by id equals the full read`).toEqual(byId(full));
+        }
       });
 
       test('idempotent rewrite', async () => {
