@@ -17,7 +17,10 @@ import { createHash } from 'node:crypto';
  * - `_replatform_method_id` on a shipping line that had no method code at the source: WooCommerce
  *   requires one, so the line is written with 'other' and read back without it;
  * - `_replatform_sku` on a line whose product no longer exists: WooCommerce answers a line's SKU
- *   from its product, so a custom line keeps the SKU it was sold under here.
+ *   from its product, so a custom line keeps the SKU it was sold under here;
+ * - `_replatform_temporary_coupon` on a coupon made only to record an order's historical coupon
+ *   line (its value: the source order's id), so one left behind by an interrupted write is known
+ *   as ours and replaced, never taken for the merchant's own coupon.
  *
  * Customers are the exception: WordPress counts a user meta key with a leading underscore as
  * protected, and WooCommerce's customers route neither writes nor answers protected meta. Their
@@ -33,6 +36,7 @@ export const markers = {
   taxTotal: '_replatform_tax_total',
   shippingCode: '_replatform_method_id',
   sku: '_replatform_sku',
+  temporaryCoupon: '_replatform_temporary_coupon',
 } as const;
 
 export const customerMarkers = {

@@ -250,6 +250,86 @@ describe('WooCommerce connector against the emulator', () => {
     }
   });
 
+  it('replaces a temporary coupon an interrupted write left behind, and gives the lines their historical totals back when a later run finishes the order', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      // The whole discount was on the second line; WooCommerce spreads a coupon over all lines.
+      const discounted = (id: string) => {
+        const o = order(id, 's1');
+        const line = o.lines[0] as Order['lines'][number];
+        return {
+          ...o,
+          lines: [
+            { ...line, quantity: 1, unitPrice: usd(1000), total: usd(1000), tax: usd(80) },
+            {
+              ...line,
+              id: 'l2',
+              quantity: 2,
+              unitPrice: usd(1000),
+              total: usd(1500),
+              tax: usd(120),
+            },
+          ],
+          subtotal: usd(3000),
+          taxTotal: usd(200),
+          discounts: [{ code: 'save5', amount: usd(500), tax: usd(0) }],
+          discountTotal: usd(500),
+          grandTotal: usd(2700),
+        };
+      };
+      const idMap = new MemoryIdMap();
+      const setUp = connect(emu);
+      idMap.record('products', await setUp.write('products', [product('s1')], idMap));
+      // Made for another order, worth that order's discount, and never deleted.
+      emu.store.createCoupon({
+        code: 'save5',
+        amount: '9.00',
+        discount_type: 'fixed_cart',
+        email_restrictions: ['someone-else@example.com'],
+        meta_data: [{ key: markers.temporaryCoupon, value: 'o0' }],
+      });
+
+      // This write stops before its last step (the lines' totals and the hash marker).
+      const inner = loopbackHttp();
+      recordings.push(inner.requests);
+      const http = {
+        async request(request: ConnectorHttpRequest) {
+          const body =
+            typeof request.body === 'string'
+              ? request.body
+              : new TextDecoder().decode(request.body ?? new Uint8Array());
+          if (
+            request.url.includes('/orders/batch') &&
+            body.includes(markers.hash) &&
+            !body.includes('"create":[{')
+          )
+            throw new ConnectorError('config', 'stopped', 'the run stopped here');
+          return inner.request(request);
+        },
+      };
+      const interrupted = wooCommerceConnector.connect(
+        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+        { http },
+      );
+      await expect(interrupted.write('orders', [discounted('o1')], idMap)).rejects.toThrow(
+        'the run stopped here',
+      );
+      expect(emu.store.coupons.size, 'the temporary coupons').toBe(0);
+
+      // The next attempt of the run resumes: it finds the order by its marker.
+      const resumed = connect(emu);
+      await resumed.prepareImport?.({ runId: 'coupons', resumed: true });
+      const [again] = await resumed.write('orders', [discounted('o1')], idMap);
+      expect(again).toMatchObject({ outcome: 'updated' });
+      const [back] = (await readAll(connect(emu), 'orders')) as Order[];
+      expect(back?.discounts.map((d) => [d.code, d.amount.amount])).toEqual([['save5', 500]]);
+      expect(back?.lines.map((l) => l.total.amount)).toEqual([1000, 1500]);
+      expect(back?.grandTotal.amount).toBe(2700);
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('imports orders without taking stock, keeping totals and taxes the customer paid', async () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty' });
     try {

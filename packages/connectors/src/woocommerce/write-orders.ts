@@ -71,7 +71,11 @@ const indexEntrySchema = z.looseObject({
 });
 /** The statuses whose reaching makes WooCommerce reduce stock (wc_maybe_reduce_stock_levels). */
 const takesStock = ['processing', 'completed', 'on-hold', 'refunded'];
-const couponSchema = z.looseObject({ id: z.number().int(), code: z.string() });
+const couponSchema = z.looseObject({
+  id: z.number().int(),
+  code: z.string(),
+  meta_data: z.array(z.looseObject({ key: z.string(), value: z.unknown() })).catch([]),
+});
 const noteSchema = z.looseObject({ id: z.number().int() });
 
 interface Plan {
@@ -421,7 +425,18 @@ export class OrderWriter {
           { code, per_page: 1 },
           z.array(couponSchema),
         );
-        if (existing.length) {
+        const leftover = existing.find(
+          (c) => metaValue(c.meta_data, markers.temporaryCoupon) !== undefined,
+        );
+        if (leftover)
+          // Made for an order whose write was interrupted before it could delete it: its amount
+          // and e-mail are that order's, so it goes and this order gets its own.
+          await this.client.request('DELETE', `/coupons/${leftover.id}`, {
+            query: { force: true },
+            retryable: true,
+            schema: couponSchema,
+          });
+        else if (existing.length) {
           plan.warnings.push(
             `The destination has a coupon '${code}' of its own; the order's coupon line was recorded with it.`,
           );
@@ -438,6 +453,7 @@ export class OrderWriter {
                   amount: fromMinor(amount, o.currency),
                   description: `Recreates a historical coupon line of an imported order; deleted right after. Import of order ${o.number}.`,
                   ...(email ? { email_restrictions: [email] } : {}),
+                  meta_data: [{ key: markers.temporaryCoupon, value: o.id }],
                 },
                 retryable: false,
                 schema: couponSchema,
@@ -566,7 +582,12 @@ export class OrderWriter {
         continue;
       }
       const order = wcOrderSchema.safeParse(result.item);
-      if (order.success) plan.lineIds = order.data.line_items.map((l) => l.id);
+      if (order.success) {
+        plan.lineIds = order.data.line_items.map((l) => l.id);
+        // Created with coupon lines by a write that stopped before giving the lines their
+        // historical totals back: finish() does it now.
+        if (order.data.coupon_lines.length > 0 && plan.body.coupon_lines) plan.couponed = true;
+      }
     }
   }
 
