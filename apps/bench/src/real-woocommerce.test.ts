@@ -22,6 +22,7 @@ describe('real WooCommerce figures from the access log', () => {
       line('GET /wp-json/wc/v3/customers?email=a%40example.com', 200),
       line('GET /wp-json/wc/v3/products?per_page=100&sku=BENCH-S-0001', 200),
       line('GET /wp-json/wc/v3/products/categories?slug=mugs', 200),
+      line('GET /wp-json/wc/v3/products/categories?slug=uncategorized&per_page=1', 200),
       line('GET /wp-json/wc/v3/customers?search=bench', 200),
       line('GET /wp-json/wc/v3/products?per_page=100&page=2', 200),
       line('GET /wp-json/wc/v3/products?per_page=100&sku=BENCH-V-026%2CBENCH-V-027', 200),
@@ -30,12 +31,13 @@ describe('real WooCommerce figures from the access log', () => {
       '127.0.0.1 - - [26/Nov/2026:23:22:03 +0000] "POST /wp-cron.php?doing_wp_cron=1 HTTP/1.1" 200 5 "WordPress/7.1; https://127.0.0.1:8681" 8681 rt=0.000',
       'a line of another format',
     ]);
-    expect(counts.total).toBe(10);
-    expect(counts.byMethod).toEqual({ POST: 2, GET: 6, PUT: 1, DELETE: 1 });
-    expect(counts.byStatus).toEqual({ '200': 9, '499': 1 });
+    expect(counts.total).toBe(11);
+    expect(counts.byMethod).toEqual({ POST: 2, GET: 7, PUT: 1, DELETE: 1 });
+    expect(counts.byStatus).toEqual({ '200': 10, '499': 1 });
     expect(counts.writes).toBe(4);
     expect(counts.lookups).toBe(5);
     expect(counts.singleLookups).toBe(4);
+    expect(counts.storeLookups).toBe(1);
     expect(counts.ownRequests).toBe(1);
   });
 

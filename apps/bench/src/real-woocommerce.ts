@@ -155,6 +155,11 @@ export interface RequestCounts {
   lookups: number;
   /** Those of them that name a single value (one record each). */
   singleLookups: number;
+  /**
+   * Reads of the store's own placeholder category (`slug=uncategorized`), once per connection
+   * for the store's settings: not a record's lookup, so not among `lookups`.
+   */
+  storeLookups: number;
   /** POST, PUT, PATCH and DELETE requests. */
   writes: number;
   /** WordPress's requests to itself (wp-cron), left out of the figures above. */
@@ -172,6 +177,7 @@ export function countRequests(lines: readonly string[]): RequestCounts {
     byStatus: {},
     lookups: 0,
     singleLookups: 0,
+    storeLookups: 0,
     writes: 0,
     ownRequests: 0,
   };
@@ -188,7 +194,9 @@ export function countRequests(lines: readonly string[]): RequestCounts {
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) counts.writes += 1;
     const lookup = method === 'GET' ? /[?&](?:email|sku|slug|search)=([^&]*)/.exec(target) : null;
-    if (lookup) {
+    if (lookup && /\/products\/categories\?(?:.*&)?slug=uncategorized(?:&|$)/.test(target))
+      counts.storeLookups += 1;
+    else if (lookup) {
       counts.lookups += 1;
       // Several values are comma-separated (sku=A%2CB): one request for a batch, not a record.
       if (!/,|%2C/i.test(lookup[1] ?? '')) counts.singleLookups += 1;
