@@ -16,15 +16,9 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
+import type { StoreFile } from '@replatform/connectors/woocommerce/real-store/real-stores';
+import { WooRest } from '@replatform/connectors/woocommerce/real-store/store-rest';
 import { png } from '@replatform/connectors/woocommerce/real-store/test-image';
-
-interface StoreFile {
-  url_https: string;
-  consumer_key: string;
-  consumer_secret: string;
-  ca_cert: string;
-}
 
 type Json = Record<string, unknown>;
 type WcRecord = Json & { id: number };
@@ -53,46 +47,6 @@ const imageFiles = [
   'tshirt-vorne.png',
 ];
 
-class Store {
-  readonly #http: HttpClient;
-  readonly #base: string;
-  readonly #auth: string;
-
-  constructor(file: StoreFile) {
-    this.#base = `${file.url_https.replace(/\/+$/, '')}/wp-json/wc/v3`;
-    this.#auth = `Basic ${Buffer.from(`${file.consumer_key}:${file.consumer_secret}`).toString('base64')}`;
-    this.#http = createHttpClient({
-      allowlist: [new URL(file.url_https).origin],
-      ca: readFileSync(file.ca_cert, 'utf8'),
-      timeoutMs: 300_000,
-    });
-  }
-
-  async call<T = WcRecord>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: Json) {
-    const response = await this.#http.request({
-      method,
-      url: `${this.#base}/${path}`,
-      headers: {
-        authorization: this.#auth,
-        accept: 'application/json',
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-      // Creating twice would duplicate: only reads are repeated after a failure.
-      retryable: method === 'GET',
-    });
-    if (!response.ok)
-      throw new Error(`${method} ${path}: ${response.status} ${response.text().slice(0, 500)}`);
-    return { data: response.json<T>(), total: Number(response.headers['x-wp-total'] ?? 0) };
-  }
-
-  get = async <T = WcRecord>(path: string) => (await this.call<T>('GET', path)).data;
-  post = async <T = WcRecord>(path: string, body: Json) =>
-    (await this.call<T>('POST', path, body)).data;
-  total = async (path: string) => (await this.call<unknown[]>('GET', path)).total;
-  close = () => this.#http.close();
-}
-
 /** Serves the seed images on 127.0.0.1 while the store downloads them. */
 async function imageServer(): Promise<{ server: Server; url: (name: string) => string }> {
   const files = new Map<string, Buffer>();
@@ -120,7 +74,7 @@ async function imageServer(): Promise<{ server: Server; url: (name: string) => s
 const meta = (entries: Record<string, unknown>) =>
   Object.entries(entries).map(([key, value]) => ({ key, value }));
 
-async function seed(store: Store, imageUrl: (name: string) => string): Promise<string[]> {
+async function seed(store: WooRest, imageUrl: (name: string) => string): Promise<string[]> {
   const log: string[] = [];
   const say = (line: string) => {
     log.push(line);
@@ -830,7 +784,15 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const file = JSON.parse(readFileSync(path, 'utf8')) as StoreFile;
-  const store = new Store(file);
+  const store = new WooRest({
+    url: file.url_https.replace(/\/+$/, ''),
+    credentials: {
+      storeUrl: file.url_https,
+      consumerKey: file.consumer_key,
+      consumerSecret: file.consumer_secret,
+    },
+    ca: readFileSync(file.ca_cert, 'utf8'),
+  });
   try {
     const marker = await store.get<unknown[]>(`coupons?code=${COMPLETE}`);
     if (marker.length > 0) {

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { png } from '@replatform/connectors/woocommerce/real-store/test-image';
-import { loadKitStore, sql, WooRest, type KitStore } from './real-woocommerce.ts';
+import { WooRest } from '@replatform/connectors/woocommerce/real-store/store-rest';
+import { loadKitStore, sql, type KitStore } from './real-woocommerce.ts';
 
 /**
  * Fills a real WooCommerce store (the test-store kit's) with the store of issue 20, through the

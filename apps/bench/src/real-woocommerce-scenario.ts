@@ -6,6 +6,7 @@ import {
   storedCount,
   storedMediaCount,
 } from '@replatform/connectors/woocommerce/real-store/real-stores';
+import { WooRest } from '@replatform/connectors/woocommerce/real-store/store-rest';
 import type { WorkerResult, WorkerTask } from './bench-worker.ts';
 import { fillWooCommerce } from './fill-woocommerce.ts';
 import {
@@ -19,7 +20,6 @@ import {
   logOffset,
   storeCommand,
   storedVariations,
-  WooRest,
   type KitStore,
   type RequestCounts,
 } from './real-woocommerce.ts';

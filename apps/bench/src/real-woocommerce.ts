@@ -3,7 +3,6 @@ import { existsSync, openSync, readFileSync, readSync, closeSync, statSync } fro
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
 import type {
   RealStore,
   StoreFile,
@@ -203,85 +202,4 @@ export function countRequests(lines: readonly string[]): RequestCounts {
     }
   }
   return counts;
-}
-
-type Json = Record<string, unknown>;
-
-/** The store's REST API (wc/v3) over https with its consumer key, for the fill and the baseline. */
-export class WooRest {
-  readonly #base: string;
-  readonly #auth: string;
-  readonly #http: HttpClient;
-
-  constructor(store: KitStore) {
-    this.#base = `${store.url}/wp-json/wc/v3`;
-    this.#auth = `Basic ${Buffer.from(`${store.credentials.consumerKey}:${store.credentials.consumerSecret}`).toString('base64')}`;
-    this.#http = createHttpClient({
-      allowlist: [new URL(store.url).origin],
-      ca: store.ca,
-      timeoutMs: 300_000,
-    });
-  }
-
-  async call<T>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    body?: unknown,
-  ): Promise<{ data: T; total: number; pages: number }> {
-    const response = await this.#http.request({
-      method,
-      url: `${this.#base}/${path}`,
-      headers: {
-        authorization: this.#auth,
-        accept: 'application/json',
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-      // Sent once: a write repeated after a failure could create twice.
-      retryable: method === 'GET',
-    });
-    if (!response.ok)
-      throw new Error(`${method} ${path}: ${response.status} ${response.text().slice(0, 500)}`);
-    return {
-      data: response.json<T>(),
-      total: Number(response.headers['x-wp-total'] ?? 0),
-      pages: Number(response.headers['x-wp-totalpages'] ?? 0),
-    };
-  }
-
-  get = async <T = Json>(path: string) => (await this.call<T>('GET', path)).data;
-  post = async <T = Json>(path: string, body: unknown) =>
-    (await this.call<T>('POST', path, body)).data;
-  total = async (path: string) => (await this.call<unknown[]>('GET', path)).total;
-
-  /** Every record of a list, 100 per page. */
-  async all(path: string): Promise<Json[]> {
-    const out: Json[] = [];
-    const join = path.includes('?') ? '&' : '?';
-    for (let page = 1; ; page += 1) {
-      const { data, pages } = await this.call<Json[]>(
-        'GET',
-        `${path}${join}per_page=100&page=${page}`,
-      );
-      out.push(...data);
-      if (page >= pages || data.length === 0) return out;
-    }
-  }
-
-  /**
-   * A batch write; throws when a record of it was refused (the answer's per-record `error`), so
-   * a fill or a baseline that silently lost records cannot pass for a complete one.
-   */
-  async batch(path: string, body: { create?: unknown[]; update?: unknown[] }): Promise<Json[]> {
-    const answer = await this.post<{ create?: Json[]; update?: Json[] }>(path, body);
-    const records = [...(answer.create ?? []), ...(answer.update ?? [])];
-    const refused = records.filter((r) => r.error);
-    if (refused.length > 0)
-      throw new Error(
-        `${path}: ${refused.length} of ${records.length} refused, e.g. ${JSON.stringify(refused[0]?.error)}`,
-      );
-    return records;
-  }
-
-  close = () => this.#http.close();
 }
