@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RateUsage } from '@replatform/connectors/kit/contract';
 import { connectorRegistry } from '@replatform/connectors/registry';
+import type { VerificationResult } from '@replatform/engine/verification';
 import { migrateToLatest, openDatabase } from '@replatform/db/database';
 import { EngineRepository } from '@replatform/db/engine-repository';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
@@ -55,6 +56,8 @@ export interface WorkerResult {
   /** The verification pass that follows, as the server runs it. */
   verifyMs: number;
   verification?: string;
+  /** A few of the records the verification found different or missing, with why. */
+  verificationExamples: string[];
   /** Products + customers + orders handled (migrated or skipped). */
   records: number;
   failed: number;
@@ -256,7 +259,16 @@ async function main(): Promise<void> {
       after = page[page.length - 1]?.sourceId ?? null;
     }
   }
-  const verification = run?.verification as { status?: string; message?: string } | null;
+  const verification = run?.verification as VerificationResult | null;
+  const verificationExamples = [
+    ...(verification?.examples.mismatched ?? []).map(
+      (e) =>
+        `${e.entity} ${e.sourceId} (destination ${e.destinationId}) differs in ${e.fields.join(', ')}${e.namedInReport ? ` (named in the report: ${e.namedInReport})` : ''}`,
+    ),
+    ...(verification?.examples.missing ?? []).map(
+      (e) => `${e.entity} ${e.sourceId} missing: ${e.reason}`,
+    ),
+  ].slice(0, 8);
   const migrateStartedAt = run ? Date.parse(run.startedAt) : Date.now();
   const migrateEndedAt = run?.finishedAt ? Date.parse(run.finishedAt) : Date.now();
   const output: WorkerResult = {
@@ -269,6 +281,7 @@ async function main(): Promise<void> {
     migrateEndedAt,
     verifyMs: migratedAt === undefined ? 0 : finished - migratedAt,
     ...(verification?.status ? { verification: verification.status } : {}),
+    verificationExamples,
     records,
     failed,
     failures,

@@ -393,6 +393,7 @@ function printRun(run: WorkerResult): void {
       );
   }
   for (const failure of run.failures) console.log(`  failed: ${failure}`);
+  for (const example of run.verificationExamples) console.log(`  verification: ${example}`);
   for (const note of run.notes) console.log(`  destination: ${note}`);
 }
 
