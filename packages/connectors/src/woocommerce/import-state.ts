@@ -7,6 +7,16 @@ export class ImportState {
    * and only what the store refuses (a SKU it already has, an e-mail in use) is looked up.
    */
   lookFirst = true;
+  /**
+   * Records whose create this connection sent without learning whether the store made it: a
+   * batch's lost answer, or a whole write that failed (a store that went down mid-batch). Found
+   * at the destination afterwards, they count as created by this run, not as skipped.
+   */
+  readonly unanswered = {
+    products: new Set<string>(),
+    customers: new Set<string>(),
+    orders: new Set<string>(),
+  };
   /** Destination variation ids from the variations batches' answers, by product and variant. */
   private readonly variations = new Map<string, number>();
 

@@ -10,7 +10,7 @@ import {
   type RunningWooCommerceEmulator,
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { copyAll, MemoryIdMap, readAll } from '../kit/conformance/conformance-suite.ts';
-import type { Connection, Connector, ConnectorHttpRequest } from '../kit/contract.ts';
+import type { Connection, Connector, ConnectorHttpRequest, WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
 import { markers } from './markers.ts';
@@ -723,6 +723,71 @@ describe('WooCommerce connector against the emulator', () => {
         recoveries: 1,
         recovered: 12,
       });
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('writes again after a store went down mid-batch: what it had created counts as created, with no duplicate and no lookup per record', async () => {
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const inner = loopbackHttp();
+      recordings.push(inner.requests);
+      // The store carries the first batch of each kind out, then is down until told otherwise.
+      let down = false;
+      let failNext = false;
+      const http = {
+        async request(request: ConnectorHttpRequest) {
+          if (down) throw new ConnectorError('transient', 'http_502', 'The store answered 502.');
+          const answer = await inner.request(request);
+          if (
+            failNext &&
+            request.method === 'POST' &&
+            /\/(customers|products|orders)\/batch/.test(request.url)
+          ) {
+            down = true;
+            failNext = false;
+            throw new ConnectorError('transient', 'timeout', 'no answer in time');
+          }
+          return answer;
+        },
+      };
+      const connection = wooCommerceConnector.connect(
+        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+        { http },
+      );
+      await connection.prepareImport?.({ runId: 'down', resumed: false });
+      const idMap = new MemoryIdMap();
+      // The engine writes the batch again once the store answers.
+      const attempt = async (write: () => Promise<WriteOutcome[]>) => {
+        down = false;
+        failNext = true;
+        await expect(write()).rejects.toThrow();
+        down = false;
+        return write();
+      };
+      const products = [product('d1'), { ...product('d2'), sku: '' }];
+      const customers = Array.from({ length: 6 }, (_, i) =>
+        customer(`dc${i}`, `dc${i}@example.com`),
+      );
+      const orders = [order('do1', 'd1'), order('do2', 'd1')];
+      const wroteProducts = await attempt(() => connection.write('products', products, idMap));
+      idMap.record('products', wroteProducts);
+      const wroteCustomers = await attempt(() => connection.write('customers', customers, idMap));
+      const wroteOrders = await attempt(() => connection.write('orders', orders, idMap));
+      for (const [entity, outcomes, records] of [
+        ['products', wroteProducts, products],
+        ['customers', wroteCustomers, customers],
+        ['orders', wroteOrders, orders],
+      ] as const)
+        expect(
+          outcomes.map((o) => o.outcome),
+          entity,
+        ).toEqual(records.map(() => 'created'));
+      await connection.finishImport?.({ runId: 'down' });
+      expect(emu.store.counts()).toMatchObject({ products: 2, customers: 6, orders: 2 });
+      const lookups = inner.requests.filter((r) => new URL(r.url).searchParams.has('email'));
+      expect(lookups).toEqual([]);
     } finally {
       await emu.close();
     }

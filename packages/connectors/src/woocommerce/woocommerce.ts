@@ -81,7 +81,7 @@ export class WooCommerceConnection implements Connection {
     const images = new ImageStore();
     this.categories = new CategoryWriter(this.client, storeInfo, images);
     this.products = new ProductWriter(this.client, storeInfo, images, this.state);
-    this.customers = new CustomerWriter(this.client);
+    this.customers = new CustomerWriter(this.client, this.state);
     this.orders = new OrderWriter(this.client, this.state);
     this.emails = new EmailSwitch(this.client, emailSwitch);
   }
@@ -208,15 +208,36 @@ export class WooCommerceConnection implements Connection {
     if (records.length === 0) return [];
     this.#byIdContext = undefined;
     await this.emails.beat();
-    switch (entity) {
-      case 'categories':
-        return this.categories.write(records as Category[], idMap);
-      case 'products':
-        return this.products.write(records as Product[], idMap);
-      case 'customers':
-        return this.customers.write(records as Customer[], idMap);
-      default:
-        return this.orders.write(records as Order[], idMap);
+    const sent =
+      entity === 'categories'
+        ? undefined
+        : this.state.unanswered[entity as Exclude<E, 'categories'>];
+    try {
+      const outcomes =
+        entity === 'categories'
+          ? await this.categories.write(records as Category[], idMap)
+          : entity === 'products'
+            ? await this.products.write(records as Product[], idMap)
+            : entity === 'customers'
+              ? await this.customers.write(records as Customer[], idMap)
+              : await this.orders.write(records as Order[], idMap);
+      if (!sent?.size) return outcomes;
+      // A record whose create this connection sent unanswered and then completed was created
+      // by this run, whatever it took to complete it.
+      return outcomes.map((o) => {
+        if (!sent.has(o.sourceId) || o.outcome === 'failed') return o;
+        sent.delete(o.sourceId);
+        return o.outcome === 'updated' ? { ...o, outcome: 'created' } : o;
+      });
+    } catch (error) {
+      // The store may have carried out part of what was sent (it went down mid-batch): when the
+      // records are written again, what exists is looked for first, and what is found counts as
+      // created by this run.
+      if (!(error instanceof ConnectorError) || error.errorClass !== 'config') {
+        this.state.lookFirst = true;
+        for (const r of records) sent?.add(r.id);
+      }
+      throw error;
     }
   }
 

@@ -2,6 +2,7 @@ import type { Customer } from '@replatform/canonical/customer';
 import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
+import type { ImportState } from './import-state.ts';
 import { customerBody, type Json } from './from-canonical.ts';
 import { customerMarkers as markers, digest, metaValue, sourceIdOf } from './markers.ts';
 import { wooNamespace } from './metafields.ts';
@@ -39,11 +40,11 @@ const withoutNag = (body: Json): Json => ({
 
 export class CustomerWriter {
   private readonly client: WooClient;
-  /** Accounts whose create this connection sent without learning whether the store made it. */
-  private readonly unanswered = new Set<string>();
+  private readonly state: ImportState;
 
-  constructor(client: WooClient) {
+  constructor(client: WooClient, state: ImportState) {
     this.client = client;
+    this.state = state;
   }
 
   async write(records: Customer[], idMap: IdMap): Promise<WriteOutcome[]> {
@@ -103,7 +104,7 @@ export class CustomerWriter {
       if (metaValue(found.meta, markers.hash) === hash && !strayNag) {
         // Created, not skipped, when this connection sent its create and lost the answer: the
         // store carried the request out after all (a batch still running when it was looked for).
-        outcomes[i] = !this.unanswered.has(c.id)
+        outcomes[i] = !this.state.unanswered.customers.has(c.id)
           ? {
               sourceId: c.id,
               outcome: 'skipped',
@@ -125,20 +126,6 @@ export class CustomerWriter {
           },
         });
       }
-    };
-    records.forEach((_, i) => {
-      const found = existing.get(i);
-      if (found) decide(i, found, true);
-      else create.push({ key: i, body: withoutNag((bodies[i] as { body: Json }).body) });
-    });
-
-    const byEmail = async (c: Customer) => {
-      const { items } = await this.client.page(
-        '/customers',
-        { email: c.email, role: 'all', per_page: 1 },
-        wcCustomerSchema,
-      );
-      return items[0];
     };
     // After a failure that may have reached the store, what it created is among the newest
     // accounts: they are listed (newest first, a page at a time) and taken by marker and e-mail,
@@ -163,8 +150,33 @@ export class CustomerWriter {
         }
         if (page >= totalPages || items.length === 0) break;
       }
-      for (const id of pending.keys()) this.unanswered.add(id);
+      for (const id of pending.keys()) this.state.unanswered.customers.add(id);
       return found;
+    };
+    // A write sent before without an answer (the store went down mid-batch): what it created is
+    // found among the newest accounts first, so it is not sent again and refused one by one.
+    const retried = records.flatMap((c, i) =>
+      !existing.has(i) && this.state.unanswered.customers.has(c.id) ? [{ key: i, body: {} }] : [],
+    );
+    if (retried.length)
+      for (const [key, item] of await recover(retried)) {
+        const customer = wcCustomerSchema.safeParse(item);
+        if (customer.success)
+          existing.set(key, { id: customer.data.id, meta: customer.data.meta_data });
+      }
+    records.forEach((_, i) => {
+      const found = existing.get(i);
+      if (found) decide(i, found, true);
+      else create.push({ key: i, body: withoutNag((bodies[i] as { body: Json }).body) });
+    });
+
+    const byEmail = async (c: Customer) => {
+      const { items } = await this.client.page(
+        '/customers',
+        { email: c.email, role: 'all', per_page: 1 },
+        wcCustomerSchema,
+      );
+      return items[0];
     };
     const first = await runBatch(this.client, '/customers/batch', { create, update: [] }, recover);
     // A user name taken at the destination: WordPress makes one from the e-mail instead.

@@ -111,8 +111,6 @@ export class OrderWriter {
   private newestOrderId = 0;
   private readonly variations = new Map<number, Promise<WcVariation[]>>();
   private readonly coupons = new Serial();
-  /** Orders whose create this connection sent without learning whether the store made it. */
-  private readonly unanswered = new Set<string>();
 
   private readonly state: ImportState;
 
@@ -234,6 +232,18 @@ export class OrderWriter {
   // -------------------------------------------------------------------------------------------
 
   async write(records: Order[], idMap: IdMap): Promise<WriteOutcome[]> {
+    try {
+      return await this.writeOrders(records, idMap);
+    } catch (error) {
+      // What a failed write sent may be at the store now, and the index may not have seen it:
+      // the next write lists the store again.
+      this.indexLoad = undefined;
+      this.orderIndex = undefined;
+      throw error;
+    }
+  }
+
+  private async writeOrders(records: Order[], idMap: IdMap): Promise<WriteOutcome[]> {
     const index = records.length ? await this.indexFor(records, idMap) : new Map<string, Known>();
     const plans: Plan[] = [];
     const outcomes: WriteOutcome[] = new Array(records.length);
@@ -241,7 +251,7 @@ export class OrderWriter {
       const plan = await this.plan(i, o, idMap, index.get(o.id));
       if (plan.known && plan.known.hash === plan.hash) {
         // Created, not skipped, when this connection sent its create and lost the answer.
-        outcomes[i] = !this.unanswered.has(o.id)
+        outcomes[i] = !this.state.unanswered.orders.has(o.id)
           ? {
               sourceId: o.id,
               outcome: 'skipped',
@@ -367,7 +377,7 @@ export class OrderWriter {
       const id = (plans[op.key] as Plan).order.id;
       const known = this.orderIndex?.get(id);
       if (known) found.set(op.key, { id: known.id });
-      else this.unanswered.add(id);
+      else this.state.unanswered.orders.add(id);
     }
     return found;
   }

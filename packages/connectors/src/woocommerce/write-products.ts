@@ -63,8 +63,6 @@ export class ProductWriter {
   readonly shippingClasses: ShippingClasses;
   /** Destination ids of the products this connection wrote, by source id. */
   private readonly written = new Map<string, number>();
-  /** Products whose create this connection sent without learning whether the store made it. */
-  private readonly unanswered = new Set<string>();
   /** Products whose links wait for products not at the destination yet, by source id. */
   private readonly pendingLinks = new Map<string, { id: number; p: Product }>();
 
@@ -395,7 +393,7 @@ export class ProductWriter {
       if (found && metaValue(found.meta_data, markers.hash) === hash && complete) {
         // Created, not skipped, when this connection sent its create and lost the answer: the
         // store carried the request out after all.
-        outcomes[i] = !this.unanswered.has(p.id)
+        outcomes[i] = !this.state.unanswered.products.has(p.id)
           ? {
               sourceId: p.id,
               outcome: 'skipped',
@@ -479,7 +477,7 @@ export class ProductWriter {
       for (const [key, product] of again)
         if (sourceIdOf(product.meta_data) === (records[key] as Product).id) out.set(key, product);
       for (const op of ops)
-        if (!out.has(op.key)) this.unanswered.add((records[op.key] as Product).id);
+        if (!out.has(op.key)) this.state.unanswered.products.add((records[op.key] as Product).id);
       return out;
     };
     const results = await runBatch(this.client, '/products/batch', { create, update }, recover);
