@@ -10,7 +10,13 @@ import {
   type RunningWooCommerceEmulator,
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { copyAll, MemoryIdMap, readAll } from '../kit/conformance/conformance-suite.ts';
-import type { Connection, Connector, ConnectorHttpRequest, WriteOutcome } from '../kit/contract.ts';
+import type {
+  Connection,
+  Connector,
+  ConnectorHttp,
+  ConnectorHttpRequest,
+  WriteOutcome,
+} from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
 import { markers } from './markers.ts';
@@ -31,6 +37,14 @@ function connect(
   // Handed as a user types it: the connector normalises the address itself.
   return wooCommerceConnector.connect(
     { storeUrl: `${emu.url}/wp-json/`, consumerKey: emu.consumerKey, consumerSecret: secret },
+    { http },
+  );
+}
+
+/** A connection whose requests go through `http` (a wrapper that loses answers or fails). */
+function connectThrough(emu: RunningWooCommerceEmulator, http: ConnectorHttp): Connection {
+  return wooCommerceConnector.connect(
+    { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
     { http },
   );
 }
@@ -176,10 +190,7 @@ describe('WooCommerce connector against the emulator', () => {
       // first to need the second image: the product gets that one once the batch stored it.
       const http = loopbackHttp();
       recordings.push(http.requests);
-      const connection = wooCommerceConnector.connect(
-        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
-        { http },
-      );
+      const connection = connectThrough(emu, http);
       const outcomes = await connection.write(
         'products',
         [
@@ -307,10 +318,7 @@ describe('WooCommerce connector against the emulator', () => {
           return inner.request(request);
         },
       };
-      const interrupted = wooCommerceConnector.connect(
-        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
-        { http },
-      );
+      const interrupted = connectThrough(emu, http);
       await expect(interrupted.write('orders', [discounted('o1')], idMap)).rejects.toThrow(
         'the run stopped here',
       );
@@ -552,10 +560,7 @@ describe('WooCommerce connector against the emulator', () => {
       });
       const http = loopbackHttp();
       recordings.push(http.requests);
-      const connection = wooCommerceConnector.connect(
-        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
-        { http },
-      );
+      const connection = connectThrough(emu, http);
       await connection.prepareImport?.({ runId: 'fresh', resumed: false });
       const base = product('fv');
       const variant = base.variants[0] as Product['variants'][number];
@@ -635,10 +640,7 @@ describe('WooCommerce connector against the emulator', () => {
           return inner.request(request);
         },
       };
-      const connection = wooCommerceConnector.connect(
-        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
-        { http },
-      );
+      const connection = connectThrough(emu, http);
       await expect(
         connection.write('products', [product('i1', { images: [image] })], new MemoryIdMap()),
       ).rejects.toThrow('The store is gone');
@@ -702,10 +704,7 @@ describe('WooCommerce connector against the emulator', () => {
           return answer;
         },
       };
-      const connection = wooCommerceConnector.connect(
-        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
-        { http },
-      );
+      const connection = connectThrough(emu, http);
       await connection.prepareImport?.({ runId: 'lost', resumed: false });
       const records = Array.from({ length: 12 }, (_, i) =>
         customer(`lc${i}`, `lc${i}@example.com`),
@@ -752,10 +751,7 @@ describe('WooCommerce connector against the emulator', () => {
           return answer;
         },
       };
-      const connection = wooCommerceConnector.connect(
-        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
-        { http },
-      );
+      const connection = connectThrough(emu, http);
       await connection.prepareImport?.({ runId: 'down', resumed: false });
       const idMap = new MemoryIdMap();
       // The engine writes the batch again once the store answers.
