@@ -399,8 +399,8 @@ function printRun(run: WorkerResult): void {
 
 function complete(run: WorkerResult): boolean {
   return target(
-    `the run completes with no failed record (${run.status}, ${fmt(run.failed)} failed)`,
-    run.status === 'completed' && run.failed === 0,
+    `the run completes with no failed record and its verification passes (${run.status}, ${fmt(run.failed)} failed, verification ${run.verification ?? 'not run'})`,
+    run.status === 'completed' && run.failed === 0 && run.verification === 'passed',
   );
 }
 

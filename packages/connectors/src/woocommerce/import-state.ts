@@ -17,6 +17,25 @@ export class ImportState {
     customers: new Set<string>(),
     orders: new Set<string>(),
   };
+  /**
+   * When this import began by the store's own clock (its Date header, a second early for the
+   * header's precision); undefined before prepareImport.
+   */
+  startedAt: number | undefined;
+
+  /**
+   * Whether the store last saved a record (its `date_modified_gmt`) after this import began: a
+   * record without our markers whose create this connection sent unanswered is then the one it
+   * sent, left half-written by a store that went down while saving it, not the merchant's own
+   * (which the store saved before). Its creation date is no help: a write sets the source's.
+   */
+  savedDuringImport(dateModifiedGmt: string | null | undefined): boolean {
+    if (this.startedAt === undefined || !dateModifiedGmt) return false;
+    const zoned = /[zZ]$|[+-]\d\d:?\d\d$/.test(dateModifiedGmt);
+    const saved = Date.parse(zoned ? dateModifiedGmt : `${dateModifiedGmt}Z`);
+    return !Number.isNaN(saved) && saved >= this.startedAt;
+  }
+
   /** Destination variation ids from the variations batches' answers, by product and variant. */
   private readonly variations = new Map<string, number>();
 

@@ -200,6 +200,7 @@ export const wcCustomerSchema = z.looseObject({
   username: text,
   role: text,
   date_created_gmt: z.string().nullish(),
+  date_modified_gmt: z.string().nullish(),
   billing: address.catch(emptyAddress),
   shipping: address.catch(emptyAddress),
   meta_data: meta,

@@ -789,6 +789,69 @@ describe('WooCommerce connector against the emulator', () => {
     }
   });
 
+  it('takes a product and an account the store saved without our markers as it went down for the ones this run sent, and completes them', async () => {
+    const source = await startWooCommerceEmulator({ seed: { seed: 3, products: 1 } });
+    const emu = await startWooCommerceEmulator({ seed: 'empty' });
+    try {
+      const [picture] = [...source.store.attachments.values()].map((a) => `${source.url}${a.path}`);
+      const inner = loopbackHttp();
+      recordings.push(inner.requests);
+      // The store saves the first batch's records only in part (no meta data, no images), then
+      // goes down before it answers.
+      let down = false;
+      let cut = false;
+      const http = {
+        async request(request: ConnectorHttpRequest) {
+          if (down) throw new ConnectorError('transient', 'http_502', 'The store answered 502.');
+          if (
+            cut &&
+            request.method === 'POST' &&
+            /\/(customers|products)\/batch/.test(request.url)
+          ) {
+            cut = false;
+            down = true;
+            const body = JSON.parse(String(request.body)) as { create: Record<string, unknown>[] };
+            const part = body.create.map(({ meta_data: _meta, images: _images, ...rest }) => rest);
+            await inner.request({ ...request, body: JSON.stringify({ create: part }) });
+            throw new ConnectorError('transient', 'timeout', 'no answer in time');
+          }
+          return inner.request(request);
+        },
+      };
+      const connection = connectThrough(emu, http);
+      await connection.prepareImport?.({ runId: 'part', resumed: false });
+      const idMap = new MemoryIdMap();
+      const again = async (write: () => Promise<WriteOutcome[]>) => {
+        cut = true;
+        await expect(write()).rejects.toThrow();
+        down = false;
+        return write();
+      };
+      const products = [
+        product('h1', { images: [{ url: picture ?? '', alt: '', title: '', position: 0 }] }),
+      ];
+      const wroteProducts = await again(() => connection.write('products', products, idMap));
+      const customers = [customer('hc', 'hc@example.com')];
+      const wroteCustomers = await again(() => connection.write('customers', customers, idMap));
+      expect(wroteProducts.map((o) => o.outcome)).toEqual(['created']);
+      expect(wroteCustomers.map((o) => o.outcome)).toEqual(['created']);
+      expect(emu.store.counts()).toMatchObject({ products: 1, customers: 1 });
+      const [back] = (await readAll(connect(emu), 'products')) as Product[];
+      expect(back?.images).toHaveLength(1);
+      const readBack = await readAll(connect(emu), 'customers');
+      expect(readBack.map((c) => c.email)).toEqual(['hc@example.com']);
+      await connection.finishImport?.({ runId: 'part' });
+      // A second run finds both by their markers now: nothing to write.
+      const rerun = connect(emu);
+      await rerun.prepareImport?.({ runId: 'part-2', resumed: true });
+      const second = await rerun.write('products', products, new MemoryIdMap());
+      expect(second.map((o) => o.outcome)).toEqual(['skipped']);
+    } finally {
+      await source.close();
+      await emu.close();
+    }
+  });
+
   it('finds what an interrupted run wrote, and links records the merchant already had', async () => {
     const emu = await startWooCommerceEmulator({ seed: 'empty' });
     try {

@@ -251,6 +251,10 @@ export class WooCommerceConnection implements Connection {
 
   async prepareImport(options?: ImportOptions): Promise<string[]> {
     const lines = await this.emails.switchOff(options);
+    // The store's clock (the settings groups: a short answer).
+    const { headers } = await this.client.get('/settings', {}, anyJson);
+    const now = Date.parse(headers.date ?? '');
+    if (!Number.isNaN(now)) this.state.startedAt = now - 1000;
     // The store's own record of an import of this migration that never finished says the run
     // resumes, whatever the caller believes.
     this.state.lookFirst = options?.resumed !== false || this.emails.interrupted;

@@ -248,10 +248,16 @@ export class CustomerWriter {
         };
         continue;
       }
+      const marked = sourceIdOf(found.meta_data, markers.sourceId);
       decide(
         key,
         { id: found.id, meta: found.meta_data },
-        sourceIdOf(found.meta_data, markers.sourceId) === c.id,
+        marked === c.id ||
+          // Sent unanswered and saved without our markers by a store that went down: the
+          // account this run created.
+          (marked === undefined &&
+            this.state.unanswered.customers.has(c.id) &&
+            this.state.savedDuringImport(found.date_modified_gmt)),
       );
     }
     const second = await runBatch(

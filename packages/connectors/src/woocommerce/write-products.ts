@@ -661,7 +661,15 @@ export class ProductWriter {
 
   /** Whether a destination product is the one this connector wrote for `p`. */
   private ours(p: Product, found: WcProduct, idMap: IdMap): boolean {
-    return idMap.get('products', p.id) === String(found.id) || sourceIdOf(found.meta_data) === p.id;
+    return (
+      idMap.get('products', p.id) === String(found.id) ||
+      sourceIdOf(found.meta_data) === p.id ||
+      // Sent unanswered and saved only in part (its SKU without our markers) by a store that went
+      // down: the product this run created.
+      (sourceIdOf(found.meta_data) === undefined &&
+        this.state.unanswered.products.has(p.id) &&
+        this.state.savedDuringImport(found.date_modified_gmt))
+    );
   }
 
   /** A product whose images cannot be downloaded is written without them, and reported. */
