@@ -18,22 +18,22 @@ export class ImportState {
     orders: new Set<string>(),
   };
   /**
-   * When this import began by the store's own clock (its Date header, a second early for the
-   * header's precision); undefined before prepareImport.
+   * The highest product and account ids the store had when this import began; undefined before
+   * prepareImport. The store numbers records in the order it makes them, so anything with a
+   * higher id was made after.
    */
-  startedAt: number | undefined;
+  readonly lastIdBefore: { products?: number; customers?: number } = {};
 
   /**
-   * Whether the store last saved a record (its `date_modified_gmt`) after this import began: a
-   * record without our markers whose create this connection sent unanswered is then the one it
-   * sent, left half-written by a store that went down while saving it, not the merchant's own
-   * (which the store saved before). Its creation date is no help: a write sets the source's.
+   * Whether the store made a record after this import began: a record without our markers whose
+   * create this connection sent unanswered is then the one it sent, left half-written by a store
+   * that went down while saving it, not the merchant's own (which the store made before). Dates
+   * are no help: a create sets the source's creation date, and a new post's modification date
+   * with it.
    */
-  savedDuringImport(dateModifiedGmt: string | null | undefined): boolean {
-    if (this.startedAt === undefined || !dateModifiedGmt) return false;
-    const zoned = /[zZ]$|[+-]\d\d:?\d\d$/.test(dateModifiedGmt);
-    const saved = Date.parse(zoned ? dateModifiedGmt : `${dateModifiedGmt}Z`);
-    return !Number.isNaN(saved) && saved >= this.startedAt;
+  madeDuringImport(kind: 'products' | 'customers', id: number): boolean {
+    const last = this.lastIdBefore[kind];
+    return last !== undefined && id > last;
   }
 
   /** Destination variation ids from the variations batches' answers, by product and variant. */

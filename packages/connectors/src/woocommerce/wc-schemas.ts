@@ -349,3 +349,6 @@ export const wpRootSchema = z.looseObject({
 });
 
 export const anyJson = z.unknown();
+
+/** A record asked for with `_fields=id`. */
+export const wcIdSchema = z.object({ id: z.number() });

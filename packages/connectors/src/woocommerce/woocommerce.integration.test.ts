@@ -605,16 +605,22 @@ describe('WooCommerce connector against the emulator', () => {
       expect(variationId).toBeGreaterThan(0);
       await connection.finishImport?.({ runId: 'fresh' });
 
-      // One look-up, for the SKU the store refused; no listing of orders, no variations read back.
+      // The newest product and account ids, once before writing; then one look-up, for the SKU
+      // the store refused; no listing of orders, no variations read back.
       const reads = http.requests
         .filter((r) => r.method === 'GET')
         .map((r) => new URL(r.url))
         .map((u) => ({
           route: u.pathname.replace(/^.*\/wc\/v3/, ''),
           sku: u.searchParams.get('sku'),
+          perPage: u.searchParams.get('per_page'),
         }))
         .filter((r) => /^\/(products|customers|orders)(\/\d+\/variations)?$/.test(r.route));
-      expect(reads).toEqual([{ route: '/products', sku: 'SKU-taken' }]);
+      expect(reads).toEqual([
+        { route: '/products', sku: null, perPage: '1' },
+        { route: '/customers', sku: null, perPage: '1' },
+        { route: '/products', sku: 'SKU-taken', perPage: '100' },
+      ]);
       expect(emu.store.counts()).toMatchObject({ products: 3, customers: 2, orders: 1 });
     } finally {
       await emu.close();
@@ -818,6 +824,17 @@ describe('WooCommerce connector against the emulator', () => {
           return inner.request(request);
         },
       };
+      // The merchant's own product and account, made before the import, share a SKU and an
+      // e-mail with records the run sends in the same batches: they stay the merchant's.
+      const merchant = connect(emu).client;
+      const mine = await merchant.request('POST', '/products', {
+        body: { name: 'Mine', sku: 'MINE-1', date_created_gmt: '2030-01-01T00:00:00' },
+        schema: z.object({ id: z.number() }),
+      });
+      await merchant.request('POST', '/customers', {
+        body: { email: 'mine@example.com' },
+        schema: z.unknown(),
+      });
       const connection = connectThrough(emu, http);
       await connection.prepareImport?.({ runId: 'part', resumed: false });
       const idMap = new MemoryIdMap();
@@ -827,24 +844,36 @@ describe('WooCommerce connector against the emulator', () => {
         down = false;
         return write();
       };
+      // Its creation date is the source's, years back, as a store that went down left it.
       const products = [
-        product('h1', { images: [{ url: picture ?? '', alt: '', title: '', position: 0 }] }),
+        product('h1', {
+          images: [{ url: picture ?? '', alt: '', title: '', position: 0 }],
+          createdAt: '2015-06-01T10:00:00.000Z',
+        }),
+        { ...product('m1'), sku: 'MINE-1' },
       ];
       const wroteProducts = await again(() => connection.write('products', products, idMap));
-      const customers = [customer('hc', 'hc@example.com')];
+      const customers = [
+        customer('hc', 'hc@example.com'),
+        customer('mc', 'mine@example.com'),
+      ];
       const wroteCustomers = await again(() => connection.write('customers', customers, idMap));
-      expect(wroteProducts.map((o) => o.outcome)).toEqual(['created']);
-      expect(wroteCustomers.map((o) => o.outcome)).toEqual(['created']);
-      expect(emu.store.counts()).toMatchObject({ products: 1, customers: 1 });
-      const [back] = (await readAll(connect(emu), 'products')) as Product[];
+      expect(wroteProducts.map((o) => o.outcome)).toEqual(['created', 'skipped']);
+      expect(wroteProducts[1]).toMatchObject({ destinationId: String(mine.data.id) });
+      expect(wroteCustomers.map((o) => o.outcome)).toEqual(['created', 'skipped']);
+      expect(wroteCustomers[1]?.reason).toMatch(/linked/);
+      expect(emu.store.counts()).toMatchObject({ products: 2, customers: 2 });
+      const [back] = (await readAll(connect(emu), 'products')).filter(
+        (p) => (p as Product).sku !== 'MINE-1',
+      ) as Product[];
       expect(back?.images).toHaveLength(1);
       const readBack = await readAll(connect(emu), 'customers');
-      expect(readBack.map((c) => c.email)).toEqual(['hc@example.com']);
+      expect(readBack.map((c) => c.email).sort()).toEqual(['hc@example.com', 'mine@example.com']);
       await connection.finishImport?.({ runId: 'part' });
       // A second run finds both by their markers now: nothing to write.
       const rerun = connect(emu);
       await rerun.prepareImport?.({ runId: 'part-2', resumed: true });
-      const second = await rerun.write('products', products, new MemoryIdMap());
+      const second = await rerun.write('products', products.slice(0, 1), new MemoryIdMap());
       expect(second.map((o) => o.outcome)).toEqual(['skipped']);
     } finally {
       await source.close();

@@ -27,7 +27,7 @@ import { destinationFields, nativeFields } from './native-fields.ts';
 import { readEntity, readIds } from './read.ts';
 import type { ReadContext } from './to-canonical.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
-import { anyJson, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
+import { anyJson, wcIdSchema, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
 import { CategoryWriter } from './write-categories.ts';
 import { CustomerWriter } from './write-customers.ts';
 import { OrderWriter } from './write-orders.ts';
@@ -251,10 +251,19 @@ export class WooCommerceConnection implements Connection {
 
   async prepareImport(options?: ImportOptions): Promise<string[]> {
     const lines = await this.emails.switchOff(options);
-    // The store's clock (the settings groups: a short answer).
-    const { headers } = await this.client.get('/settings', {}, anyJson);
-    const now = Date.parse(headers.date ?? '');
-    if (!Number.isNaN(now)) this.state.startedAt = now - 1000;
+    // The newest product and account before anything is written (one id each).
+    const newest = async (path: string, extra: Record<string, string> = {}) => {
+      const { items } = await this.client.page(
+        path,
+        { orderby: 'id', order: 'desc', per_page: 1, _fields: 'id', ...extra },
+        wcIdSchema,
+      );
+      return items[0]?.id ?? 0;
+    };
+    [this.state.lastIdBefore.products, this.state.lastIdBefore.customers] = await Promise.all([
+      newest('/products'),
+      newest('/customers', { role: 'all' }),
+    ]);
     // The store's own record of an import of this migration that never finished says the run
     // resumes, whatever the caller believes.
     this.state.lookFirst = options?.resumed !== false || this.emails.interrupted;

@@ -257,7 +257,7 @@ export class CustomerWriter {
           // account this run created.
           (marked === undefined &&
             this.state.unanswered.customers.has(c.id) &&
-            this.state.savedDuringImport(found.date_modified_gmt)),
+            this.state.madeDuringImport('customers', found.id)),
       );
     }
     const second = await runBatch(

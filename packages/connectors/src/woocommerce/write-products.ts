@@ -668,7 +668,7 @@ export class ProductWriter {
       // down: the product this run created.
       (sourceIdOf(found.meta_data) === undefined &&
         this.state.unanswered.products.has(p.id) &&
-        this.state.savedDuringImport(found.date_modified_gmt))
+        this.state.madeDuringImport('products', found.id))
     );
   }
 

@@ -925,7 +925,8 @@ export class CatalogStore {
     }
     if (!product.categoryIds.length) product.categoryIds = [this.defaultCategoryId];
     if (creating) product.id = this.postId();
-    product.modified = this.now();
+    // wp_insert_post(): a new post's modification date is its creation date; a save is now.
+    product.modified = creating && created !== undefined ? created : this.now();
     if (creating && created === undefined) product.created = product.modified;
     this.products.set(product.id, product);
     return product;

@@ -310,6 +310,18 @@ describe('products', () => {
     });
     expect(own).toMatchObject({ weight: '2', tax_class: '', status: 'private', name: 'M' });
   });
+  it('dates a new product modified when it was created, also when it is given an earlier creation date; a save dates it now', async () => {
+    const before = Date.now() - 1000;
+    const product = await body('POST', '/products', {
+      body: { name: 'Old', date_created_gmt: '2019-03-04T05:06:07' },
+    });
+    expect(product).toMatchObject({
+      date_created_gmt: '2019-03-04T05:06:07',
+      date_modified_gmt: '2019-03-04T05:06:07',
+    });
+    const saved = await body('PUT', `/products/${String(product.id)}`, { body: { name: 'Saved' } });
+    expect(Date.parse(`${String(saved.date_modified_gmt)}Z`)).toBeGreaterThanOrEqual(before);
+  });
 });
 
 describe('customers', () => {

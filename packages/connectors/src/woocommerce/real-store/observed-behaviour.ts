@@ -151,6 +151,21 @@ export function describeObservedBehaviour(
       expect(line).toMatchObject({ name: 'Weg', product_id: 0, sku: null, total: '7.77' });
     });
 
+    it('dates a new product modified when it was created, also when it is given an earlier creation date; a save dates it now', async () => {
+      const before = Date.now() - 5000;
+      const old = await post('products', {
+        name: 'Alt',
+        sku: 'OBS-OLD',
+        date_created_gmt: '2019-03-04T05:06:07',
+      });
+      expect(old).toMatchObject({
+        date_created_gmt: '2019-03-04T05:06:07',
+        date_modified_gmt: '2019-03-04T05:06:07',
+      });
+      const saved = await api.send('PUT', `wc/v3/products/${String(old.id)}`, { name: 'Neu' });
+      expect(Date.parse(`${String(saved.body.date_modified_gmt)}Z`)).toBeGreaterThanOrEqual(before);
+    });
+
     it('takes a category’s menu_order, although its REST index marks it read-only', async () => {
       const category = await post('products/categories', { name: 'Tassen ☕', menu_order: 5 });
       expect((await get(`products/categories/${category.id}`)).menu_order).toBe(5);
