@@ -191,6 +191,64 @@ describe('orders', () => {
     expect(again.map((o) => o.outcome)).toEqual(['skipped', 'skipped']);
   });
 
+  it("keeps a new order's notes in the source's order, the store's own status note in its turn, without reading them back", async () => {
+    const connection = connect();
+    const idMap = new MemoryIdMap();
+    idMap.record('products', await connection.write('products', [product('p')], idMap));
+    const note = (content: string) => ({
+      content,
+      customerNote: false,
+      author: '',
+      createdAt: '2024-02-01T00:00:00.000Z',
+    });
+    const own = (status: string) => `Order status changed from Pending payment to ${status}.`;
+    const orders = [
+      order('turn', 'p', {
+        notes: [
+          note('Stock levels reduced: Thing (5→4)'),
+          note(own('Processing')),
+          note('Email "New order" sent.'),
+          note('Packed & sent'),
+        ],
+      }),
+      order('first', 'p', {
+        status: 'on-hold',
+        notes: [note(own('On hold')), note('Waiting for stock')],
+      }),
+      order('waiting', 'p', {
+        status: 'pending',
+        paymentStatus: 'pending',
+        notes: [note('Call first')],
+      }),
+      // Its source does not have the store's note: that one is read and removed.
+      order('other', 'p', { notes: [note('Imported by hand')] }),
+    ];
+    await connection.prepareImport();
+    sent.length = 0;
+    const outcomes = await connection.write('orders', orders, idMap);
+    await connection.finishImport();
+    expect(outcomes.map((o) => o.outcome)).toEqual(orders.map(() => 'created'));
+    const notesSent = sent
+      .filter((r) => /\/notes/.test(r.url))
+      .map((r) => r.method)
+      .sort();
+    // Of the 8 source notes, 6 added and 2 written by the store itself, in turn; one list read
+    // and one removal, for the order whose source lacks the store's note.
+    expect(notesSent).toEqual([...Array(6).fill('POST'), 'DELETE', 'GET'].sort());
+    const read = new Map((await readAll(connection, 'orders')).map((o) => [o.id, o]));
+    const back = outcomes.map((o) => read.get(o.destinationId ?? ''));
+    orders.forEach((o, i) =>
+      expect(
+        back[i]?.notes.map((n) => n.content),
+        o.id,
+      ).toEqual(o.notes.map((n) => n.content)),
+    );
+    expect(back.map((o) => o?.status)).toEqual(['processing', 'on-hold', 'pending', 'processing']);
+    // Written again: up to date, nothing to do.
+    const again = await connect().write('orders', orders, idMap);
+    expect(again.map((o) => o.outcome)).toEqual(orders.map(() => 'skipped'));
+  });
+
   it('neither takes nor gives back stock for historical orders, cancelled ones included', async () => {
     const connection = connect();
     const idMap = new MemoryIdMap();

@@ -826,7 +826,10 @@ describe('WooCommerce connector against the emulator', () => {
       };
       // The merchant's own product and account, made before the import, share a SKU and an
       // e-mail with records the run sends in the same batches: they stay the merchant's.
-      const merchant = connect(emu).client;
+      const merchant = new WooCommerceConnection(
+        { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+        { http: loopbackHttp() },
+      ).client;
       const mine = await merchant.request('POST', '/products', {
         body: { name: 'Mine', sku: 'MINE-1', date_created_gmt: '2030-01-01T00:00:00' },
         schema: z.object({ id: z.number() }),
@@ -853,10 +856,7 @@ describe('WooCommerce connector against the emulator', () => {
         { ...product('m1'), sku: 'MINE-1' },
       ];
       const wroteProducts = await again(() => connection.write('products', products, idMap));
-      const customers = [
-        customer('hc', 'hc@example.com'),
-        customer('mc', 'mine@example.com'),
-      ];
+      const customers = [customer('hc', 'hc@example.com'), customer('mc', 'mine@example.com')];
       const wroteCustomers = await again(() => connection.write('customers', customers, idMap));
       expect(wroteProducts.map((o) => o.outcome)).toEqual(['created', 'skipped']);
       expect(wroteProducts[1]).toMatchObject({ destinationId: String(mine.data.id) });

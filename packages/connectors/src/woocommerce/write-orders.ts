@@ -69,6 +69,16 @@ const indexEntrySchema = z.looseObject({
     WcMeta[]
   >,
 });
+/** What WooCommerce calls its order statuses in the notes it writes (wc_get_order_statuses). */
+const statusNames: Record<string, string> = {
+  pending: 'Pending payment',
+  processing: 'Processing',
+  'on-hold': 'On hold',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  refunded: 'Refunded',
+  failed: 'Failed',
+};
 /** The statuses whose reaching makes WooCommerce reduce stock (wc_maybe_reduce_stock_levels). */
 const takesStock = ['processing', 'completed', 'on-hold', 'refunded'];
 const couponSchema = z.looseObject({
@@ -101,6 +111,12 @@ interface Plan {
   refundsFailed?: boolean;
   /** The status the create or update set. */
   sentStatus?: string;
+  /**
+   * A new order whose notes are added in the source's order without reading them back (see
+   * notesInTurn): `at` is the source note the store writes itself when the order reaches
+   * `status`, -1 for an order created pending (the store writes none).
+   */
+  inTurn?: { at: number; status: string };
   failed?: string;
 }
 
@@ -267,8 +283,18 @@ export class OrderWriter {
     await this.updateAll(plans.filter((p) => p.known));
     const written = plans.filter((p) => p.id !== undefined && !p.failed);
     for (const plan of written) await this.writeRefunds(plan);
-    await this.settleStatuses(written);
-    for (const plan of written) await this.syncNotes(plan);
+    await this.settleStatuses(written.filter((p) => !p.inTurn));
+    const inTurn = written.filter((p) => p.inTurn);
+    // The notes before the one the store writes itself, then the move that makes it write it.
+    const before = [];
+    for (const plan of inTurn)
+      if (await this.addNotes(plan, 0, plan.inTurn?.at ?? 0)) before.push(plan);
+    const moved = await this.moveInTurn(before.filter((p) => (p.inTurn?.at ?? 0) > 0));
+    for (const plan of written) {
+      const turn = plan.inTurn;
+      if (!turn) await this.syncNotes(plan);
+      else if (turn.at <= 0 || moved.has(plan)) await this.addNotes(plan, turn.at + 1);
+    }
     await this.finish(written);
     for (const plan of plans) {
       const o = plan.order;
@@ -384,6 +410,7 @@ export class OrderWriter {
 
   private async createAll(plans: Plan[]) {
     const plain = plans.filter((p) => !p.body.coupon_lines);
+    for (const plan of plain) this.notesInTurn(plan);
     const recover = (ops: BatchOp[]) => this.recoverCreates(plain, ops);
     const results = await runBatch(
       this.client,
@@ -404,6 +431,12 @@ export class OrderWriter {
     }
     const parsed = wcOrderSchema.safeParse(result.item);
     let order: WcOrder | undefined = parsed.success ? parsed.data : undefined;
+    if (!parsed.success && plan.inTurn) {
+      // Found after a lost answer: its notes are read and put right, and its status is settled
+      // with the others'.
+      plan.sentStatus = String(plan.body.status);
+      plan.inTurn = undefined;
+    }
     const id = (result.item as { id?: unknown }).id;
     if (!order && typeof id === 'number')
       // Recovered after a lost answer: read the order itself for its line ids.
@@ -692,6 +725,102 @@ export class OrderWriter {
       );
       plan.incomplete = true;
     });
+  }
+
+  /**
+   * A new order without refunds or coupon lines gets its notes in the source's order without
+   * reading them back. WooCommerce writes one note of its own while the order is created: "Order
+   * status changed from Pending payment to X." when it reaches status X (none when it stays
+   * pending). Where the source has that very note (a WooCommerce source's orders do), the store's
+   * stands for it: the order is created pending, the source's notes before it are added, the
+   * order is moved on to X (the store writes it, in turn), then the rest. Otherwise the store's
+   * note is read and removed (syncNotes).
+   */
+  private notesInTurn(plan: Plan) {
+    const status = String(plan.body.status);
+    if (plan.known || plan.order.refunds.length > 0 || status !== plan.finalStatus) return;
+    if (status === 'pending') {
+      plan.inTurn = { at: -1, status };
+      return;
+    }
+    const name = statusNames[status];
+    if (!name) return;
+    const own = `Order status changed from ${statusNames.pending} to ${name}.`;
+    const at = plan.order.notes.findIndex(
+      (n) => !n.customerNote && n.author === '' && n.content === own,
+    );
+    if (at < 0) return;
+    plan.inTurn = { at, status };
+    if (at > 0) plan.body = { ...plan.body, status: 'pending' };
+  }
+
+  /** Moves the orders created pending on to their status; the store writes its note now. */
+  private async moveInTurn(plans: Plan[]): Promise<Set<Plan>> {
+    const moved = new Set<Plan>();
+    if (!plans.length) return moved;
+    const results = await runBatch(
+      this.client,
+      '/orders/batch',
+      {
+        create: [],
+        update: plans.map((plan, key) => ({
+          key,
+          body: { id: plan.id, status: plan.inTurn?.status },
+        })),
+      },
+      async () => new Map(),
+    );
+    plans.forEach((plan, key) => {
+      if (results.get(key)?.ok) moved.add(plan);
+      else {
+        plan.warnings.push(
+          `The order could not be moved on to its status '${plan.finalStatus}' yet; the next run does it.`,
+        );
+        plan.incomplete = true;
+      }
+    });
+    return moved;
+  }
+
+  /**
+   * Adds the source's notes `from`…`to` to a new order (see notesInTurn); false when one could
+   * not be written (the next run reads the notes and completes them).
+   */
+  private async addNotes(plan: Plan, from: number, to = plan.order.notes.length) {
+    const id = plan.id as number;
+    try {
+      for (let i = from; i < to; i++) {
+        const note = plan.order.notes[i] as Order['notes'][number];
+        await this.createOnce(
+          async () =>
+            (
+              await this.client.request('POST', `/orders/${id}/notes`, {
+                body: {
+                  note: note.content,
+                  customer_note: note.customerNote,
+                  added_by_user: note.author !== '',
+                },
+                retryable: false,
+                schema: noteSchema,
+              })
+            ).data,
+          // The order holds the source's notes before this one (the store's own among them):
+          // one more, and this one arrived.
+          async () => {
+            const now = await readNotes(this.client, id);
+            return now.length > i ? [...now].sort((a, b) => b.id - a.id)[0] : undefined;
+          },
+        );
+      }
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConnectorError) || error.errorClass === 'config') throw error;
+      plan.warnings.push(
+        `The order notes could not all be written yet (${error.message}); the next run completes them.`,
+      );
+      plan.incomplete = true;
+      return false;
+    }
   }
 
   /**

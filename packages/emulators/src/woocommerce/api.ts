@@ -1288,8 +1288,11 @@ export class WooApi {
         const type = asString(ctx.args.type) || 'any';
         const notes = order.notes
           .filter((n) => type === 'any' || (type === 'customer') === n.customerNote)
-          // Newest first, as get_comments() lists them.
-          .sort((a, b) => b.created - a.created || b.id - a.id);
+          // Newest first by the second they are dated (get_comments() on comment_date_gmt);
+          // notes of one second in the order they were added, as a real store lists them.
+          .sort(
+            (a, b) => Math.floor(b.created / 1000) - Math.floor(a.created / 1000) || a.id - b.id,
+          );
         return { status: 200, body: notes.map((n) => this.out.note(order, n)) };
       },
       [`POST ${N}`]: (ctx) => {

@@ -496,7 +496,7 @@ describe('orders', () => {
     expect(refunds.map((r) => [r.amount, r.reason])).toEqual([['10.00', 'Order fully refunded.']]);
   });
 
-  it('adds notes by the store or the API user, lists them newest first, deletes them only for good', async () => {
+  it('adds notes by the store or the API user, lists them newest first (those of one second in the order added), deletes them only for good', async () => {
     const order = await body('POST', '/orders', {
       body: { line_items: [{ product_id: productId, quantity: 1 }] },
     });
@@ -511,7 +511,12 @@ describe('orders', () => {
       'admin',
     ]);
     const list = (await wc.call('GET', path)).body as Obj[];
-    expect(list.map((n) => n.id)).toEqual([user.id, mine.id]);
+    expect(list.map((n) => n.id)).toEqual([mine.id, user.id]);
+    emu.store.now = () => Date.now() + 5000;
+    const later = await body('POST', path, { body: { note: 'Later' } });
+    emu.store.now = () => Date.now();
+    const again = (await wc.call('GET', path)).body as Obj[];
+    expect(again.map((n) => n.id)).toEqual([later.id, mine.id, user.id]);
     expect((await wc.call('DELETE', `${path}/${String(user.id)}`)).body).toMatchObject({
       code: 'woocommerce_rest_trash_not_supported',
     });

@@ -67,6 +67,38 @@ export function describeObservedBehaviour(
       ).toContainEqual(['WooCommerce', 'Order status changed from Pending payment to Completed.']);
     });
 
+    it('writes no note of its own on an order created pending; moved on, it writes its status note after the notes added before; it lists notes newest first by the second, those of one second in the order added', async () => {
+      const order = await post('orders', {
+        status: 'pending',
+        billing,
+        line_items: [{ product_id: product.id, quantity: 1 }],
+        meta_data: [{ key: '_order_stock_reduced', value: 'yes' }],
+      });
+      // This store sends e-mails (and notes that it did); an import switches them off.
+      const listed = async () =>
+        (
+          (await api.send('GET', `wc/v3/orders/${order.id}/notes`)).body as unknown as {
+            id: number;
+            note: string;
+            date_created_gmt: string;
+          }[]
+        ).filter((n) => !n.note.startsWith('Email '));
+      expect(await listed()).toEqual([]);
+      await post(`orders/${order.id}/notes`, { note: 'Before' });
+      await post('orders/batch', { update: [{ id: order.id, status: 'on-hold' }] });
+      await post(`orders/${order.id}/notes`, { note: 'After' });
+      const notes = await listed();
+      expect([...notes].sort((a, b) => a.id - b.id).map((n) => n.note)).toEqual([
+        'Before',
+        'Order status changed from Pending payment to On hold.',
+        'After',
+      ]);
+      const newestFirst = [...notes].sort(
+        (a, b) => b.date_created_gmt.localeCompare(a.date_created_gmt) || a.id - b.id,
+      );
+      expect(notes.map((n) => n.id)).toEqual(newestFirst.map((n) => n.id));
+    });
+
     it('signs a note "WooCommerce" unless it is added by the key’s user, and dates it itself', async () => {
       const order = await post('orders', { status: 'on-hold', billing });
       const plain = await post(`orders/${order.id}/notes`, {
