@@ -30,7 +30,8 @@ import { runWorker } from './run-worker.ts';
  * given by BENCH_WOO_SOURCE and BENCH_WOO_DESTINATION (their store.json files):
  * 1. the source is filled with the bench set if it is not already (fill-woocommerce.ts);
  * 2. baseline: WooCommerce itself writes the same records into the empty destination, single
- *    stream, 100 per batch (variations per product), no existence checks, timed per entity;
+ *    stream, 100 per batch (variations per product), order notes one request each (there is no
+ *    batch route), no existence checks, timed per entity;
  *    the destination is then reset (timed, not counted);
  * 3. the migration through the server's own code path (bench-worker.ts) with verification: total
  *    time against the baseline (<= 0.85), records per outcome, nginx 499 answers, per-record
@@ -224,7 +225,7 @@ const describeRequests = (r: RequestCounts) =>
 
 interface Baseline {
   totalMs: number;
-  byEntity: Record<Entity, number>;
+  byEntity: Record<Entity | 'notes', number>;
 }
 
 /** Picks the writable fields of a record that are present. */
@@ -260,7 +261,8 @@ const addressFields = [
 
 /**
  * WooCommerce itself: the source's records, read first (not timed), written into the empty
- * destination one request at a time, 100 per batch, ids stripped and references re-pointed.
+ * destination one request at a time, 100 per batch, ids stripped and references re-pointed; then
+ * the orders' notes, one request each, but for the status note the store writes itself.
  */
 async function writeBaseline(source: KitStore, destination: KitStore): Promise<Baseline> {
   const from = new WooRest(source);
@@ -283,11 +285,25 @@ async function writeBaseline(source: KitStore, destination: KitStore): Promise<B
         variations.set(Number(p.id), await from.all(`products/${Number(p.id)}/variations`));
     const customers = await from.all('customers');
     const orders = await from.all('orders');
+    // Each order's notes, oldest first, four orders at a time.
+    const notes = new Map<number, Json[]>();
+    const queue = [...orders];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let o = queue.shift(); o; o = queue.shift())
+          notes.set(
+            Number(o.id),
+            (await from.get<Json[]>(`orders/${Number(o.id)}/notes`)).sort(
+              (a, b) => Number(a.id) - Number(b.id),
+            ),
+          );
+      }),
+    );
     console.log(
       `\n(c) baseline: WooCommerce itself, single stream, 100 per batch (source read in ${seconds(performance.now() - readAt)}, not counted)`,
     );
 
-    const byEntity = { products: 0, customers: 0, orders: 0 } as Record<Entity, number>;
+    const byEntity = { products: 0, customers: 0, orders: 0, notes: 0 } as Baseline['byEntity'];
     let started = performance.now();
     const attributeIds = new Map<number, number>();
     for (const a of attributes) {
@@ -344,8 +360,9 @@ async function writeBaseline(source: KitStore, destination: KitStore): Promise<B
     byEntity.customers = performance.now() - started;
 
     started = performance.now();
+    const orderIds = new Map<number, number>();
     for (const batch of chunks(orders, 100)) {
-      await to.batch('orders/batch', {
+      const made = await to.batch('orders/batch', {
         create: batch.map((o) => ({
           ...pick(o, ['status', 'currency', 'payment_method', 'payment_method_title']),
           set_paid: false,
@@ -366,13 +383,29 @@ async function writeBaseline(source: KitStore, destination: KitStore): Promise<B
           ),
         })),
       });
+      batch.forEach((o, i) => orderIds.set(Number(o.id), Number(made[i]?.id)));
     }
     byEntity.orders = performance.now() - started;
-    const totalMs = byEntity.products + byEntity.customers + byEntity.orders;
-    const per = (entity: Entity, n: number, unit: string) =>
+
+    // Order notes have no batch route: one request each, but for the status note the store
+    // writes itself while it creates the order in its status.
+    started = performance.now();
+    let noteCount = 0;
+    for (const o of orders)
+      for (const note of notes.get(Number(o.id)) ?? []) {
+        if (/^Order status changed from Pending payment to /.test(String(note.note))) continue;
+        await to.post(`orders/${orderIds.get(Number(o.id))}/notes`, {
+          note: note.note,
+          customer_note: note.customer_note,
+        });
+        noteCount += 1;
+      }
+    byEntity.notes = performance.now() - started;
+    const totalMs = byEntity.products + byEntity.customers + byEntity.orders + byEntity.notes;
+    const per = (entity: Entity | 'notes', n: number, unit: string) =>
       `${entity} ${seconds(byEntity[entity])} (${(byEntity[entity] / Math.max(1, n) / 10).toFixed(2)} s per 100 ${unit})`;
     console.log(
-      `  ${per('products', products.length + [...variations.values()].flat().length, 'products and variations')}, ${per('customers', customers.length, 'customers')}, ${per('orders', orders.length, 'orders')}; total ${seconds(totalMs)}`,
+      `  ${per('products', products.length + [...variations.values()].flat().length, 'products and variations')}, ${per('customers', customers.length, 'customers')}, ${per('orders', orders.length, 'orders')}, ${per('notes', noteCount, 'order notes')}; total ${seconds(totalMs)}`,
     );
     return { totalMs, byEntity };
   } finally {
