@@ -817,7 +817,11 @@ describe('WooCommerce connector against the emulator', () => {
             cut = false;
             down = true;
             const body = JSON.parse(String(request.body)) as { create: Record<string, unknown>[] };
-            const part = body.create.map(({ meta_data: _meta, images: _images, ...rest }) => rest);
+            // One record the store saved barer still: its name and slug, not even its SKU.
+            const part = body.create.map(
+              ({ meta_data: _meta, images: _images, sku, variations: _v, ...rest }) =>
+                sku === 'SKU-h2' ? rest : { ...rest, ...(sku === undefined ? {} : { sku }) },
+            );
             await inner.request({ ...request, body: JSON.stringify({ create: part }) });
             throw new ConnectorError('transient', 'timeout', 'no answer in time');
           }
@@ -854,27 +858,33 @@ describe('WooCommerce connector against the emulator', () => {
           createdAt: '2015-06-01T10:00:00.000Z',
         }),
         { ...product('m1'), sku: 'MINE-1' },
+        product('h2'),
       ];
       const wroteProducts = await again(() => connection.write('products', products, idMap));
       const customers = [customer('hc', 'hc@example.com'), customer('mc', 'mine@example.com')];
       const wroteCustomers = await again(() => connection.write('customers', customers, idMap));
-      expect(wroteProducts.map((o) => o.outcome)).toEqual(['created', 'skipped']);
+      expect(wroteProducts.map((o) => o.outcome)).toEqual(['created', 'skipped', 'created']);
       expect(wroteProducts[1]).toMatchObject({ destinationId: String(mine.data.id) });
       expect(wroteCustomers.map((o) => o.outcome)).toEqual(['created', 'skipped']);
       expect(wroteCustomers[1]?.reason).toMatch(/linked/);
-      expect(emu.store.counts()).toMatchObject({ products: 2, customers: 2 });
-      const [back] = (await readAll(connect(emu), 'products')).filter(
-        (p) => (p as Product).sku !== 'MINE-1',
-      ) as Product[];
-      expect(back?.images).toHaveLength(1);
+      expect(emu.store.counts()).toMatchObject({ products: 3, customers: 2 });
+      const back = new Map(
+        ((await readAll(connect(emu), 'products')) as Product[]).map((p) => [p.sku, p]),
+      );
+      expect(back.get('SKU-h1')?.images).toHaveLength(1);
+      expect([...back.keys()].sort()).toEqual(['MINE-1', 'SKU-h1', 'SKU-h2']);
       const readBack = await readAll(connect(emu), 'customers');
       expect(readBack.map((c) => c.email).sort()).toEqual(['hc@example.com', 'mine@example.com']);
       await connection.finishImport?.({ runId: 'part' });
       // A second run finds both by their markers now: nothing to write.
       const rerun = connect(emu);
       await rerun.prepareImport?.({ runId: 'part-2', resumed: true });
-      const second = await rerun.write('products', products.slice(0, 1), new MemoryIdMap());
-      expect(second.map((o) => o.outcome)).toEqual(['skipped']);
+      const second = await rerun.write(
+        'products',
+        [products[0], products[2]] as Product[],
+        new MemoryIdMap(),
+      );
+      expect(second.map((o) => o.outcome)).toEqual(['skipped', 'skipped']);
     } finally {
       await source.close();
       await emu.close();

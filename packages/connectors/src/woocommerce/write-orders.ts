@@ -782,6 +782,20 @@ export class OrderWriter {
     return moved;
   }
 
+  /** Adds a note once (a failure that may have reached the store is looked into by the caller). */
+  private async postNote(orderId: number, note: Order['notes'][number]) {
+    const { data } = await this.client.request('POST', `/orders/${orderId}/notes`, {
+      body: {
+        note: note.content,
+        customer_note: note.customerNote,
+        added_by_user: note.author !== '',
+      },
+      retryable: false,
+      schema: noteSchema,
+    });
+    return data;
+  }
+
   /**
    * Adds the source's notes `from`…`to` to a new order (see notesInTurn); false when one could
    * not be written (the next run reads the notes and completes them).
@@ -792,18 +806,7 @@ export class OrderWriter {
       for (let i = from; i < to; i++) {
         const note = plan.order.notes[i] as Order['notes'][number];
         await this.createOnce(
-          async () =>
-            (
-              await this.client.request('POST', `/orders/${id}/notes`, {
-                body: {
-                  note: note.content,
-                  customer_note: note.customerNote,
-                  added_by_user: note.author !== '',
-                },
-                retryable: false,
-                schema: noteSchema,
-              })
-            ).data,
+          () => this.postNote(id, note),
           // The order holds the source's notes before this one (the store's own among them):
           // one more, and this one arrived.
           async () => {
@@ -865,18 +868,7 @@ export class OrderWriter {
       }
       for (const note of wanted.filter((w) => !w.matched))
         await this.createOnce(
-          async () =>
-            (
-              await this.client.request('POST', `/orders/${id}/notes`, {
-                body: {
-                  note: note.content,
-                  customer_note: note.customerNote,
-                  added_by_user: note.author !== '',
-                },
-                retryable: false,
-                schema: noteSchema,
-              })
-            ).data,
+          () => this.postNote(id, note),
           async () =>
             (await readNotes(this.client, id)).find(
               (n) =>

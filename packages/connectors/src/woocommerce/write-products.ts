@@ -132,6 +132,25 @@ export class ProductWriter {
         if (product) found.set(i, product);
       }
     }
+    // A create sent without an answer that the store saved only in part as it went down may hold
+    // its name and slug but neither its SKU nor our markers (its SKU only in the store's lookup
+    // table, so the store refuses it again): found by slug, and taken only as the one this run
+    // made (see ours()).
+    for (const i of bySku.filter(
+      (k) =>
+        !found.has(k) &&
+        this.state.unanswered.products.has((records[k] as Product).id) &&
+        (records[k] as Product).slug !== '',
+    )) {
+      const [product] = await this.productsBy({ slug: (records[i] as Product).slug });
+      if (
+        product &&
+        (product.sku === '' || product.sku === skuOf(i)) &&
+        sourceIdOf(product.meta_data) === undefined &&
+        this.state.madeDuringImport('products', product.id)
+      )
+        found.set(i, product);
+    }
     for (const i of rest.filter(
       (k) => !found.has(k) && skuOf(k) === '' && (records[k] as Product).slug !== '',
     )) {

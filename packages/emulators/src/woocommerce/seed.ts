@@ -1,5 +1,12 @@
 import type { SampleAddress, SampleProduct, SampleStore } from '../framework/sample-store.ts';
-import type { LineItem, Order, Refund, WcAddress, WooStore } from './shop.ts';
+import {
+  statusNames,
+  type LineItem,
+  type Order,
+  type Refund,
+  type WcAddress,
+  type WooStore,
+} from './shop.ts';
 import type { Json, Taxonomy } from './store.ts';
 import { escHtml } from './wp-text.ts';
 
@@ -630,13 +637,4 @@ function seedHistory(store: WooStore, order: Order, index: number, created: numb
   }
 }
 
-const statusName = (status: string) =>
-  ({
-    pending: 'Pending payment',
-    processing: 'Processing',
-    'on-hold': 'On hold',
-    completed: 'Completed',
-    cancelled: 'Cancelled',
-    refunded: 'Refunded',
-    failed: 'Failed',
-  })[status] ?? status;
+const statusName = (status: string) => statusNames[status] ?? status;

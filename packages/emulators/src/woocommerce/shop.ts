@@ -1199,7 +1199,7 @@ export class WooStore extends CatalogStore {
 }
 
 /** wc_get_order_status_name(). */
-const statusNames: Record<string, string> = {
+export const statusNames: Record<string, string> = {
   pending: 'Pending payment',
   processing: 'Processing',
   'on-hold': 'On hold',
