@@ -9,6 +9,7 @@ import {
   type RunningWooCommerceEmulator,
 } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { MemoryIdMap, readAll } from '../kit/conformance/conformance-suite.ts';
+import { ConnectorError } from '../kit/errors.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
 import { knownDifferences } from '../kit/fields.ts';
 import { switchCouponCode } from './emails.ts';
@@ -247,6 +248,51 @@ describe('orders', () => {
     // Written again: up to date, nothing to do.
     const again = await connect().write('orders', orders, idMap);
     expect(again.map((o) => o.outcome)).toEqual(orders.map(() => 'skipped'));
+  });
+
+  it("adds a new order's note whose answer was lost once, not twice", async () => {
+    const inner = loopbackHttp();
+    let lost = false;
+    const connection = new WooCommerceConnection(
+      { storeUrl: emu.url, consumerKey: emu.consumerKey, consumerSecret: emu.consumerSecret },
+      {
+        http: {
+          request: async (request) => {
+            sent.push(request);
+            const answer = await inner.request(request);
+            if (
+              !lost &&
+              request.method === 'POST' &&
+              /\/notes$/.test(new URL(request.url).pathname)
+            ) {
+              lost = true;
+              throw new ConnectorError('transient', 'timeout', 'no answer in time');
+            }
+            return answer;
+          },
+        },
+      },
+    );
+    const idMap = new MemoryIdMap();
+    idMap.record('products', await connection.write('products', [product('p')], idMap));
+    const note = (content: string) => ({
+      content,
+      customerNote: false,
+      author: '',
+      createdAt: '2024-02-01T00:00:00.000Z',
+    });
+    const notes = [
+      note('Called the customer'),
+      note('Order status changed from Pending payment to Processing.'),
+      note('Called the customer'),
+    ];
+    await connection.prepareImport();
+    const [written] = await connection.write('orders', [order('o', 'p', { notes })], idMap);
+    await connection.finishImport();
+    expect(lost).toBe(true);
+    expect(written?.outcome).toBe('created');
+    const [back] = await readAll(connection, 'orders');
+    expect(back?.notes.map((n) => n.content)).toEqual(notes.map((n) => n.content));
   });
 
   it('neither takes nor gives back stock for historical orders, cancelled ones included', async () => {

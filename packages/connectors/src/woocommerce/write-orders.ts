@@ -805,13 +805,20 @@ export class OrderWriter {
     try {
       for (let i = from; i < to; i++) {
         const note = plan.order.notes[i] as Order['notes'][number];
+        const same = (content: string, customerNote: boolean) =>
+          content === note.content && customerNote === note.customerNote;
+        // The order holds the source's notes before this one (the store's own among them): one
+        // more of the same text, and this one arrived.
+        const before = plan.order.notes
+          .slice(0, i)
+          .filter((n) => same(n.content, n.customerNote)).length;
         await this.createOnce(
           () => this.postNote(id, note),
-          // The order holds the source's notes before this one (the store's own among them):
-          // one more, and this one arrived.
           async () => {
-            const now = await readNotes(this.client, id);
-            return now.length > i ? [...now].sort((a, b) => b.id - a.id)[0] : undefined;
+            const held = (await readNotes(this.client, id)).filter((n) =>
+              same(bareAmpersands(n.note), n.customer_note),
+            );
+            return held.length > before ? held.sort((a, b) => b.id - a.id)[0] : undefined;
           },
         );
       }
