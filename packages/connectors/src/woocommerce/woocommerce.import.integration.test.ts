@@ -52,6 +52,14 @@ function connect(options: ConnectionOptions = {}): WooCommerceConnection {
   return connection;
 }
 
+/** A note the store wrote itself (no author), as a source's order holds it. */
+const note = (content: string) => ({
+  content,
+  customerNote: false,
+  author: '',
+  createdAt: '2024-02-01T00:00:00.000Z',
+});
+
 const enabled = () =>
   [...emu.store.emails].filter(([, s]) => s.enabled === 'yes').map(([id]) => id);
 
@@ -196,12 +204,6 @@ describe('orders', () => {
     const connection = connect();
     const idMap = new MemoryIdMap();
     idMap.record('products', await connection.write('products', [product('p')], idMap));
-    const note = (content: string) => ({
-      content,
-      customerNote: false,
-      author: '',
-      createdAt: '2024-02-01T00:00:00.000Z',
-    });
     const own = (status: string) => `Order status changed from Pending payment to ${status}.`;
     const orders = [
       order('turn', 'p', {
@@ -275,12 +277,6 @@ describe('orders', () => {
     );
     const idMap = new MemoryIdMap();
     idMap.record('products', await connection.write('products', [product('p')], idMap));
-    const note = (content: string) => ({
-      content,
-      customerNote: false,
-      author: '',
-      createdAt: '2024-02-01T00:00:00.000Z',
-    });
     const notes = [
       note('Called the customer'),
       note('Order status changed from Pending payment to Processing.'),

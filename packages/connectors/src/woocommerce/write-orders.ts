@@ -113,10 +113,10 @@ interface Plan {
   sentStatus?: string;
   /**
    * A new order whose notes are added in the source's order without reading them back (see
-   * notesInTurn): `at` is the source note the store writes itself when the order reaches
-   * `status`, -1 for an order created pending (the store writes none).
+   * notesInTurn): `at` is the source note the store writes itself when the order reaches its
+   * final status, -1 for an order that stays pending (the store writes none).
    */
-  inTurn?: { at: number; status: string };
+  inTurn?: { at: number };
   failed?: string;
 }
 
@@ -289,7 +289,7 @@ export class OrderWriter {
     const before = [];
     for (const plan of inTurn)
       if (await this.addNotes(plan, 0, plan.inTurn?.at ?? 0)) before.push(plan);
-    const moved = await this.moveInTurn(before.filter((p) => (p.inTurn?.at ?? 0) > 0));
+    const moved = await this.moveOn(before.filter((p) => (p.inTurn?.at ?? 0) > 0));
     for (const plan of written) {
       const turn = plan.inTurn;
       if (!turn) await this.syncNotes(plan);
@@ -705,26 +705,38 @@ export class OrderWriter {
         (!fully && plan.finalStatus !== (plan.sentStatus ?? plan.body.status))
       );
     });
-    if (!moves.length) return;
+    await this.moveOn(moves);
+  }
+
+  /**
+   * Moves orders on to their final status, a batch at a time; one the store did not move is
+   * reported, and the next run moves it.
+   */
+  private async moveOn(plans: Plan[]): Promise<Set<Plan>> {
+    const moved = new Set<Plan>();
+    if (!plans.length) return moved;
     const results = await runBatch(
       this.client,
       '/orders/batch',
       {
         create: [],
-        update: moves.map((plan, key) => ({
+        update: plans.map((plan, key) => ({
           key,
           body: { id: plan.id, status: plan.finalStatus },
         })),
       },
       async () => new Map(),
     );
-    moves.forEach((plan, key) => {
-      if (results.get(key)?.ok) return;
-      plan.warnings.push(
-        `The order could not be moved on to its status '${plan.finalStatus}' yet; the next run does it.`,
-      );
-      plan.incomplete = true;
+    plans.forEach((plan, key) => {
+      if (results.get(key)?.ok) moved.add(plan);
+      else {
+        plan.warnings.push(
+          `The order could not be moved on to its status '${plan.finalStatus}' yet; the next run does it.`,
+        );
+        plan.incomplete = true;
+      }
     });
+    return moved;
   }
 
   /**
@@ -740,7 +752,7 @@ export class OrderWriter {
     const status = String(plan.body.status);
     if (plan.known || plan.order.refunds.length > 0 || status !== plan.finalStatus) return;
     if (status === 'pending') {
-      plan.inTurn = { at: -1, status };
+      plan.inTurn = { at: -1 };
       return;
     }
     const name = statusNames[status];
@@ -750,36 +762,8 @@ export class OrderWriter {
       (n) => !n.customerNote && n.author === '' && n.content === own,
     );
     if (at < 0) return;
-    plan.inTurn = { at, status };
+    plan.inTurn = { at };
     if (at > 0) plan.body = { ...plan.body, status: 'pending' };
-  }
-
-  /** Moves the orders created pending on to their status; the store writes its note now. */
-  private async moveInTurn(plans: Plan[]): Promise<Set<Plan>> {
-    const moved = new Set<Plan>();
-    if (!plans.length) return moved;
-    const results = await runBatch(
-      this.client,
-      '/orders/batch',
-      {
-        create: [],
-        update: plans.map((plan, key) => ({
-          key,
-          body: { id: plan.id, status: plan.inTurn?.status },
-        })),
-      },
-      async () => new Map(),
-    );
-    plans.forEach((plan, key) => {
-      if (results.get(key)?.ok) moved.add(plan);
-      else {
-        plan.warnings.push(
-          `The order could not be moved on to its status '${plan.finalStatus}' yet; the next run does it.`,
-        );
-        plan.incomplete = true;
-      }
-    });
-    return moved;
   }
 
   /** Adds a note once (a failure that may have reached the store is looked into by the caller). */
