@@ -1,4 +1,5 @@
 import type { Category } from './category.ts';
+import type { Coupon } from './coupon.ts';
 import type { Customer } from './customer.ts';
 import type { Money } from './money.ts';
 import type { Order, OrderLine } from './order.ts';
@@ -146,6 +147,34 @@ export function orderDefaults(
   };
 }
 
+/** A coupon's neutral limits: usable by anyone, any number of times, on anything. */
+export function couponDefaults(): Omit<
+  Coupon,
+  'id' | 'code' | 'discountType' | 'percentOff' | 'amountOff' | 'createdAt'
+> {
+  return {
+    description: '',
+    freeShipping: false,
+    enabled: true,
+    startsAt: null,
+    expiresAt: null,
+    minimumSpend: null,
+    maximumSpend: null,
+    usageLimit: null,
+    usageLimitPerCustomer: null,
+    usageCount: 0,
+    itemLimit: null,
+    individualUse: false,
+    excludeSaleItems: false,
+    productIds: [],
+    excludedProductIds: [],
+    categoryIds: [],
+    excludedCategoryIds: [],
+    allowedEmails: [],
+    metafields: [],
+  };
+}
+
 const zero: Money = { amount: 0, currency: 'XXX' };
 
 /** One record of each entity made only of neutral values, to look neutral values up by path. */
@@ -157,6 +186,7 @@ const neutralRecords: Record<string, unknown> = {
   },
   customers: { ...customerDefaults(), acceptsMarketing: false, note: '', tags: [] },
   orders: { ...orderDefaults('XXX'), lines: [orderLineDefaults()] },
+  coupons: couponDefaults(),
 };
 
 /**

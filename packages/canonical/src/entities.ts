@@ -1,16 +1,21 @@
 import type { z } from 'zod';
 import { categorySchema, type Category } from './category.ts';
+import { couponSchema, type Coupon } from './coupon.ts';
 import { customerSchema, type Customer } from './customer.ts';
 import { orderSchema, type Order } from './order.ts';
 import { productSchema, type Product } from './product.ts';
 
-/** The kinds of record a migration moves, in dependency order. */
-export const entityTypes = ['categories', 'products', 'customers', 'orders'] as const;
+/**
+ * The kinds of record a migration moves, in dependency order: coupons after the products and
+ * categories they may be limited to, orders last so their coupon lines find the coupons.
+ */
+export const entityTypes = ['categories', 'products', 'coupons', 'customers', 'orders'] as const;
 export type EntityType = (typeof entityTypes)[number];
 
 export interface EntityRecord {
   categories: Category;
   products: Product;
+  coupons: Coupon;
   customers: Customer;
   orders: Order;
 }
@@ -18,6 +23,7 @@ export interface EntityRecord {
 export const entitySchemas: { [E in EntityType]: z.ZodType<EntityRecord[E]> } = {
   categories: categorySchema,
   products: productSchema,
+  coupons: couponSchema,
   customers: customerSchema,
   orders: orderSchema,
 };

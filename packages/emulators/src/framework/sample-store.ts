@@ -104,12 +104,42 @@ export interface SampleOrder {
   note: string;
 }
 
+/** A discount code of the sample store; amounts are decimals in the store's currency. */
+export interface SampleCoupon {
+  key: string;
+  code: string;
+  description: string;
+  discountType: 'percent' | 'fixed_cart' | 'fixed_product';
+  /** Percent off for 'percent', an amount otherwise ('0.00' for a free-shipping-only code). */
+  amount: string;
+  freeShipping: boolean;
+  enabled: boolean;
+  startsAt: string | null;
+  expiresAt: string | null;
+  minimumSpend: string | null;
+  maximumSpend: string | null;
+  usageLimit: number | null;
+  usageLimitPerCustomer: number | null;
+  /** Orders of the sample store that used the code. */
+  usageCount: number;
+  itemLimit: number | null;
+  individualUse: boolean;
+  excludeSaleItems: boolean;
+  productKeys: string[];
+  excludedProductKeys: string[];
+  categoryKeys: string[];
+  excludedCategoryKeys: string[];
+  allowedEmails: string[];
+  createdAt: string;
+}
+
 export interface SampleStore {
   currency: string;
   categories: SampleCategory[];
   products: SampleProduct[];
   customers: SampleCustomer[];
   orders: SampleOrder[];
+  coupons: SampleCoupon[];
 }
 
 export interface SampleStoreOptions {
@@ -117,6 +147,8 @@ export interface SampleStoreOptions {
   products?: number;
   customers?: number;
   orders?: number;
+  /** False for a store without coupons; otherwise it has the six sample coupons. */
+  coupons?: boolean;
   currency?: string;
   /** Share of products that have options (0..1), default 0.3. */
   variableShare?: number;
@@ -124,6 +156,113 @@ export interface SampleStoreOptions {
 
 /** The sketch's mock counts: 1,500 products, 750 customers, 250 orders. */
 export const sandboxCounts = { products: 1500, customers: 750, orders: 250 } as const;
+
+/**
+ * The sample store's coupons: one of each kind a store owner uses, with the limits and
+ * restrictions platforms differ on. The first three are the codes the sample orders use.
+ */
+function sampleCoupons(
+  categories: readonly SampleCategory[],
+  products: readonly SampleProduct[],
+  orders: readonly SampleOrder[],
+): SampleCoupon[] {
+  const base = {
+    description: '',
+    freeShipping: false,
+    enabled: true,
+    startsAt: null,
+    expiresAt: null,
+    minimumSpend: null,
+    maximumSpend: null,
+    usageLimit: null,
+    usageLimitPerCustomer: null,
+    itemLimit: null,
+    individualUse: false,
+    excludeSaleItems: false,
+    productKeys: [],
+    excludedProductKeys: [],
+    categoryKeys: [],
+    excludedCategoryKeys: [],
+    allowedEmails: [],
+  };
+  const leaf = categories.find((c) => c.parentKey !== null);
+  const coupons: Omit<SampleCoupon, 'usageCount'>[] = [
+    {
+      ...base,
+      key: 'coupon-welcome10',
+      code: 'WELCOME10',
+      description: 'Ten percent off a first order.',
+      discountType: 'percent',
+      amount: '10',
+      usageLimitPerCustomer: 1,
+      individualUse: true,
+      createdAt: '2022-01-10T09:00:00.000Z',
+    },
+    {
+      ...base,
+      key: 'coupon-spring15',
+      code: 'SPRING15',
+      description: '15.00 off orders over 75.00 in spring.',
+      discountType: 'fixed_cart',
+      amount: '15.00',
+      minimumSpend: '75.00',
+      startsAt: '2023-03-01T00:00:00.000Z',
+      expiresAt: '2023-05-31T23:59:59.000Z',
+      usageLimit: 500,
+      createdAt: '2023-02-20T12:30:00.000Z',
+    },
+    {
+      ...base,
+      key: 'coupon-vip20',
+      code: 'VIP20',
+      description: 'Twenty percent off for our regulars.',
+      discountType: 'percent',
+      amount: '20',
+      excludeSaleItems: true,
+      maximumSpend: '500.00',
+      createdAt: '2022-06-01T08:00:00.000Z',
+    },
+    {
+      ...base,
+      key: 'coupon-shipfree',
+      code: 'SHIPFREE',
+      description: 'Free shipping on orders over 50.00.',
+      discountType: 'fixed_cart',
+      amount: '0.00',
+      freeShipping: true,
+      minimumSpend: '50.00',
+      createdAt: '2022-09-15T10:00:00.000Z',
+    },
+    {
+      ...base,
+      key: 'coupon-five-off-each',
+      code: 'FIVEOFFEACH',
+      description: leaf ? `5.00 off each item in ${leaf.name}.` : '5.00 off each item.',
+      discountType: 'fixed_product',
+      amount: '5.00',
+      itemLimit: 3,
+      categoryKeys: leaf ? [leaf.key] : [],
+      createdAt: '2024-04-02T14:00:00.000Z',
+    },
+    {
+      ...base,
+      key: 'coupon-staff',
+      code: 'STAFF-ONLY',
+      description: 'Staff discount on two products, for staff addresses only.',
+      discountType: 'percent',
+      amount: '30',
+      enabled: false,
+      productKeys: products.slice(0, 2).map((p) => p.key),
+      allowedEmails: ['*@staff.example.com'],
+      usageLimit: 50,
+      createdAt: '2024-11-20T16:45:00.000Z',
+    },
+  ];
+  return coupons.map((coupon) => ({
+    ...coupon,
+    usageCount: orders.filter((o) => o.discount?.code === coupon.code).length,
+  }));
+}
 
 const firstNames = [
   'Olivia',
@@ -533,7 +672,8 @@ export function generateSampleStore(options: SampleStoreOptions = {}): SampleSto
     });
   }
 
-  return { currency, categories, products, customers, orders };
+  const coupons = options.coupons === false ? [] : sampleCoupons(categories, products, orders);
+  return { currency, categories, products, customers, orders, coupons };
 }
 
 /**
