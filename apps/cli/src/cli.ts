@@ -43,12 +43,12 @@ export interface CliDeps {
 /** Local state (id map, checkpoints, outcomes) lives under this user id in the state file. */
 const CLI_USER = 'cli';
 
-export const usage = `replatform — move products, customers and orders between store platforms
+export const usage = `replatform — move products, customers, orders and coupons between store platforms
 
 Usage:
   replatform migrate --from <platform> --from-url <url> [--from-<field> <value>...]
                      --to <platform> --to-url <url> [--to-<field> <value>...]
-                     [--entities products,customers,orders] [--report report.csv]
+                     [--entities products,customers,orders,coupons] [--report report.csv]
                      [--state ./replatform-cli.sqlite] [--allow <origin>...] [--allow-http]
                      [--concurrency <n>] [--batch-size <n>] [--timeout <seconds>]
                      [--no-verify] [--quiet]
@@ -393,7 +393,7 @@ async function count(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
         deps.stdout.write(`  ${entity.padEnd(10)} ${number(n)}\n`);
       }
       deps.stdout.write(
-        `  ${'records'.padEnd(10)} ${number(total)} (products + customers + orders)\n`,
+        `  ${'records'.padEnd(10)} ${number(total)} (${paidEntityTypes.join(' + ')})\n`,
       );
     }
     return 0;

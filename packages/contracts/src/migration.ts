@@ -23,20 +23,34 @@ export function normaliseStatus(value: string): MigrationStatus {
     : 'pending';
 }
 
-export const dataTypeNames = ['products', 'customers', 'orders'] as const;
+/** The data types an owner selects and pays for: the sketch's three, then what we add. */
+export const dataTypeNames = ['products', 'customers', 'orders', 'coupons'] as const;
 export type DataTypeName = (typeof dataTypeNames)[number];
+
+export const dataTypeLabels: Record<DataTypeName, string> = {
+  products: 'Products',
+  customers: 'Customers',
+  orders: 'Orders',
+  coupons: 'Coupons',
+};
 
 export const dataTypesSchema = z.object({
   products: z.boolean().optional(),
   customers: z.boolean().optional(),
   orders: z.boolean().optional(),
+  coupons: z.boolean().optional(),
 });
 export type DataTypes = z.infer<typeof dataTypesSchema>;
 
+/**
+ * Records of each data type at the source. The sketch's three fields are always there; a type
+ * added later is counted when selected, and a stored count made before it existed lacks it.
+ */
 export const entityCountsSchema = z.object({
   products: z.number().int().nonnegative(),
   customers: z.number().int().nonnegative(),
   orders: z.number().int().nonnegative(),
+  coupons: z.number().int().nonnegative().optional(),
 });
 export type EntityCounts = z.infer<typeof entityCountsSchema>;
 
@@ -62,7 +76,7 @@ export const paymentInfoSchema = z.object({
   customerEmail: z.string().optional(),
   /** True for a simulated payment made in demo mode; never set for a real charge. */
   demo: z.boolean().optional(),
-  /** Records (products + customers + orders) paid for; a run never goes beyond them. */
+  /** Records (of every selected data type) paid for; a run never goes beyond them. */
   paidRecords: z.number().int().nonnegative().optional(),
 });
 export type PaymentInfo = z.infer<typeof paymentInfoSchema>;

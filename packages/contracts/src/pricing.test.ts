@@ -14,6 +14,13 @@ describe('pricing', () => {
     expect(priceFor({}).totalCents).toBe(9900);
   });
 
+  it('prices coupons per record like the sketch’s three types', () => {
+    expect(priceFor({ products: 1000, coupons: 6 })).toMatchObject({
+      records: 1006,
+      totalCents: 10906,
+    });
+  });
+
   it('treats bad calculator input as 0', () => {
     expect(wholeCount('')).toBe(0);
     expect(wholeCount('-5')).toBe(0);

@@ -1,6 +1,7 @@
 /**
  * The one price rule, used by the server (quotes and checkout), the calculator and the payment
- * step: $99 base fee plus $0.01 per record (products + customers + orders), in minor units (cents).
+ * step: $99 base fee plus $0.01 per record (products + customers + orders, and coupons), in minor
+ * units (cents).
  * The 8% tax line of the sketch is shown but always $0.00.
  */
 export const BASE_FEE_CENTS = 9900;
@@ -25,9 +26,13 @@ export function priceFor(counts: {
   products?: number;
   customers?: number;
   orders?: number;
+  coupons?: number;
 }): PriceBreakdown {
   const records =
-    wholeCount(counts.products) + wholeCount(counts.customers) + wholeCount(counts.orders);
+    wholeCount(counts.products) +
+    wholeCount(counts.customers) +
+    wholeCount(counts.orders) +
+    wholeCount(counts.coupons);
   const volumeCents = records * PER_RECORD_CENTS;
   return {
     records,

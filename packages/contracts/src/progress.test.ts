@@ -14,6 +14,23 @@ const p = (over: Partial<MigrationProgress>): MigrationProgress => ({
 const all = { products: true, customers: true, orders: true };
 
 describe('migrate status text', () => {
+  it('names coupons after products, in the order the run moves them', () => {
+    const withCoupons = { ...all, coupons: true };
+    const coupons = { couponsTotal: 4, couponsCompleted: 0 };
+    expect(
+      migrateStatusText(p({ ...coupons, productsCompleted: 10, overallProgress: 50 }), withCoupons),
+    ).toBe('Migrating coupons...');
+    expect(
+      migrateStatusText(
+        p({ ...coupons, couponsCompleted: 4, productsCompleted: 10, overallProgress: 60 }),
+        withCoupons,
+      ),
+    ).toBe('Migrating customers...');
+    expect(migrateStatusText(p({ productsCompleted: 10, overallProgress: 55 }), all)).toBe(
+      'Migrating customers...',
+    );
+  });
+
   it('follows spec.md section 4', () => {
     expect(migrateStatusText(p({}), all)).toBe('Initializing migration...');
     expect(migrateStatusText(p({ productsCompleted: 3, overallProgress: 15 }), all)).toBe(

@@ -9,6 +9,9 @@ export const migrationProgressSchema = z.object({
   productsCompleted: z.number().int().nonnegative(),
   customersCompleted: z.number().int().nonnegative(),
   ordersCompleted: z.number().int().nonnegative(),
+  /** Coupons, beyond the sketch's three types: 0 when not selected. */
+  couponsTotal: z.number().int().nonnegative().optional(),
+  couponsCompleted: z.number().int().nonnegative().optional(),
   /** 0 to 100. */
   overallProgress: z.number().min(0).max(100),
   /** Where the run stands (beyond the sketch): payment_required asks the owner to top up. */
@@ -27,7 +30,7 @@ export type MigrationProgress = z.infer<typeof migrationProgressSchema>;
 /** Status line of the Migrate step (spec.md section 4), from the progress figures. */
 export function migrateStatusText(
   p: MigrationProgress,
-  selected: { products?: boolean; customers?: boolean; orders?: boolean },
+  selected: { products?: boolean; customers?: boolean; orders?: boolean; coupons?: boolean },
 ): string {
   const streams = [
     {
@@ -35,6 +38,12 @@ export function migrateStatusText(
       done: p.productsCompleted,
       total: p.productsTotal,
       text: 'Migrating products...',
+    },
+    {
+      on: selected.coupons,
+      done: p.couponsCompleted ?? 0,
+      total: p.couponsTotal ?? 0,
+      text: 'Migrating coupons...',
     },
     {
       on: selected.customers,

@@ -134,6 +134,42 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     });
   });
 
+  it('migrates coupons after the products they are limited to, priced and counted like the others, and verifies their restrictions through the id map', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 5,
+      customers: 0,
+      orders: 0,
+      coupons: 6,
+    });
+    const result = await executeMigration(options({ dataTypes: ['coupons', 'products'] }));
+    expect(result.status).toBe('completed');
+    expect(destinationStore.records.coupons.size).toBe(6);
+    const restricted = [...sourceStore.records.coupons.values()].filter((c) => c.productIds.length);
+    expect(restricted.length).toBe(2);
+    for (const coupon of restricted) {
+      const copy = [...destinationStore.records.coupons.values()].find(
+        (c) => c.code === coupon.code,
+      );
+      // The copy is limited to the destination's copy of the same product, never to all.
+      expect(copy?.productIds).toHaveLength(1);
+      const product = destinationStore.records.products.get(copy!.productIds[0]!);
+      expect(product?.sku).toBe(sourceStore.records.products.get(coupon.productIds[0]!)?.sku);
+    }
+    const migration = await migrations.findForUser(migrationId, 'u1');
+    expect(migration).toMatchObject({
+      totalEntities: 11,
+      migratedEntities: 11,
+      migrationStats: {
+        products: { total: 5, migrated: 5, failed: 0 },
+        coupons: { total: 6, migrated: 6, failed: 0 },
+      },
+    });
+    const lines = reportLines(await collect(reportCsv(repository, migrationId, 5)));
+    expect(lines.filter((l) => l[0] === 'coupon')).toHaveLength(6);
+    expect(result.verification).toMatchObject({ status: 'passed', mismatched: 0, missing: 0 });
+    expect(result.verification?.entities.coupons).toMatchObject({ matched: 6 });
+  });
+
   it('skips unchanged records on a re-run without calling the destination, and sends changed ones', async () => {
     const { sourceStore, destinationStore, options } = setup();
     expect((await executeMigration(options())).status).toBe('completed');

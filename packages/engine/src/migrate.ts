@@ -164,14 +164,16 @@ interface Lane {
 
 /**
  * What must be complete before a stream starts, so that its references resolve: a product's
- * categories, an order's customer and products. Customers need nothing and run alongside the
+ * categories, a coupon's products and categories, an order's customer, products and coupons.
+ * Customers need nothing and run alongside the
  * catalogue.
  */
 const runsAfter: Record<EntityType, readonly EntityType[]> = {
   categories: [],
   products: ['categories'],
+  coupons: ['categories', 'products'],
   customers: [],
-  orders: ['categories', 'products', 'customers'],
+  orders: ['categories', 'products', 'coupons', 'customers'],
 };
 
 const DEFAULT_BATCH = 25;
@@ -429,7 +431,12 @@ export class MigratePhase {
     const migrationStats: MigrationProgressColumns['migrationStats'] = {};
     let migratedEntities = 0;
     let totalEntities = 0;
-    const entityCounts: Record<string, number> = { products: 0, customers: 0, orders: 0 };
+    const entityCounts: Record<string, number> = {
+      products: 0,
+      customers: 0,
+      orders: 0,
+      coupons: 0,
+    };
     // Only the data types of spec.md section 3 (categories travel with products, and show in
     // the run's stats and report instead).
     for (const entity of this.#o.streams) {

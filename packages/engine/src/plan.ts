@@ -3,13 +3,21 @@ import type { Capabilities } from '@replatform/connectors/kit/contract';
 import { EngineError } from './errors.ts';
 
 /** Data types an owner selects and pays for; categories come along with products. */
-export const paidEntityTypes = ['products', 'customers', 'orders'] as const satisfies EntityType[];
+export const paidEntityTypes = [
+  'products',
+  'customers',
+  'orders',
+  'coupons',
+] as const satisfies EntityType[];
 export type PaidEntityType = (typeof paidEntityTypes)[number];
 
 /** What each entity needs migrated first so that its references resolve at the destination. */
 const requires: Record<EntityType, readonly EntityType[]> = {
   categories: [],
   products: ['categories'],
+  // A coupon limited to products or categories finds them through the id map, and fails with
+  // that reason when they were not migrated; an unrestricted coupon needs nothing.
+  coupons: [],
   // Orders link to customers and products when those were migrated, and are imported as guest
   // orders with their line names and SKUs otherwise, so neither is required.
   customers: [],

@@ -1,8 +1,8 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 
 /**
- * The ids a record refers to, by entity: a category's parent, a product's categories, an
- * order's customer and products. The same shape on both sides, so it serves for source ids
+ * The ids a record refers to, by entity: a category's parent, a product's categories, the
+ * products and categories a coupon is limited to or excludes, an order's customer and products. The same shape on both sides, so it serves for source ids
  * (id map for the write) and destination ids (mapped back when verifying).
  */
 export function references(
@@ -19,6 +19,18 @@ export function references(
       return [
         ...product.categoryIds.map((id): [EntityType, string] => ['categories', id]),
         ...productLinks(product).map((id): [EntityType, string] => ['products', id]),
+      ];
+    }
+    case 'coupons': {
+      const coupon = record as EntityRecord['coupons'];
+      return [
+        ...[...coupon.productIds, ...coupon.excludedProductIds].map((id): [EntityType, string] => [
+          'products',
+          id,
+        ]),
+        ...[...coupon.categoryIds, ...coupon.excludedCategoryIds].map(
+          (id): [EntityType, string] => ['categories', id],
+        ),
       ];
     }
     case 'orders': {

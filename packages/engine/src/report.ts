@@ -7,6 +7,7 @@ import { pipeline, Readable } from 'node:stream';
 export const singular: Record<string, string> = {
   categories: 'category',
   products: 'product',
+  coupons: 'coupon',
   customers: 'customer',
   orders: 'order',
 };

@@ -111,6 +111,7 @@ function normaliseAddressPhone(address: unknown): void {
 
 const timestampFields: Partial<Record<EntityType, string[]>> = {
   products: ['createdAt', 'updatedAt'],
+  coupons: ['createdAt', 'startsAt', 'expiresAt'],
   customers: ['createdAt'],
   orders: ['createdAt', 'updatedAt'],
 };

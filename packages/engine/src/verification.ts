@@ -115,6 +115,10 @@ export function ignoredFields(
     ...(storeOwned[entity] ?? []),
   ];
   if (entity === 'products' && !streams.includes('categories')) ignore.push('categoryIds');
+  if (entity === 'coupons' && !streams.includes('products'))
+    ignore.push('productIds', 'excludedProductIds');
+  if (entity === 'coupons' && !streams.includes('categories'))
+    ignore.push('categoryIds', 'excludedCategoryIds');
   if (entity === 'orders' && !streams.includes('customers')) ignore.push('customerId');
   if (entity === 'orders' && !streams.includes('products')) ignore.push('lines.productId');
   return ignore;

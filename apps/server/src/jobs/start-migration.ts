@@ -15,7 +15,7 @@ export const DEMO_SANDBOX_ONLY =
 export type StartCheck =
   { ok: true; unlimited: boolean; remigration?: RemigrationStart } | { ok: false; error: ApiError };
 
-/** Records (products + customers + orders) of the selected types, as last counted. */
+/** Records of the selected types, as last counted. */
 export function countedRecords(migration: StoredMigration): number {
   return selectedDataTypes(migration.dataTypes).reduce(
     (sum, type) => sum + (Number(migration.entityCounts[type]) || 0),
@@ -34,7 +34,12 @@ export function isCounted(migration: StoredMigration): boolean {
 function selectedCountsOf(migration: StoredMigration): EntityCounts {
   const pick = (type: keyof EntityCounts) =>
     migration.dataTypes[type] ? Number(migration.entityCounts[type]) || 0 : 0;
-  return { products: pick('products'), customers: pick('customers'), orders: pick('orders') };
+  return {
+    products: pick('products'),
+    customers: pick('customers'),
+    orders: pick('orders'),
+    coupons: pick('coupons'),
+  };
 }
 
 /** Nothing moved yet of the selected types, as a new run begins. */
@@ -44,7 +49,7 @@ function freshProgress(migration: StoredMigration) {
     migrationStats: Object.fromEntries(
       selectedDataTypes(migration.dataTypes).map((type) => [
         type,
-        { total: counts[type], migrated: 0, failed: 0 },
+        { total: counts[type] ?? 0, migrated: 0, failed: 0 },
       ]),
     ),
     migratedEntities: 0,

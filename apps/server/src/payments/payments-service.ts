@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
 import { hasSelectedData, storesReady } from '@replatform/contracts/lifecycle';
 import {
+  dataTypeNames,
   normaliseStatus,
   type EntityCounts,
   type PaymentInfo,
@@ -36,7 +37,6 @@ import {
   quoteFromPaymentInfo,
   quoteStillCurrent,
   quoteTerms,
-  selectedCounts,
   type QuoteTerms,
 } from './quotes.ts';
 import { receiptPdf } from './receipt-document.ts';
@@ -229,15 +229,17 @@ export class PaymentsService {
     }
     const source = this.#deps.connections.connectSide(migration, 'source');
     try {
-      const wanted = selectedCounts(migration.dataTypes, { products: 1, customers: 1, orders: 1 });
-      const count = async (entity: keyof EntityCounts) =>
-        wanted[entity] ? source.count(entity) : 0;
-      const [products, customers, orders] = await Promise.all([
-        count('products'),
-        count('customers'),
-        count('orders'),
-      ]);
-      return { products, customers, orders };
+      const [products, customers, orders, coupons] = await Promise.all(
+        dataTypeNames.map((entity) =>
+          migration.dataTypes[entity] === true ? source.count(entity) : 0,
+        ),
+      );
+      return {
+        products: products ?? 0,
+        customers: customers ?? 0,
+        orders: orders ?? 0,
+        coupons: coupons ?? 0,
+      };
     } catch (error) {
       this.#deps.log.warn({ err: error, migrationId: migration.id }, 'counting the source failed');
       throw new ApiError(502, 'source_count_failed', failure);

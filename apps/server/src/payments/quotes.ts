@@ -39,7 +39,12 @@ export function selectedCounts(
   counts: Partial<EntityCounts>,
 ): EntityCounts {
   const pick = (name: DataTypeName) => (dataTypes[name] ? (counts[name] ?? 0) : 0);
-  return { products: pick('products'), customers: pick('customers'), orders: pick('orders') };
+  return {
+    products: pick('products'),
+    customers: pick('customers'),
+    orders: pick('orders'),
+    coupons: pick('coupons'),
+  };
 }
 
 export function isPaidMigration(migration: StoredMigration): boolean {
@@ -201,7 +206,7 @@ export function quoteFromPaymentInfo(migration: StoredMigration): StoredQuote | 
     userId: migration.userId,
     kind: 'initial',
     provider: info.demo ? 'demo' : 'stripe',
-    counts: { products: 0, customers: 0, orders: 0 },
+    counts: { products: 0, customers: 0, orders: 0, coupons: 0 },
     recordsTotal: records,
     previouslyPaidRecords: 0,
     recordsBought: records,

@@ -1,6 +1,8 @@
 import type { Category } from '@replatform/canonical/category';
+import type { Coupon } from '@replatform/canonical/coupon';
 import {
   categoryDefaults,
+  couponDefaults,
   customerDefaults,
   inventoryDefaults,
   orderDefaults,
@@ -33,6 +35,7 @@ export class MemoryStore {
   readonly records: { [E in EntityType]: Map<string, EntityRecord[E]> } = {
     categories: new Map(),
     products: new Map(),
+    coupons: new Map(),
     customers: new Map(),
     orders: new Map(),
   };
@@ -40,6 +43,7 @@ export class MemoryStore {
   readonly markers: Record<EntityType, Map<string, string>> = {
     categories: new Map(),
     products: new Map(),
+    coupons: new Map(),
     customers: new Map(),
     orders: new Map(),
   };
@@ -47,6 +51,7 @@ export class MemoryStore {
   readonly writeCalls: Record<EntityType, number> = {
     categories: 0,
     products: 0,
+    coupons: 0,
     customers: 0,
     orders: 0,
   };
@@ -125,6 +130,19 @@ function mapRefs<E extends EntityType>(
       for (const key of ['upsellIds', 'crossSellIds', 'groupedProductIds'] as const)
         p[key] = p[key]
           .map((id) => idMap.get('products', id))
+          .filter((id): id is string => Boolean(id));
+      break;
+    }
+    case 'coupons': {
+      const c = copy as Coupon;
+      for (const [key, entity] of [
+        ['productIds', 'products'],
+        ['excludedProductIds', 'products'],
+        ['categoryIds', 'categories'],
+        ['excludedCategoryIds', 'categories'],
+      ] as const)
+        c[key] = c[key]
+          .map((id) => idMap.get(entity, id))
           .filter((id): id is string => Boolean(id));
       break;
     }
@@ -343,6 +361,7 @@ export function sampleData(counts: {
   products: number;
   customers: number;
   orders: number;
+  coupons?: number;
 }): {
   [E in EntityType]: EntityRecord[E][];
 } {
@@ -461,5 +480,19 @@ export function sampleData(counts: {
       note: '',
     });
   }
-  return { categories, products, customers, orders };
+  const coupons: Coupon[] = [];
+  for (let i = 1; i <= (counts.coupons ?? 0); i++) {
+    const percent = i % 2 === 1;
+    coupons.push({
+      ...couponDefaults(),
+      id: `c${i}`,
+      code: `SAVE${i}`,
+      discountType: percent ? 'percent' : 'fixed_cart',
+      percentOff: percent ? 10 : null,
+      amountOff: percent ? null : { amount: 500, currency: 'USD' },
+      productIds: products.length && i % 3 === 0 ? [products[0]!.id] : [],
+      createdAt: '2024-01-01T00:00:00.000Z',
+    });
+  }
+  return { categories, products, coupons, customers, orders };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Platform } from '@replatform/contracts/migration';
-import { entityCountsSchema } from '@replatform/contracts/migration';
+import { dataTypeNames, entityCountsSchema } from '@replatform/contracts/migration';
 import type { MigrationChanges } from '@replatform/db/migrations-repository';
 import { requireUser } from '../../auth/require-user.ts';
 import {
@@ -155,6 +155,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
           products: flag,
           customers: flag,
           orders: flag,
+          coupons: flag,
         }),
         response: { 200: entityCountsSchema },
       },
@@ -166,14 +167,15 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!migration) throw notFound('The requested migration could not be found.');
       const source = connections.connectSide(migration, 'source');
       try {
-        const count = async (entity: 'products' | 'customers' | 'orders') =>
-          wanted[entity] ? source.count(entity) : 0;
-        const [products, customers, orders] = await Promise.all([
-          count('products'),
-          count('customers'),
-          count('orders'),
-        ]);
-        return { products, customers, orders };
+        const [products, customers, orders, coupons] = await Promise.all(
+          dataTypeNames.map((entity) => (wanted[entity] ? source.count(entity) : 0)),
+        );
+        return {
+          products: products ?? 0,
+          customers: customers ?? 0,
+          orders: orders ?? 0,
+          coupons: coupons ?? 0,
+        };
       } catch (error) {
         throw connectionFailure(error);
       }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { normaliseStatus } from '@replatform/contracts/migration';
+import { normaliseStatus, type DataTypeName } from '@replatform/contracts/migration';
 import { migrationProgressSchema, type MigrationProgress } from '@replatform/contracts/progress';
 import {
   averageRate,
@@ -57,7 +57,7 @@ export function progressOf(
   job: EngineJob | undefined,
   run: EngineRun | undefined,
 ): MigrationProgress {
-  const figures = (type: 'products' | 'customers' | 'orders') => {
+  const figures = (type: DataTypeName) => {
     if (!migration.dataTypes[type]) return { total: 0, completed: 0 };
     const stats = migration.migrationStats[type];
     const total = stats?.total ?? Number(migration.entityCounts[type] ?? 0);
@@ -67,8 +67,9 @@ export function progressOf(
   const products = figures('products');
   const customers = figures('customers');
   const orders = figures('orders');
-  const total = products.total + customers.total + orders.total;
-  const completed = products.completed + customers.completed + orders.completed;
+  const coupons = figures('coupons');
+  const total = products.total + customers.total + orders.total + coupons.total;
+  const completed = products.completed + customers.completed + orders.completed + coupons.completed;
   const status = normaliseStatus(migration.status);
   // 100 only when the engine says so: the page takes 100% as the sign that the run is over.
   const overallProgress =
@@ -93,6 +94,8 @@ export function progressOf(
     productsCompleted: products.completed,
     customersCompleted: customers.completed,
     ordersCompleted: orders.completed,
+    couponsTotal: coupons.total,
+    couponsCompleted: coupons.completed,
     overallProgress,
     state,
     ...(message ? { message } : {}),

@@ -2,7 +2,12 @@ import { ArrowLeft, Check, Download } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
-import { dataTypeNames, platformLabels, type Migration } from '@replatform/contracts/migration';
+import {
+  dataTypeLabels,
+  dataTypeNames,
+  platformLabels,
+  type Migration,
+} from '@replatform/contracts/migration';
 import { formatUsd } from '@replatform/contracts/pricing';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { apiRequest, ApiRequestError } from '../../lib/api-client.ts';
@@ -218,7 +223,7 @@ export function MigrationDetailPage() {
                   const pct = s.total ? Math.round((s.migrated / s.total) * 100) : 0;
                   return (
                     <li key={type} className="flex flex-wrap justify-between gap-2">
-                      <span className="capitalize">{type}</span>
+                      <span>{dataTypeLabels[type]}</span>
                       <span>
                         {formatCount(s.migrated)} of {formatCount(s.total)} ({pct}%) ·{' '}
                         {formatCount(s.failed)} failed

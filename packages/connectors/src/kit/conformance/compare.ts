@@ -92,6 +92,20 @@ export function comparable<E extends EntityType>(
       );
       break;
     }
+    case 'coupons': {
+      for (const [key, target] of [
+        ['productIds', 'products'],
+        ['excludedProductIds', 'products'],
+        ['categoryIds', 'categories'],
+        ['excludedCategoryIds', 'categories'],
+      ] as const)
+        copy[key] = (copy[key] as string[]).map((id) => mapId(options, target, id)).sort();
+      // Platforms keep e-mail allow-lists as sets, in their own order and case.
+      copy.allowedEmails = [
+        ...new Set((copy.allowedEmails as string[]).map((e) => e.toLowerCase())),
+      ].sort();
+      break;
+    }
     case 'customers':
       copy.tags = sortedTags(copy.tags as string[]);
       break;

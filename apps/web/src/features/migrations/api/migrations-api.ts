@@ -123,6 +123,7 @@ export function useEntityCounts(migration: Migration | undefined, enabled: boole
           products: Boolean(types.products),
           customers: Boolean(types.customers),
           orders: Boolean(types.orders),
+          coupons: Boolean(types.coupons),
         },
       }),
     enabled: Boolean(migration) && enabled,

@@ -40,11 +40,18 @@ function barsOf(migration: Migration, p: MigrationProgress | undefined): Bar[] {
       done: p?.ordersCompleted ?? 0,
       total: p?.ordersTotal || counted.orders || 0,
     },
+    {
+      key: 'coupons',
+      label: 'Coupons',
+      on: migration.dataTypes.coupons,
+      done: p?.couponsCompleted ?? 0,
+      total: p?.couponsTotal || counted.coupons || 0,
+    },
   ].filter((b) => b.on);
 }
 
 /**
- * Step 4: three bars (done/total) and the status line, refreshed every 5 s, with the store the
+ * Step 4: one bar per selected data type (done/total) and the status line, refreshed every 5 s, with the store the
  * run waits for when one is down, the time left and the records-per-minute chart. A run stopped
  * by a failure offers Restart; a run parked because the source grew beyond what was paid asks for
  * the difference.

@@ -3,7 +3,7 @@ import { CheckCircle2, CreditCard, Download, Info, Loader2 } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
-import type { Migration } from '@replatform/contracts/migration';
+import { dataTypeLabels, dataTypeNames, type Migration } from '@replatform/contracts/migration';
 import {
   checkoutSessionResponseSchema,
   demoCountries,
@@ -430,12 +430,12 @@ export function PaymentStep({
         <div>
           <h3 className="font-medium">Order summary</h3>
           <dl className="mt-2 space-y-1 text-sm">
-            {(['products', 'customers', 'orders'] as const)
+            {dataTypeNames
               .filter((t) => migration.dataTypes[t])
               .map((t) => (
                 <div key={t} className="flex justify-between">
-                  <dt className="capitalize text-slate-600">{t}</dt>
-                  <dd className="tabular-nums">{formatCount(c[t])}</dd>
+                  <dt className="text-slate-600">{dataTypeLabels[t]}</dt>
+                  <dd className="tabular-nums">{formatCount(c[t] ?? 0)}</dd>
                 </div>
               ))}
           </dl>

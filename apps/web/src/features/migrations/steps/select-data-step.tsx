@@ -1,4 +1,4 @@
-import { Package, ShoppingCart, Users } from 'lucide-react';
+import { Package, ShoppingCart, TicketPercent, Users } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { dataTypeNames, type DataTypeName, type Migration } from '@replatform/contracts/migration';
 import { useUpdateMigration } from '../api/migrations-api.ts';
@@ -7,13 +7,18 @@ const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Pa
   products: { title: 'Products', text: 'Catalog, images, descriptions, pricing', Icon: Package },
   customers: { title: 'Customers', text: 'Accounts, profiles, contact info', Icon: Users },
   orders: { title: 'Orders', text: 'History, transactions, fulfilment', Icon: ShoppingCart },
+  coupons: {
+    title: 'Coupons',
+    text: 'Discount codes, their limits and restrictions',
+    Icon: TicketPercent,
+  },
 };
 
 export type DataSelection = Record<DataTypeName, boolean>;
 
 /**
  * What the cards show first: every type until the owner has saved a choice (a saved choice names
- * all three types), so the owner deselects what they do not want.
+ * every type it offered), so the owner deselects what they do not want.
  */
 export function initialSelection(migration: Pick<Migration, 'dataTypes'>): DataSelection {
   const chosen = Object.keys(migration.dataTypes).length > 0;
@@ -21,6 +26,7 @@ export function initialSelection(migration: Pick<Migration, 'dataTypes'>): DataS
     products: chosen ? Boolean(migration.dataTypes.products) : true,
     customers: chosen ? Boolean(migration.dataTypes.customers) : true,
     orders: chosen ? Boolean(migration.dataTypes.orders) : true,
+    coupons: chosen ? Boolean(migration.dataTypes.coupons) : true,
   };
 }
 
@@ -47,7 +53,7 @@ export function SelectDataStep({
         Select Data
       </h2>
       <p className="mt-1 text-slate-600">Choose what data to migrate.</p>
-      <div className="mt-5 grid gap-4 sm:grid-cols-3">
+      <div className="mt-5 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {dataTypeNames.map((type) => {
           const { title, text, Icon } = cards[type];
           return (
