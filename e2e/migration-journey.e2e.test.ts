@@ -181,7 +181,7 @@ describe('migration journey in Chromium (e2e)', () => {
     expect(await page.getByRole('button', { name: 'Continue to Data Selection' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Next Step' }).click();
     // Every type starts selected; the owner deselects what they do not want.
-    for (const name of ['Products', 'Customers', 'Orders'])
+    for (const name of ['Products', 'Customers', 'Orders', 'Coupons'])
       expect(
         await page.getByRole('switch', { name: new RegExp(name) }).getAttribute('aria-checked'),
       ).toBe('true');
@@ -193,7 +193,7 @@ describe('migration journey in Chromium (e2e)', () => {
     const saved = await page.evaluate(async (mid) => (await fetch(`/migration/${mid}`)).json(), id);
     expect(saved).toMatchObject({
       currentStep: 3,
-      dataTypes: { products: true, customers: true, orders: true },
+      dataTypes: { products: true, customers: true, orders: true, coupons: true },
     });
 
     // Step 3: the demo card form; this server has no Stripe key, and the page says so.
@@ -212,7 +212,7 @@ describe('migration journey in Chromium (e2e)', () => {
     await expect.poll(() => unreadCount(page), { timeout: 5_000 }).toBe(unreadBefore + 1);
     await screenshot(page, 'payment-success-desktop');
 
-    // Step 4: the three bars move until the run completes, then confetti and step 5. Every state
+    // Step 4: the four bars move until the run completes, then confetti and step 5. Every state
     // the page shows is recorded in it, and every progress figure the server answers is kept.
     const watched = await watchMigration(page);
     const answers: Promise<Record<string, unknown> | undefined>[] = [];
@@ -249,6 +249,7 @@ describe('migration journey in Chromium (e2e)', () => {
         'Products migrated',
         'Customers migrated',
         'Orders migrated',
+        'Coupons migrated',
       ]);
       for (const bar of view.bars) {
         const shown = doneOf(bar.text);
@@ -283,11 +284,15 @@ describe('migration journey in Chromium (e2e)', () => {
     // The last state before step 5: complete, every bar full at the store's counts.
     expect(views.at(-1)).toEqual({
       status: 'Migration complete!',
-      bars: (['products', 'customers', 'orders'] as const).map((type) => ({
-        label: `${type[0]?.toUpperCase()}${type.slice(1)} migrated`,
-        value: 100,
-        text: `${sandboxCounts[type].toLocaleString('en-US')}/${sandboxCounts[type].toLocaleString('en-US')}`,
-      })),
+      bars: (['products', 'customers', 'orders', 'coupons'] as const).map((type) => {
+        // The sandbox stores hold the sample store's six coupons besides the sketch's counts.
+        const count = type === 'coupons' ? 6 : sandboxCounts[type];
+        return {
+          label: `${type[0]?.toUpperCase()}${type.slice(1)} migrated`,
+          value: 100,
+          text: `${count.toLocaleString('en-US')}/${count.toLocaleString('en-US')}`,
+        };
+      }),
     });
 
     // The confetti falls for 5 s (spec.md section 4) and its canvas then goes away.

@@ -495,7 +495,7 @@ describe('every screen at desktop and phone width (e2e)', () => {
       }
       await page.getByRole('button', { name: 'Next Step' }).click();
       await page.getByRole('heading', { name: 'Select Data' }).waitFor();
-      // All three start selected: leave customers out.
+      // Every type starts selected: leave customers out.
       await page.getByRole('switch', { name: /Customers/ }).click();
       await capture(page, 'select-data', width);
 
