@@ -15,7 +15,9 @@ import { routeToEmulators, startPlatformStore, type PlatformStore } from './sand
 
 const platforms: Platform[] = ['woocommerce', 'magento2', 'bigcommerce', 'shopify'];
 const sample = { seed: 11, products: 10, customers: 6, orders: 5 };
-const dataTypes = ['products', 'customers', 'orders'];
+const dataTypes = ['products', 'customers', 'orders', 'coupons'];
+/** The sample store's coupons: one of each kind, with the limits platforms differ on. */
+const sampleCoupons = 6;
 
 interface Row {
   pair: string;
@@ -168,6 +170,7 @@ describe('all 16 platform pairs end to end (integration)', () => {
           expect(result.stats.products?.migrated).toBe(sample.products);
           expect(result.stats.customers?.migrated).toBe(sample.customers);
           expect(result.stats.orders?.migrated).toBe(sample.orders);
+          expect(result.stats.coupons?.migrated).toBe(sampleCoupons);
           expect(verification?.missing, JSON.stringify(verification?.examples.missing)).toBe(0);
           expect(unexplained, 'differences neither unsupported nor warned about').toEqual([]);
           expect(verification?.status).toBe('passed');
