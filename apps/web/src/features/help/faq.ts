@@ -90,7 +90,7 @@ export const faqItems: FaqItem[] = [
     category: 'data',
     question: 'What data can I migrate?',
     answer:
-      'Products with their categories, images, variants, options, prices, inventory and SEO URL keys; customers with their addresses; and orders with line items, totals and statuses. You choose which of the three to move.',
+      'Products with their categories, images, variants, options, prices, inventory and SEO URL keys; customers with their addresses; orders with line items, totals and statuses; and coupons with their amounts, dates, limits and the products or categories they apply to. You choose which of them to move. Where a platform cannot hold part of a coupon (a start date, a maximum spend), the report names it for each coupon.',
   },
   {
     category: 'data',
@@ -119,7 +119,7 @@ export const faqItems: FaqItem[] = [
     category: 'timing',
     question: 'Can I follow the progress?',
     answer:
-      'Yes. The Migrate step shows a progress bar for products, customers and orders, refreshed every 5 seconds. You can close the browser: the migration keeps running on our servers, and a notification tells you when it is finished.',
+      'Yes. The Migrate step shows a progress bar for each data type you chose (products, customers, orders, coupons), refreshed every 5 seconds. You can close the browser: the migration keeps running on our servers, and a notification tells you when it is finished.',
   },
   {
     category: 'timing',
