@@ -17,11 +17,12 @@ export const guideSteps = [
   },
   {
     title: 'Select Data',
-    summary: 'Pick products, customers, orders, or any combination of the three.',
+    summary: 'Pick products, customers, orders and coupons, in any combination.',
     details: [
       'Products move with categories, images, variants, options, prices, inventory and URL keys.',
       'Customers move with their addresses. Passwords cannot move between platforms.',
       'Orders move with line items, totals and mapped statuses, without e-mailing your customers.',
+      'Coupons move with their amounts, dates and limits, and stay limited to the same products and categories.',
     ],
   },
   {
