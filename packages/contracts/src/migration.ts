@@ -43,6 +43,50 @@ export const dataTypesSchema = z.object({
 export type DataTypes = z.infer<typeof dataTypesSchema>;
 
 /**
+ * Where an order stands, in the platform-neutral words every connector maps its own statuses to
+ * (the canonical model's order statuses; the engine's tests hold the two lists equal).
+ */
+export const orderStatusNames = [
+  'pending',
+  'processing',
+  'on-hold',
+  'completed',
+  'cancelled',
+  'refunded',
+  'failed',
+] as const;
+export type OrderStatusName = (typeof orderStatusNames)[number];
+
+export const orderStatusLabels: Record<OrderStatusName, string> = {
+  pending: 'Pending payment',
+  processing: 'Processing',
+  'on-hold': 'On hold',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  refunded: 'Refunded',
+  failed: 'Failed',
+};
+
+/**
+ * The owner's mappings of values between the stores, chosen on Select Data: each order status
+ * to the one its orders get at the destination. A status not named keeps its own.
+ */
+export const fieldMappingsSchema = z.strictObject({
+  orderStatuses: z.partialRecord(z.enum(orderStatusNames), z.enum(orderStatusNames)).optional(),
+});
+export type FieldMappings = z.infer<typeof fieldMappingsSchema>;
+
+/** The order-status changes a mapping makes, without the statuses it keeps. */
+export function orderStatusChanges(
+  mappings: FieldMappings,
+): { from: OrderStatusName; to: OrderStatusName }[] {
+  return orderStatusNames.flatMap((from) => {
+    const to = mappings.orderStatuses?.[from];
+    return to && to !== from ? [{ from, to }] : [];
+  });
+}
+
+/**
  * Records of each data type at the source. The sketch's three fields are always there; a type
  * added later is counted when selected, and a stored count made before it existed lacks it.
  */
@@ -125,6 +169,8 @@ export const migrationSchema = z.object({
   currentStep: z.number().int().min(1).max(totalSteps),
   status: migrationStatusSchema,
   dataTypes: dataTypesSchema,
+  /** Beyond the sketch: the owner's value mappings ({} when every value keeps its own). */
+  fieldMappings: fieldMappingsSchema.optional(),
   lastUpdated: z.string(),
   /** When the current run was started (a re-run starts anew); null before the first start. */
   startedAt: z.string().nullable(),

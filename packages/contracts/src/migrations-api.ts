@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { readable } from './api-error.ts';
-import { dataTypesSchema, migrationSchema, platformSchema } from './migration.ts';
+import {
+  dataTypesSchema,
+  fieldMappingsSchema,
+  migrationSchema,
+  platformSchema,
+} from './migration.ts';
 
 /** The longest migration name, in characters (after trimming). */
 export const migrationNameMax = 120;
@@ -28,6 +33,7 @@ export const updateMigrationRequestSchema = z
     sourceStoreUrl: z.string().trim().max(500).optional(),
     destinationStoreUrl: z.string().trim().max(500).optional(),
     dataTypes: dataTypesSchema.strict().optional(),
+    fieldMappings: fieldMappingsSchema.optional(),
     currentStep: z.number().int().min(1).max(5).optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Nothing to change');

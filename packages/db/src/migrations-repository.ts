@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { Db } from './database.ts';
 import type { MigrationsTable } from './schema.ts';
 
@@ -21,6 +21,8 @@ export interface StoredMigration {
   status: string;
   dataTypes: Record<string, boolean>;
   entityCounts: Record<string, number>;
+  /** The owner's value mappings (see 0016_field_mappings), `{}` for none. */
+  fieldMappings: Record<string, unknown>;
   migrationStats: Record<string, { total: number; migrated: number; failed: number }>;
   paymentInfo: Record<string, unknown> | null;
   totalEntities: number;
@@ -65,6 +67,7 @@ export function migrationFromRow(row: Selectable<MigrationsTable>): StoredMigrat
     status: row.status,
     dataTypes: JSON.parse(row.data_types),
     entityCounts: JSON.parse(row.entity_counts),
+    fieldMappings: JSON.parse(row.field_mappings),
     migrationStats: JSON.parse(row.migration_stats),
     paymentInfo: row.payment_info === null ? null : JSON.parse(row.payment_info),
     totalEntities: Number(row.total_entities),
@@ -77,8 +80,8 @@ export function migrationFromRow(row: Selectable<MigrationsTable>): StoredMigrat
   };
 }
 
-function toColumns(changes: MigrationChanges): Partial<MigrationsTable> {
-  const columns: Partial<MigrationsTable> = {};
+function toColumns(changes: MigrationChanges): Updateable<MigrationsTable> {
+  const columns: Updateable<MigrationsTable> = {};
   if (changes.email !== undefined) columns.email = changes.email;
   if (changes.storeName !== undefined) columns.store_name = changes.storeName;
   if (changes.sourceStore !== undefined) columns.source_store = changes.sourceStore;
@@ -99,6 +102,8 @@ function toColumns(changes: MigrationChanges): Partial<MigrationsTable> {
   if (changes.dataTypes !== undefined) columns.data_types = JSON.stringify(changes.dataTypes);
   if (changes.entityCounts !== undefined)
     columns.entity_counts = JSON.stringify(changes.entityCounts);
+  if (changes.fieldMappings !== undefined)
+    columns.field_mappings = JSON.stringify(changes.fieldMappings);
   if (changes.migrationStats !== undefined)
     columns.migration_stats = JSON.stringify(changes.migrationStats);
   if (changes.paymentInfo !== undefined)

@@ -14,6 +14,7 @@ import { runStart } from './migrations/0012-run-start.ts';
 import { fidelityTables } from './migrations/0013-fidelity.ts';
 import { verifyAgain } from './migrations/0014-verify-again.ts';
 import { runPace } from './migrations/0015-run-pace.ts';
+import { fieldMappings } from './migrations/0016-field-mappings.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0013_fidelity': fidelityTables,
   '0014_verify_again': verifyAgain,
   '0015_run_pace': runPace,
+  '0016_field_mappings': fieldMappings,
 };
 
 export const migrationProvider: MigrationProvider = {

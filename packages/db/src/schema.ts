@@ -20,9 +20,9 @@ export interface MigrationsTable {
   destination_verified: number;
   current_step: number;
   status: string;
-  /** JSON `{ products, customers, orders }` of booleans. */
+  /** JSON `{ products, customers, orders, coupons }` of booleans. */
   data_types: string;
-  /** JSON `{ products, customers, orders }` of counts. */
+  /** JSON `{ products, customers, orders, coupons }` of counts. */
   entity_counts: string;
   /** JSON map of data type to `{ total, migrated, failed }`. */
   migration_stats: string;
@@ -36,6 +36,8 @@ export interface MigrationsTable {
   started_at: string | null;
   completed_at: string | null;
   version: Generated<number>;
+  /** JSON of the owner's value mappings, `{}` for none (migration 0016_field_mappings). */
+  field_mappings: Generated<string>;
 }
 
 /**

@@ -49,7 +49,7 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
   });
 
   function setup(
-    counts = { products: 23, customers: 11, orders: 17 },
+    counts: Parameters<typeof sampleData>[0] = { products: 23, customers: 11, orders: 17 },
     sourceOptions: MemoryConnectionOptions = {},
     destinationOptions: MemoryConnectionOptions = {},
   ) {

@@ -1,6 +1,10 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import { statusTransitions } from '@replatform/contracts/lifecycle';
-import { migrationStatuses, type MigrationStatus } from '@replatform/contracts/migration';
+import {
+  migrationStatuses,
+  type FieldMappings,
+  type MigrationStatus,
+} from '@replatform/contracts/migration';
 import type { EngineRepository, EngineRun, LeaseFence } from '@replatform/db/engine-repository';
 import { EngineError, fatalError } from './errors.ts';
 import {
@@ -10,6 +14,7 @@ import {
   type RunStats,
   type StoreSide,
 } from './migrate.ts';
+import { mappingNotes, withMappings } from './mappings.ts';
 import { paceOf } from './pace.ts';
 import { planMigration } from './plan.ts';
 import { defaultRetryPolicy, type RetryPolicy, type StoreOutage } from './retry.ts';
@@ -22,6 +27,8 @@ export interface ExecuteOptions {
   dataTypes: readonly string[];
   source: StoreSide;
   destination: StoreSide;
+  /** The owner's value mappings (order statuses), applied to every record read from the source. */
+  mappings?: FieldMappings | undefined;
   /** Products + customers + orders paid for; undefined = no limit (demo, sandbox, CLI). */
   paidRecords?: number | undefined;
   signal?: AbortSignal | undefined;
@@ -104,6 +111,11 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
   const { repository, migrationId } = options;
   const now = options.now ?? (() => new Date());
   const retry = options.retry ?? defaultRetryPolicy;
+  const mappings = options.mappings ?? {};
+  const source: StoreSide = {
+    ...options.source,
+    connection: withMappings(options.source.connection, mappings),
+  };
 
   let run: EngineRun | undefined = await repository.latestRun(migrationId);
   // The destination may hold records this migration wrote without its id map knowing them: the
@@ -115,7 +127,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
     try {
       streams = planMigration(
         options.dataTypes,
-        options.source.capabilities,
+        source.capabilities,
         options.destination.capabilities,
       ).streams;
     } catch (error) {
@@ -149,7 +161,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
         );
     };
     const pace = paceOf({
-      source: options.source.connection,
+      source: source.connection,
       destination: options.destination.connection,
     });
     const sample = (stats: RunStats, force = false) => {
@@ -173,8 +185,9 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       runId: run.id,
       streams,
       resumed,
-      source: options.source,
+      source,
       destination: options.destination,
+      choices: mappingNotes(mappings),
       paidRecords: options.paidRecords,
       signal: options.signal,
       fence: options.fence,
@@ -280,7 +293,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       repository,
       migrationId,
       streams,
-      source: options.source,
+      source,
       destination: options.destination,
       retry,
       signal: options.signal,

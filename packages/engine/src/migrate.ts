@@ -95,6 +95,8 @@ export interface MigratePhaseOptions {
    */
   resumed?: boolean | undefined;
   source: StoreSide;
+  /** What the owner chose that changes the records (mappings), one line each for the report. */
+  choices?: readonly string[] | undefined;
   destination: StoreSide;
   /** Products + customers + orders that may reach the destination; undefined = no limit. */
   paidRecords?: number | undefined;
@@ -320,6 +322,7 @@ export class MigratePhase {
       );
       await this.#persistProgress(true);
       this.#notes = (await o.repository.findRun(o.runId))?.notes ?? [];
+      await this.#note(o.choices ?? [], 'owner choices');
 
       // A run that resumes prepares at once: its interrupted attempt may have left the store
       // prepared (e-mails switched off) with nothing left to write. A fresh run prepares just

@@ -9,6 +9,7 @@ import { paidRecordLimit } from '@replatform/engine/payment-limit';
 import { selectedDataTypes } from '@replatform/engine/plan';
 import type { RetryPolicy, StoreOutage } from '@replatform/engine/retry';
 import type { StoreConnections } from '../connections/store-connections.ts';
+import { storedMappings } from '../migrations/present-migration.ts';
 import type { JobHandler, JobOutcome } from './runner.ts';
 
 /** The notification service's entry point, when the server has one. */
@@ -186,6 +187,7 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
           dataTypes: selectedDataTypes(migration.dataTypes),
           source,
           destination,
+          mappings: storedMappings(migration),
           paidRecords: job.unlimited ? undefined : paidRecordLimit(migration.paymentInfo),
           signal,
           fence,

@@ -1,4 +1,9 @@
-import { normaliseStatus, type Migration } from '@replatform/contracts/migration';
+import {
+  fieldMappingsSchema,
+  normaliseStatus,
+  type FieldMappings,
+  type Migration,
+} from '@replatform/contracts/migration';
 import type { StoredMigration } from '@replatform/db/migrations-repository';
 import type { CredentialVault } from '../security/credential-vault.ts';
 import { maskedCredentialFields } from './store-credentials.ts';
@@ -25,6 +30,7 @@ export function presentMigration(stored: StoredMigration, vault: CredentialVault
     currentStep: Math.min(Math.max(stored.currentStep, 1), 5),
     status: normaliseStatus(stored.status),
     dataTypes: stored.dataTypes,
+    fieldMappings: storedMappings(stored),
     lastUpdated: stored.lastUpdated,
     startedAt: stored.startedAt,
     completedAt: stored.completedAt,
@@ -34,6 +40,12 @@ export function presentMigration(stored: StoredMigration, vault: CredentialVault
     migrationStats: stored.migrationStats,
     paymentInfo: (stored.paymentInfo as Migration['paymentInfo']) ?? null,
   };
+}
+
+/** The owner's mappings as stored, or none when what is stored is not a mapping we know. */
+export function storedMappings(stored: StoredMigration): FieldMappings {
+  const parsed = fieldMappingsSchema.safeParse(stored.fieldMappings);
+  return parsed.success ? parsed.data : {};
 }
 
 export function isPaid(stored: StoredMigration): boolean {

@@ -144,7 +144,18 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
             'migration_paid',
             'This migration is paid for; its data selection can no longer be changed.',
           );
-        changes.dataTypes = { products: false, customers: false, orders: false, ...body.dataTypes };
+        changes.dataTypes = {
+          products: false,
+          customers: false,
+          orders: false,
+          coupons: false,
+          ...body.dataTypes,
+        };
+      }
+      // Mappings change what the orders become, not what is paid for: they may change whenever
+      // no run is live, and the next run writes again the orders they change.
+      if (body.fieldMappings !== undefined) {
+        changes.fieldMappings = { ...current.fieldMappings, ...body.fieldMappings };
       }
       if (body.currentStep !== undefined) {
         const merged = { ...current, ...changes };
