@@ -420,6 +420,7 @@ describe('BigCommerce writes that must not double', () => {
       entityTypes,
     );
     expect([...cut].sort()).toEqual([
+      '/v2/coupons',
       '/v2/orders',
       '/v3/catalog/brands',
       '/v3/catalog/products',
