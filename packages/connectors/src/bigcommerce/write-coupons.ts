@@ -41,12 +41,13 @@ const failed = (sourceId: string, reason: string, warnings: string[] = []): Writ
   ...(warnings.length ? { warnings } : {}),
 });
 
-function missingScope(answer: BcAnswer): never {
-  throw new ConnectorError(
+/** A 403 on a coupon write: the API account's Marketing scope is not at modify. */
+function scopeError(error: ConnectorError): ConnectorError {
+  return new ConnectorError(
     'config',
     'read_only_credentials',
-    `This BigCommerce API account may not change coupons: its Marketing scope is not set to modify (${errorText(answer.body)}). Edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
-    { status: 403 },
+    'This BigCommerce API account may not change coupons: its Marketing scope is not set to modify. Edit the account (or create a new one) under Settings > API > Store-level API accounts.',
+    { status: error.status ?? 403 },
   );
 }
 
@@ -104,7 +105,13 @@ export async function writeCoupons(
       const sent = await createOnce<{ answer?: BcAnswer; recoveredId?: number }>(
         client,
         async () => ({
-          answer: await client.request('POST', '/v2/coupons', { body, idempotent: false }),
+          answer: await client
+            .request('POST', '/v2/coupons', { body, idempotent: false })
+            .catch((error: unknown) => {
+              throw error instanceof ConnectorError && error.status === 403
+                ? scopeError(error)
+                : error;
+            }),
         }),
         async () => {
           // The create may have gone through before its answer was lost: the code is ours then.
@@ -131,7 +138,6 @@ export async function writeCoupons(
           destinationId: String(created.id),
         });
       }
-      if (answer.status === 403) missingScope(answer);
       if (answer.status === 409) {
         // Made meanwhile by someone else: the merchant's, as above.
         const id = await byCode(session, coupon.code);
