@@ -847,8 +847,7 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
         "A coupon that only gives free shipping is BigCommerce's free-shipping coupon; a BigCommerce coupon gives a discount or free shipping, so one with both keeps its discount and the free shipping is reported.",
       productIds:
         'Written as the products the coupon applies to; a BigCommerce coupon applies to products or to categories, so a coupon limited to both is not written.',
-      categoryIds:
-        'Written as the categories the coupon applies to; a BigCommerce coupon applies to products or to categories, so a coupon limited to both is not written.',
+      categoryIds: 'Written as the categories the coupon applies to.',
       metafields:
         "BigCommerce coupons have no custom fields: BigCommerce's own coupon fields (namespace bigcommerce_fields) go back to their fields, others are named in the report.",
     },
