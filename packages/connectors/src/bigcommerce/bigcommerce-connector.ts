@@ -109,7 +109,9 @@ export const bigCommerceCapabilities: Capabilities = {
 /**
  * One write per OAuth scope a destination needs, each of which changes nothing: an empty batch
  * update of products, an empty batch update of customers (the spec sets no minimum on either
- * list) and an empty update of order 0, which no store has (order ids are positive). API
+ * list), an empty update of order 0, which no store has (order ids are positive), and an update
+ * of coupon 0, which no store has either (a coupon update takes the coupon whole, marketing.v2.yml
+ * coupon_Base, so it carries a valid coupon that is never stored). API
  * accounts have no endpoint that lists their scopes, but BigCommerce checks the scope of a request
  * before anything else, so a token that may only read gets 403 and any other answer (200, 404,
  * 422) shows it may write.
@@ -118,6 +120,18 @@ const writeProbes = [
   { scope: 'Products', records: 'products and categories', path: '/v3/catalog/products', body: [] },
   { scope: 'Customers', records: 'customers', path: '/v3/customers', body: [] },
   { scope: 'Orders', records: 'orders', path: '/v2/orders/0', body: {} },
+  {
+    scope: 'Marketing',
+    records: 'coupons',
+    path: '/v2/coupons/0',
+    body: {
+      name: 'Replatform write check',
+      code: 'REPLATFORM-WRITE-CHECK',
+      type: 'per_total_discount',
+      amount: '0',
+      applies_to: { entity: 'categories', ids: [0] },
+    },
+  },
 ] as const;
 
 class BigCommerceStoreConnection implements BigCommerceConnection {
@@ -171,7 +185,7 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
     throw new ConnectorError(
       'config',
       'read_only_credentials',
-      `This BigCommerce API account may not change ${listInWords(missing.map((p) => p.records))}: its ${listInWords(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers and Orders set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
+      `This BigCommerce API account may not change ${listInWords(missing.map((p) => p.records))}: its ${listInWords(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers, Orders and Marketing set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
       { status: 403 },
     );
   }
