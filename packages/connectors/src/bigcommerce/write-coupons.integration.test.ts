@@ -85,6 +85,13 @@ describe('BigCommerce coupon writes', () => {
       entity: 'products',
       ids: (sourceStaff?.productIds ?? []).map((id) => Number(idMap.get('products', id))),
     });
+    const perItem = destination.state.coupons.find((c) => c.code === 'FIVEOFFEACH');
+    const sourcePerItem = coupons.find((c) => c.code === 'FIVEOFFEACH');
+    expect(sourcePerItem?.categoryIds).toHaveLength(1);
+    expect(perItem?.applies_to).toEqual({
+      entity: 'categories',
+      ids: (sourcePerItem?.categoryIds ?? []).map((id) => Number(idMap.get('categories', id))),
+    });
     // A coupon read from another platform names what did not fit.
     const woo = coupon({
       id: '50',
