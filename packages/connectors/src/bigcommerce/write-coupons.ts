@@ -3,11 +3,9 @@ import type { Coupon } from '@replatform/canonical/coupon';
 import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { mapLimit } from '../kit/concurrency.ts';
 import { ConnectorError } from '../kit/errors.ts';
-import { knownDifferences } from '../kit/fields.ts';
 import { createOnce, errorText, type BcAnswer } from './client.ts';
 import { couponToBc, distinctName } from './map-coupon.ts';
 import type { Json } from './native.ts';
-import { bigCommerceDestinationFields } from './native-fields.ts';
 import { parseAnswer, type BcSession } from './session.ts';
 import { skipped } from './write-catalog.ts';
 
@@ -22,7 +20,9 @@ import { skipped } from './write-catalog.ts';
  * - a create whose answer was lost is found again by its code before it is sent again.
  *
  * Two source coupons of one code (codes differ only in case) cannot both be written: the second
- * fails naming the first.
+ * fails naming the first. Fields BigCommerce has no place for are declared in destinationFields,
+ * which the run reports for each coupon that had a value; the warnings here name what the
+ * mapping itself gave up (map-coupon.ts).
  */
 
 const found = z.array(z.object({ id: z.number().int(), code: z.string() }).loose());
@@ -51,13 +51,6 @@ function scopeError(error: ConnectorError): ConnectorError {
   );
 }
 
-/** What the destination cannot hold of a coupon, as destinationFields declares it. */
-function lostFields(coupon: Coupon): string[] {
-  return knownDifferences('coupons', coupon, bigCommerceDestinationFields.coupons ?? {}).map(
-    (d) => `${d.reason} (${d.field})`,
-  );
-}
-
 export async function writeCoupons(
   session: BcSession,
   records: Coupon[],
@@ -82,7 +75,7 @@ export async function writeCoupons(
     if (known !== undefined) return skipped(coupon.id, Number(known), 'already migrated');
     const write = couponToBc(coupon, refs);
     if (!write.ok) return failed(coupon.id, write.reason);
-    const warnings = [...write.warnings, ...lostFields(coupon)];
+    const warnings = [...write.warnings];
     const withWarnings = (outcome: WriteOutcome): WriteOutcome =>
       warnings.length ? { ...outcome, warnings } : outcome;
 
