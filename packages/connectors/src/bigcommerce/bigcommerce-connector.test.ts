@@ -175,6 +175,7 @@ describe('BigCommerce destination check', () => {
             'store_v2_customers',
             'store_v2_orders_read_only',
             'store_v2_information_read_only',
+            'store_v2_marketing',
           ],
         },
       ],
@@ -195,7 +196,7 @@ describe('BigCommerce destination check', () => {
     expect(error).toBeInstanceOf(ConnectorError);
     expect(error).toMatchObject({ errorClass: 'config', code: 'read_only_credentials' });
     expect((error as Error).message).toContain(
-      'may not change products and categories, customers and orders: its Products, Customers and Orders scopes are not set to modify.',
+      'may not change products and categories, customers, orders and coupons: its Products, Customers, Orders and Marketing scopes are not set to modify.',
     );
     expect(String((error as Error).message)).not.toContain('read-only-token');
   });
@@ -225,6 +226,7 @@ describe('BigCommerce destination check', () => {
       `PUT /stores/${emulator.storeHash}/v3/catalog/products`,
       `PUT /stores/${emulator.storeHash}/v3/customers`,
       `PUT /stores/${emulator.storeHash}/v2/orders/0`,
+      `PUT /stores/${emulator.storeHash}/v2/coupons/0`,
     ]);
     expect(specProblems(http.requests)).toEqual([]);
   });
@@ -420,6 +422,7 @@ describe('BigCommerce writes that must not double', () => {
       entityTypes,
     );
     expect([...cut].sort()).toEqual([
+      '/v2/coupons',
       '/v2/orders',
       '/v3/catalog/brands',
       '/v3/catalog/products',

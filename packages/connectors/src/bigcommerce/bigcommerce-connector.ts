@@ -18,18 +18,27 @@ import { listInWords } from '../kit/words.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { BigCommerceClient, type ClientStats, type RetryPolicy } from './client.ts';
 import type { PacerOptions } from './rate-pacer.ts';
-import { pageSizes, readCategories, readCustomers, readOrders, readProducts } from './read.ts';
+import {
+  pageSizes,
+  readCategories,
+  readCoupons,
+  readCustomers,
+  readOrders,
+  readProducts,
+} from './read.ts';
 import { BcSession, v3Total } from './session.ts';
 import { writeCategories, writeProducts } from './write-catalog.ts';
+import { writeCoupons } from './write-coupons.ts';
 import { customerConcurrency, customersPerCall, writeCustomers } from './write-customers.ts';
 import { OrderMarkers, writeOrders } from './write-orders.ts';
 import { allNative } from './native.ts';
 import { bigCommerceDestinationFields, bigCommerceNativeFields } from './native-fields.ts';
-import { orderCountSchema } from './payloads.ts';
+import { couponCountSchema, orderCountSchema } from './payloads.ts';
 import { parseAnswer } from './session.ts';
 
 /**
- * BigCommerce connector: catalog v3, customers v3, orders v2 (platform-specs/bigcommerce).
+ * BigCommerce connector: catalog v3, customers v3, orders v2 (platform-specs/bigcommerce), coupons
+ * v2 (marketing.v2.yml, kept in the emulators' specs/bigcommerce).
  *
  * The store owner gives a store hash and an API account access token. The API address is built
  * from the hash (https://api.bigcommerce.com/stores/{hash}/...), so no address the owner types is
@@ -78,11 +87,12 @@ export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'conn
 };
 
 export const bigCommerceCapabilities: Capabilities = {
-  read: ['categories', 'products', 'customers', 'orders'],
-  write: ['categories', 'products', 'customers', 'orders'],
+  read: ['categories', 'products', 'coupons', 'customers', 'orders'],
+  write: ['categories', 'products', 'coupons', 'customers', 'orders'],
   batchSize: {
     categories: 50,
     products: 25,
+    coupons: 25,
     customers: customersPerCall * customerConcurrency,
     orders: 25,
   },
@@ -99,7 +109,9 @@ export const bigCommerceCapabilities: Capabilities = {
 /**
  * One write per OAuth scope a destination needs, each of which changes nothing: an empty batch
  * update of products, an empty batch update of customers (the spec sets no minimum on either
- * list) and an empty update of order 0, which no store has (order ids are positive). API
+ * list), an empty update of order 0, which no store has (order ids are positive), and an update
+ * of coupon 0, which no store has either (a coupon update takes the coupon whole, marketing.v2.yml
+ * coupon_Base, so it carries a valid coupon that is never stored). API
  * accounts have no endpoint that lists their scopes, but BigCommerce checks the scope of a request
  * before anything else, so a token that may only read gets 403 and any other answer (200, 404,
  * 422) shows it may write.
@@ -108,6 +120,18 @@ const writeProbes = [
   { scope: 'Products', records: 'products and categories', path: '/v3/catalog/products', body: [] },
   { scope: 'Customers', records: 'customers', path: '/v3/customers', body: [] },
   { scope: 'Orders', records: 'orders', path: '/v2/orders/0', body: {} },
+  {
+    scope: 'Marketing',
+    records: 'coupons',
+    path: '/v2/coupons/0',
+    body: {
+      name: 'Replatform write check',
+      code: 'REPLATFORM-WRITE-CHECK',
+      type: 'per_total_discount',
+      amount: '0',
+      applies_to: { entity: 'categories', ids: [0] },
+    },
+  },
 ] as const;
 
 class BigCommerceStoreConnection implements BigCommerceConnection {
@@ -161,7 +185,7 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
     throw new ConnectorError(
       'config',
       'read_only_credentials',
-      `This BigCommerce API account may not change ${listInWords(missing.map((p) => p.records))}: its ${listInWords(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers and Orders set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
+      `This BigCommerce API account may not change ${listInWords(missing.map((p) => p.records))}: its ${listInWords(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers, Orders and Marketing set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
       { status: 403 },
     );
   }
@@ -175,6 +199,10 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
         });
       case 'products':
         return v3Total(client, '/v3/catalog/products');
+      case 'coupons': {
+        const answer = await client.ok('GET', '/v2/coupons/count');
+        return parseAnswer(couponCountSchema, answer.body, 'GET /v2/coupons/count').count;
+      }
       case 'customers':
         return v3Total(client, '/v3/customers');
       case 'orders': {
@@ -190,6 +218,7 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
     } = {
       categories: readCategories,
       products: readProducts,
+      coupons: readCoupons,
       customers: readCustomers,
       orders: readOrders,
     };
@@ -207,6 +236,8 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
         return writeCategories(this.#session, records as EntityRecord['categories'][], idMap);
       case 'products':
         return writeProducts(this.#session, records as EntityRecord['products'][], idMap);
+      case 'coupons':
+        return writeCoupons(this.#session, records as EntityRecord['coupons'][], idMap);
       case 'customers':
         return writeCustomers(this.#session, records as EntityRecord['customers'][], idMap);
       case 'orders':

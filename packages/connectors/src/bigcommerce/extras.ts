@@ -142,6 +142,12 @@ export const orderExtras: readonly Extra[] = [
   extra('customer_locale', 'text', 'en'),
 ];
 
+/** Coupon fields (marketing.v2.yml coupon_Full) with no canonical field. */
+export const couponExtras: readonly Extra[] = [
+  extra('restricted_to', 'json', {}),
+  extra('shipping_methods', 'json', []),
+];
+
 /**
  * Order fields carried as metafields but read and written by hand in map-order.ts: a status the
  * model's statuses do not tell apart, a partial shipped count, base costs that differ from the

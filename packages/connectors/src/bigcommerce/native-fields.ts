@@ -11,6 +11,7 @@ import {
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 import {
   categoryExtras,
+  couponExtras,
   customerExtras,
   orderExtras,
   productExtras,
@@ -638,9 +639,43 @@ const orderFields: Record<string, SourceField> = {
   'shipping_addresses[].shipping_quotes': assigned('a link to the quotes of the address'),
 };
 
+/** marketing.v2.yml coupon_Full. */
+const couponFields: Record<string, SourceField> = {
+  ...extrasOf(couponExtras, '', 'metafields'),
+  id: assigned('BigCommerce numbers coupons itself'),
+  code: { carried: 'code' },
+  name: {
+    converted: 'description',
+    how: "the coupon's name is its description; a name that is the code itself is no description.",
+  },
+  type: {
+    converted: ['discountType', 'freeShipping'],
+    how: "percentage_discount is 'percent', per_total_discount 'fixed_cart', per_item_discount 'fixed_product', free_shipping a 'fixed_cart' of 0 with free shipping; a shipping_discount or a promotion's coupon is not read (reported).",
+  },
+  amount: {
+    converted: ['percentOff', 'amountOff'],
+    how: "the percentage of a percentage discount, otherwise an amount in the store's currency.",
+  },
+  min_purchase: {
+    converted: 'minimumSpend',
+    how: "an amount in the store's currency; 0 is none.",
+  },
+  expires: { converted: 'expiresAt', how: 'an RFC 2822 date, read as ISO-8601; empty is never.' },
+  enabled: { carried: 'enabled' },
+  applies_to: {
+    converted: ['productIds', 'categoryIds'],
+    how: 'the products or the categories the coupon is limited to; categories [0] is the whole store.',
+  },
+  num_uses: { carried: 'usageCount' },
+  max_uses: { converted: 'usageLimit', how: '0 is unlimited.' },
+  max_uses_per_customer: { converted: 'usageLimitPerCustomer', how: '0 is unlimited.' },
+  date_created: { carried: 'createdAt' },
+};
+
 export const bigCommerceNativeFields: NativeCatalogue = {
   categories: categoryFields,
   products: productFields,
+  coupons: couponFields,
   customers: customerFields,
   orders: orderFields,
 };
@@ -659,6 +694,12 @@ export const bigCommerceAssignedOnWrite: Partial<Record<EntityType, Record<strin
     brand_id: 'BigCommerce numbers brands itself; the brand is found or created by its name',
     'images[].url_zoom': 'BigCommerce downloads each image and serves its own copy',
     'variants[].image_url': 'BigCommerce downloads each image and serves its own copy',
+  },
+  coupons: {
+    date_created: 'BigCommerce stamps the date a coupon is made and takes none',
+    num_uses: 'BigCommerce counts the uses of a coupon itself; a written coupon starts at 0',
+    'applies_to.ids':
+      "the ids of the destination's own products or categories, compared through the id map by the round trip (productIds, categoryIds)",
   },
   customers: {
     date_created: 'BigCommerce stamps the date a customer is made and takes none',
@@ -780,6 +821,35 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
       'variants.metafields':
         "Kept as variant metafields; BigCommerce's own fields go back to their fields.",
       upsellIds: 'Written as related products.',
+    },
+  },
+  coupons: {
+    unsupported: {
+      startsAt: 'BigCommerce coupons have no start date: the code works as soon as it is written.',
+      maximumSpend: 'BigCommerce coupons have a minimum order value but no maximum.',
+      excludedProductIds:
+        'BigCommerce coupons cannot leave products out: they apply to the products or categories they name, or to the whole store.',
+      excludedCategoryIds:
+        'BigCommerce coupons cannot leave categories out: they apply to the products or categories they name, or to the whole store.',
+      allowedEmails:
+        'BigCommerce coupons cannot be limited to e-mail addresses: any customer can use the code.',
+      individualUse:
+        "BigCommerce coupons have no setting of their own for being used alone: whether codes combine is the store's setting.",
+      excludeSaleItems: 'BigCommerce coupons have no setting to leave out items on sale.',
+      itemLimit: 'BigCommerce coupons have no limit on how many items a per-item discount takes.',
+      usageCount: 'BigCommerce counts the uses of a coupon itself: a written coupon starts at 0.',
+      createdAt: 'BigCommerce stamps the date a coupon is made.',
+    },
+    converted: {
+      description:
+        "Written as the coupon's name, which BigCommerce requires and keeps unique (at most 100 characters): a coupon without a description is named by its code, and one whose name is taken gets its code appended.",
+      freeShipping:
+        "A coupon that only gives free shipping is BigCommerce's free-shipping coupon; a BigCommerce coupon gives a discount or free shipping, so one with both keeps its discount and the free shipping is reported.",
+      productIds:
+        'Written as the products the coupon applies to; a BigCommerce coupon applies to products or to categories, so a coupon limited to both is not written.',
+      categoryIds: 'Written as the categories the coupon applies to.',
+      metafields:
+        "BigCommerce coupons have no custom fields: BigCommerce's own coupon fields (namespace bigcommerce_fields) go back to their fields, others are named in the report.",
     },
   },
   customers: {

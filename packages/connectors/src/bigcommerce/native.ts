@@ -18,6 +18,7 @@ import { allPages, markerNamespace, parseAnswer, type BcSession } from './sessio
  *   /v3/catalog/variants/metafields);
  * - customers: an item of GET /v3/customers?include=addresses,attributes,formfields,storecredit,
  *   with `metafields` (GET /v3/customers/metafields);
+ * - coupons: an item of GET /v2/coupons, as it is (v2 coupons have no sub-resources);
  * - orders: an item of GET /v2/orders?include=fees, whose `products`, `shipping_addresses` and
  *   `coupons` links are replaced by those lists (GET /v2/orders/{id}/products, ...; coupons are
  *   fetched only when `coupon_discount` is not 0, else []).
@@ -238,6 +239,21 @@ export async function* nativeOrders(
   }
 }
 
+export async function* nativeCoupons(session: BcSession, startPage = 1): AsyncIterable<NativePage> {
+  const limit = session.pageSizes.coupons;
+  for (let page = startPage; ; page++) {
+    const answer = await session.client.ok('GET', '/v2/coupons', { query: { page, limit } });
+    // v2 answers 204 with no body for an empty list.
+    const list =
+      answer.body === undefined
+        ? []
+        : parseAnswer(z.array(z.record(z.string(), z.unknown())), answer.body, 'GET /v2/coupons');
+    const more = list.length === limit;
+    yield { records: list, next: more ? page + 1 : null };
+    if (!more) return;
+  }
+}
+
 /** Every native record of an entity, for the conformance suite and tests. */
 export async function allNative(session: BcSession, entity: EntityType): Promise<Json[]> {
   const pages =
@@ -245,9 +261,11 @@ export async function allNative(session: BcSession, entity: EntityType): Promise
       ? nativeCategories(session)
       : entity === 'products'
         ? nativeProducts(session)
-        : entity === 'customers'
-          ? nativeCustomers(session)
-          : nativeOrders(session);
+        : entity === 'coupons'
+          ? nativeCoupons(session)
+          : entity === 'customers'
+            ? nativeCustomers(session)
+            : nativeOrders(session);
   const out: Json[] = [];
   for await (const page of pages) out.push(...page.records);
   return out;

@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * The parts of BigCommerce's payloads the connector maps, parsed at the boundary before mapping.
  * Field names and types follow the OpenAPI files in platform-specs/bigcommerce (v3 catalog and
- * customers, v2 orders and store information). The native records themselves (what nativeFields
+ * customers, v2 orders and store information; v2 coupons in the emulators' specs/bigcommerce).
+ * The native records themselves (what nativeFields
  * declares) are kept whole beside these parsed views: see native.ts.
  */
 
@@ -322,3 +323,35 @@ export const orderSchema = z.object({
 export type BcOrder = z.infer<typeof orderSchema>;
 
 export const orderCountSchema = z.object({ count: z.number() });
+
+/** marketing.v2.yml coupon_Full. */
+export const couponSchema = z.object({
+  id: z.number().int(),
+  name: text,
+  code: z.string().min(1),
+  type: z.enum([
+    'per_item_discount',
+    'per_total_discount',
+    'shipping_discount',
+    'free_shipping',
+    'percentage_discount',
+    'promotion',
+  ]),
+  amount: amount,
+  min_purchase: amount,
+  expires: text,
+  enabled: z.boolean().default(true),
+  applies_to: z
+    .object({
+      entity: z.enum(['categories', 'products']),
+      ids: z.array(z.number().int()).default([]),
+    })
+    .nullish(),
+  num_uses: z.number().int().default(0),
+  max_uses: z.number().int().nullish(),
+  max_uses_per_customer: z.number().int().nullish(),
+  date_created: text,
+});
+export type BcCoupon = z.infer<typeof couponSchema>;
+
+export const couponCountSchema = z.object({ count: z.number().int() });

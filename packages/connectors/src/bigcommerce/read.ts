@@ -4,10 +4,12 @@ import type { Checkpoint, Page } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { nativeLosses, type Loss, type Neutral } from './losses.ts';
 import { categoryToCanonical, productToCanonical } from './map-catalog.ts';
+import { couponToCanonical } from './map-coupon.ts';
 import { customerToCanonical } from './map-customer.ts';
 import { orderToCanonical } from './map-order.ts';
 import {
   nativeCategories,
+  nativeCoupons,
   nativeCustomers,
   nativeOrders,
   nativeProducts,
@@ -16,7 +18,13 @@ import {
   type NativePage,
 } from './native.ts';
 import { bigCommerceNativeFields } from './native-fields.ts';
-import { customerSchema, orderSchema, productSchema, treeCategorySchema } from './payloads.ts';
+import {
+  couponSchema,
+  customerSchema,
+  orderSchema,
+  productSchema,
+  treeCategorySchema,
+} from './payloads.ts';
 import type { BcSession } from './session.ts';
 
 /**
@@ -30,6 +38,8 @@ import type { BcSession } from './session.ts';
 export const pageSizes: Record<EntityType, number> = {
   categories: 250,
   products: 100,
+  // marketing.v2.yml getCoupons takes `limit`; v2 lists give at most 250.
+  coupons: 250,
   customers: 250,
   orders: 50,
 };
@@ -157,6 +167,16 @@ export async function* readProducts(
   const ctx = { units, brandName: (id: number) => brands.get(id)?.name ?? '' };
   yield* mapPages<'products'>(nativeProducts(session, startPage(checkpoint)), (raw) =>
     convert('products', raw, productSchema, (p, r) => productToCanonical(p, r, ctx)),
+  );
+}
+
+export async function* readCoupons(
+  session: BcSession,
+  checkpoint: Checkpoint | null,
+): AsyncIterable<Page<'coupons'>> {
+  const { units } = await session.store();
+  yield* mapPages<'coupons'>(nativeCoupons(session, startPage(checkpoint)), (raw) =>
+    convert('coupons', raw, couponSchema, (c, r) => couponToCanonical(c, r, units.currency)),
   );
 }
 

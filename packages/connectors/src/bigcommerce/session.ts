@@ -232,6 +232,11 @@ export class BcSession {
     products: new Slots(writeConcurrency),
     orders: new Slots(writeConcurrency),
   };
+  /**
+   * Coupon code (lower case) -> source id of the coupon this connection wrote or linked under it:
+   * codes are unique in a store, so a second source coupon of the same code cannot follow.
+   */
+  readonly couponCodes = new Map<string, string>();
   #store: Promise<BcStoreInfo & { units: StoreUnits }> | undefined;
   #tree: Promise<number> | undefined;
   #brands: Promise<Map<number, Brand>> | undefined;

@@ -26,7 +26,7 @@ import { BcState } from './state.ts';
 
 /**
  * A stateful BigCommerce store on 127.0.0.1: /stores/{hash}/v3 (catalog, customers) and
- * /stores/{hash}/v2 (store information, orders), X-Auth-Token authentication with the API
+ * /stores/{hash}/v2 (store information, orders, coupons), X-Auth-Token authentication with the API
  * account's OAuth scopes (scopes.ts), the per-store request quota with its X-Rate-Limit-* headers,
  * the customers API's batch and concurrency limits, and BigCommerce's error bodies. Media are
  * served under /media/.
@@ -59,7 +59,7 @@ export interface BigCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'
   customerWriteMs?: number;
 }
 
-export type StoredEntity = 'categories' | 'products' | 'customers' | 'orders';
+export type StoredEntity = 'categories' | 'products' | 'coupons' | 'customers' | 'orders';
 
 export interface RunningBigCommerceEmulator extends RunningEmulator {
   storeHash: string;
@@ -162,6 +162,8 @@ export async function startBigCommerceEmulator(
         return state.categories.length;
       case 'products':
         return state.products.length;
+      case 'coupons':
+        return state.coupons.length;
       case 'customers':
         return state.customers.length;
       case 'orders':

@@ -70,3 +70,36 @@ describe('BigCommerce request bodies are checked closed', () => {
     ).toEqual([]);
   });
 });
+
+describe('the marketing description kept with the project (coupons)', () => {
+  const coupon = {
+    name: 'Ten off',
+    code: 'TEN_OFF 2024-A',
+    type: 'per_total_discount',
+    amount: '10',
+    applies_to: { entity: 'categories', ids: [0] },
+  };
+  const get = (path: string) =>
+    spec.validateRequest({
+      method: 'GET',
+      url: `https://api.bigcommerce.com/stores/abc123${path}`,
+      headers,
+    });
+
+  it('checks coupon bodies, codes by the characters its text allows', () => {
+    expect(post('/v2/coupons', coupon)).toEqual([]);
+    expect(post('/v2/coupons', { ...coupon, code: '10%OFF' }).join('\n')).toContain(
+      'data/code must match pattern',
+    );
+    expect(post('/v2/coupons', { ...coupon, code: '' }).join('\n')).toContain('data/code');
+    const { applies_to: _appliesTo, ...partial } = coupon;
+    expect(post('/v2/coupons', partial).join('\n')).toContain("'applies_to'");
+    expect(post('/v2/coupons', { ...coupon, id: 3 }).join('\n')).toContain("('id')");
+  });
+
+  it("reads OpenAPI 3.0's boolean exclusive bounds as no bound", () => {
+    expect(get('/v2/coupons?min_id=3&limit=50&page=2')).toEqual([]);
+    expect(get('/v2/coupons?min_id=three').join('\n')).toContain("query 'min_id=three'");
+    expect(get('/v2/coupons/count')).toEqual([]);
+  });
+});

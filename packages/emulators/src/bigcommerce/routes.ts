@@ -36,6 +36,13 @@ import {
   type CatalogContext,
 } from './catalog.ts';
 import {
+  couponCreateSchema,
+  couponJson,
+  couponUpdateSchema,
+  createCoupon,
+  updateCoupon,
+} from './coupons.ts';
+import {
   addressInputSchema,
   addressJson,
   attributeCreateSchema,
@@ -1105,6 +1112,57 @@ export function buildRoutes(
     const order = orderOr404(params);
     const { page, limit } = pageRequest(request.url, 50, 250);
     return ok(orderCouponJson(order).slice((page - 1) * limit, page * limit));
+  });
+
+  // ------------------------------------------------------------------ coupons (marketing.v2)
+  const couponFilter = (url: URL) => {
+    const id = intParam(url, 'id');
+    const min = intParam(url, 'min_id');
+    const max = intParam(url, 'max_id');
+    const code = url.searchParams.get('code')?.toLowerCase();
+    const name = url.searchParams.get('name')?.toLowerCase();
+    const type = url.searchParams.get('type');
+    const excluded = url.searchParams.get('exclude_type');
+    return (c: (typeof state.coupons)[number]) =>
+      (id === undefined || c.id === id) &&
+      (min === undefined || c.id >= min) &&
+      (max === undefined || c.id <= max) &&
+      (code === undefined || c.code.toLowerCase() === code) &&
+      (name === undefined || c.name.toLowerCase() === name) &&
+      (type === null || c.type === type) &&
+      (excluded === null || c.type !== excluded);
+  };
+  const couponOr404 = (params: Record<string, string>) => {
+    const id = intId(params.coupon_id, 'Coupon');
+    const coupon = state.coupons.find((c) => c.id === id);
+    if (!coupon) throw notFound(`Coupon ${id}`);
+    return coupon;
+  };
+  router.on('GET', '/v2/coupons/count', () => ok({ count: state.coupons.length }));
+  router.on('GET', '/v2/coupons', (request) => {
+    const items = state.coupons.filter(couponFilter(request.url)).sort((a, b) => a.id - b.id);
+    const { page, limit } = pageRequest(request.url, 50, 250);
+    return ok(items.slice((page - 1) * limit, page * limit).map(couponJson));
+  });
+  router.on('POST', '/v2/coupons', (request) =>
+    ok(couponJson(createCoupon(ctx, parseBody(couponCreateSchema, jsonBody(request)))), 201),
+  );
+  router.on('DELETE', '/v2/coupons', (request) => {
+    // marketing.v2.yml deleteCoupons: without `id:in` every coupon goes.
+    const ids = intListParam(request.url, 'id:in');
+    const kept = state.coupons.filter((c) => ids !== undefined && !ids.includes(c.id));
+    state.coupons.splice(0, state.coupons.length, ...kept);
+    return { status: 204 };
+  });
+  router.on('PUT', '/v2/coupons/:coupon_id', (request, params) => {
+    const coupon = couponOr404(params);
+    updateCoupon(ctx, coupon, parseBody(couponUpdateSchema, jsonBody(request)));
+    return ok(couponJson(coupon));
+  });
+  router.on('DELETE', '/v2/coupons/:coupon_id', (_request, params) => {
+    const coupon = couponOr404(params);
+    state.coupons.splice(state.coupons.indexOf(coupon), 1);
+    return { status: 204 };
   });
 
   return { router, concurrency };

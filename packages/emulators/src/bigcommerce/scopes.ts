@@ -7,7 +7,7 @@
  * admits only GET.
  */
 
-export type ScopeArea = 'products' | 'customers' | 'orders' | 'information';
+export type ScopeArea = 'products' | 'customers' | 'orders' | 'information' | 'marketing';
 
 /** The `modify` parameter of each area (the read-only one adds `_read_only`). */
 export const modifyScopes: Record<ScopeArea, string> = {
@@ -15,6 +15,8 @@ export const modifyScopes: Record<ScopeArea, string> = {
   customers: 'store_v2_customers',
   orders: 'store_v2_orders',
   information: 'store_v2_information',
+  // marketing.v2.yml X-Auth-Token: Marketing, for coupons.
+  marketing: 'store_v2_marketing',
 };
 
 /** Every area at modify: what the emulator's own access token is given. */
@@ -28,6 +30,7 @@ function areaOf(path: string): ScopeArea | undefined {
   if (/^\/v3\/customers(\/|$)/.test(path)) return 'customers';
   if (/^\/v2\/(orders|order_statuses)(\/|$)/.test(path)) return 'orders';
   if (/^\/v2\/(store|time)(\/|$)/.test(path)) return 'information';
+  if (/^\/v2\/coupons(\/|$)/.test(path)) return 'marketing';
   return undefined;
 }
 

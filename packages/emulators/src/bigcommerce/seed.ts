@@ -1,4 +1,9 @@
-import type { SampleOrder, SampleProduct, SampleStore } from '../framework/sample-store.ts';
+import type {
+  SampleCoupon,
+  SampleOrder,
+  SampleProduct,
+  SampleStore,
+} from '../framework/sample-store.ts';
 import {
   createBrand,
   createCategory,
@@ -10,8 +15,9 @@ import {
   type ProductCreate,
   type VariantInput,
 } from './catalog.ts';
+import { createCoupon, type CouponCreate } from './coupons.ts';
 import { createAttributes, createCustomers, type CustomerCreate } from './customers.ts';
-import { toUnits } from './http.ts';
+import { toUnits, v2Date } from './http.ts';
 import { createMetafield } from './metafields.ts';
 import { createOrder, type OrderCreate } from './orders.ts';
 import type { BcOrder, BcProduct } from './state.ts';
@@ -20,7 +26,7 @@ import type { BcOrder, BcProduct } from './state.ts';
  * Fills an empty store with the platform-neutral sample store, converted to BigCommerce's shape
  * and passed through the same rules as API writes: categories in the default tree, vendors as
  * brands, products with options/variants/images/custom fields/SEO, customers with addresses and
- * consent, orders with products, shipping addresses and coupons.
+ * consent, coupons, and orders with products, shipping addresses and the coupons they used.
  *
  * The neutral sample knows nothing of most of BigCommerce's own fields, so the seed spreads them
  * over the records by position (details below): retail and cost prices, featured and related
@@ -532,6 +538,16 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
     });
   }
 
+  // ------------------------------------------------------------------ coupons
+  const productIds = new Map(sample.products.map((p, index) => [p.key, created[index]?.id ?? 0]));
+  const couponIds = new Map<string, number>();
+  sample.coupons.forEach((c, index) => {
+    const coupon = createCoupon(ctx, couponInput(c, index, { categoryIds, productIds }));
+    coupon.num_uses = c.usageCount;
+    coupon.date_created = Date.parse(c.createdAt);
+    couponIds.set(c.code.toLowerCase(), coupon.id);
+  });
+
   // ------------------------------------------------------------------ orders
   // A product that is sold once and then deleted: its order line stays, without a product.
   const gone = createProduct(ctx, {
@@ -645,7 +661,7 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
     if (o.discount) {
       order.coupons.push({
         id: state.nextId('order_coupon', 1),
-        coupon_id: state.nextId('coupon', 1),
+        coupon_id: couponIds.get(o.discount.code.toLowerCase()) ?? 0,
         code: o.discount.code,
         // BigCommerce takes a coupon off the items at most: a basket never goes below zero.
         amount: Math.min(toUnits(o.discount.amount), order.subtotal_ex_tax),
@@ -666,6 +682,51 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
     }
   });
   deleteProduct(ctx, gone);
+}
+
+/**
+ * A sample coupon as BigCommerce holds it. What BigCommerce has no field for (start date, maximum
+ * spend, exclusions, allowed e-mails, individual use, sale items, item limit) is left out, as a
+ * merchant could not have set it; the description is the coupon's name (names are unique, as the
+ * sample's descriptions are). BigCommerce's own country and shipping-method limits, which the
+ * neutral sample knows nothing of, go on the second and fourth coupons.
+ */
+function couponInput(
+  c: SampleCoupon,
+  index: number,
+  ids: { categoryIds: Map<string, number>; productIds: Map<string, number> },
+): CouponCreate {
+  const amount = toUnits(c.amount);
+  const type =
+    c.discountType === 'percent'
+      ? 'percentage_discount'
+      : c.discountType === 'fixed_product'
+        ? 'per_item_discount'
+        : amount === 0 && c.freeShipping
+          ? 'free_shipping'
+          : 'per_total_discount';
+  const lookUp = (keys: string[], map: Map<string, number>) =>
+    keys.map((k) => map.get(k) ?? 0).filter((id) => id > 0);
+  const applies =
+    c.productKeys.length > 0
+      ? { entity: 'products' as const, ids: lookUp(c.productKeys, ids.productIds) }
+      : c.categoryKeys.length > 0
+        ? { entity: 'categories' as const, ids: lookUp(c.categoryKeys, ids.categoryIds) }
+        : { entity: 'categories' as const, ids: [0] };
+  return {
+    name: c.description || c.code,
+    code: c.code,
+    type,
+    amount,
+    min_purchase: c.minimumSpend === null ? 0 : toUnits(c.minimumSpend),
+    expires: c.expiresAt === null ? '' : v2Date(Date.parse(c.expiresAt)),
+    enabled: c.enabled,
+    applies_to: applies,
+    max_uses: c.usageLimit ?? 0,
+    max_uses_per_customer: c.usageLimitPerCustomer ?? 0,
+    ...(index === 1 ? { restricted_to: { countries: 'US' } } : {}),
+    ...(index === 3 ? { shipping_methods: ['shipping_flatrate'] } : {}),
+  };
 }
 
 /** What the customer paid: items and charges, less coupons and the manual discount. */

@@ -393,6 +393,34 @@ export interface BcOrderCoupon {
   type: 0 | 1 | 2 | 3 | 4 | 5;
 }
 
+/** A coupon (marketing.v2.yml coupon_Full); amounts in ten-thousandths like v2 orders. */
+export interface BcCoupon {
+  id: number;
+  name: string;
+  code: string;
+  type:
+    | 'per_item_discount'
+    | 'per_total_discount'
+    | 'shipping_discount'
+    | 'free_shipping'
+    | 'percentage_discount'
+    | 'promotion';
+  amount: number;
+  min_purchase: number;
+  /** RFC 2822 date the code stops working, '' when never. */
+  expires: string;
+  enabled: boolean;
+  /** ids [0] with categories: the whole store. */
+  applies_to: { entity: 'categories' | 'products'; ids: number[] };
+  num_uses: number;
+  max_uses: number;
+  max_uses_per_customer: number;
+  /** Country codes the coupon is limited to, as the description gives them. */
+  restricted_to: { countries?: string };
+  shipping_methods: string[];
+  date_created: number;
+}
+
 export interface BcOrder {
   id: number;
   customer_id: number;
@@ -560,6 +588,7 @@ export class BcState {
   readonly customers: BcCustomer[] = [];
   readonly customerAttributes: BcCustomerAttribute[] = [];
   readonly orders: BcOrder[] = [];
+  readonly coupons: BcCoupon[] = [];
   readonly #counters = new Map<string, number>();
 
   constructor(settings: StoreSettings) {
