@@ -491,7 +491,8 @@ function conditionJson(c: ConditionRecord): Json {
   const json: Json = { condition_type: c.condition_type };
   if (c.conditions) json.conditions = c.conditions.map(conditionJson);
   if (c.aggregator_type) json.aggregator_type = c.aggregator_type;
-  json.operator = c.operator;
+  // Swagger cannot say nullable and marks operator required: a combine's null goes out as ''.
+  json.operator = c.operator ?? '';
   if (c.attribute_name) json.attribute_name = c.attribute_name;
   json.value = c.value;
   return json;
