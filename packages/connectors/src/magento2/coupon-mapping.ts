@@ -45,7 +45,7 @@ export const simpleActions: Record<Coupon['discountType'], string> = {
  * what a rule this connector writes gets anyway (the name defaults to the code).
  */
 export const ownRuleFields: Record<string, (rule: Json) => boolean> = {
-  name: (rule) => String(rule.name ?? '') === String(listOf([rule.coupon])[0]?.code ?? ''),
+  name: (rule) => isJson(rule.coupon) && rule.name === rule.coupon.code,
   sort_order: (rule) => Number(rule.sort_order ?? 0) === 0,
   apply_to_shipping: (rule) => !rule.apply_to_shipping,
   discount_step: (rule) => Number(rule.discount_step ?? 0) === 0,
@@ -275,7 +275,7 @@ export function couponToCanonical(
       code: String(coupon.code),
       description: String(rule.description ?? ''),
       discountType: kind,
-      percentOff: kind === 'percent' ? Math.min(100, amount) : null,
+      percentOff: kind === 'percent' ? amount : null,
       amountOff: kind === 'percent' ? null : money(String(amount)),
       freeShipping: ['1', '2'].includes(String(rule.simple_free_shipping ?? '0')),
       enabled: rule.is_active === true,
@@ -400,11 +400,14 @@ export function rulePayload(
   const toDate = record.expiresAt
     ? storeDay(new Date(Date.parse(record.expiresAt) - 1000).toISOString(), ctx.timeZone)
     : null;
-  if (fromDate && record.startsAt && dayBoundary(fromDate, ctx.timeZone, false) !== record.startsAt)
-    if (Date.parse(dayBoundary(fromDate, ctx.timeZone, false)) !== Date.parse(record.startsAt))
-      warnings.push(
-        `starts on ${fromDate} (store time) for the whole day: Magento keeps a start date, not a time of day (startsAt)`,
-      );
+  if (
+    fromDate &&
+    record.startsAt &&
+    Date.parse(dayBoundary(fromDate, ctx.timeZone, false)) !== Date.parse(record.startsAt)
+  )
+    warnings.push(
+      `starts on ${fromDate} (store time) for the whole day: Magento keeps a start date, not a time of day (startsAt)`,
+    );
   if (toDate && record.expiresAt) {
     const end = Date.parse(dayBoundary(toDate, ctx.timeZone, true));
     const at = Date.parse(record.expiresAt);

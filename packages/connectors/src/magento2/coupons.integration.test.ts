@@ -201,6 +201,20 @@ describe('Magento coupons (integration with the emulator)', () => {
     const [outcome] = await connection.write('coupons', [coupon('9', 'HALFWAY')], idMap);
     expect(outcome).toMatchObject({ outcome: 'created', destinationId: String(orphan.rule_id) });
     expect(destination.store.countCanonical('coupons')).toBe(before);
+    // A rule that generates its codes and has none yet is the merchant's pool, not taken up.
+    const pool = rules().saveRule({
+      rule: {
+        name: 'POOLED',
+        website_ids: [1],
+        customer_group_ids: [0],
+        coupon_type: 'SPECIFIC_COUPON',
+        use_auto_generation: true,
+      },
+    });
+    const [pooled] = await connection.write('coupons', [coupon('10', 'POOLED')], idMap);
+    expect(pooled?.outcome).toBe('created');
+    expect(pooled?.destinationId).not.toBe(String(pool.rule_id));
+    expect(rules().getRule(pool.rule_id).customer_group_ids).toEqual([0]);
     expect(ruleOf('HALFWAY')?.customer_group_ids).toEqual([
       ...destination.store.customers.groups.keys(),
     ]);
@@ -223,10 +237,18 @@ describe('Magento coupons (integration with the emulator)', () => {
     const records = pages.flatMap((p) => p.records);
     const rejected = pages.flatMap((p) => p.rejected ?? []);
     const losses = pages.flatMap((p) => p.losses ?? []);
-    expect(records.map((r) => r.code).sort()).toEqual(['CAT5', 'HALFWAY', 'HOUSE', 'TEE10']);
-    expect(rejected).toEqual([
-      { sourceId: String(pool.rule_id), reason: expect.stringContaining('generated coupon codes') },
+    expect(records.map((r) => r.code).sort()).toEqual([
+      'CAT5',
+      'HALFWAY',
+      'HOUSE',
+      'POOLED',
+      'TEE10',
     ]);
+    expect(rejected.map((r) => r.reason)).toEqual([
+      expect.stringContaining('generated coupon codes'),
+      expect.stringContaining('generated coupon codes'),
+    ]);
+    expect(rejected.map((r) => r.sourceId)).toContain(String(pool.rule_id));
     expect(await connection.count('coupons')).toBe(records.length + rejected.length);
     const house = String(ruleOf('HOUSE')?.rule_id);
     expect(losses.filter((l) => l.sourceId === house).map((l) => l.field)).toEqual([

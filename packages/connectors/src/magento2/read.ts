@@ -405,7 +405,7 @@ export async function* readCoupons(
     storeWebsiteIds(session),
     session.customerGroups(),
   ]);
-  const timeZone = zoneOf((config as Record<string, unknown>).timezone);
+  const timeZone = zoneOf(config.timezone);
   const groupIds = groups.map((g) => g.id);
   for (let after = cursorOf(checkpoint); ;) {
     const { records, last, more } = await nativeCouponPage(session, after);

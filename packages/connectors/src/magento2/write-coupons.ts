@@ -29,7 +29,10 @@ import { createOnce, isStoreWide, leftUnchanged, reasonOf } from './write-suppor
  * written again after each rule update.
  */
 
-const ruleAnswer = z.looseObject({ rule_id: z.number().int() });
+const ruleAnswer = z.looseObject({
+  rule_id: z.number().int(),
+  use_auto_generation: z.boolean().optional(),
+});
 const couponAnswer = z.looseObject({
   coupon_id: z.number().int(),
   rule_id: z.number().int(),
@@ -75,15 +78,17 @@ async function ruleWithoutCoupon(
       currentPage: 1,
     }),
   );
-  if (!rules.items.length) return undefined;
+  // A rule that generates its codes has none until the merchant generates them: not a cut-short create.
+  const typed = rules.items.filter((r) => r.use_auto_generation !== true);
+  if (!typed.length) return undefined;
   const coupons = await listIn(
     session,
     '/V1/coupons/search',
     'rule_id',
-    rules.items.map((r) => r.rule_id),
+    typed.map((r) => r.rule_id),
   );
   const taken = new Set(coupons.map((c) => Number(c.rule_id)));
-  return rules.items.find((r) => !taken.has(r.rule_id))?.rule_id;
+  return typed.find((r) => !taken.has(r.rule_id))?.rule_id;
 }
 
 async function writeContext(
@@ -105,7 +110,7 @@ async function writeContext(
     skus.set(String(p.id), String(p.sku));
   return {
     currency,
-    timeZone: zoneOf((config as Record<string, unknown>).timezone),
+    timeZone: zoneOf(config.timezone),
     websiteIds,
     customerGroupIds: groups.map((g) => g.id),
     skuOf: (id) => {
