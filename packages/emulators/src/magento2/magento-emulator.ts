@@ -34,9 +34,9 @@ import { platformSpecsDir } from '../framework/platform-specs.ts';
 
 /**
  * A stateful Magento 2.4 admin REST API (admin-schema-2.4.9.yaml) on 127.0.0.1: the store,
- * catalogue, cart price rule and coupon, customer, order and bulk-status routes a migration uses, under /rest/V1,
- * /rest/<store_code>/V1, and the asynchronous /rest/<store_code>/async[/bulk]/V1 forms Magento
- * derives from them. Requests are authenticated as an integration (OAuth 1.0a), as a real store
+ * catalogue, cart price rule and coupon, customer, order and bulk-status routes a migration uses,
+ * under /rest/V1, /rest/<store_code>/V1, and the asynchronous /rest/<store_code>/async[/bulk]/V1
+ * forms Magento derives from them. Requests are authenticated as an integration (OAuth 1.0a), as a real store
  * requires, and authorised by the ACL resource of their route, which the integration must have
  * been granted; media files are served under /media/catalog/product like Magento's pub/media.
  */
