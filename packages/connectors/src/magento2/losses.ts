@@ -68,6 +68,9 @@ const unlessNeutral: Record<string, Neutral> = {
   'extension_attributes.downloadable_product_links[].sample_type': () => true,
   'items[].original_price': (v, item) => Number(v) === Number(item.price ?? 0),
   'status_histories[].status': (v, _h, order) => String(v) === String(order.status ?? ''),
+  // Judged in read.ts against the store's own websites and customer groups.
+  website_ids: () => true,
+  customer_group_ids: () => true,
 };
 
 /** Losses of one native record under a catalogue. */

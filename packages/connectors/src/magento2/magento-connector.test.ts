@@ -831,6 +831,7 @@ describe('Magento connector (integration with the emulator)', () => {
       'Magento_Sales::actions_view',
       'Magento_Sales::sales_invoice',
       'Magento_Sales::sales_creditmemo',
+      'Magento_SalesRule::quote',
     ];
     const writing = [
       ...reading,

@@ -14,11 +14,13 @@ import { ConnectorError } from '../kit/errors.ts';
 import { MagentoApiError, MagentoClient, type MagentoCredentials } from './client.ts';
 import {
   countCategories,
+  countCoupons,
   countCustomers,
   countOrders,
   countProducts,
   pageSizes,
   readCategories,
+  readCoupons,
   readCustomers,
   readOrders,
   readProducts,
@@ -27,6 +29,7 @@ import { MagentoSession } from './session.ts';
 import { writeCategories } from './write-categories.ts';
 import { writeProducts } from './write-products.ts';
 import { magentoDestinationFields, magentoNativeFields } from './native-fields.ts';
+import { writeCoupons } from './write-coupons.ts';
 import { writeCustomers } from './write-customers.ts';
 import { writeOrders } from './write-orders.ts';
 import { checkWriteAccess } from './write-access.ts';
@@ -62,9 +65,9 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
   label: 'Magento 2 / Adobe Commerce',
   credentialsSchema: magentoCredentialsSchema,
   capabilities: {
-    read: ['categories', 'products', 'customers', 'orders'],
-    write: ['categories', 'products', 'customers', 'orders'],
-    batchSize: { categories: 25, products: 10, customers: 50, orders: 20 },
+    read: ['categories', 'products', 'coupons', 'customers', 'orders'],
+    write: ['categories', 'products', 'coupons', 'customers', 'orders'],
+    batchSize: { categories: 25, products: 10, coupons: 20, customers: 50, orders: 20 },
     pageSize: pageSizes,
     rateLimit: {
       description:
@@ -115,6 +118,8 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
             return countCategories(session);
           case 'products':
             return countProducts(session);
+          case 'coupons':
+            return countCoupons(session);
           case 'customers':
             return countCustomers(session);
           case 'orders':
@@ -125,6 +130,7 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
         const readers: { [K in EntityType]: (c: Checkpoint | null) => AsyncIterable<Page<K>> } = {
           categories: (c) => readCategories(session, c),
           products: (c) => readProducts(session, c),
+          coupons: (c) => readCoupons(session, c),
           customers: (c) => readCustomers(session, c),
           orders: (c) => readOrders(session, c),
         };
@@ -140,6 +146,8 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
             return writeCategories(session, records as EntityRecord['categories'][], idMap);
           case 'products':
             return writeProducts(session, records as EntityRecord['products'][], idMap);
+          case 'coupons':
+            return writeCoupons(session, records as EntityRecord['coupons'][], idMap);
           case 'customers':
             return writeCustomers(session, records as EntityRecord['customers'][]);
           case 'orders':

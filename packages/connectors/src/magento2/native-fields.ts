@@ -554,6 +554,96 @@ const customers: Record<string, SourceField> = {
   },
 };
 
+// ------------------------------------------------------------------ coupons
+
+/** A combine condition's operator: Magento keeps '' or nothing (null), which mean the same. */
+const noOperator = (value: unknown) => (value === '' ? null : value);
+
+const categoryCondition: SourceField = {
+  converted: ['categoryIds', 'excludedCategoryIds'],
+  how: 'the categories an item must (or must not) be in',
+  ref: 'categories',
+  unordered: true,
+};
+
+/**
+ * A cart price rule (sales-rule-data-rule-interface) with its primary coupon under `coupon`;
+ * category conditions list their ids in `category_ids` (read.ts nativeCondition).
+ */
+const coupons: Record<string, SourceField> = {
+  rule_id: assigned('Magento numbers its rules'),
+  name: {
+    converted: 'metafields',
+    how: 'kept as the metafield magento.name when it is not the code (the name a rule gets when written)',
+  },
+  description: { carried: 'description' },
+  store_labels: magento('store_labels'),
+  website_ids: notCarried(
+    'the websites of the store a rule is for: a coupon is for the whole store in the model',
+  ),
+  customer_group_ids: notCarried(
+    'the customer groups a rule is for: the model has no customer groups on a coupon',
+  ),
+  from_date: {
+    converted: 'startsAt',
+    how: 'the start of that day in the store’s time zone',
+  },
+  to_date: { converted: 'expiresAt', how: 'the end of that day in the store’s time zone' },
+  uses_per_customer: { converted: 'usageLimitPerCustomer', how: '0 (unlimited) is none' },
+  uses_per_coupon: { converted: 'usageLimit', how: '0 (unlimited) is none' },
+  is_active: { carried: 'enabled' },
+  condition: {
+    converted: ['minimumSpend', 'maximumSpend'],
+    how: 'subtotal (base_subtotal) at least and at most; other cart conditions are reported as lost',
+    meaning: noOperator,
+  },
+  action_condition: {
+    converted: ['productIds', 'excludedProductIds', 'categoryIds', 'excludedCategoryIds'],
+    how: 'the items a discount applies to by SKU (found as products) and category, included or excluded; other item conditions are reported as lost',
+    meaning: noOperator,
+  },
+  'action_condition.conditions[].category_ids': categoryCondition,
+  'action_condition.conditions[].conditions[].category_ids': categoryCondition,
+  stop_rules_processing: {
+    converted: 'individualUse',
+    how: '"Discard subsequent rules": no other discount after this one',
+  },
+  is_advanced: assigned('Magento sets it on every rule'),
+  product_ids: assigned('Magento’s index of the products a rule applies to'),
+  sort_order: magento('sort_order'),
+  simple_action: {
+    converted: 'discountType',
+    how: "by_percent is 'percent', by_fixed (each item) 'fixed_product', cart_fixed 'fixed_cart'; buy_x_get_y rules are refused",
+  },
+  discount_amount: {
+    converted: ['percentOff', 'amountOff'],
+    how: 'the percentage, or the amount in the store’s base currency',
+  },
+  discount_qty: { converted: 'itemLimit', how: '0 (no maximum) is none' },
+  discount_step: magento('discount_step'),
+  apply_to_shipping: magento('apply_to_shipping'),
+  times_used: assigned('Magento counts the uses of the rule; the coupon’s own count is carried'),
+  is_rss: magento('is_rss'),
+  coupon_type: assigned('a coupon is a rule for a specific coupon'),
+  use_auto_generation: assigned('pools of generated codes are refused with their reason'),
+  simple_free_shipping: {
+    converted: 'freeShipping',
+    how: "'1' (for matching items only) and '2' (for the whole shipment) are free shipping",
+  },
+  extension_attributes: notCarried('fields of modules on a rule (reward points)'),
+  'coupon.coupon_id': assigned('Magento numbers its coupons'),
+  'coupon.rule_id': assigned('the rule itself'),
+  'coupon.code': { carried: 'code' },
+  'coupon.usage_limit': assigned('Magento copies the rule’s uses per coupon'),
+  'coupon.usage_per_customer': assigned('Magento copies the rule’s uses per customer'),
+  'coupon.times_used': { carried: 'usageCount' },
+  'coupon.expiration_date': assigned('Magento copies the rule’s end date'),
+  'coupon.is_primary': assigned('the coupon of a rule for a specific coupon is its primary one'),
+  'coupon.created_at': { carried: 'createdAt' },
+  'coupon.type': assigned('a code typed by the merchant (0), not a generated one'),
+  'coupon.extension_attributes': notCarried('fields of modules on a coupon'),
+};
+
 // ------------------------------------------------------------------ orders
 
 /** Fields of an order that Magento computes from its other amounts, invoices and credit memos. */
@@ -1088,12 +1178,19 @@ for (const field of 'base_cost base_price price price_incl_tax base_price_incl_t
   orders[`creditmemos[].items[].${field}`] ??= assigned('the order item’s, given again');
 }
 
-export const magentoNativeFields: NativeCatalogue = { products, categories, customers, orders };
+export const magentoNativeFields: NativeCatalogue = {
+  products,
+  categories,
+  coupons,
+  customers,
+  orders,
+};
 
 /** What Magento cannot hold as a destination, and what it holds in another form. */
 export const magentoDestinationFields: {
   categories: DestinationFields;
   products: DestinationFields;
+  coupons: DestinationFields;
   customers: DestinationFields;
   orders: DestinationFields;
 } = {
@@ -1175,6 +1272,31 @@ export const magentoDestinationFields: {
         'A product with a single variant is one Magento product with one weight: a product without a weight of its own gets its variant’s.',
       'variants.taxClass':
         "A Magento child product has a tax class of its own: a variant that follows its product's class gets that class.",
+    },
+  },
+  coupons: {
+    unsupported: {
+      allowedEmails:
+        'A Magento cart price rule cannot be limited to e-mail addresses: any customer can use the code (limit it to customer groups in the admin).',
+      excludeSaleItems: 'Magento cart price rules cannot leave out items on sale.',
+    },
+    converted: {
+      startsAt:
+        "Magento keeps the day a rule starts, not the time: the coupon works from the start of that day in the store's time zone.",
+      expiresAt:
+        "Magento keeps the last day a rule works, not the time: the coupon works until the end of that day in the store's time zone.",
+      discountType:
+        'A cart price rule: percent of the price of the items (by_percent), a fixed amount off each item (by_fixed), or off the whole cart (cart_fixed).',
+      freeShipping: 'Free shipping for the whole shipment (simple_free_shipping 2).',
+      minimumSpend: 'A condition on the cart subtotal (at least).',
+      maximumSpend: 'A condition on the cart subtotal (at most).',
+      productIds: 'A condition on the SKUs of the items the discount applies to.',
+      excludedProductIds: 'A condition on the SKUs of the items the discount applies to.',
+      categoryIds: 'A condition on the categories of the items the discount applies to.',
+      excludedCategoryIds: 'A condition on the categories of the items the discount applies to.',
+      individualUse: 'The rule discards the rules after it ("Discard subsequent rules").',
+      metafields:
+        "Magento's own rule settings (magento.name, sort_order, store_labels...) are written back to them; other custom fields are reported (cart price rules have no custom fields).",
     },
   },
   customers: {

@@ -2,11 +2,13 @@ import { entitySchemas, type EntityRecord, type EntityType } from '@replatform/c
 import { z } from 'zod';
 import type { Checkpoint, Page } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
+import { couponToCanonical, ruleConditions, zoneOf } from './coupon-mapping.ts';
 import { lossesOf, type Loss } from './losses.ts';
 import { magentoNativeFields } from './native-fields.ts';
 import {
   configurableChildIds,
   isFoldedChild,
+  isJson,
   listIn,
   listOf,
   nativeCategory,
@@ -38,7 +40,13 @@ import {
  * (to-canonical.ts); what the model could not carry is the page's `losses`.
  */
 
-export const pageSizes = { categories: 100, products: 50, customers: 100, orders: 50 } as const;
+export const pageSizes = {
+  categories: 100,
+  products: 50,
+  coupons: 50,
+  customers: 100,
+  orders: 50,
+} as const;
 
 const anyList = searchResults(z.unknown());
 
@@ -60,6 +68,8 @@ interface Mapped<E extends EntityType> {
   native: Json;
   record?: EntityRecord[E];
   reason?: string;
+  /** What the record loses beyond its notCarried fields, judged against the store. */
+  losses?: Loss[];
 }
 
 /** Validates mapped records against the canonical schema; failures become rejected entries. */
@@ -80,7 +90,7 @@ function page<E extends EntityType>(
     const parsed = entitySchemas[entity].safeParse(m.record);
     if (parsed.success) {
       records.push(parsed.data as EntityRecord[E]);
-      losses.push(...lossesOf(entity, m.sourceId, m.native, catalogue));
+      losses.push(...lossesOf(entity, m.sourceId, m.native, catalogue), ...(m.losses ?? []));
     } else
       rejected.push({
         sourceId: m.sourceId,
@@ -266,6 +276,169 @@ export async function* readProducts(
 
 export { isFoldedChild };
 
+// ------------------------------------------------------------------ coupons
+
+/**
+ * Cart price rules that take a coupon: coupon_type 2 (SPECIFIC_COUPON) or 3 (AUTO), the values
+ * the salesrule table keeps and a search filters on. Rules without a coupon (coupon_type 1) are
+ * automatic promotions, not coupons, and are left out; generated pools are counted and refused
+ * with their reason.
+ */
+const withCoupon: [string, string, string][][] = [[['coupon_type', '2,3', 'in']]];
+
+export async function countCoupons(session: MagentoSession): Promise<number> {
+  return (
+    await session.client.get(
+      '/V1/salesRules/search',
+      anyList,
+      criteria({ filters: withCoupon, pageSize: 1, currentPage: 1 }),
+    )
+  ).total_count;
+}
+
+/** One page of coupon rules in native form: each rule with its primary coupon under `coupon`. */
+export async function nativeCouponPage(
+  session: MagentoSession,
+  after: number,
+): Promise<{ records: Json[]; last: number; more: boolean }> {
+  // GET /V1/salesRules/search (admin-schema-2.4.9.yaml GetV1SalesRulesSearch)
+  const { items, total } = await pageAfter(
+    session,
+    '/V1/salesRules/search',
+    'rule_id',
+    after,
+    pageSizes.coupons,
+    withCoupon,
+  );
+  // GET /V1/coupons/search (admin-schema-2.4.9.yaml GetV1CouponsSearch)
+  const coupons = await listIn(
+    session,
+    '/V1/coupons/search',
+    'rule_id',
+    items.map((r) => Number(r.rule_id)),
+  );
+  const primary = new Map<string, Json>();
+  for (const c of coupons) if (c.is_primary === true) primary.set(String(c.rule_id), c);
+  const records = items.map((r) => {
+    const coupon = primary.get(String(r.rule_id));
+    const rule = {
+      ...r,
+      ...(isJson(r.condition) ? { condition: nativeCondition(r.condition) } : {}),
+      ...(isJson(r.action_condition)
+        ? { action_condition: nativeCondition(r.action_condition) }
+        : {}),
+    };
+    return coupon ? { ...rule, coupon } : rule;
+  });
+  const last = items.reduce((n, r) => Math.max(n, Number(r.rule_id)), after);
+  return { records, last, more: items.length > 0 && total > items.length };
+}
+
+/**
+ * A condition tree in native form: a condition on category_ids names its categories as a list,
+ * `category_ids`, instead of the comma-separated text in `value`, so that two stores' rules are
+ * compared through the id map.
+ */
+function nativeCondition(condition: Json): Json {
+  const { value, ...rest } = condition;
+  const out: Json =
+    condition.attribute_name === 'category_ids'
+      ? {
+          ...rest,
+          category_ids: String(value ?? '')
+            .split(',')
+            .map((v) => v.trim())
+            .filter((v) => v !== ''),
+        }
+      : { ...condition };
+  if (Array.isArray(condition.conditions))
+    out.conditions = listOf(condition.conditions).map(nativeCondition);
+  return out;
+}
+
+/** Websites of the store a rule can apply to (the admin website 0 is none). */
+export async function storeWebsiteIds(session: MagentoSession): Promise<number[]> {
+  // GET /V1/store/websites (admin-schema-2.4.9.yaml GetV1StoreWebsites)
+  const websites = await session.client.get(
+    '/V1/store/websites',
+    z.array(z.looseObject({ id: z.number() })),
+  );
+  return websites.map((w) => w.id).filter((id) => id !== 0);
+}
+
+/** The rule applies to fewer customers or websites than all: what the model cannot say. */
+function audienceLosses(
+  rule: Json,
+  websites: readonly number[],
+  groups: readonly number[],
+): Loss[] {
+  const sourceId = String(rule.rule_id);
+  const covers = (value: unknown, all: readonly number[]) => {
+    const ids = new Set(Array.isArray(value) ? value.map(Number) : []);
+    return all.every((id) => ids.has(id));
+  };
+  const out: Loss[] = [];
+  if (!covers(rule.customer_group_ids, groups))
+    out.push({
+      sourceId,
+      field: 'customer_group_ids',
+      reason:
+        'the rule is for some customer groups only: the model has no customer groups on a coupon, so it arrives usable by every customer',
+    });
+  if (!covers(rule.website_ids, websites))
+    out.push({
+      sourceId,
+      field: 'website_ids',
+      reason:
+        'the rule is for some websites of the store only: it arrives usable on the whole destination store',
+    });
+  return out;
+}
+
+export async function* readCoupons(
+  session: MagentoSession,
+  checkpoint: Checkpoint | null,
+): AsyncGenerator<Page<'coupons'>> {
+  const [config, currency, websites, groups] = await Promise.all([
+    session.storeConfig(),
+    session.currency(),
+    storeWebsiteIds(session),
+    session.customerGroups(),
+  ]);
+  const timeZone = zoneOf(config.timezone);
+  const groupIds = groups.map((g) => g.id);
+  for (let after = cursorOf(checkpoint); ;) {
+    const { records, last, more } = await nativeCouponPage(session, after);
+    after = last;
+    const skus = records.flatMap((r) => {
+      const c = ruleConditions(r);
+      return [...c.skus, ...c.excludedSkus];
+    });
+    const idsBySku = new Map<string, string>();
+    for (const p of await listIn(session, '/V1/products', 'sku', skus))
+      idsBySku.set(String(p.sku).toLowerCase(), String(p.id));
+    const mapped: Mapped<'coupons'>[] = records.map((native) => {
+      const sourceId = String(native.rule_id);
+      const result = couponToCanonical(native, { currency, timeZone, idsBySku });
+      if ('reason' in result) return { sourceId, native, reason: result.reason };
+      const lost = ruleConditions(native).lost.map((what) => ({
+        sourceId,
+        field: 'condition',
+        reason: `${what}: the model has spend limits and product and category limits only, so the coupon arrives without it`,
+      }));
+      return {
+        sourceId,
+        native,
+        record: result.record,
+        losses: [...audienceLosses(native, websites, groupIds), ...lost],
+      };
+    });
+    const next = more ? { version: 1 as const, cursor: String(after) } : null;
+    yield page('coupons', mapped, next);
+    if (!next) return;
+  }
+}
+
 // ------------------------------------------------------------------ customers
 
 export async function countCustomers(session: MagentoSession): Promise<number> {
@@ -421,6 +594,13 @@ export async function readNative(
         if (!more) return out;
       }
     }
+    case 'coupons':
+      for (let after = 0; ;) {
+        const { records, last, more } = await nativeCouponPage(session, after);
+        out.push(...records.map((record) => ({ id: String(record.rule_id), record })));
+        after = last;
+        if (!more) return out;
+      }
     case 'customers':
       for (let after = 0; ;) {
         const { records, last, more } = await nativeCustomerPage(session, after);

@@ -66,6 +66,12 @@ const probes: Probe[] = [
     send: (client) => client.get('/V1/products/attribute-sets/sets/list', anything, first),
   },
   {
+    resource: 'Magento_SalesRule::quote',
+    label: 'Marketing > Cart Price Rules',
+    needed: 'create coupons',
+    send: (client) => client.get('/V1/salesRules/search', anything, first),
+  },
+  {
     resource: 'Magento_Customer::manage',
     label: 'Customers > All Customers',
     needed: 'create or change customers',

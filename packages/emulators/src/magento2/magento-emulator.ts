@@ -34,9 +34,9 @@ import { platformSpecsDir } from '../framework/platform-specs.ts';
 
 /**
  * A stateful Magento 2.4 admin REST API (admin-schema-2.4.9.yaml) on 127.0.0.1: the store,
- * catalogue, customer, order and bulk-status routes a migration uses, under /rest/V1,
- * /rest/<store_code>/V1, and the asynchronous /rest/<store_code>/async[/bulk]/V1 forms Magento
- * derives from them. Requests are authenticated as an integration (OAuth 1.0a), as a real store
+ * catalogue, cart price rule and coupon, customer, order and bulk-status routes a migration uses,
+ * under /rest/V1, /rest/<store_code>/V1, and the asynchronous /rest/<store_code>/async[/bulk]/V1
+ * forms Magento derives from them. Requests are authenticated as an integration (OAuth 1.0a), as a real store
  * requires, and authorised by the ACL resource of their route, which the integration must have
  * been granted; media files are served under /media/catalog/product like Magento's pub/media.
  */
@@ -154,7 +154,7 @@ export async function startMagentoEmulator(
     ...(options.integrations ?? []).map((i) => ({ ...i, guard: guardFor(i.credentials) })),
   ];
   const limits = options.inputLimits ? { maxPageSize: 300, defaultPageSize: 20 } : {};
-  const { catalog, customers, sales, bulk, tax, creditmemos, invoices } = store;
+  const { catalog, customers, sales, bulk, tax, creditmemos, invoices, salesRules } = store;
 
   function list<T>(
     ctx: Context,
@@ -603,6 +603,75 @@ export async function startMagentoEmulator(
       handler: (ctx) =>
         customers.attributeMetadataJson(
           customers.getAttributeMetadata(ctx.params.attributeCode ?? ''),
+        ),
+    },
+    // Cart price rules and their coupons (Magento_SalesRule etc/webapi.xml: Magento_SalesRule::quote)
+    {
+      method: 'GET',
+      path: '/V1/salesRules/search',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\RuleRepositoryInterface::getList',
+      handler: (ctx) =>
+        list(ctx, [...salesRules.rules.values()], salesRules.ruleField, (r) =>
+          salesRules.ruleJson(r),
+        ),
+    },
+    {
+      method: 'GET',
+      path: '/V1/salesRules/:ruleId',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\RuleRepositoryInterface::getById',
+      handler: (ctx) =>
+        salesRules.ruleJson(salesRules.getRule(intParam(ctx.params.ruleId, 'ruleId'))),
+    },
+    {
+      method: 'POST',
+      path: '/V1/salesRules',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\RuleRepositoryInterface::save',
+      handler: (ctx) => salesRules.ruleJson(salesRules.saveRule(body(ctx))),
+    },
+    {
+      method: 'PUT',
+      path: '/V1/salesRules/:ruleId',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\RuleRepositoryInterface::save',
+      handler: (ctx) =>
+        salesRules.ruleJson(salesRules.saveRule(body(ctx), intParam(ctx.params.ruleId, 'ruleId'))),
+    },
+    {
+      method: 'GET',
+      path: '/V1/coupons/search',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\CouponRepositoryInterface::getList',
+      handler: (ctx) =>
+        list(ctx, [...salesRules.coupons.values()], salesRules.couponField, (c) =>
+          salesRules.couponJson(c),
+        ),
+    },
+    {
+      method: 'GET',
+      path: '/V1/coupons/:couponId',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\CouponRepositoryInterface::getById',
+      handler: (ctx) =>
+        salesRules.couponJson(salesRules.getCoupon(intParam(ctx.params.couponId, 'couponId'))),
+    },
+    {
+      method: 'POST',
+      path: '/V1/coupons',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\CouponRepositoryInterface::save',
+      handler: (ctx) => salesRules.couponJson(salesRules.saveCoupon(body(ctx))),
+    },
+    {
+      method: 'PUT',
+      path: '/V1/coupons/:couponId',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\CouponRepositoryInterface::save',
+      handler: (ctx) =>
+        salesRules.couponJson(
+          salesRules.saveCoupon(body(ctx), intParam(ctx.params.couponId, 'couponId')),
         ),
     },
     // Customers

@@ -1,4 +1,9 @@
-import type { SampleAddress, SampleProduct, SampleStore } from '../framework/sample-store.ts';
+import type {
+  SampleAddress,
+  SampleCoupon,
+  SampleProduct,
+  SampleStore,
+} from '../framework/sample-store.ts';
 import { DEFAULT_ATTRIBUTE_SET_ID, DEFAULT_CATEGORY_ID } from './catalog.ts';
 import { regionByCodeOrName } from './directory.ts';
 import { formatUrlKey, magentoTime, type Json } from './input.ts';
@@ -372,6 +377,7 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): Seeded
     );
     orderIds.set(o.key, Number(saved.entity_id));
   }
+  for (const coupon of sample.coupons) seedCoupon(store, coupon, categoryIds, productsByKey);
   return {
     categories: categoryIds,
     products: productIds,
@@ -379,6 +385,101 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): Seeded
     customers: customerIds,
     orders: orderIds,
   };
+}
+
+const productCondition = 'Magento\\SalesRule\\Model\\Rule\\Condition\\Product';
+
+/**
+ * A sample coupon as a merchant sets it up in Marketing > Cart Price Rules: a rule with a specific
+ * coupon for every customer group of the main website, spend limits as subtotal conditions, and
+ * product and category limits as conditions on the items the discount applies to. Allowed
+ * e-mails and sale-item exclusion have no field in Magento and are left out.
+ */
+function seedCoupon(
+  store: MagentoStore,
+  coupon: SampleCoupon,
+  categoryIds: ReadonlyMap<string, number>,
+  productsByKey: ReadonlyMap<string, SampleProduct>,
+): void {
+  const subtotal = (operator: string, value: string | null): Json[] =>
+    value === null
+      ? []
+      : [
+          {
+            condition_type: 'Magento\\SalesRule\\Model\\Rule\\Condition\\Address',
+            attribute_name: 'base_subtotal',
+            operator,
+            value,
+          },
+        ];
+  const items = (attribute: string, operator: string, values: string[]): Json[] =>
+    values.length
+      ? [
+          {
+            condition_type: productCondition,
+            attribute_name: attribute,
+            operator,
+            value: values.join(', '),
+          },
+        ]
+      : [];
+  const skus = (keys: string[]) => keys.flatMap((k) => productsByKey.get(k)?.sku ?? []);
+  const categories = (keys: string[]) => keys.flatMap((k) => String(categoryIds.get(k) ?? []));
+  const actions = [
+    ...items('sku', '()', skus(coupon.productKeys)),
+    ...items('category_ids', '()', categories(coupon.categoryKeys)),
+    ...items('sku', '!()', skus(coupon.excludedProductKeys)),
+    ...items('category_ids', '!()', categories(coupon.excludedCategoryKeys)),
+  ];
+  const { rule_id } = store.salesRules.saveRule({
+    rule: {
+      name: coupon.description || coupon.code,
+      description: coupon.description,
+      website_ids: [1],
+      customer_group_ids: [...store.customers.groups.keys()],
+      ...(coupon.startsAt ? { from_date: coupon.startsAt.slice(0, 10) } : {}),
+      ...(coupon.expiresAt ? { to_date: coupon.expiresAt.slice(0, 10) } : {}),
+      uses_per_customer: coupon.usageLimitPerCustomer ?? 0,
+      uses_per_coupon: coupon.usageLimit ?? 0,
+      is_active: coupon.enabled,
+      condition: {
+        condition_type: 'Magento\\SalesRule\\Model\\Rule\\Condition\\Combine',
+        aggregator_type: 'all',
+        operator: null,
+        value: '1',
+        conditions: [
+          ...subtotal('>=', coupon.minimumSpend),
+          ...subtotal('<=', coupon.maximumSpend),
+        ],
+      },
+      action_condition: {
+        condition_type: 'Magento\\SalesRule\\Model\\Rule\\Condition\\Product\\Combine',
+        aggregator_type: 'all',
+        operator: null,
+        value: '1',
+        conditions: actions,
+      },
+      stop_rules_processing: coupon.individualUse,
+      simple_action: { percent: 'by_percent', fixed_cart: 'cart_fixed', fixed_product: 'by_fixed' }[
+        coupon.discountType
+      ],
+      discount_amount: Number(coupon.amount),
+      discount_qty: coupon.itemLimit ?? 0,
+      simple_free_shipping: coupon.freeShipping ? '2' : '0',
+      coupon_type: 'SPECIFIC_COUPON',
+      times_used: coupon.usageCount,
+    },
+  });
+  store.salesRules.saveCoupon({
+    coupon: {
+      rule_id,
+      code: coupon.code,
+      times_used: coupon.usageCount,
+      is_primary: true,
+      type: 0,
+      created_at: coupon.createdAt,
+    },
+  });
 }
 
 function prices(price: string, compareAtPrice: string | null): Json {

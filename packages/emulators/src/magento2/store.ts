@@ -2,6 +2,7 @@ import { BulkQueue } from './bulk.ts';
 import { Catalog } from './catalog.ts';
 import { Customers } from './customers.ts';
 import { Sales } from './sales.ts';
+import { SalesRules } from './sales-rules.ts';
 import { SalesDocuments } from './sales-documents.ts';
 import { TaxClasses } from './tax.ts';
 
@@ -32,6 +33,7 @@ export class MagentoStore {
   readonly catalog = new Catalog(this.tax);
   readonly customers = new Customers(this.tax);
   readonly sales = new Sales(this.customers);
+  readonly salesRules = new SalesRules(this.customers);
   readonly creditmemos = new SalesDocuments('creditmemo', this.sales);
   readonly invoices = new SalesDocuments('invoice', this.sales);
   readonly bulk: BulkQueue;
@@ -55,9 +57,10 @@ export class MagentoStore {
 
   /**
    * Records as a migration counts them: categories below the store roots, products with
-   * configurable children folded into their parent, customers, orders.
+   * configurable children folded into their parent, cart price rules that take a coupon (a
+   * specific code or a generated pool; automatic promotions are no coupons), customers, orders.
    */
-  countCanonical(entity: 'categories' | 'products' | 'customers' | 'orders'): number {
+  countCanonical(entity: 'categories' | 'products' | 'coupons' | 'customers' | 'orders'): number {
     switch (entity) {
       case 'categories':
         return [...this.catalog.categories.values()].filter((c) => c.level >= 2).length;
@@ -65,6 +68,8 @@ export class MagentoStore {
         const children = this.childIds();
         return [...this.catalog.products.values()].filter((p) => !children.has(p.id)).length;
       }
+      case 'coupons':
+        return [...this.salesRules.rules.values()].filter((r) => r.coupon_type !== 1).length;
       case 'customers':
         return this.customers.customers.size;
       case 'orders':
