@@ -170,6 +170,55 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(result.verification?.entities.coupons).toMatchObject({ matched: 6 });
   });
 
+  it('applies the owner’s order-status mapping to every such order, verifies through it, says so in the report, and writes the orders again when the mapping changes', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 3,
+      customers: 2,
+      orders: 6,
+    });
+    for (const id of ['2', '4', '6']) sourceStore.records.orders.get(id)!.status = 'on-hold';
+    const mappings = {
+      orderStatuses: { 'on-hold': 'processing', completed: 'completed' },
+    } as const;
+    const first = await executeMigration(options({ mappings }));
+    expect(first.status).toBe('completed');
+    const statuses = () =>
+      [...destinationStore.records.orders.values()].map((o) => o.status).sort();
+    expect(statuses()).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'processing',
+      'processing',
+      'processing',
+    ]);
+    // The source keeps its own statuses; the comparison goes through the mapping.
+    expect(sourceStore.records.orders.get('2')?.status).toBe('on-hold');
+    expect(first.verification).toMatchObject({ status: 'passed', mismatched: 0 });
+    expect(first.notes).toEqual(['Order statuses mapped as you chose: On hold → Processing.']);
+    const lines = reportLines(await collect(reportCsv(repository, migrationId)));
+    expect(lines[0]).toEqual([
+      'import',
+      '',
+      '',
+      'note',
+      'Order statuses mapped as you chose: On hold → Processing.',
+      '',
+    ]);
+
+    // Unchanged mapping: nothing to write. Mapping removed: exactly the mapped orders again.
+    const writes = () => destinationStore.writeCalls.orders;
+    const before = writes();
+    expect((await executeMigration(options({ mappings }))).stats.orders).toMatchObject({
+      skipped: 6,
+    });
+    expect(writes()).toBe(before);
+    const third = await executeMigration(options({ mappings: {} }));
+    expect(third.stats.orders).toMatchObject({ migrated: 3, skipped: 3 });
+    expect(statuses().filter((s) => s === 'on-hold')).toHaveLength(3);
+    expect(third.verification).toMatchObject({ status: 'passed', mismatched: 0 });
+  });
+
   it('skips unchanged records on a re-run without calling the destination, and sends changed ones', async () => {
     const { sourceStore, destinationStore, options } = setup();
     expect((await executeMigration(options())).status).toBe('completed');
