@@ -140,6 +140,32 @@ describe.each(testDialects())('migration API on %s', (dialect) => {
     ).toBe(400);
   });
 
+  it('keeps the owner’s order-status mapping, merged with what was kept, and refuses statuses it does not know', async () => {
+    const id = (await call(alice, 'POST', '/api/migrations', { storeName: 'Mapped' })).json()
+      .id as string;
+    expect((await call(alice, 'GET', `/migration/${id}`)).json().fieldMappings).toEqual({});
+    const first = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      fieldMappings: { orderStatuses: { 'on-hold': 'processing' } },
+    });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().fieldMappings).toEqual({ orderStatuses: { 'on-hold': 'processing' } });
+    const again = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      fieldMappings: { orderStatuses: { failed: 'cancelled' } },
+    });
+    expect(again.json().fieldMappings).toEqual({ orderStatuses: { failed: 'cancelled' } });
+    for (const wrong of [
+      { orderStatuses: { 'on-hold': 'shipped' } },
+      { orderStatuses: { paid: 'processing' } },
+      { currencies: {} },
+    ]) {
+      const res = await call(alice, 'PATCH', `/api/migrations/${id}`, { fieldMappings: wrong });
+      expect(res.statusCode, JSON.stringify(wrong)).toBe(400);
+    }
+    expect(
+      (await call(bob, 'PATCH', `/api/migrations/${id}`, { fieldMappings: {} })).statusCode,
+    ).toBe(404);
+  });
+
   it('deletes only the owner’s migration', async () => {
     const id = (await call(alice, 'POST', '/api/migrations', { storeName: 'Temp' })).json()
       .id as string;

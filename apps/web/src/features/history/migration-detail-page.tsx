@@ -5,6 +5,8 @@ import { z } from 'zod';
 import {
   dataTypeLabels,
   dataTypeNames,
+  orderStatusChanges,
+  orderStatusLabels,
   platformLabels,
   type Migration,
 } from '@replatform/contracts/migration';
@@ -209,6 +211,16 @@ export function MigrationDetailPage() {
             <dd>{formatDateTime(m.completedAt ?? m.lastUpdated) || 'Not specified'}</dd>
             <dt className="text-slate-600">Status</dt>
             <dd>{formatStatus(m.status) || 'Not specified'}</dd>
+            {m.fieldMappings && orderStatusChanges(m.fieldMappings).length ? (
+              <>
+                <dt className="text-slate-600">Order statuses mapped</dt>
+                <dd>
+                  {orderStatusChanges(m.fieldMappings)
+                    .map(({ from, to }) => `${orderStatusLabels[from]} → ${orderStatusLabels[to]}`)
+                    .join(', ')}
+                </dd>
+              </>
+            ) : null}
           </dl>
           <RunFactsBlock migration={m} />
           <h3 className="mt-5 font-semibold">Data Breakdown</h3>

@@ -4,6 +4,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import {
   dataTypeNames,
   stepProgressPercent,
+  type FieldMappings,
   type Migration,
 } from '@replatform/contracts/migration';
 import { Confetti } from '../../components/confetti.tsx';
@@ -25,12 +26,14 @@ function StepContent({
   reason,
   onOpenStep,
   onSelectionChange,
+  onMappingsChange,
 }: {
   migration: Migration;
   step: number;
   reason: string | undefined;
   onOpenStep: OpenStep;
   onSelectionChange: (selection: DataSelection) => void;
+  onMappingsChange: (mappings: FieldMappings) => void;
 }) {
   const paid = migration.paymentInfo?.paymentStatus === 'paid';
   switch (step) {
@@ -42,6 +45,7 @@ function StepContent({
           migration={migration}
           readOnly={paid}
           onSelectionChange={onSelectionChange}
+          onMappingsChange={onMappingsChange}
         />
       );
     case 3:
@@ -79,6 +83,7 @@ function MigrationView({ id }: { id: string | undefined }) {
     params.get('payment') ? { step: 3 } : null,
   );
   const [selection, setSelection] = useState<DataSelection | null>(null);
+  const [mappings, setMappings] = useState<FieldMappings | null>(null);
   const [celebrate, setCelebrate] = useState(false);
   const previous = useRef<{ step: number; status: string } | null>(null);
 
@@ -154,7 +159,11 @@ function MigrationView({ id }: { id: string | undefined }) {
   const next = () =>
     update.mutate(
       m.currentStep === 2
-        ? { dataTypes: chosen, currentStep: m.currentStep + 1 }
+        ? {
+            dataTypes: chosen,
+            ...(mappings && chosen.orders ? { fieldMappings: mappings } : {}),
+            currentStep: m.currentStep + 1,
+          }
         : { currentStep: m.currentStep + 1 },
     );
 
@@ -207,6 +216,7 @@ function MigrationView({ id }: { id: string | undefined }) {
             reason={viewed?.reason}
             onOpenStep={openStep}
             onSelectionChange={setSelection}
+            onMappingsChange={setMappings}
           />
           {update.isError ? (
             <p role="alert" className="mt-4 text-red-700">

@@ -74,6 +74,7 @@ export type MigrationChanges = Partial<
     | 'sourceStoreUrl'
     | 'destinationStoreUrl'
     | 'dataTypes'
+    | 'fieldMappings'
     | 'currentStep'
   >
 >;

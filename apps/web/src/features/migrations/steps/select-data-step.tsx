@@ -1,7 +1,14 @@
 import { Package, ShoppingCart, TicketPercent, Users } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { dataTypeNames, type DataTypeName, type Migration } from '@replatform/contracts/migration';
+import {
+  dataTypeNames,
+  platformLabels,
+  type DataTypeName,
+  type FieldMappings,
+  type Migration,
+} from '@replatform/contracts/migration';
 import { useUpdateMigration } from '../api/migrations-api.ts';
+import { OrderStatusMap, statusTable } from './order-status-map.tsx';
 
 const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Package }> = {
   products: { title: 'Products', text: 'Catalog, images, descriptions, pricing', Icon: Package },
@@ -31,20 +38,25 @@ export function initialSelection(migration: Pick<Migration, 'dataTypes'>): DataS
 }
 
 /**
- * Step 2: toggle cards; 'Proceed to Payment' needs at least one type. The page's Next Step saves
- * the same selection, so it is reported up as it changes.
+ * Step 2: toggle cards, and with orders the "Map fields" panel of order statuses; 'Proceed to
+ * Payment' needs at least one type. The page's Next Step saves the same choices, so they are
+ * reported up as they change.
  */
 export function SelectDataStep({
   migration,
   readOnly,
   onSelectionChange,
+  onMappingsChange,
 }: {
   migration: Migration;
   readOnly: boolean;
   onSelectionChange?: (selection: DataSelection) => void;
+  onMappingsChange?: (mappings: FieldMappings) => void;
 }) {
   const [selected, setSelected] = useState<DataSelection>(() => initialSelection(migration));
+  const [statuses, setStatuses] = useState(() => statusTable(migration.fieldMappings));
   useEffect(() => onSelectionChange?.(selected), [selected, onSelectionChange]);
+  useEffect(() => onMappingsChange?.({ orderStatuses: statuses }), [statuses, onMappingsChange]);
   const update = useUpdateMigration(migration.id);
   const any = dataTypeNames.some((t) => selected[t]);
   return (
@@ -73,6 +85,18 @@ export function SelectDataStep({
           );
         })}
       </div>
+      {selected.orders ? (
+        <OrderStatusMap
+          value={statuses}
+          onChange={setStatuses}
+          destinationLabel={
+            migration.destinationStore
+              ? `your ${platformLabels[migration.destinationStore]} store`
+              : 'the destination store'
+          }
+          disabled={readOnly}
+        />
+      ) : null}
       {update.isError ? (
         <p role="alert" className="mt-4 text-red-700">
           {update.error.message}
@@ -82,7 +106,13 @@ export function SelectDataStep({
         <button
           type="button"
           disabled={!any || update.isPending}
-          onClick={() => update.mutate({ dataTypes: selected, currentStep: 3 })}
+          onClick={() =>
+            update.mutate({
+              dataTypes: selected,
+              fieldMappings: { orderStatuses: statuses },
+              currentStep: 3,
+            })
+          }
           className="mt-6 rounded-md bg-indigo-600 px-5 py-2.5 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
         >
           Proceed to Payment
