@@ -14,7 +14,7 @@ import {
   type RunStats,
   type StoreSide,
 } from './migrate.ts';
-import { mappingNotes, withMappings } from './mappings.ts';
+import { mappingNotes, transformedSource } from './mappings.ts';
 import { paceOf } from './pace.ts';
 import { planMigration } from './plan.ts';
 import { defaultRetryPolicy, type RetryPolicy, type StoreOutage } from './retry.ts';
@@ -114,7 +114,11 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
   const mappings = options.mappings ?? {};
   const source: StoreSide = {
     ...options.source,
-    connection: withMappings(options.source.connection, mappings),
+    connection: transformedSource(
+      options.source.connection,
+      mappings,
+      options.destination.capabilities,
+    ),
   };
 
   let run: EngineRun | undefined = await repository.latestRun(migrationId);

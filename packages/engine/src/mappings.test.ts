@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { Coupon } from '@replatform/canonical/coupon';
 import { orderStatuses } from '@replatform/canonical/order';
 import { orderStatusNames } from '@replatform/contracts/migration';
-import { mappingNotes, withMappings } from './mappings.ts';
+import { mappingNotes, transformedSource } from './mappings.ts';
 import { MemoryStore, memoryConnection, sampleData } from './testing/memory-store.ts';
+
+const noLimits = { destinationFields: {} };
 
 describe('owner mappings', () => {
   it('offer exactly the statuses the canonical model has', () => {
@@ -13,10 +16,10 @@ describe('owner mappings', () => {
     const { connection } = memoryConnection(
       MemoryStore.seeded(sampleData({ products: 1, customers: 0, orders: 1 })),
     );
-    expect(withMappings(connection, {})).toBe(connection);
-    expect(withMappings(connection, { orderStatuses: { completed: 'completed' } })).toBe(
-      connection,
-    );
+    expect(transformedSource(connection, {}, noLimits)).toBe(connection);
+    expect(
+      transformedSource(connection, { orderStatuses: { completed: 'completed' } }, noLimits),
+    ).toBe(connection);
     expect(mappingNotes({ orderStatuses: { pending: 'pending' } })).toEqual([]);
   });
 
@@ -24,7 +27,11 @@ describe('owner mappings', () => {
     const data = sampleData({ products: 2, customers: 1, orders: 2 });
     data.orders[0]!.status = 'failed';
     const { connection } = memoryConnection(MemoryStore.seeded(data));
-    const mapped = withMappings(connection, { orderStatuses: { failed: 'cancelled' } });
+    const mapped = transformedSource(
+      connection,
+      { orderStatuses: { failed: 'cancelled' } },
+      noLimits,
+    );
     const read = [];
     for await (const page of mapped.read('orders', null)) read.push(...page.records);
     expect(read.map((o) => o.status).sort()).toEqual(['cancelled', 'completed']);
@@ -36,5 +43,50 @@ describe('owner mappings', () => {
     expect(
       mappingNotes({ orderStatuses: { failed: 'cancelled', 'on-hold': 'processing' } }),
     ).toEqual(['Order statuses mapped as you chose: On hold → Processing, Failed → Cancelled.']);
+  });
+
+  it('switch off a coupon whose limits the destination cannot all hold, and say why', async () => {
+    const data = sampleData({ products: 2, customers: 0, orders: 0, coupons: 4 });
+    const [staff, open, off, started] = data.coupons as [Coupon, Coupon, Coupon, Coupon];
+    staff.allowedEmails = ['*@staff.example.com'];
+    off.allowedEmails = ['boss@example.com'];
+    off.enabled = false;
+    started.startsAt = '2020-01-01T00:00:00.000Z';
+    open.productIds = [];
+    const { connection } = memoryConnection(MemoryStore.seeded(data));
+    const destination = {
+      destinationFields: {
+        coupons: {
+          unsupported: {
+            allowedEmails: 'No e-mail limits here.',
+            startsAt: 'No start dates here.',
+            usageCount: 'Counted anew.',
+          },
+        },
+      },
+    };
+    const source = transformedSource(connection, {}, destination);
+    const pages = [];
+    for await (const page of source.read('coupons', null)) pages.push(page);
+    const read = pages.flatMap((p) => p.records);
+    const enabled = Object.fromEntries(read.map((c) => [c.id, c.enabled]));
+    // Only the enabled coupon with a limit that would be lost changes; a past start limits nothing.
+    expect(enabled).toEqual({
+      [staff.id]: false,
+      [open.id]: true,
+      [off.id]: false,
+      [started.id]: true,
+    });
+    expect(pages.flatMap((p) => p.losses ?? [])).toEqual([
+      {
+        sourceId: staff.id,
+        field: 'enabled',
+        reason:
+          'Arrives switched off: the destination cannot hold its e-mail limit, so there it would apply to more orders than in your store. Check it before you switch it on.',
+      },
+    ]);
+    expect((await source.readByIds?.('coupons', [staff.id]))?.[0]?.enabled).toBe(false);
+    // A destination that holds every limit gets every coupon as it is.
+    expect(transformedSource(connection, {}, { destinationFields: {} })).toBe(connection);
   });
 });

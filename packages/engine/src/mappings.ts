@@ -1,60 +1,148 @@
+import type { Coupon } from '@replatform/canonical/coupon';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Order } from '@replatform/canonical/order';
-import type { Checkpoint, Connection, Page } from '@replatform/connectors/kit/contract';
+import type {
+  Capabilities,
+  Checkpoint,
+  Connection,
+  Page,
+} from '@replatform/connectors/kit/contract';
+import { hasValue } from '@replatform/connectors/kit/fields';
 import {
   orderStatusChanges,
   orderStatusLabels,
   type FieldMappings,
 } from '@replatform/contracts/migration';
 
-type Mapper = <E extends EntityType>(entity: E, record: EntityRecord[E]) => EntityRecord[E];
+/** What the engine makes of a source record before anything else sees it, with why. */
+interface Transformed<E extends EntityType> {
+  record: EntityRecord[E];
+  /** A field changed on purpose, named in the record's report row. */
+  loss?: { field: string; reason: string };
+}
 
-/** Applies the owner's mappings to one record, or null when they change nothing at all. */
-function mapperOf(mappings: FieldMappings): Mapper | null {
+type Transform = <E extends EntityType>(entity: E, record: EntityRecord[E]) => Transformed<E>;
+
+/** The owner's mappings as a transform, or null when they change nothing at all. */
+function mappingTransform(mappings: FieldMappings): Transform | null {
   const statuses = new Map(orderStatusChanges(mappings).map(({ from, to }) => [from, to]));
   if (!statuses.size) return null;
   return (entity, record) => {
-    if (entity !== 'orders') return record;
+    if (entity !== 'orders') return { record };
     const order = record as Order;
     const status = statuses.get(order.status);
-    return (status ? { ...order, status } : order) as typeof record;
+    return { record: (status ? { ...order, status } : order) as typeof record };
   };
 }
 
-async function* mappedPages<E extends EntityType>(
+/** Limits of a coupon that, left out, would let it apply to more orders than at the source. */
+const couponLimits: Record<string, string> = {
+  startsAt: 'start date',
+  expiresAt: 'expiry date',
+  minimumSpend: 'minimum spend',
+  maximumSpend: 'maximum spend',
+  usageLimit: 'usage limit',
+  usageLimitPerCustomer: 'limit per customer',
+  itemLimit: 'limit on discounted items',
+  individualUse: 'use on its own',
+  excludeSaleItems: 'exclusion of sale items',
+  productIds: 'products',
+  excludedProductIds: 'excluded products',
+  categoryIds: 'categories',
+  excludedCategoryIds: 'excluded categories',
+  allowedEmails: 'e-mail limit',
+};
+
+/**
+ * A coupon whose limits the destination cannot all hold would work there for orders it does not
+ * work for at the source (any customer instead of the staff, past its expiry): it arrives
+ * switched off, named in its report row, for the owner to check before switching it on.
+ */
+function couponSafeguard(destination: Pick<Capabilities, 'destinationFields'>): Transform | null {
+  const unsupported = destination.destinationFields.coupons?.unsupported ?? {};
+  const fields = Object.keys(couponLimits).filter((field) => field in unsupported);
+  if (!fields.length) return null;
+  return (entity, record) => {
+    if (entity !== 'coupons') return { record };
+    const coupon = record as Coupon;
+    if (!coupon.enabled) return { record };
+    const lost = fields.filter(
+      (field) =>
+        hasValue('coupons', coupon, field) &&
+        // A start date already passed limits nothing any more.
+        !(field === 'startsAt' && coupon.startsAt && Date.parse(coupon.startsAt) <= Date.now()),
+    );
+    if (!lost.length) return { record };
+    const names = lost.map((field) => couponLimits[field]).join(', ');
+    return {
+      record: { ...coupon, enabled: false } as typeof record,
+      loss: {
+        field: 'enabled',
+        reason: `Arrives switched off: the destination cannot hold its ${names}, so there it would apply to more orders than in your store. Check it before you switch it on.`,
+      },
+    };
+  };
+}
+
+async function* transformedPages<E extends EntityType>(
   pages: AsyncIterable<Page<E>>,
   entity: E,
-  map: Mapper,
+  transform: Transform,
 ): AsyncIterable<Page<E>> {
-  for await (const page of pages)
-    yield { ...page, records: page.records.map((record) => map(entity, record)) };
+  for await (const page of pages) {
+    const losses = [...(page.losses ?? [])];
+    const records = page.records.map((original) => {
+      const { record, loss } = transform(entity, original);
+      if (loss) losses.push({ sourceId: original.id, ...loss });
+      return record;
+    });
+    yield { ...page, records, ...(losses.length ? { losses } : {}) };
+  }
 }
 
 /**
- * The source as the owner asked for it to arrive: every record read (by page or by id) with the
- * owner's mappings applied, so the run writes, hashes and verifies the mapped values alike. A
- * change of mapping changes the records' content, and the next run writes them again.
+ * The source as the record should arrive: every record read (by page or by id) with the owner's
+ * mappings applied and coupons the destination cannot hold whole switched off, so the run writes,
+ * hashes and verifies the same values. A change of either changes the records' content, and the
+ * next run writes them again.
  */
-export function withMappings(connection: Connection, mappings: FieldMappings): Connection {
-  const map = mapperOf(mappings);
-  if (!map) return connection;
-  const mapped: Connection = {
+export function transformedSource(
+  connection: Connection,
+  mappings: FieldMappings,
+  destination: Pick<Capabilities, 'destinationFields'>,
+): Connection {
+  const transforms = [mappingTransform(mappings), couponSafeguard(destination)].filter(
+    (t): t is Transform => t !== null,
+  );
+  if (!transforms.length) return connection;
+  const transform: Transform = (entity, record) => {
+    let current: Transformed<typeof entity> = { record };
+    for (const next of transforms) {
+      const result = next(entity, current.record);
+      current = {
+        record: result.record,
+        ...((result.loss ?? current.loss) ? { loss: result.loss ?? current.loss } : {}),
+      };
+    }
+    return current;
+  };
+  const wrapped: Connection = {
     check: (options) => connection.check(options),
     count: (entity) => connection.count(entity),
     read: <E extends EntityType>(entity: E, checkpoint: Checkpoint | null) =>
-      mappedPages(connection.read(entity, checkpoint), entity, map),
+      transformedPages(connection.read(entity, checkpoint), entity, transform),
     write: (entity, records, idMap) => connection.write(entity, records, idMap),
   };
   const { rateUsage, transportStats, close } = connection;
   if (connection.readByIds)
-    mapped.readByIds = async <E extends EntityType>(entity: E, ids: readonly string[]) => {
+    wrapped.readByIds = async <E extends EntityType>(entity: E, ids: readonly string[]) => {
       const records = (await connection.readByIds?.(entity, ids)) ?? [];
-      return records.map((record) => map(entity, record));
+      return records.map((record) => transform(entity, record).record);
     };
-  if (rateUsage) mapped.rateUsage = () => rateUsage.call(connection);
-  if (transportStats) mapped.transportStats = () => transportStats.call(connection);
-  if (close) mapped.close = () => close.call(connection);
-  return mapped;
+  if (rateUsage) wrapped.rateUsage = () => rateUsage.call(connection);
+  if (transportStats) wrapped.transportStats = () => transportStats.call(connection);
+  if (close) wrapped.close = () => close.call(connection);
+  return wrapped;
 }
 
 /** The owner's mappings in words, one line each, for the run's report. */
