@@ -432,12 +432,6 @@ function planWrite(
       if (typeof gets.appliesOnSubscription === 'boolean')
         appliesOnSubscription = gets.appliesOnSubscription;
     }
-    if (value && 'amount' in value && value.appliesOnEachItem && 'all' in items)
-      problems.add(
-        ['customerGets', 'value', 'discountAmount', 'appliesOnEachItem'],
-        'INVALID',
-        'Applies on each item can only be used with specific products or collections',
-      );
   } else {
     if (given('maximumShippingPrice')) {
       const max = input.maximumShippingPrice;

@@ -21,6 +21,7 @@ import {
   customerSortKeys,
   customerView,
   codeDiscountNodeView,
+  discountNodeView,
   discountSortKeys,
   locationView,
   metafieldDefinitionView,
@@ -352,6 +353,22 @@ export function queryRoot(ctx: ViewContext): Record<string, unknown> {
       return d ? codeDiscountNodeView(ctx, d) : null;
     },
     // Code discounts only: automatic discounts are not kept by this emulator.
+    discountNodes: (args: Args) => {
+      discounts('discountNodes');
+      const key = sortKeyOf(discountSortKeys, args, 'ID');
+      return connection(
+        ctx,
+        searchDiscounts(ctx, args.query),
+        args,
+        (d) => [key(d), d.id],
+        (d) => discountNodeView(ctx, d),
+      );
+    },
+    discountNode: (args: Args) => {
+      discounts('discountNode');
+      const d = store.discounts.get(idOf(args.id, 'DiscountCodeNode') ?? -1);
+      return d ? discountNodeView(ctx, d) : null;
+    },
     discountNodesCount: (args: Args) => {
       discounts('discountNodesCount');
       return countView(searchDiscounts(ctx, args.query).length, args);

@@ -1772,6 +1772,12 @@ function codeDiscountView(ctx: ViewContext, d: DiscountRec): View {
   };
 }
 
+/** A code discount as a DiscountNode (discountNodes, discountNode): same id, `discount` field. */
+export function discountNodeView(ctx: ViewContext, d: DiscountRec): View {
+  const { codeDiscount, ...node } = codeDiscountNodeView(ctx, d);
+  return { ...node, __typename: 'DiscountNode', discount: codeDiscount };
+}
+
 export function codeDiscountNodeView(ctx: ViewContext, d: DiscountRec): View {
   return {
     __typename: 'DiscountCodeNode',
