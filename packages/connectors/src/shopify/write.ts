@@ -1,4 +1,5 @@
 import type { Category } from '@replatform/canonical/category';
+import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Order } from '@replatform/canonical/order';
@@ -21,6 +22,11 @@ import {
   customerByIdentifier,
   customerCreate,
   customerUpdateDefaultAddress,
+  discountByCode,
+  discountCodeBasicCreate,
+  discountCodeDeactivate,
+  discountCodeFreeShippingCreate,
+  discountMetafieldsSet,
   fulfillmentOrderHold,
   jobStatus,
   MARKER_KEY,
@@ -45,10 +51,12 @@ import {
   bulkVariantInput,
   cancelReasonOf,
   collectionCreateInput,
+  couponInput,
   customerInput,
   defaultAddressIndex,
   fileKeyOf,
   imageInput,
+  markerMetafield,
   MAX_INPUT_ARRAY,
   METAFIELDS_SET_MAX,
   orderCreateInput,
@@ -89,6 +97,8 @@ export interface WriteContext {
   log?: (message: string, fields?: Record<string, unknown>) => void;
   /** Whether the shop is a trial or development store (orderCreate: 5 per minute). */
   developmentStore: () => Promise<boolean>;
+  /** The shop's currency (coupon amounts must be in it). */
+  currency: () => Promise<string>;
   /** Attempts to create one record through transient failures. */
   maxAttempts?: number;
   backoffMs?: number;
@@ -347,6 +357,8 @@ export class ShopifyWriter {
         return this.#writeCategory(record as Category, idMap);
       case 'products':
         return this.#writeProduct(record as Product, idMap);
+      case 'coupons':
+        return this.#writeCoupon(record as Coupon, idMap);
       case 'customers':
         return this.#writeCustomer(record as Customer, idMap);
       default:
@@ -794,6 +806,133 @@ export class ShopifyWriter {
         : {}),
       ...withIncomplete(warnings, completed.incomplete),
       ...withAssets(completed.assets),
+    };
+  }
+
+  // ---------------------------------------------------------------- coupons
+
+  /**
+   * The shop's discount with the coupon's code, and whether it is this coupon's (our marker). A
+   * discount with the code found right after an attempt whose answer was lost, before its marker
+   * was set, is the one that attempt created: codes are unique and it was not there before.
+   */
+  async #discountWithCode(code: string) {
+    const found = (await this.#ctx.client.request(discountByCode, { code })).codeDiscountNodeByCode;
+    return found ?? undefined;
+  }
+
+  async #markCoupon(
+    c: Coupon,
+    id: string,
+    metafields: Record<string, string>[],
+    warnings: string[],
+  ): Promise<void> {
+    const all = [markerMetafield(c.id), ...metafields];
+    for (let i = 0; i < all.length; i += METAFIELDS_SET_MAX) {
+      const answer = (
+        await this.#ctx.client.request(discountMetafieldsSet, {
+          metafields: all.slice(i, i + METAFIELDS_SET_MAX).map((m) => ({ ...m, ownerId: id })),
+        })
+      ).metafieldsSet;
+      if (answer?.userErrors.length)
+        warnings.push(`Some custom fields were not migrated: ${messages(answer.userErrors)}`);
+    }
+  }
+
+  async #writeCoupon(c: Coupon, idMap: IdMap): Promise<WriteOutcome> {
+    const { client } = this.#ctx;
+    const built = couponInput(c, {
+      currency: await this.#ctx.currency(),
+      now: this.#ctx.now(),
+      productId: (id) => idMap.get('products', id),
+      collectionId: (id) => idMap.get('categories', id),
+      ...metafieldContext(idMap),
+    });
+    if ('failure' in built) return { sourceId: c.id, outcome: 'failed', reason: built.failure };
+    const { warnings } = built;
+    const known = idMap.get('coupons', c.id);
+    if (known)
+      return {
+        sourceId: c.id,
+        outcome: 'skipped',
+        destinationId: known,
+        reason: 'Already migrated.',
+      };
+    const existing = await this.#discountWithCode(c.code);
+    if (existing && existing.marker?.value !== c.id)
+      return {
+        sourceId: c.id,
+        outcome: 'skipped',
+        destinationId: existing.id,
+        reason: `The destination already has a discount with the code ${c.code}, not created by this migration: it was left as it is, and orders that used the code are linked to it.`,
+      };
+    let id = existing?.id;
+    let created = false;
+    const max = this.#ctx.maxAttempts ?? 8;
+    for (let attempt = 1; !id; attempt++) {
+      try {
+        const variables = { input: built.input.input };
+        const payload =
+          built.input.kind === 'basic'
+            ? (await client.request(discountCodeBasicCreate, variables, { idempotent: false }))
+                .discountCodeBasicCreate
+            : (
+                await client.request(discountCodeFreeShippingCreate, variables, {
+                  idempotent: false,
+                })
+              ).discountCodeFreeShippingCreate;
+        if (payload?.codeDiscountNode) {
+          id = payload.codeDiscountNode.id;
+          created = true;
+          break;
+        }
+        const errors = payload?.userErrors ?? [];
+        if (errors.some((e) => e.code === 'TAKEN')) {
+          // Created meanwhile by someone else: the merchant's, unless it carries our marker.
+          const other = await this.#discountWithCode(c.code);
+          if (other)
+            return {
+              sourceId: c.id,
+              outcome: 'skipped',
+              destinationId: other.id,
+              reason:
+                other.marker?.value === c.id
+                  ? 'Already at the destination (found by its migration marker).'
+                  : `The destination already has a discount with the code ${c.code}, not created by this migration: it was left as it is.`,
+            };
+        }
+        return {
+          sourceId: c.id,
+          outcome: 'failed',
+          reason: `Shopify refused the discount: ${messages(errors)}`,
+          ...(warnings.length ? { warnings } : {}),
+        };
+      } catch (error) {
+        if (!isTransient(error) || attempt >= max) throw error;
+        await this.#ctx.sleep(Math.min(5_000, (this.#ctx.backoffMs ?? 200) * 2 ** (attempt - 1)));
+        // The failed attempt may have reached Shopify: the code was free before it.
+        const landed = await this.#discountWithCode(c.code);
+        if (landed) {
+          id = landed.id;
+          created = true;
+        }
+      }
+    }
+    if (!existing?.marker) await this.#markCoupon(c, id, built.input.metafields, warnings);
+    let deactivated = false;
+    const status = existing?.codeDiscount.status;
+    if (!c.enabled && (created || (status !== undefined && status !== 'EXPIRED'))) {
+      const answer = (await client.request(discountCodeDeactivate, { id })).discountCodeDeactivate;
+      if (answer?.userErrors.length)
+        warnings.push(`The code could not be switched off: ${messages(answer.userErrors)}`);
+      else deactivated = !created;
+    }
+    return {
+      sourceId: c.id,
+      outcome: created ? 'created' : deactivated ? 'updated' : 'skipped',
+      destinationId: id,
+      ...(created ? {} : { reason: 'Already at the destination (found by its migration marker).' }),
+      ...(warnings.length && (created || deactivated) ? { warnings } : {}),
     };
   }
 

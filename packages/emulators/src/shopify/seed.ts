@@ -471,6 +471,20 @@ function imageAt(store: ShopStore, path: string, alt: string, at: string): Media
  * no copy of a shop could hold them.
  */
 function enrichShop(store: ShopStore): void {
+  // Discounts: tags and a custom field, which the admin adds to a discount.
+  const [firstDiscount] = store.discounts.values();
+  if (firstDiscount) {
+    firstDiscount.tags = shopifyTags(['loyalty', 'newsletter']);
+    firstDiscount.metafields.push(
+      metafield(
+        store,
+        'campaign',
+        'single_line_text_field',
+        'Spring mailing',
+        firstDiscount.createdAt,
+      ),
+    );
+  }
   const products = [...store.products.values()];
   const external = products.slice(9).find((p) => p.options[0]?.name === 'Title');
   products.forEach((p, i) => {
