@@ -999,6 +999,64 @@ export const metafieldsPage = op(
   1 + 2 + 100,
 );
 
+/** The rest of the products or collections a discount is limited to. */
+export const couponItemsPage = op(
+  'CouponItemsPage',
+  /* GraphQL */ `
+    query CouponItemsPage($id: ID!, $after: String) {
+      discountNode(id: $id) {
+        discount {
+          ... on DiscountCodeBasic {
+            customerGets {
+              items {
+                ... on DiscountProducts {
+                  products(first: 250, after: $after) {
+                    pageInfo {
+                      hasNextPage
+                      endCursor
+                    }
+                    nodes {
+                      id
+                    }
+                  }
+                }
+                ... on DiscountCollections {
+                  collections(first: 250, after: $after) {
+                    pageInfo {
+                      hasNextPage
+                      endCursor
+                    }
+                    nodes {
+                      id
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    discountNode: z
+      .object({
+        discount: z.object({
+          customerGets: z
+            .object({
+              items: z.object({
+                products: itemIds.optional(),
+                collections: itemIds.optional(),
+              }),
+            })
+            .optional(),
+        }),
+      })
+      .nullable(),
+  }),
+  1 + 1 + 1 + 1 + (2 + 250),
+);
+
 /** Where Shopify stands with a product's media: processing, ready, or failed and why. */
 export const productMediaState = op(
   'ProductMediaState',
@@ -1837,6 +1895,16 @@ export const discountCodeBasicCreate = op(
   10,
 );
 
+/** Adds more products or collections to a discount than one input array takes. */
+export const discountCodeBasicUpdate = op(
+  'DiscountCodeBasicUpdate',
+  /* GraphQL */ `mutation DiscountCodeBasicUpdate($id: ID!, $input: DiscountCodeBasicInput!) {
+  discountCodeBasicUpdate(id: $id, basicCodeDiscount: $input) { ${DISCOUNT_PAYLOAD} }
+}`,
+  z.object({ discountCodeBasicUpdate: discountPayload }),
+  10,
+);
+
 export const discountCodeFreeShippingCreate = op(
   'DiscountCodeFreeShippingCreate',
   /* GraphQL */ `mutation DiscountCodeFreeShippingCreate($input: DiscountCodeFreeShippingInput!) {
@@ -2304,8 +2372,10 @@ export const allOperations: Operation<unknown>[] = [
   urlRedirectCreate,
   bulkRun,
   couponsPage,
+  couponItemsPage,
   discountByCode,
   discountCodeBasicCreate,
+  discountCodeBasicUpdate,
   discountCodeFreeShippingCreate,
   discountCodeDeactivate,
   discountMetafieldsSet,

@@ -19,6 +19,7 @@ import {
   COLLECTION_PAGE_SIZE,
   collectionSchema,
   COUPON_PAGE_SIZE,
+  couponItemsPage,
   couponSchema,
   couponsPage,
   collectionsPage,
@@ -190,10 +191,29 @@ async function completeCollection(client: ShopifyGraphqlClient, c: Node): Promis
   };
 }
 
+/** A discount with all the products or collections it is limited to, and all its metafields. */
 async function completeCoupon(client: ShopifyGraphqlClient, c: Node): Promise<Node> {
+  const id = String(c.id);
+  const discount = c.discount as Node;
+  const gets = discount.customerGets as { items: Node } | undefined;
+  let completed = discount;
+  if (gets) {
+    const items = { ...gets.items };
+    for (const key of ['products', 'collections'] as const) {
+      if (!items[key]) continue;
+      items[key] = await completeNested(
+        nested(gets.items, key),
+        async (after) =>
+          (await client.request(couponItemsPage, { id, after })).discountNode?.discount.customerGets
+            ?.items[key],
+      );
+    }
+    completed = { ...discount, customerGets: { ...gets, items } };
+  }
   return {
     ...c,
-    metafields: await completeMetafields(client, String(c.id), nested(c, 'metafields')),
+    discount: completed,
+    metafields: await completeMetafields(client, id, nested(c, 'metafields')),
   };
 }
 

@@ -818,6 +818,32 @@ describe('coupons', () => {
     expect(store.emulator.countStored('coupons')).toBe(0);
   });
 
+  it('writes and reads a coupon limited to more products than one input array or page takes', async () => {
+    const store = await startStore('coupon-many', {
+      seed: { seed: 5, products: 300, customers: 0, orders: 0, coupons: false },
+    });
+    const { connection, http } = connect(store);
+    const gids = [...store.emulator.shop().products.keys()].map(
+      (id) => `gid://shopify/Product/${id}`,
+    );
+    const idMap = new MemoryIdMap();
+    idMap.record(
+      'products',
+      gids.map((gid, i) => ({ sourceId: `s${i}`, outcome: 'skipped', destinationId: gid })),
+    );
+    const [outcome] = await connection.write(
+      'coupons',
+      [couponOf('c8', 'MANY', { productIds: gids.map((_g, i) => `s${i}`) })],
+      idMap,
+    );
+    expect(outcome?.outcome).toBe('created');
+    expect(sent(http, 'DiscountCodeBasicUpdate')).toHaveLength(1);
+    expect(validateShopifyRequests(http.requests)).toEqual([]);
+    const [read] = (await readAll(connection, 'coupons')).filter((c) => c.code === 'MANY');
+    expect(read?.productIds.sort()).toEqual([...gids].sort());
+    expect(sent(http, 'CouponItemsPage').length).toBeGreaterThan(0);
+  });
+
   it('finds a code whose create answer was lost instead of creating it again', async () => {
     const store = await startStore('coupon-lost', { seed: 'empty' });
     const inner = shopRoutingHttp();

@@ -654,12 +654,6 @@ export function couponToCanonical(node: ShopifyCoupon, currency: string): Mapped
         rejected:
           'The discount is limited to single variants of products; coupons are limited to whole products, so it would apply to more: recreate it at the destination.',
       };
-    const lists = [items.products, items.collections];
-    if (lists.some((l) => l?.pageInfo.hasNextPage))
-      return {
-        rejected:
-          'The discount is limited to more products or collections than one read takes: recreate it at the destination.',
-      };
     productIds = items.products?.nodes.map((p) => p.id) ?? [];
     categoryIds = items.collections?.nodes.map((c) => c.id) ?? [];
     if (value.percentage !== undefined)

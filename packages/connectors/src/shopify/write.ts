@@ -24,6 +24,7 @@ import {
   customerUpdateDefaultAddress,
   discountByCode,
   discountCodeBasicCreate,
+  discountCodeBasicUpdate,
   discountCodeDeactivate,
   discountCodeFreeShippingCreate,
   discountMetafieldsSet,
@@ -183,6 +184,26 @@ function missingCollectionImage(url: string): { incomplete: true; warnings: stri
       `The collection image ${url} could not be added: Shopify could not fetch it; the next run tries again.`,
     ],
   };
+}
+
+/**
+ * A discount input whose product or collection list is longer than one input array takes, split:
+ * the input with the first ones, then the items to add with discountCodeBasicUpdate.
+ */
+export function itemBatches(
+  input: Record<string, unknown>,
+): [Record<string, unknown>, ...Record<string, unknown>[]] {
+  const gets = input.customerGets as
+    { items?: Record<string, Record<string, string[]>> } | undefined;
+  const items = gets?.items;
+  const key = items?.products ? 'products' : items?.collections ? 'collections' : undefined;
+  const field = key === 'products' ? 'productsToAdd' : 'add';
+  const ids = key ? (items?.[key]?.[field] ?? []) : [];
+  if (!key || ids.length <= MAX_INPUT_ARRAY) return [input];
+  const chunk = (i: number) => ({ [key]: { [field]: ids.slice(i, i + MAX_INPUT_ARRAY) } });
+  const rest: Record<string, unknown>[] = [];
+  for (let i = MAX_INPUT_ARRAY; i < ids.length; i += MAX_INPUT_ARRAY) rest.push(chunk(i));
+  return [{ ...input, customerGets: { ...gets, items: chunk(0) } }, ...rest];
 }
 
 export class ShopifyWriter {
@@ -868,10 +889,11 @@ export class ShopifyWriter {
       };
     let id = existing?.id;
     let created = false;
+    const [firstItems, ...moreItems] = itemBatches(built.input.input);
     const max = this.#ctx.maxAttempts ?? 8;
     for (let attempt = 1; !id; attempt++) {
       try {
-        const variables = { input: built.input.input };
+        const variables = { input: firstItems };
         const payload =
           built.input.kind === 'basic'
             ? (await client.request(discountCodeBasicCreate, variables, { idempotent: false }))
@@ -919,6 +941,19 @@ export class ShopifyWriter {
       }
     }
     if (!existing?.marker) await this.#markCoupon(c, id, built.input.metafields, warnings);
+    if (created)
+      for (const items of moreItems) {
+        const answer = (
+          await client.request(discountCodeBasicUpdate, {
+            id,
+            input: { customerGets: { items } },
+          })
+        ).discountCodeBasicUpdate;
+        if (answer?.userErrors.length)
+          warnings.push(
+            `Not every product or collection could be added to the discount: ${messages(answer.userErrors)}`,
+          );
+      }
     let deactivated = false;
     const status = existing?.codeDiscount.status;
     if (!c.enabled && (created || (status !== undefined && status !== 'EXPIRED'))) {

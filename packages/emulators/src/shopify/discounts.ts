@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import {
   dateTime,
   decimalOf,
@@ -43,8 +44,19 @@ export const MAX_CODE_LENGTH = 255;
 /** How Shopify answers a code another discount of the shop already has. */
 export const CODE_TAKEN_MESSAGE = 'Code must be unique. Please try a different code.';
 
+/** Shopify's input array limit (limits.json shopify.input_array_max_items). */
+export const MAX_DISCOUNT_INPUT_ARRAY = 250;
+
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const ids = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const ids = (value: unknown): unknown[] => {
+  if (!Array.isArray(value)) return [];
+  if (value.length > MAX_DISCOUNT_INPUT_ARRAY)
+    throw new GraphQLError(
+      `The input array size of ${value.length} is greater than the maximum allowed of ${MAX_DISCOUNT_INPUT_ARRAY}.`,
+      { extensions: { code: 'MAX_INPUT_SIZE_EXCEEDED' } },
+    );
+  return value;
+};
 const has = (input: Input, key: string) => key in input;
 
 class Problems {

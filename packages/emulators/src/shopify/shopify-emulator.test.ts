@@ -1898,6 +1898,26 @@ describe('discount codes', () => {
       message: 'Code must be unique. Please try a different code.',
       code: 'TAKEN',
     });
+    const tooMany = await gql(
+      emulator,
+      CREATE,
+      {
+        input: {
+          ...valid,
+          code: 'MANY',
+          customerGets: {
+            value: { percentage: 0.1 },
+            items: {
+              products: {
+                productsToAdd: Array.from({ length: 251 }, (_, i) => `gid://shopify/Product/${i}`),
+              },
+            },
+          },
+        },
+      },
+      seeded,
+    );
+    expect(tooMany.errors?.[0]?.extensions?.code).toBe('MAX_INPUT_SIZE_EXCEEDED');
     expect(emulator.countStored('coupons', 'seeded.myshopify.com')).toBe(before);
   });
 
