@@ -885,7 +885,7 @@ export class ShopifyWriter {
         sourceId: c.id,
         outcome: 'skipped',
         destinationId: existing.id,
-        reason: `The destination already has a discount with the code ${c.code}, not created by this migration: it was left as it is, and orders that used the code are linked to it.`,
+        reason: `The destination already has a discount with the code ${c.code}, not created by this migration: it was left as it is.`,
       };
     let id = existing?.id;
     let created = false;
