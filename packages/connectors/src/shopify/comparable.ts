@@ -49,13 +49,13 @@ const ownDefaults: Record<'categories' | 'customers' | 'orders', (m: Metafield) 
  * Shopify type (as the write stores them and the read answers them). A field the write leaves out
  * (an empty value, a name taken twice) stays as it was, so it still counts as a difference.
  */
-function asShopifyKeeps(entity: keyof typeof ownDefaults | 'products') {
+function asShopifyKeeps(entity: keyof typeof ownDefaults | 'products' | 'coupons') {
   return (value: unknown): unknown => {
     if (!Array.isArray(value)) return value;
     const out: Metafield[] = [];
     for (const m of value as Metafield[]) {
       if (m.namespace === OWN_NAMESPACE) {
-        if (entity === 'products' || !ownDefaults[entity](m)) out.push(m);
+        if (entity === 'products' || entity === 'coupons' || !ownDefaults[entity](m)) out.push(m);
         continue;
       }
       const [written] = shopifyMetafields([m], [], { idOf: (_kind, id) => id });
@@ -112,8 +112,11 @@ const currencyOf = (order: Readonly<Loose>): string =>
     ? order.currency
     : String((order.grandTotal as Amount | undefined)?.currency ?? '');
 
+/** Whether a date has passed when a verification compares (an ISO-8601 text, else not). */
+const past = (value: unknown) => typeof value === 'string' && Date.parse(value) <= Date.now();
+
 export const shopifyComparable: Record<
-  'categories' | 'products' | 'customers' | 'orders',
+  'categories' | 'products' | 'coupons' | 'customers' | 'orders',
   NonNullable<DestinationFields['comparable']>
 > = {
   categories: { metafields: asShopifyKeeps('categories') },
@@ -132,6 +135,14 @@ export const shopifyComparable: Record<
     },
     status: (status) => (status === 'pending' || status === 'private' ? 'draft' : status),
     taxStatus: (status) => (status === 'shipping' ? 'none' : status),
+  },
+  coupons: {
+    // A start already past is no limit: Shopify stamps a start on a coupon that had none.
+    startsAt: (startsAt) => (past(startsAt) ? null : startsAt),
+    // Before 'expiresAt': whether the code can be used now (Shopify ends a switched-off code).
+    enabled: (enabled, coupon) => enabled === true && !past(coupon.expiresAt),
+    expiresAt: (expiresAt, coupon) => (coupon.enabled === false ? null : expiresAt),
+    metafields: asShopifyKeeps('coupons'),
   },
   customers: {
     metafields: asShopifyKeeps('customers'),

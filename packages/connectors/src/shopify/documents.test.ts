@@ -25,6 +25,7 @@ import {
   CUSTOMER_PAGE_SIZE,
   ORDER_PAGE_SIZE,
   PRODUCT_PAGE_SIZE,
+  COUPON_PAGE_SIZE,
   bulkCollectionsQuery,
   bulkCustomersQuery,
   bulkOrdersQuery,
@@ -71,6 +72,7 @@ const pageSizes: Record<string, number> = {
   CollectionsPage: COLLECTION_PAGE_SIZE,
   CustomersPage: CUSTOMER_PAGE_SIZE,
   OrdersPage: ORDER_PAGE_SIZE,
+  CouponsPage: COUPON_PAGE_SIZE,
   // As many as a product can have.
   ProductMediaState: 250,
 };
@@ -80,6 +82,8 @@ const sampleVariable = (operation: string, name: string): unknown =>
     after: null,
     id: 'gid://shopify/Product/1',
     query: 'id:>1',
+    code: 'WELCOME10',
+    metafields: [],
   })[name];
 
 const bulkQueries = {

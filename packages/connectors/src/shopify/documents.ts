@@ -611,6 +611,158 @@ export const collectionSchema = z.object({
 });
 export type ShopifyCollection = z.infer<typeof collectionSchema>;
 
+export const COUPON_PAGE_SIZE = 10;
+export const COUPON_NESTED = { items: 25, metafields: 10 } as const;
+const DISCOUNT_COMMON = /* GraphQL */ `
+  title startsAt endsAt createdAt usageLimit appliesOncePerCustomer asyncUsageCount tags
+  codes(first: 1) { nodes { code } }
+  codesCount { count }
+  combinesWith { orderDiscounts productDiscounts shippingDiscounts }
+  context {
+    __typename
+    ... on DiscountCustomers { customers { defaultEmailAddress { emailAddress } } }
+    ... on DiscountCustomerSegments { segments { name } }
+    ... on DiscountMarkets { marketsCount }
+  }
+  minimumRequirement {
+    __typename
+    ... on DiscountMinimumSubtotal { greaterThanOrEqualToSubtotal { amount currencyCode } }
+    ... on DiscountMinimumQuantity { greaterThanOrEqualToQuantity }
+  }`;
+const COUPON_FIELDS = /* GraphQL */ `
+fragment CouponFields on DiscountNode {
+  id
+  discount {
+    __typename
+    ... on DiscountCodeBasic {
+      ${DISCOUNT_COMMON}
+      customerGets {
+        value {
+          __typename
+          ... on DiscountPercentage { percentage }
+          ... on DiscountAmount { amount { amount currencyCode } appliesOnEachItem }
+        }
+        items {
+          __typename
+          ... on DiscountProducts {
+            products(first: ${COUPON_NESTED.items}) { pageInfo { hasNextPage endCursor } nodes { id } }
+            productVariants(first: ${COUPON_NESTED.items}) { pageInfo { hasNextPage endCursor } nodes { id } }
+          }
+          ... on DiscountCollections {
+            collections(first: ${COUPON_NESTED.items}) { pageInfo { hasNextPage endCursor } nodes { id } }
+          }
+        }
+      }
+    }
+    ... on DiscountCodeFreeShipping {
+      ${DISCOUNT_COMMON}
+      maximumShippingPrice { amount currencyCode }
+      destinationSelection {
+        __typename
+        ... on DiscountCountries { countries includeRestOfWorld }
+        ... on DiscountCountryAll { allCountries }
+      }
+    }
+  }
+  metafields(first: ${COUPON_NESTED.metafields}) { pageInfo { hasNextPage endCursor } nodes { ${METAFIELD_FIELDS} } }
+}`;
+/**
+ * A discount: the union's dearest member, DiscountCodeBasic: itself 1, codes 2 + 1, codesCount 1,
+ * combinesWith 1, context 1 + a customer's e-mail 2, minimumRequirement 1 + 1, customerGets 1 +
+ * value 1 + 1 + items 1 + its dearest kind (products and variants, two connections of ids).
+ */
+const DISCOUNT_COST =
+  1 + (2 + 1) + 1 + 1 + (1 + 2) + (1 + 1) + (1 + (1 + 1) + (1 + 2 * (2 + COUPON_NESTED.items)));
+const COUPON_COST = 1 + DISCOUNT_COST + (2 + COUPON_NESTED.metafields);
+const itemIds = connectionOf(z.object({ id: z.string() }));
+const discountCommon = {
+  title: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string().nullable(),
+  createdAt: z.string(),
+  usageLimit: z.number().int().nullable(),
+  appliesOncePerCustomer: z.boolean(),
+  asyncUsageCount: z.number().int(),
+  tags: z.array(z.string()),
+  codes: z.object({ nodes: z.array(z.object({ code: z.string() })) }),
+  codesCount: z.object({ count: z.number().int() }).nullable(),
+  combinesWith: z.object({
+    orderDiscounts: z.boolean(),
+    productDiscounts: z.boolean(),
+    shippingDiscounts: z.boolean(),
+  }),
+  context: z.object({
+    __typename: z.string(),
+    customers: z
+      .array(
+        z.object({
+          defaultEmailAddress: z.object({ emailAddress: z.string().nullable() }).nullable(),
+        }),
+      )
+      .optional(),
+    segments: z.array(z.object({ name: z.string() })).optional(),
+    marketsCount: z.number().int().optional(),
+  }),
+  minimumRequirement: z
+    .object({
+      __typename: z.string(),
+      greaterThanOrEqualToSubtotal: z
+        .object({ amount: z.string(), currencyCode: z.string() })
+        .optional(),
+      greaterThanOrEqualToQuantity: z.union([z.string(), z.number()]).optional(),
+    })
+    .nullable(),
+};
+export const discountSchema = z.discriminatedUnion('__typename', [
+  z.object({
+    __typename: z.literal('DiscountCodeBasic'),
+    ...discountCommon,
+    customerGets: z.object({
+      value: z.object({
+        __typename: z.string(),
+        percentage: z.number().optional(),
+        amount: z.object({ amount: z.string(), currencyCode: z.string() }).optional(),
+        appliesOnEachItem: z.boolean().optional(),
+      }),
+      items: z.object({
+        __typename: z.string(),
+        products: itemIds.optional(),
+        productVariants: itemIds.optional(),
+        collections: itemIds.optional(),
+      }),
+    }),
+  }),
+  z.object({
+    __typename: z.literal('DiscountCodeFreeShipping'),
+    ...discountCommon,
+    maximumShippingPrice: z.object({ amount: z.string(), currencyCode: z.string() }).nullable(),
+    destinationSelection: z.object({
+      __typename: z.string(),
+      countries: z.array(z.string()).optional(),
+      includeRestOfWorld: z.boolean().optional(),
+      allCountries: z.boolean().optional(),
+    }),
+  }),
+  // Buy X get Y, app and automatic discounts: known by their kind only.
+  z.object({
+    __typename: z.enum([
+      'DiscountCodeBxgy',
+      'DiscountCodeApp',
+      'DiscountAutomaticApp',
+      'DiscountAutomaticBasic',
+      'DiscountAutomaticBxgy',
+      'DiscountAutomaticFreeShipping',
+    ]),
+  }),
+]);
+export const couponSchema = z.object({
+  id: z.string(),
+  discount: discountSchema,
+  metafields: connectionOf(metafieldSchema),
+});
+export type ShopifyCoupon = z.infer<typeof couponSchema>;
+export type ShopifyDiscount = z.infer<typeof discountSchema>;
+
 const firstOf = (v: Record<string, unknown>, fallback: number) =>
   typeof v.first === 'number' ? v.first : fallback;
 
@@ -697,6 +849,20 @@ export const counts = {
     /* GraphQL */ `
       query CustomersCount {
         count: customersCount(limit: null) {
+          count
+          precision
+        }
+      }
+    `,
+    z.object({ count: countSchema }),
+    1,
+  ),
+  // Discounts, not codes: discountCodesCount counts every code of a discount with several.
+  coupons: op(
+    'CouponsCount',
+    /* GraphQL */ `
+      query CouponsCount {
+        count: discountNodesCount(query: "method:code", limit: null) {
           count
           precision
         }
@@ -831,6 +997,64 @@ export const metafieldsPage = op(
     node: z.object({ metafields: connectionOf(metafieldSchema).optional() }).nullable(),
   }),
   1 + 2 + 100,
+);
+
+/** The rest of the products or collections a discount is limited to. */
+export const couponItemsPage = op(
+  'CouponItemsPage',
+  /* GraphQL */ `
+    query CouponItemsPage($id: ID!, $after: String) {
+      discountNode(id: $id) {
+        discount {
+          ... on DiscountCodeBasic {
+            customerGets {
+              items {
+                ... on DiscountProducts {
+                  products(first: 250, after: $after) {
+                    pageInfo {
+                      hasNextPage
+                      endCursor
+                    }
+                    nodes {
+                      id
+                    }
+                  }
+                }
+                ... on DiscountCollections {
+                  collections(first: 250, after: $after) {
+                    pageInfo {
+                      hasNextPage
+                      endCursor
+                    }
+                    nodes {
+                      id
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    discountNode: z
+      .object({
+        discount: z.object({
+          customerGets: z
+            .object({
+              items: z.object({
+                products: itemIds.optional(),
+                collections: itemIds.optional(),
+              }),
+            })
+            .optional(),
+        }),
+      })
+      .nullable(),
+  }),
+  1 + 1 + 1 + 1 + (2 + 250),
 );
 
 /** Where Shopify stands with a product's media: processing, ready, or failed and why. */
@@ -1134,6 +1358,28 @@ export const refundLinesPage = op(
   1 + 2 + 100 * REFUND_LINE_COST,
 );
 
+export const couponsPage = op(
+  'CouponsPage',
+  /* GraphQL */ `
+    query CouponsPage($first: Int!, $after: String) {
+      discountNodes(first: $first, after: $after, sortKey: ID, query: "method:code") {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...CouponFields
+        }
+      }
+    }
+    ${COUPON_FIELDS}
+  `,
+  z.object({
+    discountNodes: z.object({ pageInfo, nodes: z.array(z.unknown()) }),
+  }),
+  (v) => 2 + firstOf(v, COUPON_PAGE_SIZE) * COUPON_COST,
+);
+
 export const primaryLocation = op(
   'PrimaryLocation',
   /* GraphQL */ `
@@ -1217,6 +1463,27 @@ export const collectionsByTitle = op(
     }),
   }),
   2 + 10 * 2,
+);
+
+/** The discount that has a code, in any case: codes are unique in a shop. */
+export const discountByCode = op(
+  'DiscountByCode',
+  /* GraphQL */ `query DiscountByCode($code: String!) {
+  codeDiscountNodeByCode(code: $code) {
+    id ${markerField}
+    codeDiscount { __typename ... on DiscountCodeBasic { status } ... on DiscountCodeFreeShipping { status } }
+  }
+}`,
+  z.object({
+    codeDiscountNodeByCode: z
+      .object({
+        id: z.string(),
+        marker: markerSchema,
+        codeDiscount: z.object({ __typename: z.string(), status: z.string().optional() }),
+      })
+      .nullable(),
+  }),
+  3,
 );
 
 export const customerByIdentifier = op(
@@ -1609,6 +1876,79 @@ export const metafieldsSet = op(
   // 10, and 4 for the product all of them belong to (changelog "Dynamic complexity cost for
   // metafieldsSet mutation").
   14,
+);
+
+const discountPayload = z
+  .object({
+    codeDiscountNode: z.object({ id: z.string() }).nullable(),
+    userErrors: z.array(userError),
+  })
+  .nullable();
+const DISCOUNT_PAYLOAD = 'codeDiscountNode { id } userErrors { field message code }';
+
+export const discountCodeBasicCreate = op(
+  'DiscountCodeBasicCreate',
+  /* GraphQL */ `mutation DiscountCodeBasicCreate($input: DiscountCodeBasicInput!) {
+  discountCodeBasicCreate(basicCodeDiscount: $input) { ${DISCOUNT_PAYLOAD} }
+}`,
+  z.object({ discountCodeBasicCreate: discountPayload }),
+  10,
+);
+
+/** Adds more products or collections to a discount than one input array takes. */
+export const discountCodeBasicUpdate = op(
+  'DiscountCodeBasicUpdate',
+  /* GraphQL */ `mutation DiscountCodeBasicUpdate($id: ID!, $input: DiscountCodeBasicInput!) {
+  discountCodeBasicUpdate(id: $id, basicCodeDiscount: $input) { ${DISCOUNT_PAYLOAD} }
+}`,
+  z.object({ discountCodeBasicUpdate: discountPayload }),
+  10,
+);
+
+export const discountCodeFreeShippingCreate = op(
+  'DiscountCodeFreeShippingCreate',
+  /* GraphQL */ `mutation DiscountCodeFreeShippingCreate($input: DiscountCodeFreeShippingInput!) {
+  discountCodeFreeShippingCreate(freeShippingCodeDiscount: $input) { ${DISCOUNT_PAYLOAD} }
+}`,
+  z.object({ discountCodeFreeShippingCreate: discountPayload }),
+  10,
+);
+
+export const discountCodeDeactivate = op(
+  'DiscountCodeDeactivate',
+  /* GraphQL */ `mutation DiscountCodeDeactivate($id: ID!) {
+  discountCodeDeactivate(id: $id) { ${DISCOUNT_PAYLOAD} }
+}`,
+  z.object({ discountCodeDeactivate: discountPayload }),
+  10,
+);
+
+/** The marker and custom fields of a discount (metafieldsSet: 10, no weight for discounts). */
+export const discountMetafieldsSet = op(
+  'DiscountMetafieldsSet',
+  /* GraphQL */ `
+    mutation DiscountMetafieldsSet($metafields: [MetafieldsSetInput!]!) {
+      metafieldsSet(metafields: $metafields) {
+        metafields {
+          id
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    metafieldsSet: z
+      .object({
+        metafields: z.array(z.object({ id: z.string() })).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
 );
 
 export const customerCreate = op(
@@ -2031,4 +2371,12 @@ export const allOperations: Operation<unknown>[] = [
   fulfillmentOrderHold,
   urlRedirectCreate,
   bulkRun,
+  couponsPage,
+  couponItemsPage,
+  discountByCode,
+  discountCodeBasicCreate,
+  discountCodeBasicUpdate,
+  discountCodeFreeShippingCreate,
+  discountCodeDeactivate,
+  discountMetafieldsSet,
 ] as Operation<unknown>[];

@@ -1,5 +1,6 @@
 import type { Address } from '@replatform/canonical/address';
 import type { Category } from '@replatform/canonical/category';
+import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import type { Metafield } from '@replatform/canonical/metafield';
 import { inventoryDefaults, variantDefaults } from '@replatform/canonical/defaults';
@@ -1244,3 +1245,152 @@ export function refundInput(
     warnings,
   };
 }
+
+// ------------------------------------------------------------------ coupons
+
+/** Longest discount title Shopify takes. */
+export const MAX_DISCOUNT_TITLE = 255;
+
+export interface CouponContext extends MetafieldContext {
+  /** The shop's currency: amounts off and minimum spends must be in it. */
+  currency: string;
+  /** When the coupon is written, for a coupon without a start date (Shopify needs one). */
+  now: number;
+  productId: (sourceId: string) => string | undefined;
+  collectionId: (sourceId: string) => string | undefined;
+}
+
+export interface CouponWrite {
+  /** Which mutation creates it: an amount off discount, or a free shipping discount. */
+  kind: 'basic' | 'freeShipping';
+  input: Record<string, unknown>;
+  /** Custom fields written with metafieldsSet after the discount (discount inputs take none). */
+  metafields: Record<string, string>[];
+}
+
+const listed = (ids: readonly string[]) => ids.map((id) => `'${id}'`).join(', ');
+
+/**
+ * A coupon as a DiscountCodeBasicInput or DiscountCodeFreeShippingInput. It fails rather than
+ * arrive broader than at the source when a product or category it is limited to was not
+ * migrated, and when an amount is in another currency than the shop's. What Shopify cannot hold
+ * (native-fields.ts, destination fields) is a warning.
+ */
+export function couponInput(c: Coupon, ctx: CouponContext): Built<CouponWrite> {
+  const warnings: string[] = [];
+  for (const [what, money] of [
+    ['amount off', c.amountOff],
+    ['minimum spend', c.minimumSpend],
+  ] as const)
+    if (money && money.currency !== ctx.currency)
+      return {
+        failure: `The coupon's ${what} is in ${money.currency}, the destination store's currency is ${ctx.currency}: it was not converted.`,
+      };
+  const missingProducts = c.productIds.filter((id) => !ctx.productId(id));
+  if (missingProducts.length)
+    return {
+      failure: `The coupon is limited to products that were not migrated (${listed(missingProducts)}): select Products too, or it would apply to everything.`,
+    };
+  const missingCategories = c.categoryIds.filter((id) => !ctx.collectionId(id));
+  if (missingCategories.length)
+    return {
+      failure: `The coupon is limited to categories that were not migrated (${listed(missingCategories)}): select Categories too, or it would apply to everything.`,
+    };
+  const freeShippingOnly =
+    c.freeShipping && c.discountType === 'fixed_cart' && (c.amountOff?.amount ?? 0) === 0;
+  if (!freeShippingOnly) {
+    const off = c.discountType === 'percent' ? (c.percentOff ?? 0) : (c.amountOff?.amount ?? 0);
+    if (off <= 0)
+      return { failure: 'The coupon takes nothing off; Shopify keeps no discount of zero.' };
+  }
+  if (c.freeShipping && !freeShippingOnly)
+    warnings.push(
+      'The coupon also makes shipping free: Shopify discount codes are unique and one discount is either an amount off or free shipping, so it was written as the amount off only.',
+    );
+  if (c.productIds.length && c.categoryIds.length)
+    return {
+      failure:
+        'The coupon is limited to products and to categories at once; a Shopify discount applies to products or to collections: recreate it at the destination.',
+    };
+  for (const [field, why] of Object.entries(couponLimitsShopifyLacks)) {
+    const value = c[field as keyof typeof couponLimitsShopifyLacks];
+    if (Array.isArray(value) ? value.length : value !== null && value !== false) warnings.push(why);
+  }
+  if ((c.usageLimitPerCustomer ?? 1) > 1)
+    warnings.push(
+      `Shopify limits a code to one use per customer or none: the limit of ${c.usageLimitPerCustomer} uses per customer was not kept.`,
+    );
+  if (c.usageCount > 0)
+    warnings.push(
+      `Shopify counts the uses of a code itself: the ${c.usageCount} uses at the source start again from 0.`,
+    );
+  let title = c.description.trim() || c.code;
+  if (title.length > MAX_DISCOUNT_TITLE) {
+    warnings.push(
+      `The description was shortened to Shopify's ${MAX_DISCOUNT_TITLE} characters for the discount's title.`,
+    );
+    title = title.slice(0, MAX_DISCOUNT_TITLE);
+  }
+  const combinesWith = c.individualUse
+    ? { orderDiscounts: false, productDiscounts: false, shippingDiscounts: false }
+    : // Shipping discounts do not combine with one another.
+      { orderDiscounts: true, productDiscounts: true, shippingDiscounts: !freeShippingOnly };
+  const own = ownFields(c.metafields);
+  unknownOwn(own, ['tags'], warnings);
+  const tags = parseJson(own.get('tags'));
+  const common: Record<string, unknown> = {
+    title,
+    code: c.code,
+    startsAt: c.startsAt ?? c.createdAt ?? new Date(ctx.now).toISOString(),
+    endsAt: c.expiresAt,
+    usageLimit: c.usageLimit,
+    appliesOncePerCustomer: c.usageLimitPerCustomer === 1,
+    context: { all: 'ALL' },
+    combinesWith,
+    minimumRequirement: c.minimumSpend
+      ? {
+          subtotal: {
+            greaterThanOrEqualToSubtotal: fromMinor(c.minimumSpend.amount, c.minimumSpend.currency),
+          },
+        }
+      : null,
+    ...(Array.isArray(tags) ? { tags: tags.map(String) } : {}),
+  };
+  const metafields = shopifyMetafields(c.metafields, warnings, ctx);
+  if (freeShippingOnly)
+    return { input: { kind: 'freeShipping', input: common, metafields }, warnings };
+  const items = c.productIds.length
+    ? { products: { productsToAdd: c.productIds.map((id) => ctx.productId(id)) } }
+    : c.categoryIds.length
+      ? { collections: { add: c.categoryIds.map((id) => ctx.collectionId(id)) } }
+      : { all: true };
+  const value =
+    c.discountType === 'percent'
+      ? // Shopify takes a share between 0 and 1.
+        { percentage: Math.round((c.percentOff ?? 0) * 1e4) / 1e6 }
+      : {
+          discountAmount: {
+            amount: fromMinor(c.amountOff?.amount ?? 0, c.amountOff?.currency ?? ctx.currency),
+            appliesOnEachItem: c.discountType === 'fixed_product',
+          },
+        };
+  return {
+    input: { kind: 'basic', input: { ...common, customerGets: { value, items } }, metafields },
+    warnings,
+  };
+}
+
+/** Limits of the model's coupons that Shopify discounts have no place for, with the reason. */
+export const couponLimitsShopifyLacks = {
+  maximumSpend: 'Shopify discounts have no maximum order subtotal: the maximum spend was not kept.',
+  itemLimit:
+    'Shopify discounts cannot limit how many items a discount applies to: the item limit was not kept.',
+  excludeSaleItems:
+    'Shopify discounts cannot leave out items on sale: the code now also applies to them.',
+  excludedProductIds:
+    'Shopify discounts cannot leave out products: the code now also applies to the excluded products.',
+  excludedCategoryIds:
+    'Shopify discounts cannot leave out collections: the code now also applies to the excluded categories.',
+  allowedEmails:
+    'Shopify limits a code to customer accounts or segments, not to e-mail addresses, and customers are migrated after coupons: the code is open to every customer; limit it to a segment in the Shopify admin.',
+} as const;

@@ -15,6 +15,21 @@ import { routeShop, shopRoutingHttp, testShopDomain } from './test-support.ts';
  * of them and can fail on each. A field listed here has no value in it, for the reason given.
  */
 const notSeeded: Record<string, string> = {
+  'coupons discount.context.customers[].defaultEmailAddress.emailAddress':
+    'Customers are migrated after coupons, so no copy of a shop could limit a discount to them; the mapping is tested in mapping.test.ts.',
+  'coupons discount.context.segments[].name':
+    'Not carried (a loss of the record); no discount mutation of the emulator takes segments.',
+  'coupons discount.context.marketsCount':
+    'Not carried (a loss of the record); no discount mutation of the emulator takes markets.',
+  'coupons discount.minimumRequirement.greaterThanOrEqualToQuantity':
+    'Not carried (a loss of the record): a copy could not hold it; tested in mapping.test.ts.',
+  'coupons discount.customerGets.items.productVariants.nodes[].id':
+    'A discount limited to variants is rejected when read; tested in mapping.test.ts.',
+  'coupons discount.maximumShippingPrice':
+    'Not carried (a loss of the record): a copy could not hold it; tested in mapping.test.ts.',
+  'coupons discount.destinationSelection.countries':
+    'Not carried (a loss of the record): a copy could not hold it; tested in mapping.test.ts.',
+  'coupons discount.destinationSelection.includeRestOfWorld': 'As destinationSelection.countries.',
   'orders additionalFees[].name':
     'No API call creates additional fees, so no copy of a shop could hold them; the mapping is tested in mapping.test.ts.',
   'orders additionalFees[].price': 'As additionalFees[].name.',

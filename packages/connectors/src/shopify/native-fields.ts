@@ -1,6 +1,7 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 import { shopifyComparable } from './comparable.ts';
+import { couponLimitsShopifyLacks } from './from-canonical.ts';
 
 /**
  * Shopify's own fields, as the connector's read queries (documents.ts) answer them, and what a
@@ -396,9 +397,123 @@ const orderFields: Record<string, SourceField> = {
   ...prefixed('metafields', metafields(['notes'])),
 };
 
+const individualUse: SourceField = {
+  converted: 'individualUse',
+  how: 'A discount that combines with no other discount is for individual use.',
+};
+const couponFields: Record<string, SourceField> = {
+  id: { assigned: shopifyId },
+  'discount.__typename': {
+    converted: ['discountType', 'freeShipping'],
+    how: 'A free shipping discount is a free-shipping-only coupon; an amount off discount takes a share or an amount off. Buy X get Y and app discounts are not read (each is reported).',
+  },
+  'discount.title': {
+    converted: 'description',
+    how: "The discount's name; a discount named by its code has no description.",
+  },
+  'discount.startsAt': { carried: 'startsAt' },
+  'discount.endsAt': {
+    converted: 'expiresAt',
+    how: 'A code switched off in Shopify is one that ended when it was switched off.',
+  },
+  'discount.createdAt': { carried: 'createdAt' },
+  'discount.usageLimit': { carried: 'usageLimit' },
+  'discount.appliesOncePerCustomer': {
+    converted: 'usageLimitPerCustomer',
+    how: 'Once per customer is a limit of 1 use per customer; otherwise none.',
+  },
+  'discount.asyncUsageCount': { carried: 'usageCount' },
+  'discount.tags': own('tags'),
+  'discount.codes.nodes[].code': { carried: 'code' },
+  'discount.codesCount.count': {
+    converted: 'code',
+    how: 'A coupon has one code: of a discount with several, the first is read and the others are reported.',
+  },
+  'discount.combinesWith.orderDiscounts': individualUse,
+  'discount.combinesWith.productDiscounts': individualUse,
+  'discount.combinesWith.shippingDiscounts': individualUse,
+  'discount.context.__typename': {
+    converted: 'allowedEmails',
+    how: 'A discount for all buyers is open to everyone; one for chosen customers is limited to their e-mail addresses.',
+  },
+  'discount.context.customers[].defaultEmailAddress.emailAddress': {
+    carried: 'allowedEmails',
+    unordered: true,
+  },
+  'discount.context.segments[].name': {
+    notCarried: 'Coupons cannot be limited to customer segments.',
+  },
+  'discount.context.marketsCount': { notCarried: 'Coupons cannot be limited to markets.' },
+  'discount.minimumRequirement': {
+    converted: 'minimumSpend',
+    how: 'A discount without a minimum requirement has no minimum spend.',
+  },
+  'discount.minimumRequirement.__typename': {
+    converted: 'minimumSpend',
+    how: 'A minimum subtotal is the minimum spend.',
+  },
+  'discount.minimumRequirement.greaterThanOrEqualToSubtotal': money('minimumSpend'),
+  'discount.minimumRequirement.greaterThanOrEqualToQuantity': {
+    notCarried: 'Coupons have no minimum quantity of items.',
+  },
+  'discount.customerGets.value.__typename': {
+    converted: ['discountType', 'percentOff', 'amountOff'],
+    how: 'A percentage is a percent coupon; an amount is a fixed one.',
+  },
+  'discount.customerGets.value.percentage': {
+    converted: 'percentOff',
+    how: 'Shopify keeps a share (0.1); the coupon a percentage (10).',
+  },
+  'discount.customerGets.value.amount': money('amountOff'),
+  'discount.customerGets.value.appliesOnEachItem': {
+    converted: 'discountType',
+    how: "An amount off each item is 'fixed_product', an amount off the order 'fixed_cart'.",
+  },
+  'discount.customerGets.items.__typename': {
+    converted: ['productIds', 'categoryIds'],
+    how: 'A discount on all items has no restriction; one on products or collections is limited to them.',
+  },
+  'discount.customerGets.items.products.pageInfo': { assigned: connection },
+  'discount.customerGets.items.products.nodes[].id': {
+    carried: 'productIds',
+    ref: 'products',
+    unordered: true,
+  },
+  'discount.customerGets.items.productVariants.pageInfo': { assigned: connection },
+  'discount.customerGets.items.productVariants.nodes[].id': {
+    notCarried:
+      'Coupons are limited to whole products: a discount limited to single variants is not read (it is reported).',
+  },
+  'discount.customerGets.items.collections.pageInfo': { assigned: connection },
+  'discount.customerGets.items.collections.nodes[].id': {
+    carried: 'categoryIds',
+    ref: 'categories',
+    unordered: true,
+  },
+  'discount.maximumShippingPrice': {
+    notCarried: 'Coupons have no limit on the shipping rate they make free.',
+  },
+  'discount.destinationSelection.__typename': {
+    converted: 'freeShipping',
+    how: 'Free shipping to every country, or to some (reported).',
+  },
+  'discount.destinationSelection.allCountries': {
+    converted: 'freeShipping',
+    how: 'Free shipping to every country.',
+  },
+  'discount.destinationSelection.countries': {
+    notCarried: 'Coupons make shipping free to every country, not to chosen ones.',
+  },
+  'discount.destinationSelection.includeRestOfWorld': {
+    notCarried: 'Coupons make shipping free to every country, not to chosen ones.',
+  },
+  ...prefixed('metafields', metafields()),
+};
+
 export const shopifyNativeFields: NativeCatalogue = {
   categories: collectionFields,
   products: productFields,
+  coupons: couponFields,
   customers: customerFields,
   orders: orderFields,
 };
@@ -416,6 +531,10 @@ export const shopifyAssignedOnWrite: Partial<Record<EntityType, Record<string, s
   },
   categories: {
     'image.url': 'Shopify downloads the collection image and serves its own copy from its CDN.',
+  },
+  coupons: {
+    'discount.createdAt': 'The discount mutations take no creation date: Shopify stamps it.',
+    'discount.asyncUsageCount': 'Shopify counts the uses of a code from its own orders.',
   },
   customers: {
     createdAt: 'customerCreate takes no creation date: Shopify stamps it.',
@@ -533,6 +652,33 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       'variants.descriptionHtml': "Kept in the variant's metafield replatform.description.",
       'variants.metafields':
         "Written as the variant's metafields under their namespace, and Shopify's own fields (shopify.unit_cost, ...) into those fields.",
+    },
+  },
+  coupons: {
+    comparable: shopifyComparable.coupons,
+    unsupported: {
+      ...couponLimitsShopifyLacks,
+      usageCount: 'Shopify counts the uses of a code itself, from its own orders.',
+      createdAt: "Shopify stamps a discount's creation date itself.",
+    },
+    converted: {
+      description: "Written as the discount's title (the code, for a coupon without one).",
+      percentOff: 'Written as a share between 0 and 1 (10% is 0.1).',
+      freeShipping:
+        'A free-shipping-only coupon is a free shipping discount. A coupon that takes money off and also makes shipping free is written as the amount off discount alone, with a warning: codes are unique in a shop, so it cannot also be a second, free shipping discount.',
+      usageLimitPerCustomer:
+        'Shopify has one use per customer or no limit: a limit of 1 is kept; a higher one is not (with a warning).',
+      individualUse:
+        'A coupon for individual use combines with no other discount; any other combines with order, product and shipping discounts.',
+      startsAt:
+        'Shopify needs a start date: a coupon without one starts when it was created at the source. A start already past is compared as none.',
+      enabled:
+        'Shopify has no switch: a coupon switched off is written and then ended at once (deactivated), so it cannot be used. Whether a code can be used now is compared.',
+      expiresAt:
+        'Compared for codes that can be used; an ended or switched-off code ends either way.',
+      categoryIds: 'Written as the collections the categories became.',
+      metafields:
+        "Written as metafields of the discount under their namespace, and Shopify's own field shopify.tags into the discount's tags.",
     },
   },
   customers: {

@@ -10,7 +10,10 @@ import { ConnectorError } from '../kit/errors.ts';
  * token only after the callback's HMAC and shop were verified.
  */
 
-/** Access scopes the connector needs to read and write products, customers, orders and redirects. */
+/**
+ * Access scopes the connector needs to read and write products, customers, orders, discount codes
+ * and redirects.
+ */
 export const SHOPIFY_SCOPES = [
   'read_products',
   'write_products',
@@ -26,6 +29,8 @@ export const SHOPIFY_SCOPES = [
   'read_online_store_navigation',
   'write_online_store_navigation',
   'write_merchant_managed_fulfillment_orders',
+  'read_discounts',
+  'write_discounts',
 ] as const;
 
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;

@@ -18,6 +18,10 @@ import {
   bulkVariantExtrasQuery,
   COLLECTION_PAGE_SIZE,
   collectionSchema,
+  COUPON_PAGE_SIZE,
+  couponItemsPage,
+  couponSchema,
+  couponsPage,
   collectionsPage,
   counts,
   CUSTOMER_PAGE_SIZE,
@@ -45,6 +49,7 @@ import { shopifyNativeFields } from './native-fields.ts';
 import { isMarker } from './own-fields.ts';
 import {
   collectionToCategory,
+  couponToCanonical,
   customerToCanonical,
   orderToCanonical,
   productToCanonical,
@@ -70,6 +75,7 @@ export interface ReadContext extends Omit<BulkOptions, 'client'> {
 export const readPageSizes: Record<EntityType, number> = {
   categories: COLLECTION_PAGE_SIZE,
   products: PRODUCT_PAGE_SIZE * 5,
+  coupons: COUPON_PAGE_SIZE * 5,
   customers: CUSTOMER_PAGE_SIZE * 2,
   orders: ORDER_PAGE_SIZE * 8,
 };
@@ -185,6 +191,32 @@ async function completeCollection(client: ShopifyGraphqlClient, c: Node): Promis
   };
 }
 
+/** A discount with all the products or collections it is limited to, and all its metafields. */
+async function completeCoupon(client: ShopifyGraphqlClient, c: Node): Promise<Node> {
+  const id = String(c.id);
+  const discount = c.discount as Node;
+  const gets = discount.customerGets as { items: Node } | undefined;
+  let completed = discount;
+  if (gets) {
+    const items = { ...gets.items };
+    for (const key of ['products', 'collections'] as const) {
+      if (!items[key]) continue;
+      items[key] = await completeNested(
+        nested(gets.items, key),
+        async (after) =>
+          (await client.request(couponItemsPage, { id, after })).discountNode?.discount.customerGets
+            ?.items[key],
+      );
+    }
+    completed = { ...discount, customerGets: { ...gets, items } };
+  }
+  return {
+    ...c,
+    discount: completed,
+    metafields: await completeMetafields(client, id, nested(c, 'metafields')),
+  };
+}
+
 async function completeCustomer(client: ShopifyGraphqlClient, c: Node): Promise<Node> {
   const id = String(c.id);
   return {
@@ -280,6 +312,9 @@ async function mapEntity<E extends EntityType>(
       case 'products':
         mapped = productToCanonical(productSchema.parse(node), currency);
         break;
+      case 'coupons':
+        mapped = couponToCanonical(couponSchema.parse(node), currency);
+        break;
       case 'customers':
         mapped = customerToCanonical(customerSchema.parse(node));
         break;
@@ -328,6 +363,13 @@ async function fetchPage(
     case 'products': {
       const { products } = await client.request(productsPage, { first: PRODUCT_PAGE_SIZE, after });
       return page(products, completeProduct);
+    }
+    case 'coupons': {
+      const { discountNodes } = await client.request(couponsPage, {
+        first: COUPON_PAGE_SIZE,
+        after,
+      });
+      return page(discountNodes, completeCoupon);
     }
     case 'customers': {
       const { customers } = await client.request(customersPage, {
@@ -408,7 +450,7 @@ const metafieldNodes = (objects: JsonlObject[]) =>
  * what was handed on is not held twice.
  */
 function assemble(
-  entity: EntityType,
+  entity: BulkEntity,
   root: JsonlObject,
   children: Grouped['children'],
   variantExtras: Map<string, { media: unknown[]; metafields: unknown[] }>,
@@ -442,6 +484,7 @@ function assemble(
       };
     case 'customers':
       return { ...root, addressesV2: connection(kids('MailingAddress')), metafields };
+
     case 'orders':
       return {
         ...root,
@@ -453,7 +496,10 @@ function assemble(
   }
 }
 
-const bulkQueries: Record<EntityType, (filter: string) => string> = {
+/** Coupons are read page by page only: shops hold few discounts, each with nested lists. */
+type BulkEntity = Exclude<EntityType, 'coupons'>;
+
+const bulkQueries: Record<BulkEntity, (filter: string) => string> = {
   categories: bulkCollectionsQuery,
   products: bulkProductsQuery,
   customers: bulkCustomersQuery,
@@ -494,7 +540,7 @@ async function* readBulk<E extends EntityType>(
     grouped = products;
     variantExtras = extras;
   } else {
-    grouped = await runBulkQuery(bulkQueries[entity](filter), options);
+    grouped = await runBulkQuery(bulkQueries[entity as BulkEntity](filter), options);
   }
   const { roots, children } = grouped;
   const size = readPageSizes[entity];
@@ -506,7 +552,7 @@ async function* readBulk<E extends EntityType>(
     const slice = roots.slice(i, i + size);
     const nodes: Node[] = [];
     for (const root of slice) {
-      const node = assemble(entity, root, children, variantExtras);
+      const node = assemble(entity as BulkEntity, root, children, variantExtras);
       // Refund lines would be a sixth connection of the bulk query: the few orders with refunds
       // have them read on their own.
       if (entity === 'orders' && Array.isArray(node.refunds) && node.refunds.length) {
@@ -535,7 +581,10 @@ export async function* readEntity<E extends EntityType>(
 ): AsyncIterable<Page<E>> {
   const cursor = decode(checkpoint);
   const mode =
-    cursor?.mode ?? ((await countOf(ctx.client, entity)) > ctx.bulkThreshold ? 'bulk' : 'page');
+    entity === 'coupons'
+      ? 'page'
+      : (cursor?.mode ??
+        ((await countOf(ctx.client, entity)) > ctx.bulkThreshold ? 'bulk' : 'page'));
   if (mode === 'bulk') yield* readBulk(ctx, entity, cursor?.after ?? null);
   else yield* readPaged(ctx, entity, cursor?.after ?? null);
 }

@@ -206,7 +206,7 @@ describe('destination check', () => {
     expect(error).toBeInstanceOf(ConnectorError);
     expect(error).toMatchObject({ errorClass: 'config', code: 'read_only_credentials' });
     expect((error as Error).message).toContain(
-      'may not create or change products and collections, customers and orders: it lacks the write_products, write_customers and write_orders access scopes.',
+      'may not create or change products and collections, discount codes, customers and orders: it lacks the write_products, write_discounts, write_customers and write_orders access scopes.',
     );
     // Shopify's own report of the granted scopes, not a write, decided it.
     expect(operations(http)).not.toContain('ProductSet');
@@ -216,7 +216,9 @@ describe('destination check', () => {
   it('names the one write scope a token lacks', async () => {
     const store = await startStore('noorders', {
       seed: 'empty',
-      tokens: { shpat_noorders: ['write_products', 'write_customers', 'read_orders'] },
+      tokens: {
+        shpat_noorders: ['write_products', 'write_discounts', 'write_customers', 'read_orders'],
+      },
     });
     const connection = connectShopify(
       { shopDomain: store.shop, accessToken: 'shpat_noorders' },
@@ -235,7 +237,9 @@ describe('destination check', () => {
     const store = await startStore('writer', {
       seed: 'empty',
       // Neither redirects nor holds are needed to write records (they end as warnings).
-      tokens: { shpat_writer: ['write_products', 'write_customers', 'write_orders'] },
+      tokens: {
+        shpat_writer: ['write_products', 'write_discounts', 'write_customers', 'write_orders'],
+      },
     });
     const logged: string[] = [];
     const connection = connectShopify(
@@ -252,7 +256,7 @@ describe('destination check', () => {
     expect(await connect(store).connection.check({ write: true })).toMatchObject({
       canWrite: true,
     });
-    for (const entity of ['categories', 'products', 'customers', 'orders'] as const)
+    for (const entity of ['categories', 'products', 'coupons', 'customers', 'orders'] as const)
       expect(store.emulator.countStored(entity)).toBe(0);
     expect(store.emulator.shop().metafieldDefinitions).toHaveLength(0);
   });

@@ -52,9 +52,9 @@ export interface ShopifyConnection extends Connection {
 }
 
 export const shopifyCapabilities: Capabilities = {
-  read: ['categories', 'products', 'customers', 'orders'],
-  write: ['categories', 'products', 'customers', 'orders'],
-  batchSize: { categories: 25, products: 10, customers: 25, orders: 10 },
+  read: ['categories', 'products', 'coupons', 'customers', 'orders'],
+  write: ['categories', 'products', 'coupons', 'customers', 'orders'],
+  batchSize: { categories: 25, products: 10, coupons: 25, customers: 25, orders: 10 },
   pageSize: readPageSizes,
   rateLimit: {
     description:
@@ -67,13 +67,15 @@ export const shopifyCapabilities: Capabilities = {
 
 /**
  * The write scopes a destination needs and what each lets the connector create (requiredAccess of
- * productSet and collectionCreate, customerCreate, orderCreate in the 2026-10 schema; metafieldsSet
+ * productSet and collectionCreate, discountCodeBasicCreate, customerCreate, orderCreate in the
+ * 2026-10 schema; metafieldsSet
  * needs the scope of the record it marks). Redirects (write_online_store_navigation) and orders on
  * hold (write_merchant_managed_fulfillment_orders) are not among them: without those scopes the
  * records are still written, each with a warning.
  */
 export const destinationScopes = {
   write_products: 'products and collections',
+  write_discounts: 'discount codes',
   write_customers: 'customers',
   write_orders: 'orders',
 } as const;
@@ -150,6 +152,7 @@ export function connectShopify(
     ...(context.log ? { log: context.log } : {}),
     ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
     developmentStore: async () => limitsOrders((await shopDetails()).plan),
+    currency: async () => (await shopDetails()).currencyCode,
   });
   const readContext = {
     client,

@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Category } from '@replatform/canonical/category';
+import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import {
   categoryDefaults,
+  couponDefaults,
   customerDefaults,
   orderDefaults,
   orderLineDefaults,
@@ -666,5 +668,203 @@ describe('the order limit of trial stores', () => {
     expect(refused).toBe(1);
     expect(time.now() - start).toBeGreaterThanOrEqual(60_000);
     expect(store.emulator.countStored('orders')).toBe(2);
+  });
+});
+
+describe('coupons', () => {
+  const couponOf = (id: string, code: string, overrides: Partial<Coupon> = {}): Coupon => ({
+    ...couponDefaults(),
+    id,
+    code,
+    discountType: 'percent',
+    percentOff: 10,
+    amountOff: null,
+    createdAt: '2025-01-10T09:00:00.000Z',
+    ...overrides,
+  });
+  const usd = (amount: number) => ({ amount, currency: 'USD' });
+  const coupons = [
+    couponOf('c1', 'WELCOME10', { usageLimitPerCustomer: 1, individualUse: true }),
+    couponOf('c2', 'SPRING15', {
+      description: '15.00 off orders over 75.00',
+      discountType: 'fixed_cart',
+      percentOff: null,
+      amountOff: usd(1500),
+      minimumSpend: usd(7500),
+      startsAt: '2026-03-01T00:00:00.000Z',
+      expiresAt: '2026-05-31T23:59:59.000Z',
+      usageLimit: 500,
+    }),
+    couponOf('c3', 'SHIPFREE', {
+      discountType: 'fixed_cart',
+      percentOff: null,
+      amountOff: usd(0),
+      freeShipping: true,
+      minimumSpend: usd(5000),
+    }),
+    couponOf('c4', 'FIVEOFFEACH', {
+      discountType: 'fixed_product',
+      percentOff: null,
+      amountOff: usd(500),
+      productIds: ['p1'],
+    }),
+    couponOf('c5', 'STAFF-ONLY', { percentOff: 30, enabled: false }),
+  ];
+
+  async function withProduct() {
+    const store = await startStore('coupons', { seed: 'empty' });
+    const { connection, http } = connect(store);
+    const idMap = new MemoryIdMap();
+    idMap.record('products', await connection.write('products', [product('p1')], idMap));
+    return { store, connection, http, idMap };
+  }
+
+  it('creates each kind with valid requests, marks it and reads it back as written', async () => {
+    const { store, connection, http, idMap } = await withProduct();
+    const outcomes = await connection.write('coupons', coupons, idMap);
+    expect(outcomes.map((o) => o.outcome)).toEqual(coupons.map(() => 'created'));
+    expect(validateShopifyRequests(http.requests)).toEqual([]);
+    expect(sent(http, 'DiscountCodeFreeShippingCreate')).toHaveLength(1);
+    expect(sent(http, 'DiscountCodeBasicCreate')).toHaveLength(4);
+    expect(sent(http, 'DiscountCodeDeactivate')).toHaveLength(1);
+    const discounts = [...store.emulator.shop().discounts.values()];
+    expect(
+      discounts.map((d) => d.metafields.find((m) => m.namespace === 'replatform')?.value),
+    ).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
+    idMap.record('coupons', outcomes);
+
+    const read = new Map((await readAll(connection, 'coupons')).map((c) => [c.code, c]));
+    expect(read.get('WELCOME10')).toMatchObject({
+      percentOff: 10,
+      usageLimitPerCustomer: 1,
+      individualUse: true,
+    });
+    expect(read.get('SPRING15')).toMatchObject({
+      description: '15.00 off orders over 75.00',
+      amountOff: usd(1500),
+      minimumSpend: usd(7500),
+      startsAt: '2026-03-01T00:00:00.000Z',
+      expiresAt: '2026-05-31T23:59:59.000Z',
+      usageLimit: 500,
+    });
+    expect(read.get('SHIPFREE')).toMatchObject({ freeShipping: true, amountOff: usd(0) });
+    expect(read.get('FIVEOFFEACH')).toMatchObject({
+      discountType: 'fixed_product',
+      productIds: [idMap.get('products', 'p1')],
+    });
+    // Switched off: ended at once.
+    const staff = discounts.find((d) => d.codes[0]?.code === 'STAFF-ONLY');
+    expect(staff?.endsAt).not.toBeNull();
+  });
+
+  it('never creates a code twice: found by its marker without the id map, and the merchant’s own left alone', async () => {
+    const { store, connection, idMap } = await withProduct();
+    const merchant = await connection.write(
+      'coupons',
+      [couponOf('other-store-1', 'VIP20', { percentOff: 20 })],
+      idMap,
+    );
+    // The merchant's code: a discount of the shop without our marker.
+    const vip = store.emulator.shop().discountByCode('VIP20');
+    if (vip) vip.metafields = [];
+    expect(merchant[0]?.outcome).toBe('created');
+
+    const first = await connection.write('coupons', coupons, idMap);
+    // A run that lost the coupons of its id map (its products were found again by their marker).
+    const productsOnly = new MemoryIdMap();
+    productsOnly.record('products', [
+      { sourceId: 'p1', outcome: 'skipped', destinationId: idMap.get('products', 'p1') ?? '' },
+    ]);
+    const again = await connection.write('coupons', coupons, productsOnly);
+    expect(again.map((o) => o.outcome)).toEqual(coupons.map(() => 'skipped'));
+    expect(again.map((o) => o.destinationId)).toEqual(first.map((o) => o.destinationId));
+    expect(store.emulator.countStored('coupons')).toBe(6);
+
+    const [clash] = await connection.write(
+      'coupons',
+      [couponOf('c9', 'vip20', { percentOff: 50 })],
+      idMap,
+    );
+    expect(clash).toMatchObject({
+      outcome: 'skipped',
+      destinationId: expect.stringMatching(/DiscountCodeNode/),
+      reason: expect.stringContaining('not created by this migration'),
+    });
+    expect(store.emulator.shop().discountByCode('VIP20')?.value).toEqual({ percentage: 0.2 });
+  });
+
+  it('fails a coupon limited to a product that was not migrated, or priced in another currency', async () => {
+    const { store, connection, idMap } = await withProduct();
+    const outcomes = await connection.write(
+      'coupons',
+      [
+        couponOf('c6', 'ONLYP2', { productIds: ['p2'] }),
+        couponOf('c7', 'EUROS', {
+          discountType: 'fixed_cart',
+          percentOff: null,
+          amountOff: { amount: 1000, currency: 'EUR' },
+        }),
+      ],
+      idMap,
+    );
+    expect(outcomes).toEqual([
+      {
+        sourceId: 'c6',
+        outcome: 'failed',
+        reason: expect.stringContaining("products that were not migrated ('p2')"),
+      },
+      { sourceId: 'c7', outcome: 'failed', reason: expect.stringContaining('in EUR') },
+    ]);
+    expect(store.emulator.countStored('coupons')).toBe(0);
+  });
+
+  it('writes and reads a coupon limited to more products than one input array or page takes', async () => {
+    const store = await startStore('coupon-many', {
+      seed: { seed: 5, products: 300, customers: 0, orders: 0, coupons: false },
+    });
+    const { connection, http } = connect(store);
+    const gids = [...store.emulator.shop().products.keys()].map(
+      (id) => `gid://shopify/Product/${id}`,
+    );
+    const idMap = new MemoryIdMap();
+    idMap.record(
+      'products',
+      gids.map((gid, i) => ({ sourceId: `s${i}`, outcome: 'skipped', destinationId: gid })),
+    );
+    const [outcome] = await connection.write(
+      'coupons',
+      [couponOf('c8', 'MANY', { productIds: gids.map((_g, i) => `s${i}`) })],
+      idMap,
+    );
+    expect(outcome?.outcome).toBe('created');
+    expect(sent(http, 'DiscountCodeBasicUpdate')).toHaveLength(1);
+    expect(validateShopifyRequests(http.requests)).toEqual([]);
+    const [read] = (await readAll(connection, 'coupons')).filter((c) => c.code === 'MANY');
+    expect(read?.productIds.sort()).toEqual([...gids].sort());
+    expect(sent(http, 'CouponItemsPage').length).toBeGreaterThan(0);
+  });
+
+  it('finds a code whose create answer was lost instead of creating it again', async () => {
+    const store = await startStore('coupon-lost', { seed: 'empty' });
+    const inner = shopRoutingHttp();
+    let lost = 0;
+    const flaky: RecordingHttp = {
+      requests: inner.requests,
+      async request(request) {
+        const answer = await inner.request(request);
+        if (lost === 0 && bodyOf(request).operationName === 'DiscountCodeBasicCreate') {
+          lost += 1;
+          return { status: 502, headers: {}, body: new TextEncoder().encode('bad gateway') };
+        }
+        return answer;
+      },
+    };
+    const { connection } = connect(store, {}, flaky);
+    const [outcome] = await connection.write('coupons', [coupons[0]!], new MemoryIdMap());
+    expect(lost).toBe(1);
+    expect(outcome).toMatchObject({ outcome: 'created' });
+    expect(store.emulator.countStored('coupons')).toBe(1);
+    const [again] = await connection.write('coupons', [coupons[0]!], new MemoryIdMap());
+    expect(again).toMatchObject({ outcome: 'skipped', destinationId: outcome?.destinationId });
   });
 });

@@ -34,6 +34,7 @@ describeConformance('shopify', {
   // Dates Shopify stamps itself on every record it creates.
   storeAssigned: {
     products: ['createdAt', 'updatedAt'],
+    coupons: ['createdAt'],
     customers: ['createdAt'],
     orders: ['updatedAt'],
   },

@@ -1,8 +1,10 @@
 import type { Address } from '@replatform/canonical/address';
 import type { Category } from '@replatform/canonical/category';
+import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer, CustomerAddress } from '@replatform/canonical/customer';
 import {
   categoryDefaults,
+  couponDefaults,
   customerDefaults,
   inventoryDefaults,
   orderDefaults,
@@ -32,6 +34,7 @@ import { z } from 'zod';
 import type {
   ShopifyAddress,
   ShopifyCollection,
+  ShopifyCoupon,
   ShopifyCustomer,
   ShopifyMedia,
   ShopifyOrder,
@@ -606,4 +609,106 @@ export function orderToCanonical(o: ShopifyOrder): Mapped<Order> {
     ...(kept.success ? kept.data : {}),
   };
   return { record, losses };
+}
+
+/**
+ * A Shopify code discount as a coupon. An amount off discount takes a share (percent) or an amount
+ * off the order, or off each item (fixed_product); a free shipping discount is a free-shipping-only
+ * coupon. Its title is the description, unless it is the code itself (Shopify's admin names a
+ * discount by its code). A discount that combines with no other discount is for individual use.
+ * Buy X get Y and app discounts, and discounts limited to single variants, have no coupon form:
+ * they are rejected with the reason.
+ */
+export function couponToCanonical(node: ShopifyCoupon, currency: string): Mapped<Coupon> {
+  const d = node.discount;
+  if (d.__typename !== 'DiscountCodeBasic' && d.__typename !== 'DiscountCodeFreeShipping')
+    return {
+      rejected: `A ${d.__typename === 'DiscountCodeBxgy' ? "'buy X get Y'" : d.__typename === 'DiscountCodeApp' ? 'app-provided' : 'automatic'} discount has no coupon form on other platforms: recreate it at the destination.`,
+    };
+  const code = d.codes.nodes[0]?.code;
+  if (!code) return { rejected: 'The discount has no code.' };
+  const losses: Loss[] = [];
+  if ((d.codesCount?.count ?? 1) > 1)
+    losses.push({
+      field: 'discount.codesCount',
+      reason: `The discount has ${d.codesCount?.count} codes; a coupon has one: only ${code} was read.`,
+    });
+  const money = (m: { amount: string; currencyCode: string }) => ({
+    amount: toMinor(m.amount, m.currencyCode),
+    currency: m.currencyCode,
+  });
+  let discount: Pick<Coupon, 'discountType' | 'percentOff' | 'amountOff' | 'freeShipping'>;
+  let productIds: string[] = [];
+  let categoryIds: string[] = [];
+  if (d.__typename === 'DiscountCodeFreeShipping') {
+    discount = {
+      discountType: 'fixed_cart',
+      percentOff: null,
+      amountOff: { amount: 0, currency },
+      freeShipping: true,
+    };
+  } else {
+    const { value, items } = d.customerGets;
+    if ((items.productVariants?.nodes.length ?? 0) > 0)
+      return {
+        rejected:
+          'The discount is limited to single variants of products; coupons are limited to whole products, so it would apply to more: recreate it at the destination.',
+      };
+    productIds = items.products?.nodes.map((p) => p.id) ?? [];
+    categoryIds = items.collections?.nodes.map((c) => c.id) ?? [];
+    if (value.percentage !== undefined)
+      discount = {
+        discountType: 'percent',
+        // Shopify keeps a share (0.1); the model a percentage (10), without float noise.
+        percentOff: Math.round(value.percentage * 1e6) / 1e4,
+        amountOff: null,
+        freeShipping: false,
+      };
+    else if (value.amount)
+      discount = {
+        discountType: value.appliesOnEachItem ? 'fixed_product' : 'fixed_cart',
+        percentOff: null,
+        amountOff: money(value.amount),
+        freeShipping: false,
+      };
+    else
+      return {
+        rejected: `The discount's value (${value.__typename}) has no coupon form: recreate it at the destination.`,
+      };
+  }
+  // A minimum quantity, customer segments and markets are declared notCarried (native-fields.ts).
+  const minimum = d.minimumRequirement;
+  const allowedEmails = (d.context.customers ?? []).flatMap((c) => {
+    const email = c.defaultEmailAddress?.emailAddress;
+    return email ? [email] : [];
+  });
+  const split = splitMetafields(node.metafields.nodes, []);
+  const own: Metafield[] = [];
+  if (d.tags.length) own.push(ownField('tags', JSON.stringify(d.tags), 'json'));
+  const combines = d.combinesWith;
+  return {
+    record: {
+      ...couponDefaults(),
+      id: node.id,
+      code,
+      description: d.title === code ? '' : d.title,
+      ...discount,
+      startsAt: canonicalTime(d.startsAt),
+      expiresAt: d.endsAt ? canonicalTime(d.endsAt) : null,
+      minimumSpend: minimum?.greaterThanOrEqualToSubtotal
+        ? money(minimum.greaterThanOrEqualToSubtotal)
+        : null,
+      usageLimit: d.usageLimit,
+      usageLimitPerCustomer: d.appliesOncePerCustomer ? 1 : null,
+      usageCount: d.asyncUsageCount,
+      individualUse:
+        !combines.orderDiscounts && !combines.productDiscounts && !combines.shippingDiscounts,
+      productIds,
+      categoryIds,
+      allowedEmails,
+      metafields: [...split.metafields, ...own],
+      createdAt: canonicalTime(d.createdAt),
+    },
+    losses,
+  };
 }

@@ -1,4 +1,5 @@
 import type { Category } from '@replatform/canonical/category';
+import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Order } from '@replatform/canonical/order';
@@ -21,6 +22,12 @@ import {
   customerByIdentifier,
   customerCreate,
   customerUpdateDefaultAddress,
+  discountByCode,
+  discountCodeBasicCreate,
+  discountCodeBasicUpdate,
+  discountCodeDeactivate,
+  discountCodeFreeShippingCreate,
+  discountMetafieldsSet,
   fulfillmentOrderHold,
   jobStatus,
   MARKER_KEY,
@@ -45,10 +52,12 @@ import {
   bulkVariantInput,
   cancelReasonOf,
   collectionCreateInput,
+  couponInput,
   customerInput,
   defaultAddressIndex,
   fileKeyOf,
   imageInput,
+  markerMetafield,
   MAX_INPUT_ARRAY,
   METAFIELDS_SET_MAX,
   orderCreateInput,
@@ -89,6 +98,8 @@ export interface WriteContext {
   log?: (message: string, fields?: Record<string, unknown>) => void;
   /** Whether the shop is a trial or development store (orderCreate: 5 per minute). */
   developmentStore: () => Promise<boolean>;
+  /** The shop's currency (coupon amounts must be in it). */
+  currency: () => Promise<string>;
   /** Attempts to create one record through transient failures. */
   maxAttempts?: number;
   backoffMs?: number;
@@ -173,6 +184,26 @@ function missingCollectionImage(url: string): { incomplete: true; warnings: stri
       `The collection image ${url} could not be added: Shopify could not fetch it; the next run tries again.`,
     ],
   };
+}
+
+/**
+ * A discount input whose product or collection list is longer than one input array takes, split:
+ * the input with the first ones, then the items to add with discountCodeBasicUpdate.
+ */
+export function itemBatches(
+  input: Record<string, unknown>,
+): [Record<string, unknown>, ...Record<string, unknown>[]] {
+  const gets = input.customerGets as
+    { items?: Record<string, Record<string, string[]>> } | undefined;
+  const items = gets?.items;
+  const key = items?.products ? 'products' : items?.collections ? 'collections' : undefined;
+  const field = key === 'products' ? 'productsToAdd' : 'add';
+  const ids = key ? (items?.[key]?.[field] ?? []) : [];
+  if (!key || ids.length <= MAX_INPUT_ARRAY) return [input];
+  const chunk = (i: number) => ({ [key]: { [field]: ids.slice(i, i + MAX_INPUT_ARRAY) } });
+  const rest: Record<string, unknown>[] = [];
+  for (let i = MAX_INPUT_ARRAY; i < ids.length; i += MAX_INPUT_ARRAY) rest.push(chunk(i));
+  return [{ ...input, customerGets: { ...gets, items: chunk(0) } }, ...rest];
 }
 
 export class ShopifyWriter {
@@ -347,6 +378,8 @@ export class ShopifyWriter {
         return this.#writeCategory(record as Category, idMap);
       case 'products':
         return this.#writeProduct(record as Product, idMap);
+      case 'coupons':
+        return this.#writeCoupon(record as Coupon, idMap);
       case 'customers':
         return this.#writeCustomer(record as Customer, idMap);
       default:
@@ -794,6 +827,147 @@ export class ShopifyWriter {
         : {}),
       ...withIncomplete(warnings, completed.incomplete),
       ...withAssets(completed.assets),
+    };
+  }
+
+  // ---------------------------------------------------------------- coupons
+
+  /**
+   * The shop's discount with the coupon's code, and whether it is this coupon's (our marker). A
+   * discount with the code found right after an attempt whose answer was lost, before its marker
+   * was set, is the one that attempt created: codes are unique and it was not there before.
+   */
+  async #discountWithCode(code: string) {
+    const found = (await this.#ctx.client.request(discountByCode, { code })).codeDiscountNodeByCode;
+    return found ?? undefined;
+  }
+
+  async #markCoupon(
+    c: Coupon,
+    id: string,
+    metafields: Record<string, string>[],
+    warnings: string[],
+  ): Promise<void> {
+    const all = [markerMetafield(c.id), ...metafields];
+    for (let i = 0; i < all.length; i += METAFIELDS_SET_MAX) {
+      const answer = (
+        await this.#ctx.client.request(discountMetafieldsSet, {
+          metafields: all.slice(i, i + METAFIELDS_SET_MAX).map((m) => ({ ...m, ownerId: id })),
+        })
+      ).metafieldsSet;
+      if (answer?.userErrors.length)
+        warnings.push(`Some custom fields were not migrated: ${messages(answer.userErrors)}`);
+    }
+  }
+
+  async #writeCoupon(c: Coupon, idMap: IdMap): Promise<WriteOutcome> {
+    const { client } = this.#ctx;
+    const built = couponInput(c, {
+      currency: await this.#ctx.currency(),
+      now: this.#ctx.now(),
+      productId: (id) => idMap.get('products', id),
+      collectionId: (id) => idMap.get('categories', id),
+      ...metafieldContext(idMap),
+    });
+    if ('failure' in built) return { sourceId: c.id, outcome: 'failed', reason: built.failure };
+    const { warnings } = built;
+    const known = idMap.get('coupons', c.id);
+    if (known)
+      return {
+        sourceId: c.id,
+        outcome: 'skipped',
+        destinationId: known,
+        reason: 'Already migrated.',
+      };
+    const existing = await this.#discountWithCode(c.code);
+    if (existing && existing.marker?.value !== c.id)
+      return {
+        sourceId: c.id,
+        outcome: 'skipped',
+        destinationId: existing.id,
+        reason: `The destination already has a discount with the code ${c.code}, not created by this migration: it was left as it is.`,
+      };
+    let id = existing?.id;
+    let created = false;
+    const [firstItems, ...moreItems] = itemBatches(built.input.input);
+    const max = this.#ctx.maxAttempts ?? 8;
+    for (let attempt = 1; !id; attempt++) {
+      try {
+        const variables = { input: firstItems };
+        const payload =
+          built.input.kind === 'basic'
+            ? (await client.request(discountCodeBasicCreate, variables, { idempotent: false }))
+                .discountCodeBasicCreate
+            : (
+                await client.request(discountCodeFreeShippingCreate, variables, {
+                  idempotent: false,
+                })
+              ).discountCodeFreeShippingCreate;
+        if (payload?.codeDiscountNode) {
+          id = payload.codeDiscountNode.id;
+          created = true;
+          break;
+        }
+        const errors = payload?.userErrors ?? [];
+        if (errors.some((e) => e.code === 'TAKEN')) {
+          // Created meanwhile by someone else: the merchant's, unless it carries our marker.
+          const other = await this.#discountWithCode(c.code);
+          if (other)
+            return {
+              sourceId: c.id,
+              outcome: 'skipped',
+              destinationId: other.id,
+              reason:
+                other.marker?.value === c.id
+                  ? 'Already at the destination (found by its migration marker).'
+                  : `The destination already has a discount with the code ${c.code}, not created by this migration: it was left as it is.`,
+            };
+        }
+        return {
+          sourceId: c.id,
+          outcome: 'failed',
+          reason: `Shopify refused the discount: ${messages(errors)}`,
+          ...(warnings.length ? { warnings } : {}),
+        };
+      } catch (error) {
+        if (!isTransient(error) || attempt >= max) throw error;
+        await this.#ctx.sleep(Math.min(5_000, (this.#ctx.backoffMs ?? 200) * 2 ** (attempt - 1)));
+        // The failed attempt may have reached Shopify: the code was free before it.
+        const landed = await this.#discountWithCode(c.code);
+        if (landed) {
+          id = landed.id;
+          created = true;
+        }
+      }
+    }
+    if (!existing?.marker) await this.#markCoupon(c, id, built.input.metafields, warnings);
+    if (created)
+      for (const items of moreItems) {
+        const answer = (
+          await client.request(discountCodeBasicUpdate, {
+            id,
+            input: { customerGets: { items } },
+          })
+        ).discountCodeBasicUpdate;
+        if (answer?.userErrors.length)
+          warnings.push(
+            `Not every product or collection could be added to the discount: ${messages(answer.userErrors)}`,
+          );
+      }
+    let deactivated = false;
+    const status = existing?.codeDiscount.status;
+    if (!c.enabled && (created || (status !== undefined && status !== 'EXPIRED'))) {
+      const answer = (await client.request(discountCodeDeactivate, { id })).discountCodeDeactivate;
+      if (answer?.userErrors.length)
+        warnings.push(`The code could not be switched off: ${messages(answer.userErrors)}`);
+      else deactivated = !created;
+    }
+    return {
+      sourceId: c.id,
+      outcome: created ? 'created' : deactivated ? 'updated' : 'skipped',
+      destinationId: id,
+      ...(created ? {} : { reason: 'Already at the destination (found by its migration marker).' }),
+      ...(warnings.length && (created || deactivated) ? { warnings } : {}),
     };
   }
 

@@ -1,4 +1,5 @@
 import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from 'graphql';
+import { discountMutations } from './discounts.ts';
 import { ingestImage, type MediaHostPolicy } from './media.ts';
 import {
   APP_NAMESPACE,
@@ -2005,6 +2006,10 @@ function ownerOf(
       const o = store.orders.get(parsed.id);
       return o ? { type: 'ORDER', owner: o } : undefined;
     }
+    case 'DiscountCodeNode': {
+      const d = store.discounts.get(parsed.id);
+      return d ? { type: 'DISCOUNT', owner: d } : undefined;
+    }
     default:
       return undefined;
   }
@@ -2095,6 +2100,7 @@ const supportedOwnerTypes = new Set<MetafieldOwnerType>([
   'COLLECTION',
   'CUSTOMER',
   'ORDER',
+  'DISCOUNT',
 ]);
 
 function metafieldDefinitionCreate(ctx: MutationContext, args: Args): Record<string, unknown> {
@@ -2226,6 +2232,11 @@ export const mutationScopes: Record<string, string | null> = {
   metafieldDefinitionCreate: null,
   urlRedirectCreate: 'write_online_store_navigation',
   bulkOperationRunQuery: null,
+  discountCodeBasicCreate: 'write_discounts',
+  discountCodeBasicUpdate: 'write_discounts',
+  discountCodeFreeShippingCreate: 'write_discounts',
+  discountCodeFreeShippingUpdate: 'write_discounts',
+  discountCodeDeactivate: 'write_discounts',
 };
 
 export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
@@ -2246,7 +2257,11 @@ export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
         );
       return fn(args, info);
     };
+  const discounts = Object.fromEntries(
+    Object.entries(discountMutations(ctx)).map(([name, run]) => [name, guard(name, run)]),
+  );
   return {
+    ...discounts,
     productSet: guard('productSet', (args) => productSet(ctx, args)),
     productVariantsBulkCreate: guard('productVariantsBulkCreate', (args) =>
       productVariantsBulk(ctx, args, 'create'),

@@ -20,6 +20,9 @@ import {
   customerSearchValues,
   customerSortKeys,
   customerView,
+  codeDiscountNodeView,
+  discountNodeView,
+  discountSortKeys,
   locationView,
   metafieldDefinitionView,
   orderSearchValues,
@@ -30,6 +33,7 @@ import {
   redirectView,
   refundView,
   requireScope,
+  searchDiscounts,
   searchProducts,
   shopView,
   variantView,
@@ -123,6 +127,10 @@ export function nodeView(ctx: ViewContext, id: unknown): unknown {
       const b = store.bulkOperations.get(parsed.id);
       return b ? bulkOperationView(ctx, b) : null;
     }
+    case 'DiscountCodeNode': {
+      const d = store.discounts.get(parsed.id);
+      return d ? codeDiscountNodeView(ctx, d) : null;
+    }
     case 'Location':
       return parsed.id === store.location.id ? locationView(ctx) : null;
     case 'UrlRedirect': {
@@ -139,6 +147,7 @@ export function queryRoot(ctx: ViewContext): Record<string, unknown> {
   const products = (field: string) => requireScope(ctx, 'read_products', field);
   const customers = (field: string) => requireScope(ctx, 'read_customers', field);
   const orders = (field: string) => requireScope(ctx, 'read_orders', field);
+  const discounts = (field: string) => requireScope(ctx, 'read_discounts', field);
 
   return {
     shop: () => shopView(ctx),
@@ -320,6 +329,56 @@ export function queryRoot(ctx: ViewContext): Record<string, unknown> {
         ]),
       ).length;
       return countView(n, args);
+    },
+
+    codeDiscountNodes: (args: Args) => {
+      discounts('codeDiscountNodes');
+      const key = sortKeyOf(discountSortKeys, args, 'ID');
+      return connection(
+        ctx,
+        searchDiscounts(ctx, args.query),
+        args,
+        (d) => [key(d), d.id],
+        (d) => codeDiscountNodeView(ctx, d),
+      );
+    },
+    codeDiscountNode: (args: Args) => {
+      discounts('codeDiscountNode');
+      const d = store.discounts.get(idOf(args.id, 'DiscountCodeNode') ?? -1);
+      return d ? codeDiscountNodeView(ctx, d) : null;
+    },
+    codeDiscountNodeByCode: (args: Args) => {
+      discounts('codeDiscountNodeByCode');
+      const d = store.discountByCode(String(args.code));
+      return d ? codeDiscountNodeView(ctx, d) : null;
+    },
+    // Code discounts only: automatic discounts are not kept by this emulator.
+    discountNodes: (args: Args) => {
+      discounts('discountNodes');
+      const key = sortKeyOf(discountSortKeys, args, 'ID');
+      return connection(
+        ctx,
+        searchDiscounts(ctx, args.query),
+        args,
+        (d) => [key(d), d.id],
+        (d) => discountNodeView(ctx, d),
+      );
+    },
+    discountNode: (args: Args) => {
+      discounts('discountNode');
+      const d = store.discounts.get(idOf(args.id, 'DiscountCodeNode') ?? -1);
+      return d ? discountNodeView(ctx, d) : null;
+    },
+    discountNodesCount: (args: Args) => {
+      discounts('discountNodesCount');
+      return countView(searchDiscounts(ctx, args.query).length, args);
+    },
+    discountCodesCount: (args: Args) => {
+      discounts('discountCodesCount');
+      return countView(
+        searchDiscounts(ctx, args.query).reduce((n, d) => n + d.codes.length, 0),
+        args,
+      );
     },
 
     orders: (args: Args) => {

@@ -1,4 +1,4 @@
-import type { SampleAddress, SampleStore } from '../framework/sample-store.ts';
+import type { SampleAddress, SampleCoupon, SampleStore } from '../framework/sample-store.ts';
 import { normalisePhone } from './mutations.ts';
 import {
   decimalOf,
@@ -8,6 +8,7 @@ import {
   type AddressRec,
   type CollectionRec,
   type CustomerRec,
+  type DiscountRec,
   type DisplayFulfillmentStatus,
   type FinancialStatus,
   type FulfillmentOrderRec,
@@ -29,7 +30,8 @@ import { orderTotals, type ViewContext } from './views.ts';
  * - sample attributes become `custom.*` metafields; the leaf category name is the product type;
  * - product images are MediaImage records served by the emulator under /media/...;
  * - a customer's default address is its default shipping address (Shopify has one default);
- * - sample order statuses become financial/fulfilment statuses (see `orderStatuses`).
+ * - sample order statuses become financial/fulfilment statuses (see `orderStatuses`);
+ * - coupons become code discounts (see `discountOf`).
  */
 
 const orderStatuses: Record<
@@ -330,7 +332,87 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
     store.orders.set(order.id, order);
     store.nextOrderNumber = Math.max(store.nextOrderNumber, number + 1);
   }
+  for (const coupon of sample.coupons) {
+    const discount = discountOf(store, coupon, {
+      products: (key) => productByKey.get(key)?.id,
+      collections: (key) => collectionByKey.get(key)?.id,
+    });
+    store.discounts.set(discount.id, discount);
+  }
   enrichShop(store);
+}
+
+/**
+ * A sample coupon as Shopify holds it: a free-shipping-only coupon is a free shipping discount,
+ * any other an amount off discount; its description is the discount's title (the code when it has
+ * none); minimum spend, usage limit, one use per customer, dates and product or collection
+ * restrictions are kept. What Shopify has no place for (maximum spend, excluded items, sale items,
+ * item limit, e-mail patterns) is left out, and a coupon switched off is one that ended when it was
+ * switched off (Shopify's deactivation).
+ */
+function discountOf(
+  store: ShopStore,
+  coupon: SampleCoupon,
+  keys: {
+    products: (key: string) => number | undefined;
+    collections: (key: string) => number | undefined;
+  },
+): DiscountRec {
+  const currency = store.config.currency;
+  const amount = (text: string) => decimalOf(toMinorUnits(text, currency), currency);
+  const freeShippingOnly =
+    coupon.freeShipping && coupon.discountType === 'fixed_cart' && Number(coupon.amount) === 0;
+  const productIds = coupon.productKeys.flatMap((k) => keys.products(k) ?? []);
+  const collectionIds = coupon.categoryKeys.flatMap((k) => keys.collections(k) ?? []);
+  const createdAt = seconds(coupon.createdAt);
+  const startsAt = seconds(coupon.startsAt ?? coupon.createdAt);
+  let endsAt = coupon.expiresAt ? seconds(coupon.expiresAt) : null;
+  if (!coupon.enabled) {
+    const switchedOff = later(createdAt, 24);
+    endsAt = endsAt && endsAt < switchedOff ? endsAt : switchedOff;
+  }
+  return {
+    id: store.nextId(),
+    kind: freeShippingOnly ? 'freeShipping' : 'basic',
+    title: coupon.description || coupon.code,
+    codes: [{ id: store.nextId(), code: coupon.code, asyncUsageCount: coupon.usageCount }],
+    startsAt,
+    endsAt,
+    usageLimit: coupon.usageLimit,
+    appliesOncePerCustomer: coupon.usageLimitPerCustomer === 1,
+    combinesWith: {
+      orderDiscounts: !coupon.individualUse,
+      productDiscounts: !coupon.individualUse,
+      // Shipping discounts do not combine with one another.
+      shippingDiscounts: !coupon.individualUse && !freeShippingOnly,
+    },
+    minimumRequirement: coupon.minimumSpend ? { subtotal: amount(coupon.minimumSpend) } : null,
+    value: freeShippingOnly
+      ? null
+      : coupon.discountType === 'percent'
+        ? { percentage: Number(coupon.amount) / 100 }
+        : {
+            amount: amount(coupon.amount),
+            appliesOnEachItem: coupon.discountType === 'fixed_product',
+          },
+    items: freeShippingOnly
+      ? { all: true }
+      : collectionIds.length
+        ? { collectionIds }
+        : productIds.length
+          ? { productIds, variantIds: [] }
+          : { all: true },
+    customerIds: null,
+    maximumShippingPrice: null,
+    countries: null,
+    appliesOnOneTimePurchase: true,
+    appliesOnSubscription: false,
+    recurringCycleLimit: null,
+    tags: [],
+    metafields: [],
+    createdAt,
+    updatedAt: createdAt,
+  };
 }
 
 const later = (iso: string, hours: number) =>
@@ -389,6 +471,20 @@ function imageAt(store: ShopStore, path: string, alt: string, at: string): Media
  * no copy of a shop could hold them.
  */
 function enrichShop(store: ShopStore): void {
+  // Discounts: tags and a custom field, which the admin adds to a discount.
+  const [firstDiscount] = store.discounts.values();
+  if (firstDiscount) {
+    firstDiscount.tags = shopifyTags(['loyalty', 'newsletter']);
+    firstDiscount.metafields.push(
+      metafield(
+        store,
+        'campaign',
+        'single_line_text_field',
+        'Spring mailing',
+        firstDiscount.createdAt,
+      ),
+    );
+  }
   const products = [...store.products.values()];
   const external = products.slice(9).find((p) => p.options[0]?.name === 'Title');
   products.forEach((p, i) => {

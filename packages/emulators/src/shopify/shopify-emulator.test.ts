@@ -1611,3 +1611,328 @@ describe('fields of products and customers beyond the basics', () => {
     ]);
   });
 });
+
+describe('discount codes', () => {
+  const NODE = /* GraphQL */ `
+    id
+    codeDiscount {
+      __typename
+      ... on DiscountCodeBasic {
+        title
+        startsAt
+        endsAt
+        status
+        usageLimit
+        appliesOncePerCustomer
+        asyncUsageCount
+        combinesWith { orderDiscounts productDiscounts shippingDiscounts }
+        codes(first: 2) { nodes { code } }
+        minimumRequirement {
+          ... on DiscountMinimumSubtotal { greaterThanOrEqualToSubtotal { amount currencyCode } }
+        }
+        customerGets {
+          value {
+            __typename
+            ... on DiscountPercentage { percentage }
+            ... on DiscountAmount { amount { amount } appliesOnEachItem }
+          }
+          items {
+            __typename
+            ... on DiscountProducts { products(first: 5) { nodes { id } } }
+            ... on DiscountCollections { collections(first: 5) { nodes { id } } }
+          }
+        }
+      }
+      ... on DiscountCodeFreeShipping {
+        title
+        status
+        endsAt
+        codes(first: 2) { nodes { code } }
+        minimumRequirement {
+          ... on DiscountMinimumSubtotal { greaterThanOrEqualToSubtotal { amount } }
+        }
+      }
+    }
+  `;
+  const CREATE = /* GraphQL */ `
+    mutation Create($input: DiscountCodeBasicInput!) {
+      discountCodeBasicCreate(basicCodeDiscount: $input) {
+        codeDiscountNode { ${NODE} }
+        userErrors { field message code }
+      }
+    }
+  `;
+  let emulator: ShopifyEmulator;
+  beforeAll(async () => {
+    emulator = await start({
+      shops: ['seeded.myshopify.com', 'empty.myshopify.com'],
+      shopSeeds: { 'seeded.myshopify.com': small, 'empty.myshopify.com': 'empty' },
+    });
+  });
+  const seeded = { shop: 'seeded.myshopify.com' };
+  const empty = { shop: 'empty.myshopify.com' };
+
+  it('seeds the sample coupons as code discounts, none in an empty shop, and counts them', async () => {
+    const query = `query { codeDiscountNodes(first: 10) { nodes { ${NODE} } }
+      discountNodes(first: 10, query: "method:code") { nodes { id discount { __typename } } }
+      discountNodesCount(query: "method:code") { count }
+      discountCodesCount { count } }`;
+    const answer = await gql(emulator, query, {}, seeded);
+    expect(answer.errors).toBeUndefined();
+    const nodes = answer.data?.codeDiscountNodes.nodes as {
+      codeDiscount: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- navigated in assertions
+    }[];
+    const byCode = new Map(nodes.map((n) => [n.codeDiscount.codes.nodes[0].code, n.codeDiscount]));
+    expect([...byCode.keys()].sort()).toEqual(
+      ['FIVEOFFEACH', 'SHIPFREE', 'SPRING15', 'STAFF-ONLY', 'VIP20', 'WELCOME10'].sort(),
+    );
+    expect(answer.data?.discountNodesCount.count).toBe(6);
+    expect(answer.data?.discountNodes.nodes.map((n: { id: string }) => n.id)).toEqual(
+      answer.data?.codeDiscountNodes.nodes.map((n: { id: string }) => n.id),
+    );
+    expect(answer.data?.discountCodesCount.count).toBe(6);
+    const welcome = byCode.get('WELCOME10');
+    expect(welcome?.customerGets.value).toEqual({
+      __typename: 'DiscountPercentage',
+      percentage: 0.1,
+    });
+    expect(welcome?.appliesOncePerCustomer).toBe(true);
+    expect(welcome?.combinesWith).toEqual({
+      orderDiscounts: false,
+      productDiscounts: false,
+      shippingDiscounts: false,
+    });
+    const spring = byCode.get('SPRING15');
+    expect(spring?.customerGets.value).toEqual({
+      __typename: 'DiscountAmount',
+      amount: { amount: '15.0' },
+      appliesOnEachItem: false,
+    });
+    expect(spring?.minimumRequirement.greaterThanOrEqualToSubtotal.amount).toBe('75.0');
+    expect(spring?.usageLimit).toBe(500);
+    expect(spring?.status).toBe('EXPIRED');
+    expect(byCode.get('SHIPFREE')?.__typename).toBe('DiscountCodeFreeShipping');
+    const five = byCode.get('FIVEOFFEACH');
+    expect(five?.customerGets.value.appliesOnEachItem).toBe(true);
+    expect(five?.customerGets.items.__typename).toBe('DiscountCollections');
+    expect(five?.customerGets.items.collections.nodes).toHaveLength(1);
+    const staff = byCode.get('STAFF-ONLY');
+    expect(staff?.customerGets.items.products.nodes).toHaveLength(2);
+    expect(staff?.status).toBe('EXPIRED');
+
+    const none = await gql(
+      emulator,
+      'query { codeDiscountNodes(first: 5) { nodes { id } } discountNodesCount { count } }',
+      {},
+      empty,
+    );
+    expect(none.data?.codeDiscountNodes.nodes).toEqual([]);
+    expect(none.data?.discountNodesCount.count).toBe(0);
+  });
+
+  it('creates, finds by code in any case, updates and deactivates a discount', async () => {
+    const created = await gql(
+      emulator,
+      CREATE,
+      {
+        input: {
+          title: 'Ten off',
+          code: 'TENOFF',
+          startsAt: '2026-01-01T00:00:00Z',
+          context: { all: 'ALL' },
+          customerGets: { value: { percentage: 0.1 }, items: { all: true } },
+          minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: '20.00' } },
+          combinesWith: { orderDiscounts: true, productDiscounts: true, shippingDiscounts: true },
+          usageLimit: 5,
+        },
+      },
+      empty,
+    );
+    expect(created.data?.discountCodeBasicCreate.userErrors).toEqual([]);
+    const id = created.data?.discountCodeBasicCreate.codeDiscountNode.id as string;
+    expect(id).toMatch(/^gid:\/\/shopify\/DiscountCodeNode\/\d+$/);
+    expect(created.extensions?.cost.requestedQueryCost).toBe(10);
+
+    const found = await gql(
+      emulator,
+      `query { codeDiscountNodeByCode(code: "tenoff") { ${NODE} } }`,
+      {},
+      empty,
+    );
+    expect(found.data?.codeDiscountNodeByCode.id).toBe(id);
+    expect(found.data?.codeDiscountNodeByCode.codeDiscount.status).toBe('ACTIVE');
+
+    const updated = await gql(
+      emulator,
+      `mutation Update($id: ID!, $input: DiscountCodeBasicInput!) {
+        discountCodeBasicUpdate(id: $id, basicCodeDiscount: $input) {
+          codeDiscountNode { ${NODE} } userErrors { field message code } } }`,
+      {
+        id,
+        input: {
+          customerGets: { value: { discountAmount: { amount: '4.50', appliesOnEachItem: false } } },
+          minimumRequirement: null,
+        },
+      },
+      empty,
+    );
+    const node = updated.data?.discountCodeBasicUpdate.codeDiscountNode.codeDiscount;
+    expect(updated.data?.discountCodeBasicUpdate.userErrors).toEqual([]);
+    expect(node.customerGets.value.amount.amount).toBe('4.5');
+    expect(node.minimumRequirement).toBeNull();
+    expect(node.usageLimit).toBe(5);
+
+    const deactivated = await gql(
+      emulator,
+      `mutation Off($id: ID!) { discountCodeDeactivate(id: $id) {
+        codeDiscountNode { ${NODE} } userErrors { field message code } } }`,
+      { id },
+      empty,
+    );
+    const off = deactivated.data?.discountCodeDeactivate.codeDiscountNode.codeDiscount;
+    expect(off.status).toBe('EXPIRED');
+    expect(off.endsAt).not.toBeNull();
+
+    const metafield = await gql(
+      emulator,
+      `mutation Set($m: [MetafieldsSetInput!]!) { metafieldsSet(metafields: $m) {
+        metafields { key } userErrors { field message code } } }`,
+      {
+        m: [
+          {
+            ownerId: id,
+            namespace: 'replatform',
+            key: 'source_id',
+            type: 'single_line_text_field',
+            value: '7',
+          },
+        ],
+      },
+      empty,
+    );
+    expect(metafield.data?.metafieldsSet.userErrors).toEqual([]);
+    const marked = await gql(
+      emulator,
+      `query { codeDiscountNode(id: "${id}") { metafield(namespace: "replatform", key: "source_id") { value } } }`,
+      {},
+      empty,
+    );
+    expect(marked.data?.codeDiscountNode.metafield.value).toBe('7');
+  });
+
+  it('refuses a duplicate code and invalid input with userErrors, changing nothing', async () => {
+    const before = emulator.countStored('coupons', 'seeded.myshopify.com');
+    const valid = {
+      title: 'Again',
+      code: 'welcome10',
+      startsAt: '2026-01-01T00:00:00Z',
+      context: { all: 'ALL' },
+      customerGets: { value: { percentage: 0.1 }, items: { all: true } },
+    };
+    const duplicate = await gql(emulator, CREATE, { input: valid }, seeded);
+    expect(duplicate.data?.discountCodeBasicCreate).toEqual({
+      codeDiscountNode: null,
+      userErrors: [
+        {
+          field: ['basicCodeDiscount', 'code'],
+          message: 'Code must be unique. Please try a different code.',
+          code: 'TAKEN',
+        },
+      ],
+    });
+    const invalid = await gql(
+      emulator,
+      CREATE,
+      {
+        input: {
+          ...valid,
+          code: 'NEWCODE',
+          title: ' ',
+          endsAt: '2025-01-01T00:00:00Z',
+          customerGets: {
+            value: { percentage: 1.5 },
+            items: { products: { productsToAdd: ['gid://shopify/Product/999999'] } },
+          },
+        },
+      },
+      seeded,
+    );
+    const errors = invalid.data?.discountCodeBasicCreate.userErrors as { code: string }[];
+    expect(errors.map((e) => e.code).sort()).toEqual(
+      [
+        'APPLIES_ON_NOTHING',
+        'BLANK',
+        'END_DATE_BEFORE_START_DATE',
+        'INVALID',
+        'VALUE_OUTSIDE_RANGE',
+      ].sort(),
+    );
+    const missing = await gql(emulator, CREATE, { input: { code: 'BARE' } }, seeded);
+    expect(
+      (missing.data?.discountCodeBasicCreate.userErrors as { field: string[] }[]).map((e) =>
+        e.field.join('.'),
+      ),
+    ).toEqual([
+      'basicCodeDiscount.title',
+      'basicCodeDiscount.startsAt',
+      'basicCodeDiscount.context',
+      'basicCodeDiscount.customerGets',
+    ]);
+    const shipping = await gql(
+      emulator,
+      `mutation Ship($input: DiscountCodeFreeShippingInput!) {
+        discountCodeFreeShippingCreate(freeShippingCodeDiscount: $input) {
+          codeDiscountNode { id } userErrors { field message code } } }`,
+      {
+        input: {
+          title: 'Ship',
+          code: 'SHIPFREE',
+          startsAt: '2026-01-01T00:00:00Z',
+          context: { all: 'ALL' },
+        },
+      },
+      seeded,
+    );
+    expect(shipping.data?.discountCodeFreeShippingCreate.userErrors[0]).toEqual({
+      field: ['freeShippingCodeDiscount', 'code'],
+      message: 'Code must be unique. Please try a different code.',
+      code: 'TAKEN',
+    });
+    const tooMany = await gql(
+      emulator,
+      CREATE,
+      {
+        input: {
+          ...valid,
+          code: 'MANY',
+          customerGets: {
+            value: { percentage: 0.1 },
+            items: {
+              products: {
+                productsToAdd: Array.from({ length: 251 }, (_, i) => `gid://shopify/Product/${i}`),
+              },
+            },
+          },
+        },
+      },
+      seeded,
+    );
+    expect(tooMany.errors?.[0]?.extensions?.code).toBe('MAX_INPUT_SIZE_EXCEEDED');
+    expect(emulator.countStored('coupons', 'seeded.myshopify.com')).toBe(before);
+  });
+
+  it('needs the discount scopes', async () => {
+    const limited = await start({ seed: 'empty', tokens: { 'products-only': ['read_products'] } });
+    const read = await gql(
+      limited,
+      'query { codeDiscountNodes(first: 1) { nodes { id } } }',
+      {},
+      {
+        token: 'products-only',
+      },
+    );
+    expect(read.errors?.[0]?.extensions?.code).toBe('ACCESS_DENIED');
+    const write = await gql(limited, CREATE, { input: { code: 'X' } }, { token: 'products-only' });
+    expect(write.errors?.[0]?.extensions?.code).toBe('ACCESS_DENIED');
+  });
+});

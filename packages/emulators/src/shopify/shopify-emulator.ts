@@ -43,7 +43,7 @@ import type { ViewContext } from './views.ts';
  * endpoints.
  */
 
-export type ShopifyEntity = 'categories' | 'products' | 'customers' | 'orders';
+export type ShopifyEntity = 'categories' | 'products' | 'coupons' | 'customers' | 'orders';
 
 export interface ShopifyEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
   /** Sample data for every shop ('empty' for none); default: the sandbox counts. */
@@ -119,6 +119,8 @@ const ALL_SCOPES = new Set([
   'read_online_store_navigation',
   'write_online_store_navigation',
   'write_merchant_managed_fulfillment_orders',
+  'read_discounts',
+  'write_discounts',
 ]);
 
 function json(status: number, body: unknown, extra: Record<string, string> = {}): EmulatorResponse {
@@ -467,6 +469,8 @@ export async function startShopifyEmulator(
           return store.customers.size;
         case 'orders':
           return store.orders.size;
+        case 'coupons':
+          return store.discounts.size;
       }
     },
   };

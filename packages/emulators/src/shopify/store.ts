@@ -17,7 +17,8 @@ export const restoreRates: Record<Plan, number> = {
   enterprise: 2000,
 };
 
-export type MetafieldOwnerType = 'PRODUCT' | 'PRODUCTVARIANT' | 'COLLECTION' | 'CUSTOMER' | 'ORDER';
+export type MetafieldOwnerType =
+  'PRODUCT' | 'PRODUCTVARIANT' | 'COLLECTION' | 'CUSTOMER' | 'ORDER' | 'DISCOUNT';
 
 export interface MetafieldRec {
   id: number;
@@ -363,6 +364,63 @@ export interface OrderRec {
   buyerAcceptsMarketing: boolean;
 }
 
+/** One redeem code of a code discount (DiscountRedeemCode). */
+export interface RedeemCodeRec {
+  id: number;
+  code: string;
+  asyncUsageCount: number;
+}
+
+/** What a basic discount takes off: a share of the items, or an amount (decimal, shop currency). */
+export type DiscountValueRec =
+  { percentage: number } | { amount: string; appliesOnEachItem: boolean };
+
+/** The items a basic discount applies to. */
+export type DiscountItemsRec =
+  { all: true } | { productIds: number[]; variantIds: number[] } | { collectionIds: number[] };
+
+/**
+ * A code discount (DiscountCodeNode) of the kinds the Admin API creates with the discountCode*
+ * mutations: 'basic' (amount off: DiscountCodeBasic) or 'freeShipping' (DiscountCodeFreeShipping).
+ * Buy X get Y and app discounts are kept with their kind only, as a store may hold them.
+ */
+export interface DiscountRec {
+  id: number;
+  kind: 'basic' | 'freeShipping' | 'bxgy' | 'app';
+  title: string;
+  codes: RedeemCodeRec[];
+  startsAt: string;
+  endsAt: string | null;
+  usageLimit: number | null;
+  appliesOncePerCustomer: boolean;
+  combinesWith: { orderDiscounts: boolean; productDiscounts: boolean; shippingDiscounts: boolean };
+  /** Smallest subtotal (decimal) or quantity the discount asks for, null when none. */
+  minimumRequirement: { subtotal: string } | { quantity: string } | null;
+  /** basic: what it takes off and from which items. */
+  value: DiscountValueRec | null;
+  items: DiscountItemsRec;
+  /** Customers the discount is limited to (its context), null for all buyers. */
+  customerIds: number[] | null;
+  /** freeShipping: the dearest shipping rate it makes free (decimal), null for any. */
+  maximumShippingPrice: string | null;
+  /** freeShipping: the countries it applies to, null for all. */
+  countries: string[] | null;
+  appliesOnOneTimePurchase: boolean;
+  appliesOnSubscription: boolean;
+  recurringCycleLimit: number | null;
+  tags: string[];
+  metafields: MetafieldRec[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Shopify's status of a discount, from its dates. */
+export function discountStatus(d: DiscountRec, now: number): 'ACTIVE' | 'EXPIRED' | 'SCHEDULED' {
+  if (Date.parse(d.startsAt) > now) return 'SCHEDULED';
+  if (d.endsAt !== null && Date.parse(d.endsAt) <= now) return 'EXPIRED';
+  return 'ACTIVE';
+}
+
 export interface UrlRedirectRec {
   id: number;
   path: string;
@@ -503,6 +561,7 @@ export class ShopStore {
   readonly collections = new Map<number, CollectionRec>();
   readonly customers = new Map<number, CustomerRec>();
   readonly orders = new Map<number, OrderRec>();
+  readonly discounts = new Map<number, DiscountRec>();
   readonly metafieldDefinitions: MetafieldDefinitionRec[] = [];
   readonly urlRedirects: UrlRedirectRec[] = [];
   readonly bulkOperations = new Map<number, BulkOperationRec>();
@@ -601,6 +660,14 @@ export class ShopStore {
     return undefined;
   }
 
+  /** The code discount one of whose codes is `code`, in any case (codes are unique in a shop). */
+  discountByCode(code: string): DiscountRec | undefined {
+    const wanted = code.toLowerCase();
+    for (const d of this.discounts.values())
+      if (d.codes.some((c) => c.code.toLowerCase() === wanted)) return d;
+    return undefined;
+  }
+
   customerByPhone(phone: string): CustomerRec | undefined {
     for (const c of this.customers.values()) if (c.phone === phone) return c;
     return undefined;
@@ -653,6 +720,8 @@ export class ShopStore {
         return [...this.customers.values()];
       case 'ORDER':
         return [...this.orders.values()];
+      case 'DISCOUNT':
+        return [...this.discounts.values()];
     }
   }
 

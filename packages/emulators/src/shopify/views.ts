@@ -4,6 +4,7 @@ import { matchesSearch, parseSearchQuery, type FieldValues } from './search-quer
 import {
   compareDigest,
   decimalOf,
+  discountStatus,
   gid,
   parseGid,
   toMinorUnits,
@@ -12,6 +13,7 @@ import {
   type CollectionRec,
   type CustomerRec,
   type DiscountApplicationRec,
+  type DiscountRec,
   type LineItemRec,
   type MediaRec,
   type MetafieldDefinitionRec,
@@ -1490,6 +1492,8 @@ const scopeDescriptions: Record<string, string> = {
   read_online_store_navigation: 'Read online store navigation and URL redirects',
   write_online_store_navigation: 'Modify online store navigation and URL redirects',
   write_merchant_managed_fulfillment_orders: 'Modify fulfillment orders assigned to the shop',
+  read_discounts: 'Read discounts',
+  write_discounts: 'Modify discounts',
 };
 
 /**
@@ -1514,6 +1518,286 @@ export function redirectView(r: { id: number; path: string; target: string }): V
     id: gid('UrlRedirect', r.id),
     path: r.path,
     target: r.target,
+  };
+}
+
+// ------------------------------------------------------------------ discounts
+
+export const discountSortKeys: Record<string, (d: DiscountRec) => string | number> = {
+  ID: (d) => d.id,
+  CREATED_AT: (d) => d.createdAt,
+  UPDATED_AT: (d) => d.updatedAt,
+  STARTS_AT: (d) => d.startsAt,
+  ENDS_AT: (d) => d.endsAt ?? '',
+  TITLE: (d) => d.title.toLowerCase(),
+  RELEVANCE: (d) => d.id,
+};
+
+const discountTypeNames = {
+  basic: 'DiscountCodeBasic',
+  freeShipping: 'DiscountCodeFreeShipping',
+  bxgy: 'DiscountCodeBxgy',
+  app: 'DiscountCodeApp',
+} as const;
+
+/** Search fields of the discount queries (codeDiscountNodes, discountNodesCount). */
+export function discountSearchValues(ctx: ViewContext, d: DiscountRec): FieldValues {
+  return (field) => {
+    switch (field) {
+      case 'id':
+        return [d.id];
+      case 'code':
+        return d.codes.map((c) => c.code);
+      case 'title':
+        return [d.title];
+      case 'method':
+        return ['code'];
+      case 'status':
+        return [discountStatus(d, ctx.store.now()).toLowerCase()];
+      case 'type':
+      case 'discount_type':
+        return [
+          d.kind === 'freeShipping'
+            ? 'free_shipping'
+            : d.kind === 'basic'
+              ? d.value && 'percentage' in d.value
+                ? 'percentage'
+                : 'fixed_amount'
+              : d.kind,
+        ];
+      case 'starts_at':
+        return [d.startsAt];
+      case 'ends_at':
+        return [d.endsAt];
+      case 'created_at':
+        return [d.createdAt];
+      case 'updated_at':
+        return [d.updatedAt];
+      case 'times_used':
+        return [d.codes.reduce((n, c) => n + c.asyncUsageCount, 0)];
+      case 'tag':
+        return d.tags;
+      default:
+        return undefined;
+    }
+  };
+}
+
+export function searchDiscounts(ctx: ViewContext, query: unknown): DiscountRec[] {
+  const node = parseSearchQuery(typeof query === 'string' ? query : null);
+  return [...ctx.store.discounts.values()].filter((d) =>
+    matchesSearch(node, discountSearchValues(ctx, d), [d.title, ...d.codes.map((c) => c.code)]),
+  );
+}
+
+function moneyV2(ctx: ViewContext, amount: string): View {
+  const currency = ctx.store.config.currency;
+  return {
+    __typename: 'MoneyV2',
+    amount: decimalOf(toMinorUnits(amount, currency), currency),
+    currencyCode: currency,
+  };
+}
+
+function formatted(ctx: ViewContext, amount: string): string {
+  const currency = ctx.store.config.currency;
+  return `${decimalOf(toMinorUnits(amount, currency), currency)} ${currency}`;
+}
+
+/** Shopify's one-line description of a discount, as the admin shows it. */
+function discountSummary(ctx: ViewContext, d: DiscountRec, short: boolean): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  let what: string;
+  if (d.kind === 'freeShipping') what = 'Free shipping on all products';
+  else if (d.kind !== 'basic' || !d.value) what = d.title;
+  else {
+    const value =
+      'percentage' in d.value
+        ? `${Math.round(d.value.percentage * 10_000) / 100}%`
+        : formatted(ctx, d.value.amount);
+    const each = 'amount' in d.value && d.value.appliesOnEachItem ? ' each' : '';
+    const items =
+      'all' in d.items
+        ? 'entire order'
+        : 'collectionIds' in d.items
+          ? plural(d.items.collectionIds.length, 'collection')
+          : plural(d.items.productIds.length + d.items.variantIds.length, 'product');
+    what = `${value} off${each} ${items}`;
+  }
+  if (short) return what;
+  const parts = [what];
+  const minimum = d.minimumRequirement;
+  if (minimum && 'subtotal' in minimum)
+    parts.push(`Minimum purchase of ${formatted(ctx, minimum.subtotal)}`);
+  if (minimum && 'quantity' in minimum) parts.push(`Minimum quantity of ${minimum.quantity} items`);
+  parts.push(d.customerIds ? `For ${plural(d.customerIds.length, 'customer')}` : 'All customers');
+  if (d.usageLimit !== null) parts.push(`Limit of ${plural(d.usageLimit, 'use')}`);
+  if (d.appliesOncePerCustomer) parts.push('one use per customer');
+  return parts.join(' • ');
+}
+
+function discountItemsView(ctx: ViewContext, d: DiscountRec): View {
+  const items = d.items;
+  if ('all' in items) return { __typename: 'AllDiscountItems', allItems: true };
+  if ('collectionIds' in items)
+    return {
+      __typename: 'DiscountCollections',
+      collections: (args: Args) =>
+        connection(
+          ctx,
+          items.collectionIds
+            .map((id) => ctx.store.collections.get(id))
+            .filter((c): c is CollectionRec => c !== undefined),
+          args,
+          (c) => [c.id],
+          (c) => collectionView(ctx, c),
+        ),
+    };
+  return {
+    __typename: 'DiscountProducts',
+    products: (args: Args) =>
+      connection(
+        ctx,
+        items.productIds
+          .map((id) => ctx.store.products.get(id))
+          .filter((p): p is ProductRec => p !== undefined),
+        args,
+        (p) => [p.id],
+        (p) => productView(ctx, p),
+      ),
+    productVariants: (args: Args) =>
+      connection(
+        ctx,
+        items.variantIds.flatMap((id) => {
+          const found = ctx.store.findVariant(id);
+          return found ? [found] : [];
+        }),
+        args,
+        (f) => [f.variant.id],
+        (f) => variantView(ctx, f.product, f.variant),
+      ),
+  };
+}
+
+function discountCustomers(ctx: ViewContext, d: DiscountRec): View[] {
+  return (d.customerIds ?? [])
+    .map((id) => ctx.store.customers.get(id))
+    .filter((c): c is CustomerRec => c !== undefined)
+    .map((c) => customerView(ctx, c));
+}
+
+/** The discount's own object (the DiscountCode union member of its kind). */
+function codeDiscountView(ctx: ViewContext, d: DiscountRec): View {
+  const usage = d.codes.reduce((n, c) => n + c.asyncUsageCount, 0);
+  const classes =
+    d.kind === 'freeShipping'
+      ? ['SHIPPING']
+      : d.kind === 'basic' && !('all' in d.items)
+        ? ['PRODUCT']
+        : ['ORDER'];
+  const common: View = {
+    __typename: discountTypeNames[d.kind],
+    title: d.title,
+    codes: (args: Args) =>
+      connection(
+        ctx,
+        d.codes,
+        args,
+        (c) => [c.id],
+        (c) => ({
+          __typename: 'DiscountRedeemCode',
+          id: gid('DiscountRedeemCode', c.id),
+          code: c.code,
+          asyncUsageCount: c.asyncUsageCount,
+          createdBy: null,
+        }),
+      ),
+    codesCount: { count: d.codes.length, precision: 'EXACT' },
+    asyncUsageCount: usage,
+    appliesOncePerCustomer: d.appliesOncePerCustomer,
+    combinesWith: { ...d.combinesWith, productDiscountsWithTagsOnSameCartLine: null },
+    context: d.customerIds
+      ? { __typename: 'DiscountCustomers', customers: () => discountCustomers(ctx, d) }
+      : { __typename: 'DiscountBuyerSelectionAll', all: 'ALL' },
+    customerSelection: d.customerIds
+      ? { __typename: 'DiscountCustomers', customers: () => discountCustomers(ctx, d) }
+      : { __typename: 'DiscountCustomerAll', allCustomers: true },
+    discountClass: classes[0],
+    discountClasses: classes,
+    startsAt: d.startsAt,
+    endsAt: d.endsAt,
+    status: () => discountStatus(d, ctx.store.now()),
+    summary: () => discountSummary(ctx, d, false),
+    shortSummary: () => discountSummary(ctx, d, true),
+    hasTimelineComment: false,
+    shareableUrls: [],
+    tags: d.tags,
+    totalSales: null,
+    usageLimit: d.usageLimit,
+    recurringCycleLimit: d.recurringCycleLimit,
+    appliesOnOneTimePurchase: d.appliesOnOneTimePurchase,
+    appliesOnSubscription: d.appliesOnSubscription,
+    minimumRequirement: !d.minimumRequirement
+      ? null
+      : 'subtotal' in d.minimumRequirement
+        ? {
+            __typename: 'DiscountMinimumSubtotal',
+            greaterThanOrEqualToSubtotal: moneyV2(ctx, d.minimumRequirement.subtotal),
+          }
+        : {
+            __typename: 'DiscountMinimumQuantity',
+            greaterThanOrEqualToQuantity: d.minimumRequirement.quantity,
+          },
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+  if (d.kind === 'freeShipping')
+    return {
+      ...common,
+      maximumShippingPrice: d.maximumShippingPrice ? moneyV2(ctx, d.maximumShippingPrice) : null,
+      destinationSelection: d.countries
+        ? { __typename: 'DiscountCountries', countries: d.countries, includeRestOfWorld: false }
+        : { __typename: 'DiscountCountryAll', allCountries: true },
+    };
+  const value = d.value ?? { percentage: 0 };
+  return {
+    ...common,
+    customerGets: {
+      appliesOnOneTimePurchase: d.appliesOnOneTimePurchase,
+      appliesOnSubscription: d.appliesOnSubscription,
+      items: () => discountItemsView(ctx, d),
+      value:
+        'percentage' in value
+          ? { __typename: 'DiscountPercentage', percentage: value.percentage }
+          : {
+              __typename: 'DiscountAmount',
+              amount: moneyV2(ctx, value.amount),
+              appliesOnEachItem: value.appliesOnEachItem,
+            },
+    },
+  };
+}
+
+/** A code discount as a DiscountNode (discountNodes, discountNode): same id, `discount` field. */
+export function discountNodeView(ctx: ViewContext, d: DiscountRec): View {
+  const { codeDiscount, ...node } = codeDiscountNodeView(ctx, d);
+  return { ...node, __typename: 'DiscountNode', discount: codeDiscount };
+}
+
+export function codeDiscountNodeView(ctx: ViewContext, d: DiscountRec): View {
+  return {
+    __typename: 'DiscountCodeNode',
+    id: gid('DiscountCodeNode', d.id),
+    codeDiscount: codeDiscountView(ctx, d),
+    events: (args: Args) =>
+      connection(
+        ctx,
+        [],
+        args,
+        () => [],
+        () => null,
+      ),
+    ...metafieldFields(ctx, 'DISCOUNT', d.metafields),
   };
 }
 
