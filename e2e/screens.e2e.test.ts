@@ -497,6 +497,9 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await page.getByRole('heading', { name: 'Select Data' }).waitFor();
       // Every type starts selected: leave customers out.
       await page.getByRole('switch', { name: /Customers/ }).click();
+      // With orders selected, each order status can be mapped to another: on hold to processing.
+      await page.getByLabel('On hold orders become').selectOption('processing');
+      await page.getByText('1 status is mapped to another.').waitFor();
       await capture(page, 'select-data', width);
 
       // The Payment step when its summary cannot be had (the server fails, here on purpose): it
@@ -509,6 +512,15 @@ describe('every screen at desktop and phone width (e2e)', () => {
         }),
       );
       await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+      const migrationId = /\/migrations\/([A-Za-z0-9]{20})/.exec(page.url())?.[1];
+      await expect
+        .poll(() =>
+          page.evaluate(
+            async (mid) => (await (await fetch(`/migration/${mid}`)).json()).fieldMappings,
+            migrationId,
+          ),
+        )
+        .toMatchObject({ orderStatuses: { 'on-hold': 'processing', completed: 'completed' } });
       const problem = page
         .getByRole('alert')
         .filter({ hasText: 'Payment details could not be loaded.' });
