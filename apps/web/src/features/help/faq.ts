@@ -84,7 +84,7 @@ export const faqItems: FaqItem[] = [
     category: 'platforms',
     question: 'How do I connect BigCommerce?',
     answer:
-      'Create an API account in your BigCommerce control panel with access to products, customers and orders. Enter the store hash (the code in your store’s API path) and the access token.',
+      'Create an API account in your BigCommerce control panel with access to products, customers, orders and marketing (for coupons). Enter the store hash (the code in your store’s API path) and the access token.',
   },
   {
     category: 'data',
@@ -149,7 +149,7 @@ export const faqItems: FaqItem[] = [
     category: 'troubleshooting',
     question: 'Why do I see “Connection Failed”?',
     answer:
-      'Usually the store URL or a key is not quite right. Check the URL is your store’s exact https address, copy keys again without spaces, and check the key’s permissions: Read/Write for WooCommerce, catalogue, customers and sales for a Magento integration (which must be activated), and products, customers and orders for BigCommerce.',
+      'Usually the store URL or a key is not quite right. Check the URL is your store’s exact https address, copy keys again without spaces, and check the key’s permissions: Read/Write for WooCommerce, catalogue, customers, sales and cart price rules for a Magento integration (which must be activated), and products, customers, orders and marketing for BigCommerce.',
   },
   {
     category: 'troubleshooting',
