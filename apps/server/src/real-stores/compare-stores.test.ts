@@ -91,6 +91,7 @@ function store(origin: string, shift: number): NativeSnapshot {
       { id: id(5), name: 'Size', slug: 'pa_size', terms: [{ id: id(6), name: 'S', slug: 's' }] },
     ],
     products: [product, mug],
+    coupons: [],
     customers: [
       {
         id: id(30),

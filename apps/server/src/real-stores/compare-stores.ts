@@ -196,6 +196,29 @@ const ownRules: Record<NativeEntity, Rules> = {
     ...imageRules('variations[].image'),
     ...metaRules('variations[].meta_data'),
   },
+  coupons: {
+    id: { internal: internalId },
+    date_modified: { internal: modified },
+    date_modified_gmt: { internal: modified },
+    date_created: {
+      refused: 'WooCommerce dates a coupon when it is created (its REST API cannot set the date)',
+      reportAs: ['createdAt'],
+    },
+    usage_count: {
+      refused: 'WooCommerce counts a coupon’s uses itself, from the destination’s own orders',
+      reportAs: ['usageCount'],
+    },
+    used_by: {
+      refused: 'WooCommerce records who used a coupon itself, as the destination’s orders use it',
+      reportAs: ['used_by'],
+    },
+    product_ids: { ref: 'products', unordered: true },
+    excluded_product_ids: { ref: 'products', unordered: true },
+    product_categories: { ref: 'categories', unordered: true },
+    excluded_product_categories: { ref: 'categories', unordered: true },
+    email_restrictions: { unordered: true },
+    ...metaRules('meta_data'),
+  },
   customers: {
     id: { internal: internalId },
     date_modified: { internal: modified },
@@ -713,6 +736,8 @@ export function compareStores(
     for (const [k, record] of right)
       if (!left.has(k)) comparer.record(entity, k, labelOf(record), undefined, record);
   };
+  // A code is unique in a store (WooCommerce keeps it lower case).
+  keyed('coupons', (r) => str(r.code).toLowerCase());
   keyed('tags', (r) => str(r.slug));
   keyed('attributes', (r) => str(r.slug));
   keyed('media', (r) => mediaView(r).file as string, mediaView);
