@@ -738,6 +738,15 @@ export function couponBody(c: Coupon, refs: CouponRefs): CouponWritten {
       reason: `The coupon is limited to products or categories that were not migrated (${missing.join(', ')}): select ${needs.join(' and ')} too, so the coupon does not apply to more than at the source.`,
     };
   }
+  // WordPress's sanitize_email() empties what is not an address, and WooCommerce then drops it.
+  const unusable = c.allowedEmails.filter(
+    (e) => !/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(e.replace(/\*/g, 'x')),
+  );
+  if (unusable.length)
+    return {
+      ok: false,
+      reason: `WooCommerce drops e-mail restrictions that are not addresses (${unusable.join(', ')}), which would let more customers use the coupon than at the source.`,
+    };
   const warnings: string[] = [];
   if (c.code !== c.code.toLowerCase())
     warnings.push(
@@ -775,7 +784,8 @@ export function couponBody(c: Coupon, refs: CouponRefs): CouponWritten {
           : price(c.amountOff ?? zeroIn(refs.currency)),
       free_shipping: c.freeShipping,
       status: enabled ? 'publish' : 'draft',
-      date_expires: c.expiresAt === null ? null : new Date(c.expiresAt).toISOString(),
+      // WooCommerce ignores null in a write: '' is what clears an expiry on an update.
+      date_expires: c.expiresAt === null ? '' : new Date(c.expiresAt).toISOString(),
       minimum_amount: c.minimumSpend ? price(c.minimumSpend) : '',
       maximum_amount: c.maximumSpend ? price(c.maximumSpend) : '',
       // WooCommerce's 0 is "no limit"; these arguments take no null.

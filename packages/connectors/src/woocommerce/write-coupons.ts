@@ -89,6 +89,8 @@ export class CouponWriter {
       const c = records[i] as Coupon;
       const { hash, body } = bodies.get(i) as Body;
       if (!ours) {
+        // Nothing of the source's coupon was written.
+        warnings[i] = [];
         outcomes[i] = {
           sourceId: c.id,
           outcome: 'skipped',
