@@ -86,7 +86,7 @@ export interface StoreComparison {
 
 /** Destination id -> source id, per kind of record, from the migration's id map. */
 export type IdMaps = Record<
-  'categories' | 'products' | 'customers' | 'orders',
+  'categories' | 'products' | 'coupons' | 'customers' | 'orders',
   Map<string, string>
 >;
 
@@ -200,18 +200,6 @@ const ownRules: Record<NativeEntity, Rules> = {
     id: { internal: internalId },
     date_modified: { internal: modified },
     date_modified_gmt: { internal: modified },
-    date_created: {
-      refused: 'WooCommerce dates a coupon when it is created (its REST API cannot set the date)',
-      reportAs: ['createdAt'],
-    },
-    usage_count: {
-      refused: 'WooCommerce counts a coupon’s uses itself, from the destination’s own orders',
-      reportAs: ['usageCount'],
-    },
-    used_by: {
-      refused: 'WooCommerce records who used a coupon itself, as the destination’s orders use it',
-      reportAs: ['used_by'],
-    },
     product_ids: { ref: 'products', unordered: true },
     excluded_product_ids: { ref: 'products', unordered: true },
     product_categories: { ref: 'categories', unordered: true },
@@ -693,7 +681,7 @@ export function compareStores(
 
   // Records the migration maps: matched through the id map; extra destination records are
   // duplicates or strays.
-  for (const entity of ['categories', 'products', 'customers', 'orders'] as const) {
+  for (const entity of ['categories', 'products', 'coupons', 'customers', 'orders'] as const) {
     const sourceRecords = byId(src[entity]);
     const matched = new Map<string, NativeRecord>();
     const extra: NativeRecord[] = [];
@@ -736,8 +724,6 @@ export function compareStores(
     for (const [k, record] of right)
       if (!left.has(k)) comparer.record(entity, k, labelOf(record), undefined, record);
   };
-  // A code is unique in a store (WooCommerce keeps it lower case).
-  keyed('coupons', (r) => str(r.code).toLowerCase());
   keyed('tags', (r) => str(r.slug));
   keyed('attributes', (r) => str(r.slug));
   keyed('media', (r) => mediaView(r).file as string, mediaView);
