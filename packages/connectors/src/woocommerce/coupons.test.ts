@@ -264,7 +264,7 @@ describe('WooCommerce coupon bodies', () => {
     expect(spend.ok).toBe(false);
   });
 
-  it('writes a coupon that starts later, or may be used 0 times, as a draft and says why', () => {
+  it('writes a coupon that starts later, or may be used 0 times, as a draft, and says why, as it says that usage limits start afresh', () => {
     const later = couponBody(
       coupon('1', { code: 'later', startsAt: '2027-01-01T00:00:00.000Z' }),
       refs(),
@@ -278,6 +278,13 @@ describe('WooCommerce coupon bodies', () => {
     expect(started.ok && started.body.status).toBe('publish');
     expect(started.ok && started.warnings).toEqual([
       "WooCommerce coupons have no start date; the coupon's start (2020-01-01T00:00:00.000Z) was not copied.",
+    ]);
+    const used = couponBody(
+      coupon('1', { code: 'used', usageLimit: 500, usageLimitPerCustomer: 1, usageCount: 120 }),
+      refs(),
+    );
+    expect(used.ok && used.warnings).toEqual([
+      'The coupon was used 120 times at the source; WooCommerce counts its uses from 0 at the destination, so its limits (500 uses in all, 1 per customer) start afresh there.',
     ]);
     const never = couponBody(coupon('1', { code: 'never', usageLimit: 0 }), refs());
     expect(never.ok && never.body.status).toBe('draft');

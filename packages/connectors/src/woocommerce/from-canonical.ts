@@ -772,6 +772,15 @@ export function couponBody(c: Coupon, refs: CouponRefs): CouponWritten {
       `The coupon may be used 0 times ${never.join(' and ')}, which WooCommerce reads as no limit; it was written as a draft so it cannot be used.`,
     );
   }
+  // The count and who used the coupon stay at the source (WooCommerce counts itself).
+  const limits = [
+    ...(c.usageLimit !== null ? [`${c.usageLimit} uses in all`] : []),
+    ...(c.usageLimitPerCustomer !== null ? [`${c.usageLimitPerCustomer} per customer`] : []),
+  ];
+  if (c.usageCount > 0 && limits.length && enabled)
+    warnings.push(
+      `The coupon was used ${c.usageCount} times at the source; WooCommerce counts its uses from 0 at the destination, so its limits (${limits.join(', ')}) start afresh there.`,
+    );
   return {
     ok: true,
     body: {
