@@ -284,6 +284,18 @@ describe('comparing two WooCommerce stores field by field', () => {
     expect(verdict.unexpected).toEqual([]);
     coupon.email_restrictions = [];
     expect(fields(copy)).toContainEqual(expect.stringMatching(/^coupons 40 email_restrictions/));
+    // Who used it is WooCommerce's own record, as a whole list.
+    const source = store(SRC, 0);
+    (source.coupons[0] as Record<string, unknown>).used_by = ['30', 'guest@example.com'];
+    (copy.coupons[0] as Record<string, unknown>).used_by = [];
+    const users = compareStores(
+      { origin: SRC, snapshot: source },
+      { origin: DST, snapshot: copy },
+      maps(1000),
+    ).differences.filter((d) => d.field.startsWith('used_by'));
+    expect(users.map((d) => [d.field, d.refused?.reportAs])).toEqual([
+      ['used_by.length', ['used_by']],
+    ]);
   });
 
   it('leaves the customer markers alone, which WooCommerce only keeps without a leading underscore', () => {

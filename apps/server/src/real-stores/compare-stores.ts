@@ -575,10 +575,21 @@ class Comparer {
         : list;
     const left = order(a, this.#source, rootA);
     const right = order(b, this.#destination, rootB);
+    // A list WooCommerce fills itself (a coupon's users) is refused as a whole: its length too.
+    const refused = rule?.refused ? rule : undefined;
     if (left.length !== right.length)
-      this.#leaf(at, `${field}.length`, `${rulePath}.length`, left.length, right.length, undefined);
+      this.#leaf(at, `${field}.length`, `${rulePath}.length`, left.length, right.length, refused);
     for (let i = 0; i < Math.min(left.length, right.length); i += 1)
-      this.#walk(at, left[i], right[i], `${field}[${i}]`, itemPath, rootA, rootB, itemRule);
+      this.#walk(
+        at,
+        left[i],
+        right[i],
+        `${field}[${i}]`,
+        itemPath,
+        rootA,
+        rootB,
+        itemRule ?? refused,
+      );
   }
 
   /** An item as compared (refs mapped, internal fields out), to sort unordered lists by. */
