@@ -1,7 +1,8 @@
 // Fills an empty real WooCommerce store with the hard data of issue 14, through its REST API
 // (wc/v3, Basic auth over https): non-Latin names and emoji in every text, HTML descriptions, a
 // product with 100 variations, three-level categories, shared images, scheduled sales,
-// backorders, refunds (full and partial, several per order), coupons on orders, fees (positive and
+// backorders, refunds (full and partial, several per order), coupons of every kind (limits,
+// product and category restrictions, e-mail patterns, a draft) and on orders, fees (positive and
 // negative), notes, guest orders, an order in another currency, a line whose product was deleted
 // afterwards, custom meta on products, variations, customers and orders, a grouped and an
 // external product, downloadable and virtual products, global and local attributes.
@@ -506,6 +507,42 @@ async function seed(store: WooRest, imageUrl: (name: string) => string): Promise
     description: 'Frühling – 10 % 🌷',
   });
   await store.post('coupons', { code: 'fix5', discount_type: 'fixed_cart', amount: '5.00' });
+  // Coupons of every kind with the limits and restrictions a migration must keep: a code in
+  // capitals (WooCommerce keeps it lower case), an expiry, spend and usage limits, product and
+  // category restrictions and exclusions, e-mail patterns, a draft, custom meta.
+  await store.post('coupons', {
+    code: 'TASSEN-2€',
+    discount_type: 'fixed_product',
+    amount: '2.00',
+    description: 'Zwei Euro auf jede Tasse ☕ – 最大3個',
+    product_categories: [mugs.id],
+    excluded_product_ids: [teapot.id],
+    limit_usage_to_x_items: 3,
+    exclude_sale_items: true,
+    date_expires: '2031-12-31T23:59:59+01:00',
+    meta_data: meta({ kampagne: 'Winter ❄️', regeln: { kanal: 'newsletter', stufe: 2 } }),
+  });
+  await store.post('coupons', {
+    code: 'versandfrei',
+    discount_type: 'fixed_cart',
+    amount: '0',
+    free_shipping: true,
+    minimum_amount: '49.90',
+    maximum_amount: '500',
+    individual_use: true,
+    excluded_product_categories: [digital.id],
+  });
+  await store.post('coupons', {
+    code: 'personal-15',
+    discount_type: 'percent',
+    amount: '15',
+    description: 'Nur für das Team und Yuki',
+    product_ids: [mug.id, plate.id],
+    email_restrictions: ['*@team.example.jp', 'Yuki.Billing@example.com'],
+    usage_limit: 20,
+    usage_limit_per_user: 1,
+    status: 'draft',
+  });
 
   // Customers with non-Latin names; addresses differ; one without a shipping address, one with
   // a shipping phone, one with an empty billing e-mail.

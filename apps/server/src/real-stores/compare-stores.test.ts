@@ -91,6 +91,20 @@ function store(origin: string, shift: number): NativeSnapshot {
       { id: id(5), name: 'Size', slug: 'pa_size', terms: [{ id: id(6), name: 'S', slug: 's' }] },
     ],
     products: [product, mug],
+    coupons: [
+      {
+        id: id(40),
+        code: 'tee10',
+        amount: '10.00',
+        discount_type: 'percent',
+        date_created: '2024-01-01T00:00:00',
+        usage_count: 3,
+        product_ids: [id(10)],
+        excluded_product_categories: [],
+        email_restrictions: ['*@example.com'],
+        meta_data: [{ id: id(41), key: 'campaign', value: 'spring' }],
+      },
+    ],
     customers: [
       {
         id: id(30),
@@ -117,6 +131,7 @@ function maps(shift: number): IdMaps {
   return {
     categories: pairs([1]),
     products: pairs([10, 11]),
+    coupons: pairs([40]),
     customers: pairs([30]),
     orders: pairs([100]),
   };
@@ -161,9 +176,14 @@ describe('comparing two WooCommerce stores field by field', () => {
   it('follows ids through the id map, so a link to the wrong record is a difference', () => {
     const copy = store(DST, 1000);
     (copy.products[0] as Record<string, unknown>).upsell_ids = [1010];
+    (copy.coupons[0] as Record<string, unknown>).product_ids = [1011];
     (copy.orders[0]?.line_items as Record<string, unknown>[])[0]!.variation_id = 1020;
     expect(fields(copy)).toEqual(
-      expect.arrayContaining(['products 10 upsell_ids', 'orders 100 line_items[0].variation_id']),
+      expect.arrayContaining([
+        'products 10 upsell_ids',
+        'coupons 40 product_ids',
+        'orders 100 line_items[0].variation_id',
+      ]),
     );
   });
 
@@ -236,6 +256,45 @@ describe('comparing two WooCommerce stores field by field', () => {
     expect(silent.unreported.map((d) => d.field)).toEqual([
       'number',
       expect.stringMatching(/^notes\[/),
+    ]);
+  });
+
+  it('expects a coupon’s creation date and use count to differ, named in the report, and compares the rest', () => {
+    const copy = store(DST, 1000);
+    const coupon = copy.coupons[0] as Record<string, unknown>;
+    coupon.date_created = '2026-01-01T00:00:00';
+    coupon.usage_count = 0;
+    coupon.meta_data = [
+      ...(coupon.meta_data as unknown[]),
+      { id: 1, key: '_replatform_source_id', value: '40' },
+    ];
+    const comparison = compare(copy);
+    const ofCoupons = comparison.differences.filter((d) => d.entity === 'coupons');
+    expect(ofCoupons.map((d) => [d.field, Boolean(d.refused)])).toEqual([
+      ['date_created', true],
+      ['usage_count', true],
+    ]);
+    const csv = [
+      'type,source_id,destination_id,outcome,reason,not_carried',
+      'coupon,40,1040,migrated,,createdAt: dated by WooCommerce | usageCount: counted by WooCommerce',
+      '',
+    ].join('\r\n');
+    const verdict = judge({ ...comparison, differences: ofCoupons }, reportNames(csv));
+    expect(verdict.unreported).toEqual([]);
+    expect(verdict.unexpected).toEqual([]);
+    coupon.email_restrictions = [];
+    expect(fields(copy)).toContainEqual(expect.stringMatching(/^coupons 40 email_restrictions/));
+    // Who used it is WooCommerce's own record, as a whole list.
+    const source = store(SRC, 0);
+    (source.coupons[0] as Record<string, unknown>).used_by = ['30', 'guest@example.com'];
+    (copy.coupons[0] as Record<string, unknown>).used_by = [];
+    const users = compareStores(
+      { origin: SRC, snapshot: source },
+      { origin: DST, snapshot: copy },
+      maps(1000),
+    ).differences.filter((d) => d.field.startsWith('used_by'));
+    expect(users.map((d) => [d.field, d.refused?.reportAs])).toEqual([
+      ['used_by.length', ['used_by']],
     ]);
   });
 

@@ -86,7 +86,7 @@ export interface StoreComparison {
 
 /** Destination id -> source id, per kind of record, from the migration's id map. */
 export type IdMaps = Record<
-  'categories' | 'products' | 'customers' | 'orders',
+  'categories' | 'products' | 'coupons' | 'customers' | 'orders',
   Map<string, string>
 >;
 
@@ -195,6 +195,17 @@ const ownRules: Record<NativeEntity, Rules> = {
     'variations[].attributes[].id': { ref: 'attributes' },
     ...imageRules('variations[].image'),
     ...metaRules('variations[].meta_data'),
+  },
+  coupons: {
+    id: { internal: internalId },
+    date_modified: { internal: modified },
+    date_modified_gmt: { internal: modified },
+    product_ids: { ref: 'products', unordered: true },
+    excluded_product_ids: { ref: 'products', unordered: true },
+    product_categories: { ref: 'categories', unordered: true },
+    excluded_product_categories: { ref: 'categories', unordered: true },
+    email_restrictions: { unordered: true },
+    ...metaRules('meta_data'),
   },
   customers: {
     id: { internal: internalId },
@@ -564,10 +575,21 @@ class Comparer {
         : list;
     const left = order(a, this.#source, rootA);
     const right = order(b, this.#destination, rootB);
+    // A list WooCommerce fills itself (a coupon's users) is refused as a whole: its length too.
+    const refused = rule?.refused ? rule : undefined;
     if (left.length !== right.length)
-      this.#leaf(at, `${field}.length`, `${rulePath}.length`, left.length, right.length, undefined);
+      this.#leaf(at, `${field}.length`, `${rulePath}.length`, left.length, right.length, refused);
     for (let i = 0; i < Math.min(left.length, right.length); i += 1)
-      this.#walk(at, left[i], right[i], `${field}[${i}]`, itemPath, rootA, rootB, itemRule);
+      this.#walk(
+        at,
+        left[i],
+        right[i],
+        `${field}[${i}]`,
+        itemPath,
+        rootA,
+        rootB,
+        itemRule ?? refused,
+      );
   }
 
   /** An item as compared (refs mapped, internal fields out), to sort unordered lists by. */
@@ -670,7 +692,7 @@ export function compareStores(
 
   // Records the migration maps: matched through the id map; extra destination records are
   // duplicates or strays.
-  for (const entity of ['categories', 'products', 'customers', 'orders'] as const) {
+  for (const entity of ['categories', 'products', 'coupons', 'customers', 'orders'] as const) {
     const sourceRecords = byId(src[entity]);
     const matched = new Map<string, NativeRecord>();
     const extra: NativeRecord[] = [];

@@ -75,6 +75,7 @@ export function reportNames(csv: string): ReportNames {
 const reportType: Partial<Record<NativeEntity, string>> = {
   categories: 'category',
   products: 'product',
+  coupons: 'coupon',
   customers: 'customer',
   orders: 'order',
 };

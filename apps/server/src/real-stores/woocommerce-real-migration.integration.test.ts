@@ -49,8 +49,8 @@ import {
  */
 
 const setup = realStoreSetup('TEST_WOO_MIGRATION_STORE');
-const dataTypes = ['products', 'customers', 'orders'];
-const mapped: EntityType[] = ['categories', 'products', 'customers', 'orders'];
+const dataTypes = ['products', 'coupons', 'customers', 'orders'];
+const mapped: EntityType[] = ['categories', 'products', 'coupons', 'customers', 'orders'];
 
 if (!setup.ready) {
   console.log(`Skipped: WooCommerce to WooCommerce on real stores (${setup.reason})`);

@@ -35,6 +35,10 @@ export function usernameKept(value: unknown, record: Readonly<Record<string, unk
 export const couponCodeKept = (value: unknown): unknown =>
   typeof value === 'string' ? value.toLowerCase() : value;
 
+/** WooCommerce keeps a coupon's e-mail restrictions lower case (WC_Coupon::set_email_restrictions). */
+export const allowedEmailsKept = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map((e) => (typeof e === 'string' ? e.toLowerCase() : e)) : value;
+
 /**
  * WooCommerce keeps one e-mail on an order, the billing address's: an order's e-mail is written
  * there when the billing address has none. A billing e-mail that is the order's own stands for

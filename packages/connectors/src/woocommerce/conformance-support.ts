@@ -25,6 +25,7 @@ export const storeOwned: Partial<Record<EntityType, readonly string[]>> = {
 
 /** Unsupported fields WooCommerce fills itself: its own numbers and dates. */
 export const storeAssigned: Partial<Record<EntityType, readonly string[]>> = {
+  coupons: ['createdAt'],
   customers: ['createdAt'],
   orders: ['number', 'createdAt', 'refunds.createdAt', 'notes.createdAt'],
 };

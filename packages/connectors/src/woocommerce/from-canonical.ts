@@ -1,5 +1,6 @@
 import type { Address } from '@replatform/canonical/address';
 import type { Category } from '@replatform/canonical/category';
+import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import { fromMinor, type Money } from '@replatform/canonical/money';
 import type { Order } from '@replatform/canonical/order';
@@ -683,3 +684,134 @@ export function orderBody(
     finalStatus: state.finalStatus,
   };
 }
+
+/** Where a coupon's restrictions are at the destination, and the destination's currency. */
+export interface CouponRefs {
+  currency: string;
+  /** The destination id of a source product or category, undefined when it was not migrated. */
+  product: (sourceId: string) => string | undefined;
+  category: (sourceId: string) => string | undefined;
+  /** Now (ms), to tell a start date still to come. */
+  now: number;
+}
+
+export type CouponWritten = ({ ok: true } & Written) | { ok: false; reason: string };
+
+/**
+ * A coupon's body for coupons/batch. A coupon never arrives broader than at the source: a
+ * restriction whose product or category is not at the destination fails the coupon, and so does
+ * an amount in another currency than the destination's. WooCommerce has no start date: a coupon
+ * whose start is still to come is written switched off (draft), to be published on that date.
+ * Limits of 0 read as "no limit" to WooCommerce, so a coupon that may be used 0 times is written
+ * switched off too. The expiry goes as `date_expires` with its offset: WooCommerce 11 ignores
+ * `date_expires_gmt` on writes.
+ */
+export function couponBody(c: Coupon, refs: CouponRefs): CouponWritten {
+  const amounts = [c.amountOff, c.minimumSpend, c.maximumSpend].filter((m) => m !== null);
+  const foreign = amounts.find((m) => m.currency !== refs.currency);
+  if (foreign)
+    return {
+      ok: false,
+      reason: `The coupon's amounts are in ${foreign.currency} and the destination store's currency is ${refs.currency}; an amount off cannot be converted between currencies.`,
+    };
+  const missing: string[] = [];
+  const mapped = (ids: readonly string[], kind: 'product' | 'category', what: string) =>
+    ids.flatMap((id) => {
+      const found = refs[kind](id);
+      if (found === undefined) {
+        missing.push(`${what} ${id}`);
+        return [];
+      }
+      return [Number(found)];
+    });
+  const productIds = mapped(c.productIds, 'product', 'product');
+  const excludedProductIds = mapped(c.excludedProductIds, 'product', 'excluded product');
+  const categoryIds = mapped(c.categoryIds, 'category', 'category');
+  const excludedCategoryIds = mapped(c.excludedCategoryIds, 'category', 'excluded category');
+  if (missing.length) {
+    const needs = [
+      ...(missing.some((m) => m.includes('product')) ? ['Products'] : []),
+      ...(missing.some((m) => m.includes('category')) ? ['Categories'] : []),
+    ];
+    return {
+      ok: false,
+      reason: `The coupon is limited to products or categories that were not migrated (${missing.join(', ')}): select ${needs.join(' and ')} too, so the coupon does not apply to more than at the source.`,
+    };
+  }
+  // WordPress's sanitize_email() empties what is not an address, and WooCommerce then drops it.
+  const unusable = c.allowedEmails.filter(
+    (e) => !/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(e.replace(/\*/g, 'x')),
+  );
+  if (unusable.length)
+    return {
+      ok: false,
+      reason: `WooCommerce drops e-mail restrictions that are not addresses (${unusable.join(', ')}), which would let more customers use the coupon than at the source.`,
+    };
+  const warnings: string[] = [];
+  if (c.code !== c.code.toLowerCase())
+    warnings.push(
+      `WooCommerce keeps coupon codes in lower case: '${c.code}' is kept as '${c.code.toLowerCase()}' (customers may type it in any case).`,
+    );
+  let enabled = c.enabled;
+  if (c.startsAt !== null && enabled && Date.parse(c.startsAt) > refs.now) {
+    enabled = false;
+    warnings.push(
+      `WooCommerce coupons have no start date: the coupon starts on ${c.startsAt} at the source, so it was written as a draft; publish it under Marketing > Coupons on that date.`,
+    );
+  } else if (c.startsAt !== null)
+    warnings.push(
+      `WooCommerce coupons have no start date; the coupon's start (${c.startsAt}) was not copied.`,
+    );
+  const never = [
+    ...(c.usageLimit === 0 ? ['in all'] : []),
+    ...(c.usageLimitPerCustomer === 0 ? ['per customer'] : []),
+  ];
+  if (never.length && enabled) {
+    enabled = false;
+    warnings.push(
+      `The coupon may be used 0 times ${never.join(' and ')}, which WooCommerce reads as no limit; it was written as a draft so it cannot be used.`,
+    );
+  }
+  // The count and who used the coupon stay at the source (WooCommerce counts itself).
+  const limits = [
+    ...(c.usageLimit !== null ? [`${c.usageLimit} uses in all`] : []),
+    ...(c.usageLimitPerCustomer !== null ? [`${c.usageLimitPerCustomer} per customer`] : []),
+  ];
+  if (c.usageCount > 0 && limits.length && enabled)
+    warnings.push(
+      `The coupon was used ${c.usageCount} times at the source; WooCommerce counts its uses from 0 at the destination, so its limits (${limits.join(', ')}) start afresh there.`,
+    );
+  return {
+    ok: true,
+    body: {
+      code: c.code,
+      description: c.description,
+      discount_type: c.discountType,
+      amount:
+        c.discountType === 'percent'
+          ? decimalText(c.percentOff ?? 0)
+          : price(c.amountOff ?? zeroIn(refs.currency)),
+      free_shipping: c.freeShipping,
+      status: enabled ? 'publish' : 'draft',
+      // WooCommerce ignores null in a write: '' is what clears an expiry on an update.
+      date_expires: c.expiresAt === null ? '' : new Date(c.expiresAt).toISOString(),
+      minimum_amount: c.minimumSpend ? price(c.minimumSpend) : '',
+      maximum_amount: c.maximumSpend ? price(c.maximumSpend) : '',
+      // WooCommerce's 0 is "no limit"; these arguments take no null.
+      usage_limit: c.usageLimit ?? 0,
+      usage_limit_per_user: c.usageLimitPerCustomer ?? 0,
+      limit_usage_to_x_items: c.itemLimit ?? 0,
+      individual_use: c.individualUse,
+      exclude_sale_items: c.excludeSaleItems,
+      product_ids: productIds,
+      excluded_product_ids: excludedProductIds,
+      product_categories: categoryIds,
+      excluded_product_categories: excludedCategoryIds,
+      email_restrictions: c.allowedEmails,
+      meta_data: metafieldsToMeta(c.metafields),
+    },
+    warnings,
+  };
+}
+
+const zeroIn = (currency: string): Money => ({ amount: 0, currency });

@@ -14,6 +14,7 @@ export class ImportState {
    */
   readonly unanswered = {
     products: new Set<string>(),
+    coupons: new Set<string>(),
     customers: new Set<string>(),
     orders: new Set<string>(),
   };

@@ -20,7 +20,11 @@ import { createHash } from 'node:crypto';
  *   from its product, so a custom line keeps the SKU it was sold under here;
  * - `_replatform_temporary_coupon` on a coupon made only to record an order's historical coupon
  *   line (its value: the source order's id), so one left behind by an interrupted write is known
- *   as ours and replaced, never taken for the merchant's own coupon.
+ *   as ours and replaced, never taken for the merchant's own coupon;
+ * - `_replatform_parked_coupon` on a migrated coupon set aside as a draft while an order's
+ *   historical coupon line is recorded with a temporary coupon of its code (its value: the
+ *   status to restore, '' once restored), so one left a draft by an interrupted write is known
+ *   and published again.
  *
  * Customers are the exception: WordPress counts a user meta key with a leading underscore as
  * protected, and WooCommerce's customers route neither writes nor answers protected meta. Their
@@ -37,6 +41,7 @@ export const markers = {
   shippingCode: '_replatform_method_id',
   sku: '_replatform_sku',
   temporaryCoupon: '_replatform_temporary_coupon',
+  parkedCoupon: '_replatform_parked_coupon',
 } as const;
 
 export const customerMarkers = {

@@ -1,6 +1,7 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import type { WooClient } from './client.ts';
-import { isMarker } from './markers.ts';
+import { switchCouponCode } from './emails.ts';
+import { isMarker, markers, metaValue } from './markers.ts';
 import { embedded } from './native-fields.ts';
 import { pageSize } from './read.ts';
 import { anyJson } from './wc-schemas.ts';
@@ -48,17 +49,31 @@ async function all(client: WooClient, path: string, query: Json = {}): Promise<J
 const routes: Record<EntityType, string> = {
   categories: '/products/categories',
   products: '/products',
+  coupons: '/coupons',
   customers: '/customers',
   orders: '/orders',
 };
+
+const importersCoupon = (r: Json) =>
+  String(r.code ?? '').toLowerCase() === switchCouponCode ||
+  metaValue(
+    (r.meta_data as { key: string; value: unknown }[] | undefined) ?? [],
+    markers.temporaryCoupon,
+  ) !== undefined;
 
 /** Every record of an entity with its sub-records, as the store answers them. */
 export async function readNative(
   client: WooClient,
   entity: EntityType,
 ): Promise<{ id: string; record: unknown }[]> {
-  const records = (await all(client, routes[entity])).filter(
-    (r) => entity !== 'categories' || r.slug !== 'uncategorized',
+  // Coupons in every status (WooCommerce lists only published and private ones otherwise),
+  // without the importer's own (its e-mail record, temporary coupons of order lines).
+  const records = (
+    await all(client, routes[entity], entity === 'coupons' ? { status: 'any' } : {})
+  ).filter(
+    (r) =>
+      (entity !== 'categories' || r.slug !== 'uncategorized') &&
+      (entity !== 'coupons' || !importersCoupon(r)),
   );
   for (const record of records) {
     const id = Number(record.id);
@@ -104,6 +119,12 @@ export async function variationKeys(client: WooClient): Promise<Map<string, stri
 export const assignedOnWrite: Partial<Record<EntityType, Readonly<Record<string, string>>>> = {
   categories: {
     menu_order: "WooCommerce 11's REST API cannot set a category's sort position.",
+  },
+  coupons: {
+    date_created: 'WooCommerce dates a coupon when it is created.',
+    date_created_gmt: 'WooCommerce dates a coupon when it is created.',
+    usage_count:
+      "WooCommerce counts a coupon's uses from the orders that use it at the destination.",
   },
   customers: {
     date_created: 'WordPress dates an account when it is created.',

@@ -1,5 +1,6 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import {
+  allowedEmailsKept,
   asWooKeeps,
   billingEmailKept,
   couponCodeKept,
@@ -635,9 +636,67 @@ const orderFields: Record<string, SourceField> = {
   'note_records[]._links': links,
 };
 
+const spend = (canonical: string) =>
+  ({
+    converted: canonical,
+    how: "minor units of the store currency; '0.00' (no limit) as none.",
+    meaning: decimalMeaning,
+  }) satisfies SourceField;
+
+const couponFields: Record<string, SourceField> = {
+  id: { assigned: 'WooCommerce numbers coupons' },
+  code: {
+    converted: 'code',
+    how: 'as WooCommerce stores it, lower case (customers may type it in any case).',
+    meaning: couponCodeKept,
+  },
+  amount: {
+    converted: ['percentOff', 'amountOff'],
+    how: 'the percentage of a percentage coupon, the amount (in minor units) of a fixed one.',
+    meaning: decimalMeaning,
+  },
+  status: {
+    converted: 'enabled',
+    how: 'publish as enabled; draft, pending, private and any other status as switched off (WooCommerce applies only published coupons).',
+  },
+  date_created: { converted: 'createdAt', how: "the store's local time of date_created_gmt." },
+  date_created_gmt: { carried: 'createdAt' },
+  date_modified: { assigned: 'stamped by WooCommerce whenever the coupon changes' },
+  date_modified_gmt: { assigned: 'stamped by WooCommerce whenever the coupon changes' },
+  discount_type: { carried: 'discountType' },
+  description: { carried: 'description' },
+  date_expires: { converted: 'expiresAt', how: "the store's local time of date_expires_gmt." },
+  date_expires_gmt: { carried: 'expiresAt' },
+  usage_count: { carried: 'usageCount' },
+  individual_use: { carried: 'individualUse' },
+  product_ids: { carried: 'productIds', ref: 'products', unordered: true },
+  excluded_product_ids: { carried: 'excludedProductIds', ref: 'products', unordered: true },
+  usage_limit: { carried: 'usageLimit' },
+  usage_limit_per_user: { carried: 'usageLimitPerCustomer' },
+  limit_usage_to_x_items: { carried: 'itemLimit' },
+  free_shipping: { carried: 'freeShipping' },
+  product_categories: { carried: 'categoryIds', ref: 'categories', unordered: true },
+  excluded_product_categories: {
+    carried: 'excludedCategoryIds',
+    ref: 'categories',
+    unordered: true,
+  },
+  exclude_sale_items: { carried: 'excludeSaleItems' },
+  minimum_amount: spend('minimumSpend'),
+  maximum_amount: spend('maximumSpend'),
+  email_restrictions: { carried: 'allowedEmails', unordered: true },
+  used_by: {
+    notCarried:
+      'Who used the coupon (customer ids, or billing e-mails of guests) is not migrated: WooCommerce records it itself as orders use the coupon at the destination.',
+  },
+  ...meta('', 'metafields'),
+  _links: links,
+};
+
 export const nativeFields: NativeCatalogue = {
   categories: categoryFields,
   products: productFields,
+  coupons: couponFields,
   customers: customerFields,
   orders: orderFields,
 };
@@ -693,6 +752,22 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
         "Kept as the product's meta data; a key from another platform is prefixed with its namespace.",
       'variants.metafields':
         "Kept as the variation's meta data (a simple product's only variant's with the product's); a key from another platform is prefixed with its namespace.",
+    },
+  },
+  coupons: {
+    comparable: { code: couponCodeKept, allowedEmails: allowedEmailsKept, metafields: asWooKeeps },
+    unsupported: {
+      startsAt:
+        'WooCommerce coupons have no start date: a coupon whose start is still to come is written as a draft, to be published on that date under Marketing > Coupons.',
+      usageCount:
+        "WooCommerce counts a coupon's uses itself, from the orders that use it at the destination; the count at the source is not copied.",
+      createdAt: 'WooCommerce dates a coupon when it is created (the REST API cannot set it).',
+    },
+    converted: {
+      code: 'WooCommerce keeps coupon codes in lower case; customers may type them in any case.',
+      allowedEmails: "WooCommerce keeps a coupon's e-mail restrictions in lower case.",
+      metafields:
+        "Kept as the coupon's meta data; a key from another platform is prefixed with its namespace.",
     },
   },
   customers: {

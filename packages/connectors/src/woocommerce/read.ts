@@ -4,9 +4,12 @@ import { mapLimit } from '../kit/concurrency.ts';
 import type { Checkpoint, Page } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import type { WooClient } from './client.ts';
+import { switchCouponCode } from './emails.ts';
+import { markers, metaValue } from './markers.ts';
 import type { StoreInfo } from './store-info.ts';
 import {
   categoryToCanonical,
+  couponToCanonical,
   customerToCanonical,
   orderToCanonical,
   productToCanonical,
@@ -18,6 +21,7 @@ import type { SharedAttributeDefinition } from '@replatform/canonical/product';
 import {
   wcAttributeSchema,
   wcAttributeTermSchema,
+  wcCouponSchema,
   wcCustomerSchema,
   wcOrderNoteSchema,
   wcOrderSchema,
@@ -25,6 +29,7 @@ import {
   wcRefundSchema,
   wcTermSchema,
   wcVariationSchema,
+  type WcCoupon,
   type WcOrderNote,
   type WcRefund,
   type WcTerm,
@@ -172,6 +177,32 @@ export async function readRefunds(
   return out;
 }
 
+/**
+ * Every coupon of a store, in every status: without `status=any` WooCommerce lists only published
+ * and private ones (WC_REST_Coupons_Controller passes `status` on to the query although the
+ * route does not list it as an argument).
+ */
+export function readAllCoupons(client: WooClient): Promise<WcCoupon[]> {
+  return readAllPages(
+    client,
+    '/coupons',
+    { orderby: 'id', order: 'asc', context: 'edit', status: 'any' },
+    wcCouponSchema,
+  );
+}
+
+/**
+ * The merchant's coupons: not the importer's own record of switched-off e-mails (emails.ts), nor
+ * a temporary coupon an interrupted order write left behind (write-orders.ts).
+ */
+export async function readMerchantCoupons(client: WooClient): Promise<WcCoupon[]> {
+  return (await readAllCoupons(client)).filter(
+    (c) =>
+      c.code.toLowerCase() !== switchCouponCode &&
+      metaValue(c.meta_data, markers.temporaryCoupon) === undefined,
+  );
+}
+
 export async function readNotes(client: WooClient, orderId: number): Promise<WcOrderNote[]> {
   const { data } = await client.get(
     `/orders/${orderId}/notes`,
@@ -204,6 +235,22 @@ export async function* readEntity<E extends EntityType>(
       const converted = slice.map((t) => ({
         id: t.id,
         result: categoryToCanonical(t, byId, info.defaultCategoryId),
+      }));
+      yield { ...split(converted), next: nextCheckpoint(page, totalPages) } as Page<E>;
+      page++;
+    } while (page <= totalPages);
+    return;
+  }
+  if (entity === 'coupons') {
+    // Coupons are few, and some of a store's are the importer's own: all are listed to leave
+    // those out.
+    const all = await readMerchantCoupons(client);
+    const totalPages = Math.ceil(all.length / pageSize);
+    do {
+      const slice = all.slice((page - 1) * pageSize, page * pageSize);
+      const converted = slice.map((c) => ({
+        id: c.id,
+        result: couponToCanonical(c, info.currency),
       }));
       yield { ...split(converted), next: nextCheckpoint(page, totalPages) } as Page<E>;
       page++;
@@ -292,6 +339,14 @@ export async function readIds<E extends EntityType>(
     const converted = wanted.flatMap((id) => {
       const term = byId.get(id);
       return term ? [{ id, result: categoryToCanonical(term, byId, info.defaultCategoryId) }] : [];
+    });
+    return split(converted).records as EntityRecord[E][];
+  }
+  if (entity === 'coupons') {
+    const byId = new Map((await readMerchantCoupons(client)).map((c) => [c.id, c]));
+    const converted = wanted.flatMap((id) => {
+      const coupon = byId.get(id);
+      return coupon ? [{ id, result: couponToCanonical(coupon, info.currency) }] : [];
     });
     return split(converted).records as EntityRecord[E][];
   }

@@ -1,5 +1,7 @@
+import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import {
+  couponDefaults,
   customerDefaults,
   orderDefaults,
   orderLineDefaults,
@@ -98,6 +100,20 @@ export function order(id: string, productId: string | null, overrides: Partial<O
     billingAddress: null,
     shippingAddress: null,
     note: '',
+    ...overrides,
+  };
+}
+
+/** A percentage coupon unless the overrides say otherwise. */
+export function coupon(id: string, overrides: Partial<Coupon> = {}): Coupon {
+  return {
+    ...couponDefaults(),
+    id,
+    code: `CODE-${id}`,
+    discountType: 'percent',
+    percentOff: 10,
+    amountOff: null,
+    createdAt: '2024-01-02T03:04:05.000Z',
     ...overrides,
   };
 }

@@ -1,11 +1,12 @@
 import type { Address } from '@replatform/canonical/address';
 import type { Category } from '@replatform/canonical/category';
+import { couponDiscountTypes, couponSchema, type Coupon } from '@replatform/canonical/coupon';
 import {
   customerSchema,
   type Customer,
   type CustomerAddress,
 } from '@replatform/canonical/customer';
-import { categoryDefaults, productDefaults } from '@replatform/canonical/defaults';
+import { categoryDefaults, couponDefaults, productDefaults } from '@replatform/canonical/defaults';
 import { money, toMinor, type Money } from '@replatform/canonical/money';
 import type { Order, OrderLine, OrderNote, Refund } from '@replatform/canonical/order';
 import {
@@ -31,6 +32,7 @@ import type {
   WcAddress,
   WcAttribute,
   WcAttributeTerm,
+  WcCoupon,
   WcCustomer,
   WcDimensions,
   WcOrder,
@@ -118,7 +120,10 @@ const oneOf = <T extends string>(list: readonly T[], value: string, fallback: T)
   (list as readonly string[]).includes(value) ? (value as T) : fallback;
 
 /** The declared reason a native field is not carried (native-fields.ts). */
-function why(entity: 'categories' | 'products' | 'customers' | 'orders', field: string): string {
+function why(
+  entity: 'categories' | 'products' | 'coupons' | 'customers' | 'orders',
+  field: string,
+): string {
   const declared = nativeFields[entity]?.[field];
   return declared && 'notCarried' in declared ? declared.notCarried : 'Not carried.';
 }
@@ -919,4 +924,63 @@ export function orderToCanonical(
       metafields: metaToMetafields(o.meta_data),
     },
   };
+}
+
+/** WooCommerce answers a limit of 0 (none) as null; either is no limit. */
+const limitOf = (value: number | null) => (value === null || value <= 0 ? null : value);
+/** WooCommerce answers a spend limit that is not set as '0.00'. */
+const spendOf = (value: string, currency: string): Money | null => {
+  const parsed = amount(value, currency);
+  return parsed.amount > 0 ? parsed : null;
+};
+
+/**
+ * A coupon. Only a published coupon applies at checkout (WooCommerce finds coupons by code among
+ * published ones), so every other status is a coupon that is switched off. WooCommerce has no
+ * start date, and stores codes lower case.
+ */
+export function couponToCanonical(c: WcCoupon, currency: string): Converted<Coupon> {
+  const discountType = (couponDiscountTypes as readonly string[]).includes(c.discount_type)
+    ? (c.discount_type as Coupon['discountType'])
+    : undefined;
+  if (!discountType)
+    return {
+      ok: false,
+      reason: `Coupon '${c.code}' gives a discount of a kind a plugin added ('${c.discount_type}'); only percentage, fixed cart and fixed product discounts can be migrated.`,
+    };
+  const losses: Loss[] = [];
+  const usedBy = (c as { used_by?: unknown }).used_by;
+  if (Array.isArray(usedBy) && usedBy.length > 0)
+    losses.push({ field: 'used_by', reason: why('coupons', 'used_by') });
+  const record: Coupon = {
+    ...couponDefaults(),
+    id: String(c.id),
+    code: c.code,
+    description: c.description,
+    discountType,
+    percentOff: discountType === 'percent' ? number(c.amount) : null,
+    amountOff: discountType === 'percent' ? null : amount(c.amount, currency),
+    freeShipping: c.free_shipping,
+    enabled: c.status === 'publish',
+    expiresAt: gmtToIso(c.date_expires_gmt),
+    minimumSpend: spendOf(c.minimum_amount, currency),
+    maximumSpend: spendOf(c.maximum_amount, currency),
+    usageLimit: limitOf(c.usage_limit),
+    usageLimitPerCustomer: limitOf(c.usage_limit_per_user),
+    usageCount: Math.max(0, c.usage_count ?? 0),
+    itemLimit: limitOf(c.limit_usage_to_x_items),
+    individualUse: c.individual_use,
+    excludeSaleItems: c.exclude_sale_items,
+    productIds: c.product_ids.filter((id) => id > 0).map(String),
+    excludedProductIds: c.excluded_product_ids.filter((id) => id > 0).map(String),
+    categoryIds: c.product_categories.filter((id) => id > 0).map(String),
+    excludedCategoryIds: c.excluded_product_categories.filter((id) => id > 0).map(String),
+    allowedEmails: c.email_restrictions.filter((e) => e.trim() !== ''),
+    metafields: metaToMetafields(c.meta_data),
+    createdAt: gmtToIso(c.date_created_gmt),
+  };
+  const parsed = couponSchema.safeParse(record);
+  return parsed.success
+    ? { ok: true, record, losses }
+    : { ok: false, reason: `Coupon ${c.id}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
 }

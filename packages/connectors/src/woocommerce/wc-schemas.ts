@@ -352,3 +352,37 @@ export const anyJson = z.unknown();
 
 /** A record asked for with `_fields=id`. */
 export const wcIdSchema = z.object({ id: z.number() });
+
+const ids = z.array(looseId).catch([]);
+
+/** A coupon (GET coupons, `context=edit`); its code is stored lower case. */
+export const wcCouponSchema = z.looseObject({
+  id,
+  code: text,
+  amount: decimal,
+  status: text,
+  date_created_gmt: z.string().nullish(),
+  discount_type: text,
+  description: text,
+  date_expires_gmt: z.string().nullish(),
+  usage_count: count,
+  individual_use: flag,
+  product_ids: ids,
+  excluded_product_ids: ids,
+  usage_limit: count,
+  usage_limit_per_user: count,
+  limit_usage_to_x_items: count,
+  free_shipping: flag,
+  product_categories: ids,
+  excluded_product_categories: ids,
+  exclude_sale_items: flag,
+  minimum_amount: decimal,
+  maximum_amount: decimal,
+  // PHP answers a list it dropped an entry from (an address WordPress's sanitize_email emptied)
+  // as an object keyed by position.
+  email_restrictions: z
+    .union([z.array(z.string()), z.record(z.string(), z.string()).transform(Object.values)])
+    .catch([]),
+  meta_data: meta,
+});
+export type WcCoupon = z.infer<typeof wcCouponSchema>;

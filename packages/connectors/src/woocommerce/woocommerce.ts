@@ -1,5 +1,6 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Category } from '@replatform/canonical/category';
+import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
@@ -24,11 +25,12 @@ import { EmailSwitch, type EmailSwitchOptions } from './emails.ts';
 import { ImageStore } from './images.ts';
 import { ImportState } from './import-state.ts';
 import { destinationFields, nativeFields } from './native-fields.ts';
-import { readEntity, readIds } from './read.ts';
+import { readEntity, readIds, readMerchantCoupons } from './read.ts';
 import type { ReadContext } from './to-canonical.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
 import { anyJson, wcIdSchema, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
 import { CategoryWriter } from './write-categories.ts';
+import { CouponWriter } from './write-coupons.ts';
 import { CustomerWriter } from './write-customers.ts';
 import { OrderWriter } from './write-orders.ts';
 import { ProductWriter } from './write-products.ts';
@@ -45,6 +47,7 @@ import { ProductWriter } from './write-products.ts';
 const writeRoutes: Record<string, string> = {
   '/products/categories/batch': 'product categories',
   '/products/batch': 'products',
+  '/coupons/batch': 'coupons',
   '/customers/batch': 'customers',
   '/orders/batch': 'orders',
 };
@@ -53,7 +56,7 @@ export interface ConnectionOptions extends ClientOptions {
   emailSwitch?: EmailSwitchOptions;
 }
 
-const countPaths: Record<EntityType, string> = {
+const countPaths: Record<Exclude<EntityType, 'coupons'>, string> = {
   categories: '/products/categories',
   products: '/products',
   customers: '/customers',
@@ -65,6 +68,7 @@ export class WooCommerceConnection implements Connection {
   private info: Promise<StoreInfo> | undefined;
   private readonly categories: CategoryWriter;
   readonly products: ProductWriter;
+  private readonly coupons: CouponWriter;
   private readonly customers: CustomerWriter;
   private readonly orders: OrderWriter;
   private readonly emails: EmailSwitch;
@@ -81,6 +85,7 @@ export class WooCommerceConnection implements Connection {
     const images = new ImageStore();
     this.categories = new CategoryWriter(this.client, storeInfo, images);
     this.products = new ProductWriter(this.client, storeInfo, images, this.state);
+    this.coupons = new CouponWriter(this.client, storeInfo, this.state);
     this.customers = new CustomerWriter(this.client, this.state);
     this.orders = new OrderWriter(this.client, this.state);
     this.emails = new EmailSwitch(this.client, emailSwitch);
@@ -170,6 +175,8 @@ export class WooCommerceConnection implements Connection {
   }
 
   async count(entity: EntityType): Promise<number> {
+    // The store's coupons include the importer's own records, which are not migrated.
+    if (entity === 'coupons') return (await readMerchantCoupons(this.client)).length;
     const { total } = await this.client.page(countPaths[entity], { per_page: 1, page: 1 }, anyJson);
     if (entity !== 'categories') return total;
     // "Uncategorized" is WooCommerce's own placeholder and is not migrated.
@@ -218,9 +225,11 @@ export class WooCommerceConnection implements Connection {
           ? await this.categories.write(records as Category[], idMap)
           : entity === 'products'
             ? await this.products.write(records as Product[], idMap)
-            : entity === 'customers'
-              ? await this.customers.write(records as Customer[], idMap)
-              : await this.orders.write(records as Order[], idMap);
+            : entity === 'coupons'
+              ? await this.coupons.write(records as Coupon[], idMap)
+              : entity === 'customers'
+                ? await this.customers.write(records as Customer[], idMap)
+                : await this.orders.write(records as Order[], idMap);
       if (!sent?.size) return outcomes;
       // A record whose create this connection sent unanswered and then completed was created
       // by this run, whatever it took to complete it.
@@ -280,13 +289,13 @@ export const wooCommerceConnector = defineConnector<WooCommerceCredentials>({
   label: 'WooCommerce',
   credentialsSchema: wooCommerceCredentialsSchema,
   capabilities: {
-    read: ['categories', 'products', 'customers', 'orders'],
-    write: ['categories', 'products', 'customers', 'orders'],
+    read: ['categories', 'products', 'coupons', 'customers', 'orders'],
+    write: ['categories', 'products', 'coupons', 'customers', 'orders'],
     // The batch routes' maximum: a real store writes 100 simple products in about 3 s, 100
     // customers in 10 s and 100 orders in 9 s, alone, within the client's 60 s deadline; a store
     // that cannot gets smaller batches from then on (batch.ts).
-    batchSize: { categories: 100, products: 100, customers: 100, orders: 100 },
-    pageSize: { categories: 100, products: 100, customers: 100, orders: 100 },
+    batchSize: { categories: 100, products: 100, coupons: 100, customers: 100, orders: 100 },
+    pageSize: { categories: 100, products: 100, coupons: 100, customers: 100, orders: 100 },
     rateLimit: {
       description: 'No limit in the WooCommerce REST API itself; some hosts add their own.',
     },

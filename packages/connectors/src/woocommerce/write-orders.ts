@@ -453,11 +453,16 @@ export class OrderWriter {
 
   /**
    * Creates an order whose discounts are coupon lines: each code the destination has no coupon
-   * for gets one worth the historical discount for the time of the write.
+   * for gets one worth the historical discount for the time of the write. So does a code whose
+   * coupon was migrated from the source (our source-id marker): applied to a historical order,
+   * that coupon would be worked out anew (or refused: expired, its limits reached), so it is set
+   * aside as a draft for the time of the write, which frees its code, and published again after.
+   * The line keeps its code, by which WooCommerce finds the migrated coupon.
    */
   private async createWithCoupons(plan: Plan) {
     const o = plan.order;
     const temporary: number[] = [];
+    const parked: { id: number; code: string }[] = [];
     const amounts = new Map<string, number>();
     for (const d of o.discounts)
       if (d.code !== '') amounts.set(d.code, (amounts.get(d.code) ?? 0) + d.amount.amount);
@@ -468,49 +473,30 @@ export class OrderWriter {
           { code, per_page: 1 },
           z.array(couponSchema),
         );
-        const leftover = existing.find(
-          (c) => metaValue(c.meta_data, markers.temporaryCoupon) !== undefined,
-        );
-        if (leftover)
+        const found = existing[0];
+        if (found && metaValue(found.meta_data, markers.temporaryCoupon) !== undefined)
           // Made for an order whose write was interrupted before it could delete it: its amount
           // and e-mail are that order's, so it goes and this order gets its own.
-          await this.client.request('DELETE', `/coupons/${leftover.id}`, {
+          await this.client.request('DELETE', `/coupons/${found.id}`, {
             query: { force: true },
             retryable: true,
             schema: couponSchema,
           });
-        else if (existing.length) {
+        else if (found && sourceIdOf(found.meta_data) !== undefined) {
+          parked.push({ id: found.id, code });
+          await this.client.request('PUT', `/coupons/${found.id}`, {
+            body: { status: 'draft', meta_data: [{ key: markers.parkedCoupon, value: 'publish' }] },
+            retryable: true,
+            schema: couponSchema,
+          });
+        } else if (found) {
           plan.warnings.push(
             `The destination has a coupon '${code}' of its own; the order's coupon line was recorded with it.`,
           );
           continue;
         }
-        const email = o.billingAddress?.email || o.email;
-        const data = await this.createOnce(
-          async () =>
-            (
-              await this.client.request('POST', '/coupons', {
-                body: {
-                  code,
-                  discount_type: 'fixed_cart',
-                  amount: fromMinor(amount, o.currency),
-                  description: `Recreates a historical coupon line of an imported order; deleted right after. Import of order ${o.number}.`,
-                  ...(email ? { email_restrictions: [email] } : {}),
-                  meta_data: [{ key: markers.temporaryCoupon, value: o.id }],
-                },
-                retryable: false,
-                schema: couponSchema,
-              })
-            ).data,
-          async () =>
-            (await this.client.get('/coupons', { code, per_page: 1 }, z.array(couponSchema)))
-              .data[0],
-        );
-        temporary.push(data.id);
-        // The line's coupon_info names this coupon: WooCommerce takes the line's kind, own
-        // amount and coupon id from the coupon it applies.
-        plan.warnings.push(
-          `The destination has no coupon '${code}': the order's coupon line was recorded with a temporary fixed-amount coupon (id ${data.id}) of ${fromMinor(amount, o.currency)}, deleted right after, so the line names that coupon and not the source's kind and amount.`,
+        temporary.push(
+          await this.temporaryCoupon(plan, code, amount, parked.at(-1)?.code === code),
         );
       }
       const recover = (ops: BatchOp[]) => this.recoverCreates([plan], ops);
@@ -551,7 +537,60 @@ export class OrderWriter {
               `A temporary coupon (id ${id}) could not be deleted; delete it under Marketing > Coupons.`,
             );
           });
+      for (const { id, code } of parked)
+        await this.client
+          .request('PUT', `/coupons/${id}`, {
+            body: { status: 'publish', meta_data: [{ key: markers.parkedCoupon, value: '' }] },
+            retryable: true,
+            schema: couponSchema,
+          })
+          .catch(() => {
+            plan.warnings.push(
+              `The coupon '${code}' (id ${id}) was left as a draft; publish it under Marketing > Coupons (the next run of this migration does so too).`,
+            );
+          });
     }
+  }
+
+  /**
+   * A coupon worth an order's historical discount of one code, for the time of its write;
+   * `migrated`: the destination has the code's coupon, migrated and set aside meanwhile.
+   */
+  private async temporaryCoupon(
+    plan: Plan,
+    code: string,
+    amount: number,
+    migrated: boolean,
+  ): Promise<number> {
+    const o = plan.order;
+    const email = o.billingAddress?.email || o.email;
+    const data = await this.createOnce(
+      async () =>
+        (
+          await this.client.request('POST', '/coupons', {
+            body: {
+              code,
+              discount_type: 'fixed_cart',
+              amount: fromMinor(amount, o.currency),
+              description: `Recreates a historical coupon line of an imported order; deleted right after. Import of order ${o.number}.`,
+              ...(email ? { email_restrictions: [email] } : {}),
+              meta_data: [{ key: markers.temporaryCoupon, value: o.id }],
+            },
+            retryable: false,
+            schema: couponSchema,
+          })
+        ).data,
+      async () =>
+        (await this.client.get('/coupons', { code, per_page: 1 }, z.array(couponSchema))).data[0],
+    );
+    // The line's coupon_info names this coupon: WooCommerce takes the line's kind, own amount
+    // and coupon id from the coupon it applies.
+    plan.warnings.push(
+      migrated
+        ? `The order's coupon line '${code}' was recorded with a temporary fixed-amount coupon (id ${data.id}) of ${fromMinor(amount, o.currency)}, deleted right after, so it keeps its historical discount; the line's code leads to the migrated coupon '${code}'.`
+        : `The destination has no coupon '${code}': the order's coupon line was recorded with a temporary fixed-amount coupon (id ${data.id}) of ${fromMinor(amount, o.currency)}, deleted right after, so the line names that coupon and not the source's kind and amount.`,
+    );
+    return data.id;
   }
 
   /**

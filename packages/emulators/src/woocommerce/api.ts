@@ -1051,16 +1051,24 @@ export class WooApi {
       ...this.noteHandlers(),
 
       'GET /wc/v3/coupons': (ctx) => {
-        const code = asString(ctx.args.code).toLowerCase();
-        // The code filter goes through wc_get_coupon_id_by_code(): published coupons only.
+        // WC_REST_Coupons_Controller passes `status` on to the query although the route does not
+        // list it: without one, WP_Query lists what an administrator may read (published and
+        // private); 'any' is every status but the bin. The code filter goes through
+        // wc_get_coupon_id_by_code(): a published coupon only.
+        const status = asString(ctx.request.url.searchParams.get('status') ?? '');
+        const statuses = status === '' ? ['publish', 'private'] : status.split(',');
+        const shown = (c: { status: string }) =>
+          statuses.includes('any') ? c.status !== 'trash' : statuses.includes(c.status);
+        const code = asString(ctx.args.code);
+        const byCode = code ? this.store.couponByCode(code) : undefined;
         const items = [...this.store.coupons.values()].filter(
-          (c) => !code || (c.code === code && c.status === 'publish'),
+          (c) => shown(c) && (!code || c === byCode),
         );
         const sorted = sortItems(
           items,
           asString(ctx.args.orderby),
           asString(ctx.args.order),
-          { date: (c) => c.created, title: (c) => c.code },
+          { date: (c) => c.created, title: (c) => c.code, modified: (c) => c.modified },
           ids(ctx.args.include),
         );
         return this.paginate(ctx, sorted, '/wc/v3/coupons', (c) => this.out.coupon(c));
@@ -1090,6 +1098,19 @@ export class WooApi {
         this.store.coupons.delete(coupon.id);
         return { status: 200, body: this.out.coupon(coupon) };
       },
+      // Batch items are not checked against the route's arguments (WC_REST_Controller::batch_items
+      // calls the item callbacks directly): the coupon's own setters refuse what they cannot hold.
+      'EDIT /wc/v3/coupons/batch': (ctx) =>
+        this.batch(ctx, {
+          create: async (body) => this.out.coupon(this.store.createCoupon(body)),
+          update: async (id, body) =>
+            this.out.coupon(this.store.updateCoupon(this.coupon(id, 400), body)),
+          delete: async (id) => {
+            const coupon = this.coupon(id, 400);
+            this.store.coupons.delete(id);
+            return this.out.coupon(coupon);
+          },
+        }),
 
       'GET /wc/v3/settings': () => ({ status: 200, body: this.settingsGroups() }),
       'GET /wc/v3/settings/(?P<group_id>[\\w-]+)': (ctx) => ({

@@ -300,18 +300,7 @@ export async function seedFromSample(store: WooStore, sample: SampleStore): Prom
   linkProducts(store, sample.products, products, groupedKey);
 
   const customers = seedCustomers(store, sample);
-  const coupons = new Map<string, number>();
-  for (const o of sample.orders) {
-    if (o.discount && !coupons.has(o.discount.code))
-      coupons.set(
-        o.discount.code,
-        store.createCoupon({
-          code: o.discount.code,
-          amount: o.discount.amount,
-          discount_type: 'fixed_cart',
-        }).id,
-      );
-  }
+  const coupons = seedCoupons(store, sample, products, categoryIds);
   seedOrders(store, sample, products, customers, coupons);
   seedTermDetails(store);
   // Seeding is history: nothing of it was e-mailed now.
@@ -389,6 +378,50 @@ function linkProducts(
       product.groupedIds = members;
     }
   });
+}
+
+/**
+ * The sample's coupons, by code (as the orders name them). WooCommerce has no start date, so a
+ * sample coupon's start is left out; the first coupon carries a custom field of the merchant's.
+ */
+function seedCoupons(
+  store: WooStore,
+  sample: SampleStore,
+  products: Map<string, { id: number }>,
+  categoryIds: Map<string, number>,
+): Map<string, number> {
+  const byCode = new Map<string, number>();
+  const productIds = (keys: string[]) => keys.flatMap((k) => products.get(k)?.id ?? []);
+  const termIds = (keys: string[]) => keys.flatMap((k) => categoryIds.get(k) ?? []);
+  for (const [index, c] of sample.coupons.entries()) {
+    const coupon = store.createCoupon({
+      code: c.code,
+      description: c.description,
+      discount_type: c.discountType,
+      amount: c.amount,
+      free_shipping: c.freeShipping,
+      status: c.enabled ? 'publish' : 'draft',
+      date_expires: c.expiresAt,
+      minimum_amount: c.minimumSpend ?? '',
+      maximum_amount: c.maximumSpend ?? '',
+      usage_limit: c.usageLimit ?? 0,
+      usage_limit_per_user: c.usageLimitPerCustomer ?? 0,
+      limit_usage_to_x_items: c.itemLimit ?? 0,
+      individual_use: c.individualUse,
+      exclude_sale_items: c.excludeSaleItems,
+      product_ids: productIds(c.productKeys),
+      excluded_product_ids: productIds(c.excludedProductKeys),
+      product_categories: termIds(c.categoryKeys),
+      excluded_product_categories: termIds(c.excludedCategoryKeys),
+      email_restrictions: c.allowedEmails,
+      meta_data: index === 0 ? [{ key: 'campaign', value: 'newsletter' }] : [],
+    });
+    coupon.created = Date.parse(c.createdAt);
+    coupon.modified = coupon.created;
+    coupon.usageCount = c.usageCount;
+    byCode.set(c.code, coupon.id);
+  }
+  return byCode;
 }
 
 function seedCustomers(store: WooStore, sample: SampleStore): Map<string, number> {

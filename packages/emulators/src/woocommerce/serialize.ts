@@ -647,10 +647,16 @@ export class Serializer {
   }
 
   coupon(c: Coupon) {
+    const decimal = (value: string) => Number(value || 0).toFixed(2);
+    const limit = (value: number) => (value > 0 ? value : null);
+    // PHP answers a list that lost entries (array_filter keeps the others' keys) as an object.
+    const emails = c.emailRestrictions.every((e) => e !== null)
+      ? c.emailRestrictions
+      : Object.fromEntries(c.emailRestrictions.flatMap((e, i) => (e === null ? [] : [[i, e]])));
     return {
       id: c.id,
       code: c.code,
-      amount: Number(c.amount).toFixed(2),
+      amount: decimal(c.amount),
       status: c.status,
       date_created: wcDate(c.created),
       date_created_gmt: wcDate(c.created),
@@ -660,21 +666,21 @@ export class Serializer {
       description: c.description,
       date_expires: wcDate(c.dateExpires),
       date_expires_gmt: wcDate(c.dateExpires),
-      usage_count: 0,
-      individual_use: false,
-      product_ids: [],
-      excluded_product_ids: [],
-      usage_limit: null,
-      usage_limit_per_user: null,
-      limit_usage_to_x_items: null,
+      usage_count: c.usageCount,
+      individual_use: c.individualUse,
+      product_ids: c.productIds,
+      excluded_product_ids: c.excludedProductIds,
+      usage_limit: limit(c.usageLimit),
+      usage_limit_per_user: limit(c.usageLimitPerUser),
+      limit_usage_to_x_items: limit(c.limitUsageToXItems),
       free_shipping: c.freeShipping,
-      product_categories: [],
-      excluded_product_categories: [],
-      exclude_sale_items: false,
-      minimum_amount: '0.00',
-      maximum_amount: '0.00',
-      email_restrictions: [],
-      used_by: [],
+      product_categories: c.productCategories,
+      excluded_product_categories: c.excludedProductCategories,
+      exclude_sale_items: c.excludeSaleItems,
+      minimum_amount: decimal(c.minimumAmount),
+      maximum_amount: decimal(c.maximumAmount),
+      email_restrictions: emails,
+      used_by: c.usedBy,
       meta_data: this.meta(c.meta),
       _links: this.links(`coupons/${c.id}`, 'coupons'),
     };

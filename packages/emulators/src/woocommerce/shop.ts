@@ -189,7 +189,10 @@ export interface Refund {
 export interface Coupon {
   id: number;
   code: string;
-  /** Post status: only 'publish' coupons apply at checkout or are found by their code. */
+  /**
+   * Post status: only 'publish' coupons apply at checkout or are found by their code. The REST
+   * API stores any status it is sent.
+   */
   status: string;
   /** When it stops applying (ms), or null. */
   dateExpires: number | null;
@@ -197,7 +200,23 @@ export interface Coupon {
   discountType: string;
   description: string;
   freeShipping: boolean;
-  emailRestrictions: string[];
+  /** Lower case, as WC_Coupon::set_email_restrictions() keeps them; `null` for a dropped entry. */
+  emailRestrictions: (string | null)[];
+  individualUse: boolean;
+  productIds: number[];
+  excludedProductIds: number[];
+  /** 0 is no limit. */
+  usageLimit: number;
+  usageLimitPerUser: number;
+  limitUsageToXItems: number;
+  productCategories: number[];
+  excludedProductCategories: number[];
+  excludeSaleItems: boolean;
+  /** '' when none. */
+  minimumAmount: string;
+  maximumAmount: string;
+  usageCount: number;
+  usedBy: string[];
   created: number;
   modified: number;
   meta: Meta[];
@@ -462,27 +481,16 @@ export class WooStore extends CatalogStore {
   // Coupons
 
   createCoupon(input: Json): Coupon {
-    const code = asString(input.code).trim().toLowerCase();
-    if (!code)
+    if (asString(input.code).trim() === '')
       throw new RestError(
         400,
         'woocommerce_rest_empty_coupon_code',
         'The coupon code cannot be empty.',
       );
-    // wc_get_coupon_id_by_code() only sees published coupons; a draft's code is not "taken".
-    const taken = (status: unknown) =>
-      (status === undefined || asString(status) === 'publish') &&
-      [...this.coupons.values()].some((c) => c.code === code && c.status === 'publish');
-    if (taken(input.status))
-      throw new RestError(
-        400,
-        'woocommerce_rest_coupon_code_already_exists',
-        'The coupon code already exists',
-      );
     const now = this.now();
     const coupon: Coupon = {
-      id: this.postId(),
-      code,
+      id: 0,
+      code: '',
       status: 'publish',
       dateExpires: null,
       amount: '0',
@@ -490,11 +498,25 @@ export class WooStore extends CatalogStore {
       description: '',
       freeShipping: false,
       emailRestrictions: [],
+      individualUse: false,
+      productIds: [],
+      excludedProductIds: [],
+      usageLimit: 0,
+      usageLimitPerUser: 0,
+      limitUsageToXItems: 0,
+      productCategories: [],
+      excludedProductCategories: [],
+      excludeSaleItems: false,
+      minimumAmount: '',
+      maximumAmount: '',
+      usageCount: 0,
+      usedBy: [],
       created: now,
       modified: now,
       meta: [],
     };
     this.applyCouponFields(coupon, input);
+    coupon.id = this.postId();
     this.coupons.set(coupon.id, coupon);
     return coupon;
   }
@@ -502,7 +524,45 @@ export class WooStore extends CatalogStore {
   /** WC_REST_Coupons_Controller::prepare_object_for_database() for an existing coupon. */
   updateCoupon(existing: Coupon, input: Json): Coupon {
     const coupon = structuredClone(existing);
-    if (input.code !== undefined) {
+    this.applyCouponFields(coupon, input);
+    coupon.modified = this.now();
+    this.coupons.set(coupon.id, coupon);
+    return coupon;
+  }
+
+  /**
+   * The coupon of a code as wc_get_coupon_id_by_code() finds it: published coupons only, the
+   * oldest first.
+   */
+  couponByCode(code: string, except = 0): Coupon | undefined {
+    const key = code.trim().toLowerCase();
+    return [...this.coupons.values()].find(
+      (c) => c.code === key && c.status === 'publish' && c.id !== except,
+    );
+  }
+
+  /**
+   * The merchant's coupons: not the importer's record of switched-off e-mails, nor its temporary
+   * coupons of order lines (their meta data says so).
+   */
+  merchantCoupons(): Coupon[] {
+    return [...this.coupons.values()].filter(
+      (c) =>
+        c.status !== 'trash' &&
+        c.code !== 'replatform-import-email-switch' &&
+        !c.meta.some((m) => m.key === '_replatform_temporary_coupon'),
+    );
+  }
+
+  /**
+   * The writable fields in WooCommerce's order: the code first (wc_format_coupon_code, then refused
+   * when a published coupon other than this one has it), null values ignored, numbers through
+   * absint (the batch route does not check types), the expiry only through `date_expires`
+   * (WooCommerce 11 has no setter for `date_expires_gmt`, so the REST API ignores it).
+   */
+  private applyCouponFields(coupon: Coupon, input: Json) {
+    const given = (key: string) => input[key] !== undefined && input[key] !== null;
+    if (given('code')) {
       const code = asString(input.code).trim().toLowerCase();
       if (!code)
         throw new RestError(
@@ -510,11 +570,7 @@ export class WooStore extends CatalogStore {
           'woocommerce_rest_empty_coupon_code',
           'The coupon code cannot be empty.',
         );
-      if (
-        [...this.coupons.values()].some(
-          (c) => c.code === code && c.id !== coupon.id && c.status === 'publish',
-        )
-      )
+      if (this.couponByCode(code, coupon.id))
         throw new RestError(
           400,
           'woocommerce_rest_coupon_code_already_exists',
@@ -522,30 +578,53 @@ export class WooStore extends CatalogStore {
         );
       coupon.code = code;
     }
-    this.applyCouponFields(coupon, input);
-    coupon.modified = this.now();
-    this.coupons.set(coupon.id, coupon);
-    return coupon;
-  }
-
-  private applyCouponFields(coupon: Coupon, input: Json) {
-    if (input.status !== undefined) {
-      const status = asString(input.status);
-      coupon.status = ['draft', 'pending', 'private', 'publish', 'future'].includes(status)
-        ? status
-        : 'publish';
+    if (given('discount_type')) {
+      const type = asString(input.discount_type);
+      if (!['percent', 'fixed_cart', 'fixed_product'].includes(type))
+        throw new RestError(400, 'coupon_invalid_discount_type', 'Invalid discount type.');
+      coupon.discountType = type;
     }
-    if (input.amount !== undefined) coupon.amount = formatDecimal(input.amount) || '0';
-    const expires = input.date_expires_gmt ?? input.date_expires;
-    if (expires !== undefined) coupon.dateExpires = parseWcDate(expires) ?? null;
-    if (input.discount_type !== undefined)
-      coupon.discountType = asString(input.discount_type) || 'fixed_cart';
-    if (input.description !== undefined) coupon.description = asString(input.description);
-    if (input.free_shipping !== undefined) coupon.freeShipping = asBool(input.free_shipping);
-    if (input.email_restrictions !== undefined)
-      coupon.emailRestrictions = asList(input.email_restrictions)
-        .map((e) => asString(e).trim().toLowerCase())
-        .filter(Boolean);
+    // A scheduled status without a date to publish on is published at once (wp_insert_post).
+    if (given('status'))
+      coupon.status = asString(input.status) === 'future' ? 'publish' : asString(input.status);
+    if (given('amount')) coupon.amount = formatDecimal(input.amount) || '0';
+    if (given('date_expires')) coupon.dateExpires = parseWcDate(input.date_expires) ?? null;
+    if (given('description')) coupon.description = asString(input.description);
+    const flags = [
+      ['free_shipping', 'freeShipping'],
+      ['individual_use', 'individualUse'],
+      ['exclude_sale_items', 'excludeSaleItems'],
+    ] as const;
+    for (const [key, field] of flags) if (given(key)) coupon[field] = asBool(input[key]);
+    const counts = [
+      ['usage_limit', 'usageLimit'],
+      ['usage_limit_per_user', 'usageLimitPerUser'],
+      ['limit_usage_to_x_items', 'limitUsageToXItems'],
+    ] as const;
+    for (const [key, field] of counts)
+      if (given(key)) coupon[field] = Math.abs(Math.trunc(Number(input[key]))) || 0;
+    const lists = [
+      ['product_ids', 'productIds'],
+      ['excluded_product_ids', 'excludedProductIds'],
+      ['product_categories', 'productCategories'],
+      ['excluded_product_categories', 'excludedProductCategories'],
+    ] as const;
+    for (const [key, field] of lists)
+      if (given(key))
+        coupon[field] = asList(input[key])
+          .map((v) => Math.abs(Math.trunc(Number(v))) || 0)
+          .filter((v) => v > 0);
+    if (given('minimum_amount')) coupon.minimumAmount = formatDecimal(input.minimum_amount);
+    if (given('maximum_amount')) coupon.maximumAmount = formatDecimal(input.maximum_amount);
+    if (given('email_restrictions')) {
+      // sanitize_email() empties what is not an address, and array_filter() drops it but keeps
+      // the others' positions.
+      const kept = asList(input.email_restrictions).map((e) => {
+        const email = asString(e).trim().toLowerCase();
+        return emailPattern.test(email.replace(/\*/g, 'x')) ? email : null;
+      });
+      coupon.emailRestrictions = kept.some((e) => e !== null) ? kept : [];
+    }
     this.applyMeta(coupon.meta, input.meta_data);
   }
 
@@ -756,29 +835,42 @@ export class WooStore extends CatalogStore {
   }
 
   /**
-   * WC_Discounts::is_coupon_valid() for an order: the coupon exists (published), has not expired
-   * and, when restricted to e-mails, names the buyer's or the API user's.
+   * WC_Discounts::is_coupon_valid() for an order: the coupon exists (published), has not expired,
+   * the order's subtotal is within its minimum and maximum spend, and, when restricted to e-mails,
+   * it names the buyer's or the API user's. WooCommerce escapes the code's quotes in its messages.
    */
   private validCoupon(order: Order, code: string): Coupon {
-    const coupon = [...this.coupons.values()].find(
-      (c) => c.code === code.trim().toLowerCase() && c.status === 'publish',
-    );
+    const coupon = this.couponByCode(code);
     if (!coupon)
       throw new RestError(
         400,
         'woocommerce_rest_invalid_coupon',
         `Coupon "${code}" does not exist!`,
       );
+    const invalid = (message: string) =>
+      new RestError(400, 'woocommerce_rest_invalid_coupon', message);
+    const quoted = `&quot;${coupon.code}&quot;`;
     if (coupon.dateExpires !== null && this.now() > coupon.dateExpires)
-      throw new RestError(400, 'woocommerce_rest_invalid_coupon', 'This coupon has expired.');
+      throw invalid(`Coupon ${quoted} has expired.`);
+    const subtotal = order.lineItems.reduce((s, i) => s + i.subtotal, 0);
+    if (coupon.minimumAmount !== '' && Number(coupon.minimumAmount) > subtotal)
+      throw invalid(`The minimum spend for coupon ${quoted} is ${coupon.minimumAmount}.`);
+    if (
+      coupon.maximumAmount !== '' &&
+      Number(coupon.maximumAmount) > 0 &&
+      Number(coupon.maximumAmount) < subtotal
+    )
+      throw invalid(`The maximum spend for coupon ${quoted} is ${coupon.maximumAmount}.`);
     const emails = [this.adminEmail, order.billing.email.toLowerCase()].filter(Boolean);
-    const allowed = (pattern: string) => {
+    const allowed = (pattern: string | null) => {
+      if (pattern === null) return false;
       const regex = new RegExp(
         `^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`,
       );
       return emails.some((e) => regex.test(e));
     };
-    if (coupon.emailRestrictions.length && !coupon.emailRestrictions.some(allowed))
+    const restrictions = coupon.emailRestrictions.filter((e) => e !== null);
+    if (restrictions.length && !restrictions.some(allowed))
       throw new RestError(
         400,
         'woocommerce_rest_invalid_coupon',

@@ -59,6 +59,8 @@ export interface WooCommerceStoreCounts {
   categories: number;
   tags: number;
   brands: number;
+  /** The merchant's coupons: not the importer's own records (see merchantCoupons). */
+  coupons: number;
   customers: number;
   orders: number;
   attachments: number;
@@ -171,6 +173,7 @@ export async function startWooCommerceEmulator(
     categories: store.termsOf('product_cat').length,
     tags: store.termsOf('product_tag').length,
     brands: store.termsOf('product_brand').length,
+    coupons: store.merchantCoupons().length,
     customers: store.customers.size,
     orders: [...store.orders.values()].filter((o) => o.status !== 'trash').length,
     attachments: store.attachments.size,

@@ -10,7 +10,7 @@ export interface AssignedField {
   reportAs: readonly string[];
 }
 
-type Entity = 'categories' | 'products' | 'customers' | 'orders';
+type Entity = 'categories' | 'products' | 'coupons' | 'customers' | 'orders';
 
 const stamped = (what: string, reportAs: readonly string[]): AssignedField => ({
   reason: `${what} is read-only: WooCommerce stamps the time it is written`,
@@ -50,6 +50,17 @@ export const refusedByWooCommerce: Record<Entity, Readonly<Record<string, Assign
       reportAs: ['variation_records[].downloads[].id'],
     },
   }),
+  coupons: withGmt({
+    date_created: stamped('a coupon’s creation date', ['createdAt']),
+    usage_count: {
+      reason: 'read-only: WooCommerce counts a coupon’s uses itself, from the orders that use it',
+      reportAs: ['usageCount'],
+    },
+    used_by: {
+      reason: 'read-only: WooCommerce records who used a coupon as orders use it',
+      reportAs: ['used_by'],
+    },
+  }),
   customers: withGmt({
     date_created: stamped('a customer’s registration date', ['createdAt']),
   }),
@@ -80,7 +91,8 @@ export const refusedByWooCommerce: Record<Entity, Readonly<Record<string, Assign
       reportAs: ['pricesIncludeTax'],
     },
     // wc/v3 takes only a coupon line's code (calculate_coupons): the rest comes from the coupon
-    // it applies, which is the destination's own (coupons are not migrated).
+    // it applies, a temporary one worth the line's historical discount (a migrated coupon of
+    // the code is set aside meanwhile) or the destination's own.
     'coupon_lines[].discount_type': {
       reason: 'read-only: WooCommerce takes it from the coupon it applies at the destination',
       reportAs: ['coupon_lines[].discount_type'],

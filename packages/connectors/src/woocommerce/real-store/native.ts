@@ -18,6 +18,7 @@ export const nativeEntities = [
   'tags',
   'attributes',
   'products',
+  'coupons',
   'customers',
   'orders',
   'media',
@@ -121,6 +122,9 @@ export class NativeReader {
               ? await this.list(`wc/v3/products/${product.id}/variations`, edit)
               : [],
         }));
+      case 'coupons':
+        // Without a status WooCommerce lists only published and private coupons.
+        return this.list('wc/v3/coupons', { ...edit, status: 'any' });
       case 'customers':
         return this.list('wc/v3/customers', edit);
       case 'orders':

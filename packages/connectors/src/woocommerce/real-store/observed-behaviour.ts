@@ -212,6 +212,89 @@ export function describeObservedBehaviour(
       expect((await get(`products/${grouped.id}`)).grouped_products).toEqual([product.id]);
     });
 
+    it('keeps coupon codes and e-mail restrictions lower case, refuses a code a published coupon has in any case, and lets a draft share it', async () => {
+      const coupon = await post('coupons', {
+        code: 'Obs-Spring',
+        amount: '15',
+        email_restrictions: ['Ana@Example.com', '*@Staff.example.com'],
+      });
+      expect(coupon).toMatchObject({
+        code: 'obs-spring',
+        email_restrictions: ['ana@example.com', '*@staff.example.com'],
+        usage_limit: null,
+        usage_limit_per_user: null,
+        limit_usage_to_x_items: null,
+        minimum_amount: '0.00',
+      });
+      const again = await api.send('POST', 'wc/v3/coupons', { code: 'OBS-SPRING ' });
+      expect(again.status).toBe(400);
+      expect(again.body).toMatchObject({
+        code: 'woocommerce_rest_coupon_code_already_exists',
+        message: 'The coupon code already exists',
+      });
+      const draft = await post('coupons', { code: 'obs-later', status: 'draft' });
+      expect((await post('coupons', { code: 'obs-later' })).status).toBe('publish');
+      // Drafts are listed only with status=any, and never found by their code.
+      const listed = async (query: string) =>
+        ((await get(`coupons?per_page=100&${query}`)) as unknown as { id: number }[]).map(
+          (c) => c.id,
+        );
+      expect(await listed('')).not.toContain(draft.id);
+      expect(await listed('status=any')).toContain(draft.id);
+      expect(
+        ((await get('coupons?code=obs-later')) as unknown as { status: string }[]).map(
+          (c) => c.status,
+        ),
+      ).toEqual(['publish']);
+    });
+
+    it('sets a coupon’s expiry only through date_expires, ignores a null, and clears it with an empty string', async () => {
+      const ignored = await post('coupons', {
+        code: 'obs-gmt',
+        date_expires_gmt: '2027-03-31T12:30:00',
+      });
+      expect(ignored.date_expires_gmt).toBeNull();
+      const coupon = await post('coupons', {
+        code: 'obs-expiry',
+        date_expires: '2027-03-31T12:30:00+02:00',
+      });
+      expect(coupon.date_expires_gmt).toBe('2027-03-31T10:30:00');
+      const kept = await api.send('PUT', `wc/v3/coupons/${coupon.id}`, { date_expires: null });
+      expect(kept.body.date_expires_gmt).toBe('2027-03-31T10:30:00');
+      const cleared = await api.send('PUT', `wc/v3/coupons/${coupon.id}`, { date_expires: '' });
+      expect(cleared.body.date_expires_gmt).toBeNull();
+    });
+
+    it('drops an e-mail restriction that is no address and answers the rest by position; refuses an unknown discount kind in a batch', async () => {
+      const coupon = await post('coupons', {
+        code: 'obs-mails',
+        email_restrictions: ['not-an-address', 'ok@example.com'],
+      });
+      expect(coupon.email_restrictions).toEqual({ '1': 'ok@example.com' });
+      const batch = await post('coupons/batch', {
+        update: [{ id: coupon.id, discount_type: 'nope' }],
+      });
+      expect(batch.update).toMatchObject([{ error: { code: 'coupon_invalid_discount_type' } }]);
+    });
+
+    it('refuses to apply an expired coupon to an order, or one whose minimum spend it is under', async () => {
+      await post('coupons', {
+        code: 'obs-gone',
+        amount: '1',
+        date_expires: '2020-01-01T00:00:00Z',
+      });
+      await post('coupons', { code: 'obs-big', amount: '1', minimum_amount: '1000' });
+      for (const code of ['obs-gone', 'obs-big']) {
+        const order = await api.send('POST', 'wc/v3/orders', {
+          billing,
+          line_items: [{ product_id: product.id, quantity: 1 }],
+          coupon_lines: [{ code }],
+        });
+        expect(order.status, code).toBe(400);
+        expect(order.body.code).toBe('woocommerce_rest_invalid_coupon');
+      }
+    });
+
     it('moves a completed order to refunded on a full refund, with a note of its own, and marks each refund full or partial', async () => {
       const order = await post('orders', {
         status: 'completed',

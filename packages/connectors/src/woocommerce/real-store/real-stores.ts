@@ -155,6 +155,11 @@ export async function storedCount(store: RealStore, entity: EntityType): Promise
       "COALESCE((SELECT option_value FROM wp_options WHERE option_name = 'default_product_cat'), 0)",
     products:
       "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'product' AND post_status NOT IN ('trash', 'auto-draft')",
+    // Not the importer's own coupons: its record of switched-off e-mails, temporary coupons.
+    coupons:
+      "SELECT COUNT(*) FROM wp_posts p WHERE p.post_type = 'shop_coupon' AND p.post_status NOT IN ('trash', 'auto-draft') " +
+      "AND p.post_title <> 'replatform-import-email-switch' AND NOT EXISTS (SELECT 1 FROM wp_postmeta m " +
+      "WHERE m.post_id = p.ID AND m.meta_key = '_replatform_temporary_coupon')",
     customers:
       "SELECT COUNT(*) FROM wp_usermeta WHERE meta_key = 'wp_capabilities' AND meta_value LIKE '%\"customer\"%'",
     orders:
