@@ -297,7 +297,9 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       repository,
       migrationId,
       streams,
-      source,
+      // The source as it is: the verification applies the same transforms itself.
+      source: options.source,
+      mappings,
       destination: options.destination,
       retry,
       signal: options.signal,

@@ -1,9 +1,11 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import { comparable } from '@replatform/connectors/kit/conformance/compare';
 import { inDestinationForm } from '@replatform/connectors/kit/fields';
+import type { FieldMappings } from '@replatform/contracts/migration';
 import type { DifferenceSummary, EngineRepository } from '@replatform/db/engine-repository';
 import { fieldHashes } from './content-hash.ts';
 import type { StoreSide } from './migrate.ts';
+import { transformedSource } from './mappings.ts';
 import { readPages } from './read-pages.ts';
 import { referencesByEntity } from './references.ts';
 import { normaliseRepresentation } from './representation.ts';
@@ -73,6 +75,11 @@ export interface VerifyOptions {
   streams: readonly EntityType[];
   source: StoreSide;
   destination: StoreSide;
+  /**
+   * The owner's mappings the run applied: the source is compared as the run wrote it, mapped and
+   * with the coupons the destination cannot hold whole switched off (see transformedSource).
+   */
+  mappings?: FieldMappings | undefined;
   retry: RetryPolicy;
   signal?: AbortSignal | undefined;
   /**
@@ -229,7 +236,15 @@ async function destinationNotes(
  * source is read and each record compared with the note of its counterpart.
  */
 export async function verifyMigration(options: VerifyOptions): Promise<VerificationResult> {
-  const { repository, migrationId, streams, source, destination, retry, signal } = options;
+  const { repository, migrationId, streams, destination, retry, signal } = options;
+  const source: StoreSide = {
+    ...options.source,
+    connection: transformedSource(
+      options.source.connection,
+      options.mappings ?? {},
+      destination.capabilities,
+    ),
+  };
   const limit = options.exampleLimit ?? 10;
   const result: VerificationResult = {
     status: 'passed',
