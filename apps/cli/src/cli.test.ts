@@ -72,13 +72,15 @@ describe('replatform CLI commands', () => {
         '  products   9',
         '  customers  4',
         '  orders     5',
-        '  records    18 (products + customers + orders)',
+        '  coupons    0',
+        '  records    18 (products + customers + orders + coupons)',
         'destination: WooCommerce "Memory store"',
         '  categories 0',
         '  products   0',
         '  customers  0',
         '  orders     0',
-        '  records    0 (products + customers + orders)',
+        '  coupons    0',
+        '  records    0 (products + customers + orders + coupons)',
         '',
       ].join('\n'),
     );
@@ -95,7 +97,7 @@ describe('replatform CLI commands', () => {
     );
     expect(some.out).toContain('  orders     5');
     expect(some.out).not.toContain('  products');
-    expect(some.out).toContain('  records    5 (products + customers + orders)');
+    expect(some.out).toContain('  records    5 (orders)');
   });
 
   it('count: refuses unknown data types and wrong credentials with a clear message', async () => {

@@ -393,7 +393,7 @@ async function count(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
         deps.stdout.write(`  ${entity.padEnd(10)} ${number(n)}\n`);
       }
       deps.stdout.write(
-        `  ${'records'.padEnd(10)} ${number(total)} (${paidEntityTypes.join(' + ')})\n`,
+        `  ${'records'.padEnd(10)} ${number(total)} (${entities.filter((e) => e !== 'categories').join(' + ')})\n`,
       );
     }
     return 0;
