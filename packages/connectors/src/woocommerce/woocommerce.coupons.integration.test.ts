@@ -199,4 +199,27 @@ describe('WooCommerce coupon writes', () => {
     expect(again?.outcome).toBe('updated');
     expect(emu.store.coupons.get(id)?.status).toBe('publish');
   });
+
+  it('publishes at the end of the import a coupon set aside by an order whose write stopped, and nothing else', async () => {
+    const [written] = await connection.write('coupons', [coupon('1', { code: 'parked' })], idMap);
+    const [draft] = await connection.write(
+      'coupons',
+      [coupon('2', { code: 'draft-of-ours', enabled: false })],
+      idMap,
+    );
+    const left = emu.store.coupons.get(Number(written?.destinationId));
+    if (!left) throw new Error('not written');
+    emu.store.updateCoupon(left, {
+      status: 'draft',
+      meta_data: [{ key: markers.parkedCoupon, value: 'publish' }],
+    });
+    await connection.prepareImport?.({ runId: 'run-1', resumed: false });
+    const notes = (await connection.finishImport?.({ runId: 'run-1' })) ?? [];
+    expect(notes).toContain(
+      'Coupons set aside while their orders were recorded were published again: parked.',
+    );
+    expect(emu.store.coupons.get(left.id)?.status).toBe('publish');
+    // A coupon that is a draft at the source stays one.
+    expect(emu.store.coupons.get(Number(draft?.destinationId))?.status).toBe('draft');
+  });
 });

@@ -279,8 +279,10 @@ export class WooCommerceConnection implements Connection {
     return lines;
   }
 
-  finishImport(options?: ImportOptions): Promise<string[]> {
-    return this.emails.restore(options);
+  async finishImport(options?: ImportOptions): Promise<string[]> {
+    // E-mails first: a store that fails the coupons' read still gets its e-mails back.
+    const restored = await this.emails.restore(options);
+    return [...(await this.coupons.publishSetAside()), ...restored];
   }
 }
 

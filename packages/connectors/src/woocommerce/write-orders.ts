@@ -545,8 +545,10 @@ export class OrderWriter {
             schema: couponSchema,
           })
           .catch(() => {
+            // Written again by the next run, whose end publishes the coupon (publishSetAside).
+            plan.incomplete = true;
             plan.warnings.push(
-              `The coupon '${code}' (id ${id}) was left as a draft; publish it under Marketing > Coupons (the next run of this migration does so too).`,
+              `The coupon '${code}' (id ${id}) was left as a draft; this migration publishes it again at the end of the run, or publish it under Marketing > Coupons.`,
             );
           });
     }
