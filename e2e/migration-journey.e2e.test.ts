@@ -425,19 +425,22 @@ describe('migration journey in Chromium (e2e)', () => {
     // rows included), field by field in the last column.
     expect(rows.some((r) => r[0] === 'product' && (r[5] ?? '') !== '')).toBe(true);
     // Besides the records, the report holds the destination's notes on the import and the
-    // categories that travel with products; the detail page counts products, customers and
-    // orders only (spec.md section 3's data types).
+    // categories that travel with products; the detail page counts the data types the owner
+    // selects (spec.md section 3's three, and coupons).
     for (const [type] of rows)
-      expect(['import', 'category', 'product', 'customer', 'order']).toContain(type);
+      expect(['import', 'category', 'product', 'customer', 'order', 'coupon']).toContain(type);
     expect(rows.filter((r) => r[0] === 'import').every((r) => r[3] === 'note')).toBe(true);
-    const records = rows.filter((r) => ['product', 'customer', 'order'].includes(r[0] ?? ''));
-    // Every record of the three data types is in the report once.
+    const records = rows.filter((r) =>
+      ['product', 'customer', 'order', 'coupon'].includes(r[0] ?? ''),
+    );
+    // Every record of the selected data types is in the report once.
     const perType: Record<string, number> = {};
     for (const [type = ''] of records) perType[type] = (perType[type] ?? 0) + 1;
     expect(perType).toEqual({
       product: sandboxCounts.products,
       customer: sandboxCounts.customers,
       order: sandboxCounts.orders,
+      coupon: 6,
     });
     expect(new Set(records.map((r) => `${r[0]} ${r[1]}`)).size).toBe(records.length);
     // The detail page's figures are the report's: every record, those migrated or skipped (an
