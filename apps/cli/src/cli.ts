@@ -5,7 +5,11 @@ import { pipeline } from 'node:stream/promises';
 import type { EntityType } from '@replatform/canonical/entities';
 import type { Connector } from '@replatform/connectors/kit/contract';
 import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
-import { platformLabels, type Platform } from '@replatform/contracts/migration';
+import {
+  platformLabels,
+  unsupportedDataTypes,
+  type Platform,
+} from '@replatform/contracts/migration';
 import { migrateToLatest, openDatabase, type Db } from '@replatform/db/database';
 import { EngineJobsRepository } from '@replatform/db/engine-jobs-repository';
 import { EngineRepository, type LeaseFence } from '@replatform/db/engine-repository';
@@ -43,12 +47,12 @@ export interface CliDeps {
 /** Local state (id map, checkpoints, outcomes) lives under this user id in the state file. */
 const CLI_USER = 'cli';
 
-export const usage = `replatform — move products, customers, orders and coupons between store platforms
+export const usage = `replatform — move products, customers, orders, coupons and reviews between store platforms
 
 Usage:
   replatform migrate --from <platform> --from-url <url> [--from-<field> <value>...]
                      --to <platform> --to-url <url> [--to-<field> <value>...]
-                     [--entities products,customers,orders,coupons] [--report report.csv]
+                     [--entities products,customers,orders,coupons,reviews] [--report report.csv]
                      [--state ./replatform-cli.sqlite] [--allow <origin>...] [--allow-http]
                      [--concurrency <n>] [--batch-size <n>] [--timeout <seconds>]
                      [--no-verify] [--quiet]
@@ -97,8 +101,15 @@ async function sideOf(parsed: ParsedArgs, which: 'from' | 'to', deps: CliDeps): 
   return { platform, connector, credentials: checked.data, address: displayAddress(raw, platform) };
 }
 
-function entitiesOf(parsed: ParsedArgs): string[] {
-  const list = (flag(parsed, 'entities') ?? paidEntityTypes.join(','))
+/**
+ * The data types asked for with --entities; without it, every type both platforms can carry
+ * (reviews are left out where Magento is one of the stores).
+ */
+function entitiesOf(parsed: ParsedArgs, platforms: Platform[]): string[] {
+  const all = paidEntityTypes.filter((type) =>
+    platforms.every((p) => unsupportedDataTypes[p][type] === undefined),
+  );
+  const list = (flag(parsed, 'entities') ?? all.join(','))
     .split(',')
     .map((e) => e.trim())
     .filter(Boolean);
@@ -237,7 +248,7 @@ async function writeReport(db: Db, migrationId: string, path: string): Promise<v
 async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
   const from = await sideOf(parsed, 'from', deps);
   const to = await sideOf(parsed, 'to', deps);
-  const entities = entitiesOf(parsed);
+  const entities = entitiesOf(parsed, [from.platform, to.platform]);
   const concurrency = flag(parsed, 'concurrency');
   if (concurrency !== undefined && !/^[1-9]\d*$/.test(concurrency))
     throw new UsageError('--concurrency takes a whole number from 1');
@@ -355,7 +366,11 @@ async function verify(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
     const streams = (
       run?.entities.length
         ? run.entities
-        : planMigration(entitiesOf(parsed), source.capabilities, destination.capabilities).streams
+        : planMigration(
+            entitiesOf(parsed, [from.platform, to.platform]),
+            source.capabilities,
+            destination.capabilities,
+          ).streams
     ) as EntityType[];
     const result = await verifyMigration({
       repository,
@@ -380,7 +395,13 @@ async function count(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
   try {
     const sides: [string, Side][] = [['source', await sideOf(parsed, 'from', deps)]];
     if (flag(parsed, 'to')) sides.push(['destination', await sideOf(parsed, 'to', deps)]);
-    const entities = ['categories', ...entitiesOf(parsed)] as EntityType[];
+    const entities = [
+      'categories',
+      ...entitiesOf(
+        parsed,
+        sides.map(([, side]) => side.platform),
+      ),
+    ] as EntityType[];
     for (const [label, side] of sides) {
       const store = connect(side, http);
       const info = await store.connection.check();

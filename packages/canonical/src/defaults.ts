@@ -187,6 +187,7 @@ const neutralRecords: Record<string, unknown> = {
   customers: { ...customerDefaults(), acceptsMarketing: false, note: '', tags: [] },
   orders: { ...orderDefaults('XXX'), lines: [orderLineDefaults()] },
   coupons: couponDefaults(),
+  reviews: { reviewerEmail: '', title: '', body: '', verified: false },
 };
 
 /**

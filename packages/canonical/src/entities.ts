@@ -4,12 +4,21 @@ import { couponSchema, type Coupon } from './coupon.ts';
 import { customerSchema, type Customer } from './customer.ts';
 import { orderSchema, type Order } from './order.ts';
 import { productSchema, type Product } from './product.ts';
+import { reviewSchema, type Review } from './review.ts';
 
 /**
  * The kinds of record a migration moves, in dependency order: coupons after the products and
- * categories they may be limited to, orders last so their coupon lines find the coupons.
+ * categories they may be limited to, orders after them so their coupon lines find the coupons,
+ * and reviews after the products they review.
  */
-export const entityTypes = ['categories', 'products', 'coupons', 'customers', 'orders'] as const;
+export const entityTypes = [
+  'categories',
+  'products',
+  'coupons',
+  'customers',
+  'orders',
+  'reviews',
+] as const;
 export type EntityType = (typeof entityTypes)[number];
 
 export interface EntityRecord {
@@ -18,6 +27,7 @@ export interface EntityRecord {
   coupons: Coupon;
   customers: Customer;
   orders: Order;
+  reviews: Review;
 }
 
 export const entitySchemas: { [E in EntityType]: z.ZodType<EntityRecord[E]> } = {
@@ -26,4 +36,5 @@ export const entitySchemas: { [E in EntityType]: z.ZodType<EntityRecord[E]> } = 
   coupons: couponSchema,
   customers: customerSchema,
   orders: orderSchema,
+  reviews: reviewSchema,
 };

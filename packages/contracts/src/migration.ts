@@ -24,7 +24,7 @@ export function normaliseStatus(value: string): MigrationStatus {
 }
 
 /** The data types an owner selects and pays for: the sketch's three, then what we add. */
-export const dataTypeNames = ['products', 'customers', 'orders', 'coupons'] as const;
+export const dataTypeNames = ['products', 'customers', 'orders', 'coupons', 'reviews'] as const;
 export type DataTypeName = (typeof dataTypeNames)[number];
 
 export const dataTypeLabels: Record<DataTypeName, string> = {
@@ -32,6 +32,7 @@ export const dataTypeLabels: Record<DataTypeName, string> = {
   customers: 'Customers',
   orders: 'Orders',
   coupons: 'Coupons',
+  reviews: 'Product reviews',
 };
 
 export const dataTypesSchema = z.object({
@@ -39,8 +40,33 @@ export const dataTypesSchema = z.object({
   customers: z.boolean().optional(),
   orders: z.boolean().optional(),
   coupons: z.boolean().optional(),
+  reviews: z.boolean().optional(),
 });
 export type DataTypes = z.infer<typeof dataTypesSchema>;
+
+/**
+ * Data types a platform has no way to hold or to give out, with the reason the owner is shown.
+ * A type named here for either store of a migration cannot be selected for it; every
+ * connector's read and write capabilities agree with this table (its tests hold them equal).
+ */
+export const unsupportedDataTypes: Record<Platform, Partial<Record<DataTypeName, string>>> = {
+  magento2: {
+    reviews:
+      "Magento 2's web API has no product reviews to read or write, so reviews cannot move to or from a Magento store.",
+  },
+  shopify: {},
+  woocommerce: {},
+  bigcommerce: {},
+};
+
+/** Why a data type cannot be selected between two platforms, or null when it can. */
+export function dataTypeUnavailable(
+  type: DataTypeName,
+  source: Platform,
+  destination: Platform,
+): string | null {
+  return unsupportedDataTypes[source][type] ?? unsupportedDataTypes[destination][type] ?? null;
+}
 
 /**
  * Where an order stands, in the platform-neutral words every connector maps its own statuses to
@@ -95,6 +121,7 @@ export const entityCountsSchema = z.object({
   customers: z.number().int().nonnegative(),
   orders: z.number().int().nonnegative(),
   coupons: z.number().int().nonnegative().optional(),
+  reviews: z.number().int().nonnegative().optional(),
 });
 export type EntityCounts = z.infer<typeof entityCountsSchema>;
 

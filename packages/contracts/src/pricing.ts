@@ -1,6 +1,6 @@
 /**
  * The one price rule, used by the server (quotes and checkout), the calculator and the payment
- * step: $99 base fee plus $0.01 per record (products + customers + orders, and coupons), in minor
+ * step: $99 base fee plus $0.01 per record (products + customers + orders, and coupons and reviews), in minor
  * units (cents).
  * The 8% tax line of the sketch is shown but always $0.00.
  */
@@ -27,12 +27,14 @@ export function priceFor(counts: {
   customers?: number;
   orders?: number;
   coupons?: number;
+  reviews?: number;
 }): PriceBreakdown {
   const records =
     wholeCount(counts.products) +
     wholeCount(counts.customers) +
     wholeCount(counts.orders) +
-    wholeCount(counts.coupons);
+    wholeCount(counts.coupons) +
+    wholeCount(counts.reviews);
   const volumeCents = records * PER_RECORD_CENTS;
   return {
     records,

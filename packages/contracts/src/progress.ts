@@ -12,6 +12,9 @@ export const migrationProgressSchema = z.object({
   /** Coupons, beyond the sketch's three types: 0 when not selected. */
   couponsTotal: z.number().int().nonnegative().optional(),
   couponsCompleted: z.number().int().nonnegative().optional(),
+  /** Product reviews, likewise: 0 when not selected. */
+  reviewsTotal: z.number().int().nonnegative().optional(),
+  reviewsCompleted: z.number().int().nonnegative().optional(),
   /** 0 to 100. */
   overallProgress: z.number().min(0).max(100),
   /** Where the run stands (beyond the sketch): payment_required asks the owner to top up. */
@@ -30,7 +33,13 @@ export type MigrationProgress = z.infer<typeof migrationProgressSchema>;
 /** Status line of the Migrate step (spec.md section 4), from the progress figures. */
 export function migrateStatusText(
   p: MigrationProgress,
-  selected: { products?: boolean; customers?: boolean; orders?: boolean; coupons?: boolean },
+  selected: {
+    products?: boolean;
+    customers?: boolean;
+    orders?: boolean;
+    coupons?: boolean;
+    reviews?: boolean;
+  },
 ): string {
   const streams = [
     {
@@ -56,6 +65,12 @@ export function migrateStatusText(
       done: p.ordersCompleted,
       total: p.ordersTotal,
       text: 'Migrating orders...',
+    },
+    {
+      on: selected.reviews,
+      done: p.reviewsCompleted ?? 0,
+      total: p.reviewsTotal ?? 0,
+      text: 'Migrating reviews...',
     },
   ].filter((s) => s.on);
   if (p.overallProgress >= 100) return 'Migration complete!';

@@ -22,7 +22,13 @@ export interface StoredQuote {
   userId: string;
   kind: QuoteKind;
   provider: QuoteProvider;
-  counts: { products: number; customers: number; orders: number; coupons?: number };
+  counts: {
+    products: number;
+    customers: number;
+    orders: number;
+    coupons?: number;
+    reviews?: number;
+  };
   /** Records the source held when the quote was made. */
   recordsTotal: number;
   /** Records already paid for before this quote. */

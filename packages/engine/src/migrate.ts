@@ -1,6 +1,7 @@
 import type { Category } from '@replatform/canonical/category';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Product } from '@replatform/canonical/product';
+import type { Review } from '@replatform/canonical/review';
 import type {
   AssetRecord,
   Capabilities,
@@ -166,7 +167,8 @@ interface Lane {
 
 /**
  * What must be complete before a stream starts, so that its references resolve: a product's
- * categories, a coupon's products and categories, an order's customer, products and coupons.
+ * categories, a coupon's products and categories, an order's customer, products and coupons, a
+ * review's product.
  * Customers need nothing and run alongside the
  * catalogue.
  */
@@ -176,6 +178,7 @@ const runsAfter: Record<EntityType, readonly EntityType[]> = {
   coupons: ['categories', 'products'],
   customers: [],
   orders: ['categories', 'products', 'coupons', 'customers'],
+  reviews: ['categories', 'products'],
 };
 
 const DEFAULT_BATCH = 25;
@@ -439,6 +442,7 @@ export class MigratePhase {
       customers: 0,
       orders: 0,
       coupons: 0,
+      reviews: 0,
     };
     // Only the data types of spec.md section 3 (categories travel with products, and show in
     // the run's stats and report instead).
@@ -826,6 +830,24 @@ export class MigratePhase {
       for (const [id, entry] of found) {
         if (entry.destinationId) known.set(`${refEntity}:${id}`, entry.destinationId);
         else failedRefs.add(`${refEntity}:${id}`);
+      }
+    }
+    if (entity === 'reviews') {
+      // A review is attached to its product at the destination: with no copy of the product
+      // there, nothing can take it, so it fails with the reason instead of reaching the store.
+      for (const record of [...toWrite]) {
+        const productId = (record as Review).productId;
+        if (known.has(`products:${productId}`)) continue;
+        toWrite.splice(toWrite.indexOf(record), 1);
+        decided.push({
+          sourceId: record.id,
+          destinationId: null,
+          contentHash: null,
+          outcome: 'failed',
+          reason: failedRefs.has(`products:${productId}`)
+            ? `Its product (source id ${productId}) failed to migrate, so the review has nothing to belong to.`
+            : `Its product (source id ${productId}) was not migrated: select Products too, or migrate them first.`,
+        });
       }
     }
     const unlinked = new Map<string, string[]>();

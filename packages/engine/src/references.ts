@@ -2,8 +2,9 @@ import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 
 /**
  * The ids a record refers to, by entity: a category's parent, a product's categories, the
- * products and categories a coupon is limited to or excludes, an order's customer and products. The same shape on both sides, so it serves for source ids
- * (id map for the write) and destination ids (mapped back when verifying).
+ * products and categories a coupon is limited to or excludes, an order's customer and products, a
+ * review's product. The same shape on both sides, so it serves for source ids (id map for the
+ * write) and destination ids (mapped back when verifying).
  */
 export function references(
   entity: EntityType,
@@ -41,6 +42,8 @@ export function references(
       for (const line of order.lines) if (line.productId) refs.push(['products', line.productId]);
       return refs;
     }
+    case 'reviews':
+      return [['products', (record as EntityRecord['reviews']).productId]];
     default:
       return [];
   }

@@ -10,6 +10,7 @@ export const singular: Record<string, string> = {
   coupons: 'coupon',
   customers: 'customer',
   orders: 'order',
+  reviews: 'review',
 };
 
 export const reportHeader = [

@@ -114,6 +114,7 @@ const timestampFields: Partial<Record<EntityType, string[]>> = {
   coupons: ['createdAt', 'startsAt', 'expiresAt'],
   customers: ['createdAt'],
   orders: ['createdAt', 'updatedAt'],
+  reviews: ['createdAt'],
 };
 
 /**

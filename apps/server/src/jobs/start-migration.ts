@@ -39,6 +39,7 @@ function selectedCountsOf(migration: StoredMigration): EntityCounts {
     customers: pick('customers'),
     orders: pick('orders'),
     coupons: pick('coupons'),
+    reviews: pick('reviews'),
   };
 }
 

@@ -229,7 +229,7 @@ export class PaymentsService {
     }
     const source = this.#deps.connections.connectSide(migration, 'source');
     try {
-      const [products, customers, orders, coupons] = await Promise.all(
+      const [products, customers, orders, coupons, reviews] = await Promise.all(
         dataTypeNames.map((entity) =>
           migration.dataTypes[entity] === true ? source.count(entity) : 0,
         ),
@@ -239,6 +239,7 @@ export class PaymentsService {
         customers: customers ?? 0,
         orders: orders ?? 0,
         coupons: coupons ?? 0,
+        reviews: reviews ?? 0,
       };
     } catch (error) {
       this.#deps.log.warn({ err: error, migrationId: migration.id }, 'counting the source failed');

@@ -133,6 +133,25 @@ export interface SampleCoupon {
   createdAt: string;
 }
 
+/** A customer's review of a sample product. */
+export interface SampleReview {
+  key: string;
+  productKey: string;
+  reviewerName: string;
+  /** '' for a reviewer who left no address. */
+  reviewerEmail: string;
+  /** 1 to 5 stars. */
+  rating: number;
+  /** '' when the reviewer gave no headline. */
+  title: string;
+  /** HTML, as WooCommerce keeps a review's text. */
+  body: string;
+  status: 'approved' | 'pending' | 'rejected' | 'spam';
+  /** The reviewer is a customer who ordered the product. */
+  verified: boolean;
+  createdAt: string;
+}
+
 export interface SampleStore {
   currency: string;
   categories: SampleCategory[];
@@ -140,6 +159,7 @@ export interface SampleStore {
   customers: SampleCustomer[];
   orders: SampleOrder[];
   coupons: SampleCoupon[];
+  reviews: SampleReview[];
 }
 
 export interface SampleStoreOptions {
@@ -149,6 +169,8 @@ export interface SampleStoreOptions {
   orders?: number;
   /** False for a store without coupons; otherwise it has the six sample coupons. */
   coupons?: boolean;
+  /** False for a store without reviews; otherwise its first products have the sample reviews. */
+  reviews?: boolean;
   currency?: string;
   /** Share of products that have options (0..1), default 0.3. */
   variableShare?: number;
@@ -262,6 +284,112 @@ function sampleCoupons(
     ...coupon,
     usageCount: orders.filter((o) => o.discount?.code === coupon.code).length,
   }));
+}
+
+/**
+ * The sample store's product reviews: every rating and every moderation state, a verified buyer
+ * (a customer whose order holds the product), a guest without an address, a headline, a name
+ * and text beyond ASCII, and HTML in the text. Reviews go to the first products.
+ */
+function sampleReviews(
+  products: readonly SampleProduct[],
+  customers: readonly SampleCustomer[],
+  orders: readonly SampleOrder[],
+): SampleReview[] {
+  if (products.length === 0) return [];
+  const product = (i: number) => products[i % products.length]!;
+  const buyer = orders.find((o) => o.customerKey !== null && o.lines.length > 0);
+  const buyerCustomer = buyer ? customers.find((c) => c.key === buyer.customerKey) : undefined;
+  const reviews: SampleReview[] = [
+    {
+      key: 'review-1',
+      productKey: product(0).key,
+      reviewerName: 'Maya Lindqvist',
+      reviewerEmail: 'maya.lindqvist@example.com',
+      rating: 5,
+      title: 'Exactly as described',
+      body: '<p>Fits well and the colour is <strong>exactly</strong> as in the photos.</p>',
+      status: 'approved',
+      verified: false,
+      createdAt: '2023-04-12T10:15:00.000Z',
+    },
+    {
+      key: 'review-2',
+      productKey: product(0).key,
+      reviewerName: 'Zoë Ångström',
+      reviewerEmail: 'zoe.angstrom@example.com',
+      rating: 4,
+      title: '',
+      body: '<p>Très bien. Shipping took a week, though.</p>\n<p>Would buy again.</p>',
+      status: 'approved',
+      verified: false,
+      createdAt: '2023-05-02T18:40:00.000Z',
+    },
+    {
+      key: 'review-3',
+      productKey: product(1).key,
+      reviewerName: 'Sam Okafor',
+      reviewerEmail: 'sam.okafor@example.com',
+      rating: 3,
+      title: 'Fine for the price',
+      body: '<p>Does the job. The stitching on one side came loose after a month.</p>',
+      status: 'approved',
+      verified: false,
+      createdAt: '2023-08-21T07:05:00.000Z',
+    },
+    {
+      key: 'review-4',
+      productKey: product(1).key,
+      reviewerName: 'Guest shopper',
+      reviewerEmail: '',
+      rating: 2,
+      title: '',
+      body: '<p>Smaller than I expected.</p>',
+      status: 'pending',
+      verified: false,
+      createdAt: '2024-01-09T21:30:00.000Z',
+    },
+    {
+      key: 'review-5',
+      productKey: product(2).key,
+      reviewerName: 'Priya Raman',
+      reviewerEmail: 'priya.raman@example.com',
+      rating: 1,
+      title: 'Arrived broken',
+      body: '<p>The box was crushed and the item was broken. Support replaced it quickly.</p>',
+      status: 'rejected',
+      verified: false,
+      createdAt: '2024-02-14T12:00:00.000Z',
+    },
+    {
+      key: 'review-6',
+      productKey: product(2).key,
+      reviewerName: 'Cheap Pills',
+      reviewerEmail: 'offers@spam.example.com',
+      rating: 5,
+      title: 'Great deals',
+      body: '<p>Visit our site for great deals!!!</p>',
+      status: 'spam',
+      verified: false,
+      createdAt: '2024-03-01T03:33:00.000Z',
+    },
+  ];
+  if (buyer && buyerCustomer) {
+    const line = buyer.lines[0]!;
+    reviews.push({
+      key: 'review-7',
+      productKey: line.productKey,
+      reviewerName: `${buyerCustomer.firstName} ${buyerCustomer.lastName}`,
+      reviewerEmail: buyerCustomer.email,
+      rating: 5,
+      title: 'Bought it twice',
+      body: '<p>Second one for my brother &amp; he loves it too.</p>',
+      status: 'approved',
+      verified: true,
+      createdAt: '2024-06-30T16:20:00.000Z',
+    });
+  }
+  return reviews;
 }
 
 const firstNames = [
@@ -673,7 +801,8 @@ export function generateSampleStore(options: SampleStoreOptions = {}): SampleSto
   }
 
   const coupons = options.coupons === false ? [] : sampleCoupons(categories, products, orders);
-  return { currency, categories, products, customers, orders, coupons };
+  const reviews = options.reviews === false ? [] : sampleReviews(products, customers, orders);
+  return { currency, categories, products, customers, orders, coupons, reviews };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Customer } from '@replatform/canonical/customer';
 import { entityTypes, type EntityRecord, type EntityType } from '@replatform/canonical/entities';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
+import type { Review } from '@replatform/canonical/review';
 import { z } from 'zod';
 import type {
   Capabilities,
@@ -38,6 +39,7 @@ export class MemoryStore {
     coupons: new Map(),
     customers: new Map(),
     orders: new Map(),
+    reviews: new Map(),
   };
   /** Source id -> our id, as a platform's metafield or meta_data marker would. */
   readonly markers: Record<EntityType, Map<string, string>> = {
@@ -46,6 +48,7 @@ export class MemoryStore {
     coupons: new Map(),
     customers: new Map(),
     orders: new Map(),
+    reviews: new Map(),
   };
   /** Write calls and records created, per entity. */
   readonly writeCalls: Record<EntityType, number> = {
@@ -54,6 +57,7 @@ export class MemoryStore {
     coupons: 0,
     customers: 0,
     orders: 0,
+    reviews: 0,
   };
   #next = 1;
   readonly #prefix: string;
@@ -152,6 +156,11 @@ function mapRefs<E extends EntityType>(
       for (const line of o.lines) {
         line.productId = line.productId ? (idMap.get('products', line.productId) ?? null) : null;
       }
+      break;
+    }
+    case 'reviews': {
+      const r = copy as Review;
+      r.productId = idMap.get('products', r.productId) ?? r.productId;
       break;
     }
   }
@@ -362,6 +371,7 @@ export function sampleData(counts: {
   customers: number;
   orders: number;
   coupons?: number;
+  reviews?: number;
 }): {
   [E in EntityType]: EntityRecord[E][];
 } {
@@ -494,5 +504,20 @@ export function sampleData(counts: {
       createdAt: '2024-01-01T00:00:00.000Z',
     });
   }
-  return { categories, products, coupons, customers, orders };
+  const reviews: Review[] = [];
+  for (let i = 1; i <= (counts.reviews ?? 0) && products.length; i++) {
+    reviews.push({
+      id: `r${i}`,
+      productId: products[i % products.length]!.id,
+      reviewerName: `Reviewer ${i}`,
+      reviewerEmail: `reviewer${i}@example.com`,
+      rating: (i % 5) + 1,
+      title: '',
+      body: `<p>Review ${i}</p>`,
+      status: i % 4 === 0 ? 'pending' : 'approved',
+      verified: i % 2 === 0,
+      createdAt: at(i),
+    });
+  }
+  return { categories, products, coupons, customers, orders, reviews };
 }

@@ -162,6 +162,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
           customers: flag,
           orders: flag,
           coupons: askedFlag,
+          reviews: askedFlag,
         }),
         response: { 200: entityCountsSchema },
       },
@@ -173,7 +174,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!migration) throw notFound('The requested migration could not be found.');
       const source = connections.connectSide(migration, 'source');
       try {
-        const [products, customers, orders, coupons] = await Promise.all(
+        const [products, customers, orders, coupons, reviews] = await Promise.all(
           dataTypeNames.map((entity) => (wanted[entity] ? source.count(entity) : 0)),
         );
         return {
@@ -181,6 +182,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
           customers: customers ?? 0,
           orders: orders ?? 0,
           coupons: coupons ?? 0,
+          reviews: reviews ?? 0,
         };
       } catch (error) {
         throw connectionFailure(error);

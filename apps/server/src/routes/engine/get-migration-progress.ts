@@ -68,8 +68,10 @@ export function progressOf(
   const customers = figures('customers');
   const orders = figures('orders');
   const coupons = figures('coupons');
-  const total = products.total + customers.total + orders.total + coupons.total;
-  const completed = products.completed + customers.completed + orders.completed + coupons.completed;
+  const reviews = figures('reviews');
+  const all = [products, customers, orders, coupons, reviews];
+  const total = all.reduce((sum, f) => sum + f.total, 0);
+  const completed = all.reduce((sum, f) => sum + f.completed, 0);
   const status = normaliseStatus(migration.status);
   // 100 only when the engine says so: the page takes 100% as the sign that the run is over.
   const overallProgress =
@@ -96,6 +98,8 @@ export function progressOf(
     ordersCompleted: orders.completed,
     couponsTotal: coupons.total,
     couponsCompleted: coupons.completed,
+    reviewsTotal: reviews.total,
+    reviewsCompleted: reviews.completed,
     overallProgress,
     state,
     ...(message ? { message } : {}),

@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkStepChange, hasSelectedData } from '@replatform/contracts/lifecycle';
-import { migrationSchema, normaliseStatus } from '@replatform/contracts/migration';
+import {
+  dataTypeNames,
+  dataTypeUnavailable,
+  migrationSchema,
+  normaliseStatus,
+  platforms,
+  type Platform,
+} from '@replatform/contracts/migration';
 import {
   createMigrationRequestSchema,
   migrationIdParamsSchema,
@@ -149,6 +156,7 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
           customers: false,
           orders: false,
           coupons: false,
+          reviews: false,
           ...body.dataTypes,
         };
       }
@@ -156,6 +164,23 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
       // no run is live, and the next run writes again the orders they change.
       if (body.fieldMappings !== undefined) {
         changes.fieldMappings = { ...current.fieldMappings, ...body.fieldMappings };
+      }
+      // A data type one of the two platforms cannot carry (reviews and Magento) cannot be chosen;
+      // a selection made before the platform changed to such a one is cleared while unpaid.
+      {
+        const merged = { ...current, ...changes };
+        const isPlatform = (p: string): p is Platform =>
+          (platforms as readonly string[]).includes(p);
+        if (isPlatform(merged.sourceStore) && isPlatform(merged.destinationStore)) {
+          for (const type of dataTypeNames) {
+            if (merged.dataTypes[type] !== true) continue;
+            const reason = dataTypeUnavailable(type, merged.sourceStore, merged.destinationStore);
+            if (!reason) continue;
+            if (body.dataTypes?.[type] === true)
+              throw new ApiError(400, 'data_type_unavailable', reason);
+            if (!paid) changes.dataTypes = { ...merged.dataTypes, [type]: false };
+          }
+        }
       }
       if (body.currentStep !== undefined) {
         const merged = { ...current, ...changes };

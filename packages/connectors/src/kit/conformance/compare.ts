@@ -109,6 +109,11 @@ export function comparable<E extends EntityType>(
     case 'customers':
       copy.tags = sortedTags(copy.tags as string[]);
       break;
+    case 'reviews':
+      copy.productId = mapId(options, 'products', copy.productId as string);
+      // Platforms keep a reviewer's address in their own case.
+      copy.reviewerEmail = (copy.reviewerEmail as string).toLowerCase();
+      break;
     case 'orders': {
       copy.customerId = mapId(options, 'customers', copy.customerId as string | null);
       // Refunds name lines by id, which each store assigns: compare by the line's position.

@@ -125,6 +125,7 @@ export function useEntityCounts(migration: Migration | undefined, enabled: boole
           customers: Boolean(types.customers),
           orders: Boolean(types.orders),
           coupons: Boolean(types.coupons),
+          reviews: Boolean(types.reviews),
         },
       }),
     enabled: Boolean(migration) && enabled,

@@ -47,6 +47,13 @@ function barsOf(migration: Migration, p: MigrationProgress | undefined): Bar[] {
       done: p?.couponsCompleted ?? 0,
       total: p?.couponsTotal || counted.coupons || 0,
     },
+    {
+      key: 'reviews',
+      label: 'Product reviews',
+      on: migration.dataTypes.reviews,
+      done: p?.reviewsCompleted ?? 0,
+      total: p?.reviewsTotal || counted.reviews || 0,
+    },
   ].filter((b) => b.on);
 }
 

@@ -1,7 +1,8 @@
-import { Package, ShoppingCart, TicketPercent, Users } from 'lucide-react';
+import { MessageSquareText, Package, ShoppingCart, TicketPercent, Users } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import {
   dataTypeNames,
+  dataTypeUnavailable,
   platformLabels,
   type DataTypeName,
   type FieldMappings,
@@ -19,7 +20,21 @@ const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Pa
     text: 'Discount codes, their limits and restrictions',
     Icon: TicketPercent,
   },
+  reviews: {
+    title: 'Product reviews',
+    text: 'Ratings and reviews of the products, with their status',
+    Icon: MessageSquareText,
+  },
 };
+
+/** Why a type cannot be chosen for this pair of stores, or null when it can. */
+export function unavailableReason(
+  migration: Pick<Migration, 'sourceStore' | 'destinationStore'>,
+  type: DataTypeName,
+): string | null {
+  if (!migration.sourceStore || !migration.destinationStore) return null;
+  return dataTypeUnavailable(type, migration.sourceStore, migration.destinationStore);
+}
 
 export type DataSelection = Record<DataTypeName, boolean>;
 
@@ -27,13 +42,19 @@ export type DataSelection = Record<DataTypeName, boolean>;
  * What the cards show first: every type until the owner has saved a choice (a saved choice names
  * every type it offered), so the owner deselects what they do not want.
  */
-export function initialSelection(migration: Pick<Migration, 'dataTypes'>): DataSelection {
+export function initialSelection(
+  migration: Pick<Migration, 'dataTypes' | 'sourceStore' | 'destinationStore'>,
+): DataSelection {
   const chosen = Object.keys(migration.dataTypes).length > 0;
+  const initial = (type: DataTypeName) =>
+    unavailableReason(migration, type) === null &&
+    (chosen ? Boolean(migration.dataTypes[type]) : true);
   return {
-    products: chosen ? Boolean(migration.dataTypes.products) : true,
-    customers: chosen ? Boolean(migration.dataTypes.customers) : true,
-    orders: chosen ? Boolean(migration.dataTypes.orders) : true,
-    coupons: chosen ? Boolean(migration.dataTypes.coupons) : true,
+    products: initial('products'),
+    customers: initial('customers'),
+    orders: initial('orders'),
+    coupons: initial('coupons'),
+    reviews: initial('reviews'),
   };
 }
 
@@ -65,22 +86,29 @@ export function SelectDataStep({
         Select Data
       </h2>
       <p className="mt-1 text-slate-600">Choose what data to migrate.</p>
-      <div className="mt-5 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="mt-5 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {dataTypeNames.map((type) => {
           const { title, text, Icon } = cards[type];
+          const unavailable = unavailableReason(migration, type);
           return (
             <button
               key={type}
               type="button"
               role="switch"
               aria-checked={selected[type]}
-              disabled={readOnly}
+              aria-describedby={unavailable ? `unavailable-${type}` : undefined}
+              disabled={readOnly || unavailable !== null}
               onClick={() => setSelected({ ...selected, [type]: !selected[type] })}
               className={`rounded-xl border-2 p-5 text-left transition ${selected[type] ? 'border-indigo-600 bg-indigo-50' : 'border-slate-200 bg-white hover:border-slate-300'} disabled:cursor-not-allowed`}
             >
               <Icon className={selected[type] ? 'text-indigo-600' : 'text-slate-500'} aria-hidden />
               <span className="mt-3 block font-semibold">{title}</span>
               <span className="mt-1 block text-sm text-slate-600">{text}</span>
+              {unavailable ? (
+                <span id={`unavailable-${type}`} className="mt-2 block text-sm text-amber-800">
+                  {unavailable}
+                </span>
+              ) : null}
             </button>
           );
         })}
