@@ -168,7 +168,7 @@ interface Lane {
 /**
  * What must be complete before a stream starts, so that its references resolve: a product's
  * categories, a coupon's products and categories, an order's customer, products and coupons, a
- * review's product.
+ * review's product (and the orders that make its reviewer a buyer).
  * Customers need nothing and run alongside the
  * catalogue.
  */
@@ -178,7 +178,9 @@ const runsAfter: Record<EntityType, readonly EntityType[]> = {
   coupons: ['categories', 'products'],
   customers: [],
   orders: ['categories', 'products', 'coupons', 'customers'],
-  reviews: ['categories', 'products'],
+  // After orders too: a store that marks a review as a verified buyer's (WooCommerce) decides it
+  // when the review is written, from the orders it already holds.
+  reviews: ['categories', 'products', 'customers', 'orders'],
 };
 
 const DEFAULT_BATCH = 25;
