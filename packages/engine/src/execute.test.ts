@@ -170,6 +170,56 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(result.verification?.entities.coupons).toMatchObject({ matched: 6 });
   });
 
+  it('migrates reviews after their products and verifies that each belongs to the copy of its product', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 4,
+      customers: 2,
+      orders: 2,
+      reviews: 7,
+    });
+    const result = await executeMigration(
+      options({ dataTypes: ['products', 'customers', 'orders', 'reviews'] }),
+    );
+    expect(result.status).toBe('completed');
+    expect(destinationStore.records.reviews.size).toBe(7);
+    for (const review of sourceStore.records.reviews.values()) {
+      const copy = [...destinationStore.records.reviews.values()].find(
+        (r) => r.reviewerName === review.reviewerName,
+      );
+      const product = destinationStore.records.products.get(copy!.productId);
+      expect(product?.sku).toBe(sourceStore.records.products.get(review.productId)?.sku);
+    }
+    const migration = await migrations.findForUser(migrationId, 'u1');
+    expect(migration?.migrationStats.reviews).toEqual({ total: 7, migrated: 7, failed: 0 });
+    const lines = reportLines(await collect(reportCsv(repository, migrationId, 5)));
+    expect(lines.filter((l) => l[0] === 'review')).toHaveLength(7);
+    expect(result.verification).toMatchObject({ status: 'passed', mismatched: 0, missing: 0 });
+    expect(result.verification?.entities.reviews).toMatchObject({ matched: 7 });
+  });
+
+  it('fails a review whose product was not migrated, with the reason, without asking the destination, and writes it once its product is there', async () => {
+    const { destinationStore, options } = setup({
+      products: 3,
+      customers: 0,
+      orders: 0,
+      reviews: 5,
+    });
+    const first = await executeMigration(options({ dataTypes: ['reviews'] }));
+    expect(first.stats.reviews).toMatchObject({ total: 5, migrated: 0, failed: 5 });
+    expect(destinationStore.writeCalls.reviews).toBe(0);
+    const lines = reportLines(await collect(reportCsv(repository, migrationId, 5)));
+    const failed = lines.filter((l) => l[0] === 'review');
+    expect(failed).toHaveLength(5);
+    expect(failed.every((l) => l[3] === 'failed' && /was not migrated/.test(l[4] ?? ''))).toBe(
+      true,
+    );
+
+    const second = await executeMigration(options({ dataTypes: ['products', 'reviews'] }));
+    expect(second.status).toBe('completed');
+    expect(second.stats.reviews).toMatchObject({ total: 5, migrated: 5, failed: 0 });
+    expect(destinationStore.records.reviews.size).toBe(5);
+  });
+
   it('applies the owner’s order-status mapping to every such order, verifies through it, says so in the report, and writes the orders again when the mapping changes', async () => {
     const { sourceStore, destinationStore, options } = setup({
       products: 3,

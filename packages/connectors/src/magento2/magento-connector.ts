@@ -64,6 +64,7 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
   platform: 'magento2',
   label: 'Magento 2 / Adobe Commerce',
   credentialsSchema: magentoCredentialsSchema,
+  // Reviews are neither: Magento's web API (admin-schema-2.4.9) has no product reviews.
   capabilities: {
     read: ['categories', 'products', 'coupons', 'customers', 'orders'],
     write: ['categories', 'products', 'coupons', 'customers', 'orders'],
@@ -124,6 +125,8 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
             return countCustomers(session);
           case 'orders':
             return countOrders(session);
+          case 'reviews':
+            throw noReviews();
         }
       },
       read<E extends EntityType>(entity: E, checkpoint: Checkpoint | null): AsyncIterable<Page<E>> {
@@ -133,6 +136,9 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
           coupons: (c) => readCoupons(session, c),
           customers: (c) => readCustomers(session, c),
           orders: (c) => readOrders(session, c),
+          reviews: () => {
+            throw noReviews();
+          },
         };
         return readers[entity](checkpoint) as AsyncIterable<Page<E>>;
       },
@@ -152,9 +158,23 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
             return writeCustomers(session, records as EntityRecord['customers'][]);
           case 'orders':
             return writeOrders(session, records as EntityRecord['orders'][], idMap);
+          case 'reviews':
+            throw noReviews();
         }
         throw new ConnectorError('system', 'unknown_entity', `Unknown entity ${String(entity)}`);
       },
     };
   },
 });
+
+/**
+ * Magento's web API has no route for product reviews (the admin REST description of 2.4.9 names
+ * none), so a Magento store can neither give nor take them; the product asks for neither.
+ */
+function noReviews(): ConnectorError {
+  return new ConnectorError(
+    'config',
+    'unsupported_entity',
+    "Magento 2's web API has no product reviews to read or write.",
+  );
+}

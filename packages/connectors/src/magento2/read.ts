@@ -615,5 +615,8 @@ export async function readNative(
         after = last;
         if (!more) return out;
       }
+    case 'reviews':
+      // Magento's web API has no product reviews: the store holds none this side can read.
+      return out;
   }
 }

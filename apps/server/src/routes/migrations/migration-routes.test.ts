@@ -166,6 +166,34 @@ describe.each(testDialects())('migration API on %s', (dialect) => {
     ).toBe(404);
   });
 
+  it('refuses a data type one of the stores cannot hold, with the reason, and clears it when a platform changes to such a one', async () => {
+    const id = (await call(alice, 'POST', '/api/migrations', { storeName: 'Reviews' })).json()
+      .id as string;
+    await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      sourceStore: 'woocommerce',
+      destinationStore: 'magento2',
+    });
+    const refused = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      dataTypes: { products: true, reviews: true },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({
+      code: 'data_type_unavailable',
+      message: expect.stringMatching(/Magento 2's web API has no product reviews/),
+    });
+    await call(alice, 'PATCH', `/api/migrations/${id}`, { destinationStore: 'shopify' });
+    const chosen = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      dataTypes: { products: true, reviews: true },
+    });
+    expect(chosen.statusCode).toBe(200);
+    expect(chosen.json().dataTypes).toMatchObject({ products: true, reviews: true });
+    const moved = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      sourceStore: 'magento2',
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().dataTypes).toMatchObject({ products: true, reviews: false });
+  });
+
   it('deletes only the owner’s migration', async () => {
     const id = (await call(alice, 'POST', '/api/migrations', { storeName: 'Temp' })).json()
       .id as string;
