@@ -118,7 +118,7 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     const owner = await app.services.engine.repository.ownerOf(id);
     const found = await app.services.migrations.findForUser(id, owner ?? '');
     const counted = await app.services.engine.recount(found!);
-    expect(counted.entityCounts).toEqual({ products: 14, customers: 6, orders: 9, coupons: 0 });
+    expect(counted.entityCounts).toEqual({ products: 14, customers: 6, orders: 9, coupons: 0, reviews: 0 });
     return id;
   }
 
@@ -317,6 +317,7 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       customers: 6,
       orders: 9,
       coupons: 0,
+      reviews: 0,
     });
     expect(await app.services.engine.jobs.liveJob(id)).toBeUndefined();
   });
