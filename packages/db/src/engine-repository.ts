@@ -66,6 +66,15 @@ export interface IdMapEntry {
 }
 
 /** How one record ended in a batch. A null hash or destination id keeps what was stored. */
+/** Where one migrated record is shown on each storefront (null: the store gives no path). */
+export interface StorefrontPath {
+  entity: string;
+  sourceId: string;
+  destinationId: string;
+  sourcePath: string | null;
+  destinationPath: string | null;
+}
+
 export interface OutcomeRow {
   sourceId: string;
   destinationId: string | null;
@@ -83,6 +92,11 @@ export interface OutcomeRow {
    * with the reason; replaces what an earlier run noted for the record. Undefined keeps it.
    */
   differences?: readonly RecordDifference[];
+  /**
+   * The record's storefront path at the source (products, categories), kept for the redirect
+   * map; null when it has none. Undefined keeps what an earlier run noted.
+   */
+  sourcePath?: string | null;
   /**
    * What the source record looked like when written (field hashes as JSON), for verification
    * without reading the source again; null or undefined keeps what was stored.
@@ -484,6 +498,7 @@ export class EngineRepository {
               verify_fields: null,
               source_fields: r.sourceFields ?? null,
               created: r.created ? 1 : 0,
+              source_path: r.sourcePath ?? null,
             })),
           )
           .onConflict((oc) =>
@@ -502,6 +517,9 @@ export class EngineRepository {
                 string | null
               >`coalesce(excluded.source_fields, engine_id_map.source_fields)`,
               created: sql<number>`case when excluded.created = 1 then 1 else engine_id_map.created end`,
+              source_path: sql<
+                string | null
+              >`coalesce(excluded.source_path, engine_id_map.source_path)`,
             })),
           )
           .execute();
@@ -524,6 +542,7 @@ export class EngineRepository {
               verify_fields: null,
               source_fields: r.sourceFields ?? null,
               created: r.created ? 1 : 0,
+              source_path: r.sourcePath ?? null,
             })),
           )
           .onConflict((oc) =>
@@ -540,6 +559,9 @@ export class EngineRepository {
                 string | null
               >`coalesce(excluded.source_fields, engine_id_map.source_fields)`,
               created: sql<number>`case when excluded.created = 1 then 1 else engine_id_map.created end`,
+              source_path: sql<
+                string | null
+              >`coalesce(excluded.source_path, engine_id_map.source_path)`,
             })),
           )
           .execute();
@@ -774,6 +796,60 @@ export class EngineRepository {
           .execute();
       }
     });
+  }
+
+  /** Stores the storefront paths the verification pass read at the destination, by source id. */
+  async setDestinationPaths(
+    migrationId: string,
+    entity: string,
+    rows: readonly { sourceId: string; path: string | null }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await this.#k.transaction().execute(async (trx) => {
+      for (const row of rows) {
+        await trx
+          .updateTable('engine_id_map')
+          .set({ destination_path: row.path })
+          .where('migration_id', '=', migrationId)
+          .where('entity', '=', entity)
+          .where('source_id', '=', row.sourceId)
+          .execute();
+      }
+    });
+  }
+
+  /**
+   * The storefront paths of a migration's records that are at the destination (entities given,
+   * e.g. categories and products), in id-map order, a page at a time after `after`.
+   */
+  async storefrontPaths(
+    migrationId: string,
+    entities: readonly string[],
+    after: { entity: string; sourceId: string } | null,
+    limit: number,
+  ): Promise<StorefrontPath[]> {
+    if (entities.length === 0) return [];
+    let query = this.#k
+      .selectFrom('engine_id_map')
+      .select(['entity', 'source_id', 'destination_id', 'source_path', 'destination_path'])
+      .where('migration_id', '=', migrationId)
+      .where('entity', 'in', [...entities])
+      .where('destination_id', 'is not', null);
+    if (after)
+      query = query.where((eb) =>
+        eb.or([
+          eb('entity', '>', after.entity),
+          eb.and([eb('entity', '=', after.entity), eb('source_id', '>', after.sourceId)]),
+        ]),
+      );
+    const rows = await query.orderBy('entity').orderBy('source_id').limit(limit).execute();
+    return rows.map((r) => ({
+      entity: r.entity,
+      sourceId: r.source_id,
+      destinationId: r.destination_id ?? '',
+      sourcePath: r.source_path,
+      destinationPath: r.destination_path,
+    }));
   }
 
   /** What the verification pass noted at the destination, by source id. */

@@ -15,6 +15,7 @@ import { fidelityTables } from './migrations/0013-fidelity.ts';
 import { verifyAgain } from './migrations/0014-verify-again.ts';
 import { runPace } from './migrations/0015-run-pace.ts';
 import { fieldMappings } from './migrations/0016-field-mappings.ts';
+import { storefrontPaths } from './migrations/0017-storefront-paths.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0014_verify_again': verifyAgain,
   '0015_run_pace': runPace,
   '0016_field_mappings': fieldMappings,
+  '0017_storefront_paths': storefrontPaths,
 };
 
 export const migrationProvider: MigrationProvider = {

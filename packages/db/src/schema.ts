@@ -225,6 +225,10 @@ export interface EngineIdMapTable {
   source_fields: Generated<string | null>;
   /** 1 when this migration created the destination record, 0 when it found it there (0011). */
   created: Generated<number>;
+  /** Storefront path of the record at the source when last written (0017), for redirects. */
+  source_path: Generated<string | null>;
+  /** Storefront path of its copy at the destination as last verified (0017). */
+  destination_path: Generated<string | null>;
 }
 
 /** Where a run's read stream of one entity stands; moves in the transaction of its batch. */

@@ -29,7 +29,13 @@ import { contentHash } from './content-hash.ts';
 import { fatalError, type EngineError } from './errors.ts';
 import { isPaidEntity, paidEntityTypes } from './plan.ts';
 import { readAhead, readPages } from './read-pages.ts';
-import { imageKeys, productLinks, references, referencesByEntity } from './references.ts';
+import {
+  imageKeys,
+  productLinks,
+  references,
+  referencesByEntity,
+  storefrontPath,
+} from './references.ts';
 import { singular } from './report.ts';
 import { StoreWatch, type RetryPolicy, type StoreOutage } from './retry.ts';
 import { sourceNote } from './verification.ts';
@@ -924,6 +930,7 @@ export class MigratePhase {
         outcome.outcome === 'failed'
           ? null
           : sourceNote(entity, record, this.#o.streams, this.#o.destination);
+      const sourcePath = storefrontPath(entity, record);
       switch (outcome.outcome) {
         case 'created':
         case 'updated':
@@ -937,6 +944,7 @@ export class MigratePhase {
               : warnings,
             differences,
             sourceFields,
+            ...(sourcePath !== undefined ? { sourcePath } : {}),
             ...(outcome.outcome === 'created' ? { created: true } : {}),
             ...(incomplete ? { incomplete: true } : {}),
           });
@@ -955,6 +963,7 @@ export class MigratePhase {
                 ),
             differences,
             sourceFields,
+            ...(sourcePath !== undefined ? { sourcePath } : {}),
             ...(missingLinks ? { incomplete: true } : {}),
           });
           break;

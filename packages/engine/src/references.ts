@@ -81,3 +81,15 @@ export function referencesByEntity(
   }
   return out;
 }
+
+/**
+ * A record's storefront path, for the redirect map: products' and categories' own path ('/shoes/'),
+ * null when the store gives none (a draft); undefined for records that have no page of their own.
+ */
+export function storefrontPath(
+  entity: EntityType,
+  record: EntityRecord[EntityType],
+): string | null | undefined {
+  if (entity !== 'products' && entity !== 'categories') return undefined;
+  return (record as EntityRecord['products'] | EntityRecord['categories']).sourceUrlPath;
+}

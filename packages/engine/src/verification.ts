@@ -7,7 +7,7 @@ import { fieldHashes } from './content-hash.ts';
 import type { StoreSide } from './migrate.ts';
 import { transformedSource } from './mappings.ts';
 import { readPages } from './read-pages.ts';
-import { referencesByEntity } from './references.ts';
+import { referencesByEntity, storefrontPath } from './references.ts';
 import { normaliseRepresentation } from './representation.ts';
 import type { RetryPolicy } from './retry.ts';
 
@@ -216,9 +216,12 @@ async function destinationNotes(
     refs.set(e, await repository.sourceIdsOf(migrationId, e, [...ids]));
   }
   const notes = new Map<string, Record<string, string>>();
+  const paths: { sourceId: string; path: string | null }[] = [];
   for (const record of records) {
     const sourceId = own.get(record.id);
     if (!sourceId) continue;
+    const path = storefrontPath(entity, record);
+    if (path !== undefined) paths.push({ sourceId, path });
     const form = comparedForm(
       entity,
       comparable(entity, record, { toSourceId: (e, id) => refs.get(e)?.get(id), ignore }),
@@ -226,6 +229,8 @@ async function destinationNotes(
     );
     notes.set(sourceId, fieldHashes(form));
   }
+  // Where each copy is shown at the destination, for the redirect map.
+  await repository.setDestinationPaths(migrationId, entity, paths);
   return notes;
 }
 

@@ -169,6 +169,18 @@ function mapRefs<E extends EntityType>(
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A store shows the products and categories written to it at its own addresses ('/item/shoes/'),
+ * as platforms do, so the redirect map has old and new addresses to pair.
+ */
+function atOwnAddress<E extends EntityType>(entity: E, record: EntityRecord[E]): EntityRecord[E] {
+  if (entity !== 'products' && entity !== 'categories') return record;
+  const shown = record as EntityRecord['products'] | EntityRecord['categories'];
+  if (shown.sourceUrlPath === null || !shown.slug) return record;
+  const base = entity === 'products' ? 'item' : 'department';
+  return { ...shown, sourceUrlPath: `/${base}/${shown.slug}/` } as EntityRecord[E];
+}
+
 /** The record as a store keeps it when its images could not be fetched. */
 function withoutImages<R>(record: R): R {
   return 'images' in (record as object) ? { ...record, images: [] } : record;
@@ -297,9 +309,10 @@ export function memoryConnection(
       const marked = store.markers[entity].get(record.id);
       const existing = mapped ?? marked;
       const left = options.incomplete?.(entity, record);
-      const written = left
-        ? withoutImages(mapRefs(entity, record, idMap))
-        : mapRefs(entity, record, idMap);
+      const written = atOwnAddress(
+        entity,
+        left ? withoutImages(mapRefs(entity, record, idMap)) : mapRefs(entity, record, idMap),
+      );
       const partial = left ? { warnings: [left], incomplete: true } : {};
       if (existing && held.has(existing)) {
         held.set(existing, { ...written, id: existing });

@@ -118,7 +118,13 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     const owner = await app.services.engine.repository.ownerOf(id);
     const found = await app.services.migrations.findForUser(id, owner ?? '');
     const counted = await app.services.engine.recount(found!);
-    expect(counted.entityCounts).toEqual({ products: 14, customers: 6, orders: 9, coupons: 0, reviews: 0 });
+    expect(counted.entityCounts).toEqual({
+      products: 14,
+      customers: 6,
+      orders: 9,
+      coupons: 0,
+      reviews: 0,
+    });
     return id;
   }
 
@@ -173,6 +179,7 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       ['POST', `/api/migrations/${id}/start`],
       ['GET', `/migration-progress?migrationId=${id}`],
       ['GET', `/api/migrations/${id}/report.csv`],
+      ['GET', `/api/migrations/${id}/redirect-map/csv`],
       ['GET', `/api/migrations/${id}/verification`],
       ['POST', `/api/migrations/${id}/verify`],
     ] as const) {
@@ -262,6 +269,28 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       entities: { products: { checked: 14, matched: 14, mismatched: 0, missing: 0 } },
       examples: [],
     });
+
+    // The redirect map: every product and category with its old and new storefront address.
+    const map = await call(alice, 'GET', `/api/migrations/${id}/redirect-map/csv`);
+    expect(map.statusCode).toBe(200);
+    expect(map.headers['content-disposition']).toMatch(/attachment; filename=".*\.csv"/);
+    const rows = parse(map.body, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(6 + 14);
+    expect(rows.find((r) => r.type === 'product' && r.source_id === '3')).toMatchObject({
+      old_path: '/products/product-3',
+      new_path: '/item/product-3/',
+      redirect: 'yes',
+    });
+    const nginx = await call(alice, 'GET', `/api/migrations/${id}/redirect-map/nginx`);
+    expect(nginx.body).toContain(
+      'location = "/products/product-3" { return 301 "/item/product-3/"; }',
+    );
+    expect(nginx.body.split('\n').filter((l) => l.startsWith('location = '))).toHaveLength(14);
+    const apache = await call(alice, 'GET', `/api/migrations/${id}/redirect-map/apache`);
+    expect(apache.body).toContain('Redirect 301 "/products/product-3" "/item/product-3/"');
+    expect((await call(alice, 'GET', `/api/migrations/${id}/redirect-map/iis`)).statusCode).toBe(
+      400,
+    );
     await app.services.engine.runner.stop();
 
     const owner = (await call(alice, 'GET', `/migration/${id}`)).json().userId as string;

@@ -1,18 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { getMigrationProgress } from './get-migration-progress.ts';
+import { getRedirectMap } from './get-redirect-map.ts';
 import { getReportCsv } from './get-report-csv.ts';
 import { getVerification } from './get-verification.ts';
 import { postStartMigration } from './post-start-migration.ts';
 import { postVerifyAgain } from './post-verify-again.ts';
 
 /**
- * The migration engine's endpoints: start, progress, per-record report, verification and
- * verifying again.
+ * The migration engine's endpoints: start, progress, per-record report, redirect map,
+ * verification and verifying again.
  */
 export const engineRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(postStartMigration);
   await app.register(getMigrationProgress);
   await app.register(getReportCsv);
+  await app.register(getRedirectMap);
   await app.register(getVerification);
   await app.register(postVerifyAgain);
 };
