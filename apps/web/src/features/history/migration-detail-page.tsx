@@ -279,6 +279,10 @@ export function MigrationDetailPage() {
 
       {m.status === 'completed' ? <VerificationPanel migrationId={m.id} canVerifyAgain /> : null}
 
+      {m.status === 'completed' && m.dataTypes.products ? (
+        <RedirectMapPanel migrationId={m.id} />
+      ) : null}
+
       <div className="mt-8 flex flex-wrap gap-3">
         <Link
           to="/migration-history"
@@ -324,5 +328,40 @@ export function MigrationDetailPage() {
         ) : null}
       </div>
     </main>
+  );
+}
+
+/**
+ * Where the old store's product and category addresses went, as a list and as web-server
+ * rules, so links and search results that point at the old addresses keep working.
+ */
+function RedirectMapPanel({ migrationId }: { migrationId: string }) {
+  const base = `/api/migrations/${encodeURIComponent(migrationId)}/redirect-map`;
+  const link =
+    'inline-flex items-center gap-1 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:border-slate-400';
+  return (
+    <section
+      aria-labelledby="redirects-title"
+      className="mt-6 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
+      <h2 id="redirects-title" className="font-semibold">
+        Redirect map
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Every product and category with its old address and its new one, so links and search results
+        that lead to the old store keep working once you switch.
+      </p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <a href={`${base}/csv`} download className={link}>
+          <Download size={14} aria-hidden /> Download redirect list (CSV)
+        </a>
+        <a href={`${base}/nginx`} download className={link}>
+          <Download size={14} aria-hidden /> Download nginx redirect rules
+        </a>
+        <a href={`${base}/apache`} download className={link}>
+          <Download size={14} aria-hidden /> Download Apache redirect rules
+        </a>
+      </div>
+    </section>
   );
 }
