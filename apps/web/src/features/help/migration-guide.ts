@@ -17,12 +17,13 @@ export const guideSteps = [
   },
   {
     title: 'Select Data',
-    summary: 'Pick products, customers, orders and coupons, in any combination.',
+    summary: 'Pick products, customers, orders, coupons and reviews, in any combination.',
     details: [
       'Products move with categories, images, variants, options, prices, inventory and URL keys.',
       'Customers move with their addresses. Passwords cannot move between platforms.',
       'Orders move with line items, totals and mapped statuses, without e-mailing your customers.',
       'Coupons move with their amounts, dates and limits, and stay limited to the same products and categories.',
+      'Product reviews move with the reviewer, rating, text, date and status, onto the same products (not to or from Magento 2, which has no reviews API).',
     ],
   },
   {
@@ -50,6 +51,7 @@ export const guideSteps = [
       'Every record is migrated, skipped or failed with a reason.',
       'Source and destination are compared record by record after the run.',
       'Download Report gives every outcome as a CSV file.',
+      'The redirect map pairs every product’s and category’s old address with its new one, with nginx and Apache rules.',
     ],
   },
 ] as const;
@@ -63,7 +65,7 @@ const beforeYouStart = [
 
 const afterTheMove = [
   'Run the migration again just before you switch, to bring over new orders and changes.',
-  'Check your most visited pages redirect from their old URLs (301 redirects).',
+  'Put the redirect map’s 301 rules in place, then check your most visited pages redirect from their old URLs.',
   'Tell your customers to choose a new password on the new store.',
   'Submit the new sitemap to search engines.',
 ];
