@@ -227,8 +227,8 @@ export function sameEntry(have: ReviewEntry, want: ReviewFields): boolean {
 /**
  * Merges reviews into a product's list. A review is found by its source id (written by a
  * migration before: updated when it changed, else left), else by its natural key among the entries
- * that are not a migration's copy of it (the merchant's own: linked, never changed), else added
- * with a new key. Entries of the list that are none of these stay as they were, in their place.
+ * no migration wrote (no source id: the merchant's own, linked, never changed), else added with a
+ * new key. An entry with another source id is another review's copy, never this one's. Entries of the list that are none of these stay as they were, in their place.
  * A change that would take the list beyond Shopify's size limit is not made.
  *
  * `before` is the list as it was when this write began, so that a review a lost answer had already
@@ -275,7 +275,9 @@ export function mergeReviews(
       });
       continue;
     }
-    const own = entries.find((e) => !claimed.has(e.key) && naturalKey(e) === want.natural);
+    const own = entries.find(
+      (e) => e.source_id === undefined && !claimed.has(e.key) && naturalKey(e) === want.natural,
+    );
     if (own) {
       claimed.add(own.key);
       results.set(want.sourceId, { kind: 'linked', key: own.key });
@@ -296,14 +298,6 @@ export function mergeReviews(
     results.set(want.sourceId, { kind: 'created', key, write: true });
   }
   return { entries, results, changed };
-}
-
-/** Shopify's product gid from a review id '<product number>:<key>', and the entry's key. */
-export function splitReviewId(id: string): { productId: string; key: string } | undefined {
-  const match = /^(\d+):(.+)$/.exec(id);
-  return match
-    ? { productId: `gid://shopify/Product/${match[1] ?? ''}`, key: match[2] ?? '' }
-    : undefined;
 }
 
 // ------------------------------------------------------------------ products
