@@ -2324,9 +2324,8 @@ export function bulkCollectionsQuery(filter: string): string {
 // ------------------------------------------------------------------ reviews
 
 /**
- * Product reviews live in the product metafield replatform.reviews (reviews.ts): the namespace
- * and key are written into the documents, which Shopify's search cannot filter a json metafield
- * by, so reading walks the products.
+ * Product reviews live in the product metafield replatform.reviews (reviews.ts). Shopify's search
+ * cannot filter products by a json metafield, so reading walks the products and asks each for it.
  */
 const REVIEWS_LIST = 'metafield(namespace: "replatform", key: "reviews")';
 
