@@ -26,6 +26,7 @@ import {
   ORDER_PAGE_SIZE,
   PRODUCT_PAGE_SIZE,
   COUPON_PAGE_SIZE,
+  REVIEW_PRODUCTS_PAGE,
   bulkCollectionsQuery,
   bulkCustomersQuery,
   bulkOrdersQuery,
@@ -73,6 +74,7 @@ const pageSizes: Record<string, number> = {
   CustomersPage: CUSTOMER_PAGE_SIZE,
   OrdersPage: ORDER_PAGE_SIZE,
   CouponsPage: COUPON_PAGE_SIZE,
+  ProductReviewsPage: REVIEW_PRODUCTS_PAGE,
   // As many as a product can have.
   ProductMediaState: 250,
 };

@@ -2321,6 +2321,145 @@ export function bulkCollectionsQuery(filter: string): string {
 }`;
 }
 
+// ------------------------------------------------------------------ reviews
+
+/**
+ * Product reviews live in the product metafield replatform.reviews (reviews.ts). Shopify's search
+ * cannot filter products by a json metafield, so reading walks the products and asks each for it.
+ */
+const REVIEWS_LIST = 'metafield(namespace: "replatform", key: "reviews")';
+
+/** Products walked per request when reading reviews, each with its reviews list. */
+export const REVIEW_PRODUCTS_PAGE = 50;
+
+const reviewsMetafieldSchema = z.object({ type: z.string(), value: z.string() }).nullable();
+
+/** Products in id order with their reviews list: 1 + the metafield 1 each. */
+export const productReviewsPage = op(
+  'ProductReviewsPage',
+  /* GraphQL */ `
+    query ProductReviewsPage($first: Int!, $after: String, $query: String) {
+      products(first: $first, after: $after, query: $query, sortKey: ID) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          reviews: ${REVIEWS_LIST} {
+            type
+            value
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    products: connectionOf(z.object({ id: z.string(), reviews: reviewsMetafieldSchema })),
+  }),
+  (v) => 2 + firstOf(v, REVIEW_PRODUCTS_PAGE) * 2,
+);
+
+/**
+ * One product's reviews list with the digest that compare-and-set needs, and its star rating
+ * metafields (Shopify's standard reviews.rating and reviews.rating_count).
+ */
+export const productReviewsState = op(
+  'ProductReviewsState',
+  /* GraphQL */ `
+    query ProductReviewsState($id: ID!) {
+      product(id: $id) {
+        id
+        reviews: ${REVIEWS_LIST} {
+          type
+          value
+          compareDigest
+        }
+        rating: metafield(namespace: "reviews", key: "rating") {
+          type
+          value
+        }
+        ratingCount: metafield(namespace: "reviews", key: "rating_count") {
+          type
+          value
+        }
+      }
+    }
+  `,
+  z.object({
+    product: z
+      .object({
+        id: z.string(),
+        reviews: z
+          .object({ type: z.string(), value: z.string(), compareDigest: z.string() })
+          .nullable(),
+        rating: reviewsMetafieldSchema,
+        ratingCount: reviewsMetafieldSchema,
+      })
+      .nullable(),
+  }),
+  1 + 3,
+);
+
+/**
+ * A product's reviews list and star rating, set at once (metafieldsSet is atomic), the list with
+ * compareDigest so that a list changed since it was read is not overwritten.
+ */
+export const productReviewsSet = op(
+  'ProductReviewsSet',
+  /* GraphQL */ `
+    mutation ProductReviewsSet($metafields: [MetafieldsSetInput!]!) {
+      metafieldsSet(metafields: $metafields) {
+        metafields {
+          id
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    metafieldsSet: z
+      .object({
+        metafields: z.array(z.object({ id: z.string() })).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  // 10, and 4 for the product.
+  14,
+);
+
+/** Removes a product's star rating metafields once none of its reviews is approved. */
+export const productRatingDelete = op(
+  'ProductRatingDelete',
+  /* GraphQL */ `
+    mutation ProductRatingDelete($metafields: [MetafieldIdentifierInput!]!) {
+      metafieldsDelete(metafields: $metafields) {
+        deletedMetafields {
+          key
+        }
+        userErrors {
+          field
+          message
+        }
+      }
+    }
+  `,
+  z.object({
+    metafieldsDelete: z
+      .object({
+        deletedMetafields: z.array(z.object({ key: z.string() }).nullable()).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
 /** All documents, for validation against the schema in tests. */
 export const allOperations: Operation<unknown>[] = [
   shopInfo,
@@ -2379,4 +2518,8 @@ export const allOperations: Operation<unknown>[] = [
   discountCodeFreeShippingCreate,
   discountCodeDeactivate,
   discountMetafieldsSet,
+  productReviewsPage,
+  productReviewsState,
+  productReviewsSet,
+  productRatingDelete,
 ] as Operation<unknown>[];

@@ -7,6 +7,7 @@ import { inventoryDefaults, variantDefaults } from '@replatform/canonical/defaul
 import { fromMinor } from '@replatform/canonical/money';
 import type { Order, Refund } from '@replatform/canonical/order';
 import type { Product, Variant } from '@replatform/canonical/product';
+import type { Review } from '@replatform/canonical/review';
 import { MARKER_KEY, MARKER_NAMESPACE, variantsBulkCost } from './documents.ts';
 import {
   CARRIED_NAMESPACE,
@@ -16,6 +17,7 @@ import {
   ownValue,
   parseJson,
 } from './own-fields.ts';
+import { naturalKey, type WantedEntry } from './reviews.ts';
 import { FEE_PROPERTY } from './to-canonical.ts';
 
 /**
@@ -1394,3 +1396,25 @@ export const couponLimitsShopifyLacks = {
   allowedEmails:
     'Shopify limits a code to customer accounts or segments, not to e-mail addresses, and customers are migrated after coupons: the code is open to every customer; limit it to a segment in the Shopify admin.',
 } as const;
+
+// ------------------------------------------------------------------ reviews
+
+/**
+ * A review as an entry of its product's replatform.reviews list (reviews.ts), without the entry's
+ * key, which the list gives it: every field is kept as the model has it, the date in UTC and the
+ * source id as the migration's marker.
+ */
+export function reviewEntry(r: Review): WantedEntry {
+  const entry = {
+    source_id: r.id,
+    reviewer_name: r.reviewerName,
+    reviewer_email: r.reviewerEmail,
+    rating: r.rating,
+    title: r.title,
+    body_html: r.body,
+    status: r.status,
+    verified: r.verified,
+    created_at: new Date(Date.parse(r.createdAt)).toISOString(),
+  };
+  return { sourceId: r.id, entry, natural: naturalKey(entry) };
+}

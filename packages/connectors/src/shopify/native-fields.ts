@@ -7,7 +7,10 @@ import { couponLimitsShopifyLacks } from './from-canonical.ts';
  * Shopify's own fields, as the connector's read queries (documents.ts) answer them, and what a
  * migration from Shopify does with each (kit/fields.ts). A native record is the GraphQL node the
  * read query answers, its nested connections completed, without the migration's own marker
- * metafield (replatform.source_id), which is not the store's data.
+ * metafield (replatform.source_id), which is not the store's data. A product's native record also
+ * leaves out its reviews list (replatform.reviews, read as reviews) and the star rating worked out
+ * from it (reviews.rating and reviews.rating_count; a Shopify destination works it out again):
+ * see reviews.ts. A review's native record is an entry of that list with the product holding it.
  *
  * "as its own field" means: kept as a custom field of the record in the namespace 'shopify'
  * (own-fields.ts), which a Shopify destination writes back into the field.
@@ -510,12 +513,42 @@ const couponFields: Record<string, SourceField> = {
   ...prefixed('metafields', metafields()),
 };
 
+/**
+ * A review: an entry of its product's replatform.reviews list (reviews.ts) and the product that
+ * holds it. The list is Replatform's own shape, so each field is carried as it is; Shopify has
+ * no reviews of its own.
+ */
+const reviewFields: Record<string, SourceField> = {
+  'product.id': { carried: 'productId', ref: 'products' },
+  key: {
+    assigned:
+      "The entry's own key in the product's list, half of the review's id at this shop ('<product number>:<key>'); a destination gives the review its own id.",
+  },
+  source_id: {
+    assigned:
+      "The migration's marker: the id the review had in the store an earlier migration took it from, not the shop's data; a migration from this shop marks its copies with this shop's ids.",
+  },
+  reviewer_name: { carried: 'reviewerName' },
+  reviewer_email: { carried: 'reviewerEmail' },
+  rating: { carried: 'rating' },
+  title: { carried: 'title' },
+  body_html: { carried: 'body' },
+  status: { carried: 'status' },
+  verified: { carried: 'verified' },
+  created_at: {
+    converted: 'createdAt',
+    how: 'A date and time, kept in UTC to the millisecond.',
+    meaning: (value) => (typeof value === 'string' ? Date.parse(value) : value),
+  },
+};
+
 export const shopifyNativeFields: NativeCatalogue = {
   categories: collectionFields,
   products: productFields,
   coupons: couponFields,
   customers: customerFields,
   orders: orderFields,
+  reviews: reviewFields,
 };
 
 /**
@@ -733,6 +766,15 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       completedAt: "Written as the order's closing date.",
       metafields:
         "Written as metafields under their namespace, and Shopify's own fields (shopify.tags, ...) into those fields.",
+    },
+  },
+  reviews: {
+    converted: {
+      productId:
+        "Shopify has no reviews of its own: a review is an entry of the list kept in its product's metafield replatform.reviews (json, at most 128 KB per product), which Shopify's own storefront does not show; a theme or app that reads the metafield shows it. Themes show the product's stars from Shopify's standard metafields reviews.rating and reviews.rating_count, which the migration keeps up to date.",
+      status:
+        "Kept as the entry's status: the list holds every review, pending, rejected and spam ones too, so a theme that shows the list must show the approved ones only. The stars (reviews.rating and reviews.rating_count) count the approved reviews only.",
+      createdAt: 'Kept in UTC, to the millisecond.',
     },
   },
 };

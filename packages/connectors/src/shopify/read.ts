@@ -1,4 +1,5 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import type { Review } from '@replatform/canonical/review';
 import type { Checkpoint, Page } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { isEmptyValue, splitNativePath, type SourceField } from '../kit/fields.ts';
@@ -43,16 +44,21 @@ import {
   productsPage,
   productVariantsPage,
   refundLinesPage,
+  REVIEW_PRODUCTS_PAGE,
+  productReviewsPage,
+  type ShopifyMetafield,
 } from './documents.ts';
 import type { Operation, ShopifyGraphqlClient } from './graphql-client.ts';
 import { shopifyNativeFields } from './native-fields.ts';
 import { isMarker } from './own-fields.ts';
+import { parseReviewList, withoutReviewFields, type ReviewsMetafield } from './reviews.ts';
 import {
   collectionToCategory,
   couponToCanonical,
   customerToCanonical,
   orderToCanonical,
   productToCanonical,
+  reviewToCanonical,
   type Loss,
   type Mapped,
 } from './to-canonical.ts';
@@ -62,7 +68,8 @@ import {
  * 25,000 reachable); a store with more records than the bulk threshold is read with bulk queries
  * per entity, whose JSONL results are reassembled here. Both paths give the same native records
  * (the nodes the page queries answer, nested connections completed, without the migration marker)
- * and so the same canonical records.
+ * and so the same canonical records. Reviews are the entries of the products' replatform.reviews
+ * lists (reviews.ts), read by walking the products.
  */
 
 export interface ReadContext extends Omit<BulkOptions, 'client'> {
@@ -78,6 +85,7 @@ export const readPageSizes: Record<EntityType, number> = {
   coupons: COUPON_PAGE_SIZE * 5,
   customers: CUSTOMER_PAGE_SIZE * 2,
   orders: ORDER_PAGE_SIZE * 8,
+  reviews: REVIEW_PRODUCTS_PAGE,
 };
 
 interface Cursor {
@@ -110,6 +118,12 @@ function decode(checkpoint: Checkpoint | null): Cursor | null {
 }
 
 export async function countOf(client: ShopifyGraphqlClient, entity: EntityType): Promise<number> {
+  // Shopify counts no metafield entries: the lists are read and their entries counted.
+  if (entity === 'reviews') {
+    let n = 0;
+    for await (const product of reviewProducts(client, null)) n += reviewEntries(product).length;
+    return n;
+  }
   const { count } = await client.request(
     counts[entity] as Operation<{ count: { count: number } | null }>,
   );
@@ -155,6 +169,12 @@ async function completeMetafields(
 
 const nested = (node: Node, key: string) => node[key] as Nested | undefined;
 
+/** A product's metafields without its reviews list and the stars worked out from it (reviews). */
+const withoutReviews = (metafields: Nested): Nested => ({
+  ...metafields,
+  nodes: withoutReviewFields(metafields.nodes as ShopifyMetafield[]),
+});
+
 async function completeProduct(client: ShopifyGraphqlClient, p: Node): Promise<Node> {
   const id = String(p.id);
   const variants = await completeNested(
@@ -175,7 +195,7 @@ async function completeProduct(client: ShopifyGraphqlClient, p: Node): Promise<N
       nested(p, 'media'),
       async (after) => (await client.request(productMediaPage, { id, after })).product?.media,
     ),
-    metafields: await completeMetafields(client, id, nested(p, 'metafields')),
+    metafields: withoutReviews(await completeMetafields(client, id, nested(p, 'metafields'))),
     collections: await completeNested(
       nested(p, 'collections'),
       async (after) =>
@@ -335,10 +355,13 @@ async function mapEntity<E extends EntityType>(
 
 // ------------------------------------------------------------------ paged reads
 
+/** Entities read through their own API pages (reviews are read through the products). */
+type PagedEntity = Exclude<EntityType, 'reviews'>;
+
 /** One API page of native records, each completed. */
 async function fetchPage(
   client: ShopifyGraphqlClient,
-  entity: EntityType,
+  entity: PagedEntity,
   after: string | null,
 ): Promise<{ nodes: Node[]; next: string | null }> {
   const page = async <T extends { pageInfo: Nested['pageInfo']; nodes: unknown[] }>(
@@ -385,7 +408,7 @@ async function fetchPage(
   }
 }
 
-async function* readPaged<E extends EntityType>(
+async function* readPaged<E extends PagedEntity>(
   ctx: ReadContext,
   entity: E,
   start: string | null,
@@ -424,6 +447,15 @@ export async function readNativeRecords(
   entity: EntityType,
 ): Promise<{ id: string; record: Node }[]> {
   const out: { id: string; record: Node }[] = [];
+  if (entity === 'reviews') {
+    for await (const product of reviewProducts(client, null))
+      for (const entry of reviewEntries(product))
+        out.push({
+          id: `${gidNumber(product.id)}:${entry.key}`,
+          record: { product: { id: product.id }, ...entry },
+        });
+    return out;
+  }
   let after: string | null = null;
   do {
     const page = await fetchPage(client, entity, after);
@@ -479,7 +511,7 @@ function assemble(
           }),
         ),
         media: connection(kids('MediaImage', 'Video', 'ExternalVideo', 'Model3d')),
-        metafields,
+        metafields: withoutReviews(metafields),
         collections: connection(kids('Collection')),
       };
     case 'customers':
@@ -496,8 +528,11 @@ function assemble(
   }
 }
 
-/** Coupons are read page by page only: shops hold few discounts, each with nested lists. */
-type BulkEntity = Exclude<EntityType, 'coupons'>;
+/**
+ * Coupons are read page by page only: shops hold few discounts, each with nested lists. Reviews
+ * are read through the products' lists.
+ */
+type BulkEntity = Exclude<EntityType, 'coupons' | 'reviews'>;
 
 const bulkQueries: Record<BulkEntity, (filter: string) => string> = {
   categories: bulkCollectionsQuery,
@@ -523,7 +558,7 @@ async function variantExtrasOf(
   return extras;
 }
 
-async function* readBulk<E extends EntityType>(
+async function* readBulk<E extends BulkEntity>(
   ctx: ReadContext,
   entity: E,
   after: string | null,
@@ -540,7 +575,7 @@ async function* readBulk<E extends EntityType>(
     grouped = products;
     variantExtras = extras;
   } else {
-    grouped = await runBulkQuery(bulkQueries[entity as BulkEntity](filter), options);
+    grouped = await runBulkQuery(bulkQueries[entity](filter), options);
   }
   const { roots, children } = grouped;
   const size = readPageSizes[entity];
@@ -552,7 +587,7 @@ async function* readBulk<E extends EntityType>(
     const slice = roots.slice(i, i + size);
     const nodes: Node[] = [];
     for (const root of slice) {
-      const node = assemble(entity as BulkEntity, root, children, variantExtras);
+      const node = assemble(entity, root, children, variantExtras);
       // Refund lines would be a sixth connection of the bulk query: the few orders with refunds
       // have them read on their own.
       if (entity === 'orders' && Array.isArray(node.refunds) && node.refunds.length) {
@@ -579,12 +614,126 @@ export async function* readEntity<E extends EntityType>(
   entity: E,
   checkpoint: Checkpoint | null,
 ): AsyncIterable<Page<E>> {
+  if (entity === 'reviews') {
+    yield* readReviews(ctx, checkpoint) as AsyncIterable<Page<E>>;
+    return;
+  }
+  const paged = entity as PagedEntity;
   const cursor = decode(checkpoint);
   const mode =
-    entity === 'coupons'
+    paged === 'coupons'
       ? 'page'
       : (cursor?.mode ??
-        ((await countOf(ctx.client, entity)) > ctx.bulkThreshold ? 'bulk' : 'page'));
-  if (mode === 'bulk') yield* readBulk(ctx, entity, cursor?.after ?? null);
-  else yield* readPaged(ctx, entity, cursor?.after ?? null);
+        ((await countOf(ctx.client, paged)) > ctx.bulkThreshold ? 'bulk' : 'page'));
+  if (mode === 'bulk' && paged !== 'coupons')
+    yield* readBulk(ctx, paged, cursor?.after ?? null) as AsyncIterable<Page<E>>;
+  else yield* readPaged(ctx, paged, cursor?.after ?? null) as AsyncIterable<Page<E>>;
+}
+
+// ------------------------------------------------------------------ reviews
+
+/** Objects one search of products can page through (Shopify's pagination limit). */
+const REACHABLE = 25_000;
+
+type ReviewProduct = { id: string; reviews: ReviewsMetafield | null };
+
+/**
+ * Every product in id order with its reviews list, from the product `from` on (its number; all
+ * when null). Shopify's search cannot filter by a json metafield, so every product is walked,
+ * REVIEW_PRODUCTS_PAGE at a time; past 25,000 products a new search starts after the last one.
+ */
+async function* reviewProducts(
+  client: ShopifyGraphqlClient,
+  from: string | null,
+): AsyncIterable<ReviewProduct> {
+  let query: string | null = from === null ? null : `id:>=${from}`;
+  let after: string | null = null;
+  let walked = 0;
+  for (;;) {
+    const { products }: { products: { pageInfo: Nested['pageInfo']; nodes: ReviewProduct[] } } =
+      await client.request(productReviewsPage, {
+        first: REVIEW_PRODUCTS_PAGE,
+        after,
+        query,
+      });
+    for (const product of products.nodes) yield product;
+    const last = products.nodes[products.nodes.length - 1];
+    if (!products.pageInfo.hasNextPage || !last) return;
+    walked += products.nodes.length;
+    if (walked + REVIEW_PRODUCTS_PAGE > REACHABLE) {
+      query = `id:>${gidNumber(last.id)}`;
+      after = null;
+      walked = 0;
+    } else after = products.pageInfo.endCursor;
+  }
+}
+
+/**
+ * The reviews of a product's list. A list in another shape is not Replatform's: it is no reviews
+ * and stays the product's own metafield (read with the product).
+ */
+function reviewEntries(product: ReviewProduct) {
+  const parsed = parseReviewList(product.reviews);
+  return 'entries' in parsed ? parsed.entries : [];
+}
+
+/** Where a reviews read stands: from product `from` (its number) on, its first `skip` entries read. */
+interface ReviewCursor {
+  from: string;
+  skip: number;
+}
+
+function decodeReviews(checkpoint: Checkpoint | null): ReviewCursor | null {
+  if (!checkpoint) return null;
+  try {
+    const parsed = JSON.parse(checkpoint.cursor) as Partial<ReviewCursor> & { mode?: unknown };
+    if (
+      parsed.mode === 'reviews' &&
+      typeof parsed.from === 'string' &&
+      /^\d+$/.test(parsed.from) &&
+      typeof parsed.skip === 'number'
+    )
+      return { from: parsed.from, skip: parsed.skip };
+  } catch {
+    // fall through
+  }
+  throw new ConnectorError(
+    'system',
+    'bad_checkpoint',
+    'The read checkpoint is not a Shopify reviews checkpoint.',
+  );
+}
+
+/**
+ * Reviews page by page, REVIEW_PRODUCTS_PAGE at a time; a checkpoint names the product and how
+ * many of its entries were read, so a product with many reviews may span pages (entries are
+ * added at the end of a list, so those read stay first).
+ */
+async function* readReviews(
+  ctx: ReadContext,
+  checkpoint: Checkpoint | null,
+): AsyncIterable<Page<'reviews'>> {
+  const start = decodeReviews(checkpoint);
+  const size = readPageSizes.reviews;
+  let records: Review[] = [];
+  let yielded = false;
+  for await (const product of reviewProducts(ctx.client, start?.from ?? null)) {
+    const number = gidNumber(product.id);
+    const entries = reviewEntries(product);
+    const skip = start && number === start.from ? start.skip : 0;
+    for (let i = skip; i < entries.length; i++) {
+      records.push(reviewToCanonical(product.id, entries[i] as (typeof entries)[number]));
+      if (records.length < size) continue;
+      yield {
+        records,
+        next: {
+          version: 1,
+          cursor: JSON.stringify({ mode: 'reviews', from: number, skip: i + 1 }),
+        },
+      };
+      yielded = true;
+      records = [];
+    }
+  }
+  if (records.length || !yielded) yield { records, next: null };
 }

@@ -52,9 +52,9 @@ export interface ShopifyConnection extends Connection {
 }
 
 export const shopifyCapabilities: Capabilities = {
-  read: ['categories', 'products', 'coupons', 'customers', 'orders'],
-  write: ['categories', 'products', 'coupons', 'customers', 'orders'],
-  batchSize: { categories: 25, products: 10, coupons: 25, customers: 25, orders: 10 },
+  read: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+  write: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+  batchSize: { categories: 25, products: 10, coupons: 25, customers: 25, orders: 10, reviews: 50 },
   pageSize: readPageSizes,
   rateLimit: {
     description:
@@ -68,13 +68,13 @@ export const shopifyCapabilities: Capabilities = {
 /**
  * The write scopes a destination needs and what each lets the connector create (requiredAccess of
  * productSet and collectionCreate, discountCodeBasicCreate, customerCreate, orderCreate in the
- * 2026-10 schema; metafieldsSet
- * needs the scope of the record it marks). Redirects (write_online_store_navigation) and orders on
+ * 2026-10 schema; metafieldsSet and metafieldsDelete need the scope of the record whose metafields
+ * they change, so write_products covers the reviews kept in product metafields). Redirects (write_online_store_navigation) and orders on
  * hold (write_merchant_managed_fulfillment_orders) are not among them: without those scopes the
  * records are still written, each with a warning.
  */
 export const destinationScopes = {
-  write_products: 'products and collections',
+  write_products: 'products, collections and product reviews',
   write_discounts: 'discount codes',
   write_customers: 'customers',
   write_orders: 'orders',

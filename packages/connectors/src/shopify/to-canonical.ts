@@ -30,7 +30,9 @@ import {
   type ProductOption,
   type Variant,
 } from '@replatform/canonical/product';
+import type { Review } from '@replatform/canonical/review';
 import { z } from 'zod';
+import { gidNumber } from './bulk.ts';
 import type {
   ShopifyAddress,
   ShopifyCollection,
@@ -42,6 +44,7 @@ import type {
   ShopifyVariant,
 } from './documents.ts';
 import { carriedKeys, ownField, parseJson, splitMetafields } from './own-fields.ts';
+import type { ReviewEntry } from './reviews.ts';
 
 /** The payment details an order written by a migration keeps in replatform.payment. */
 const keptPaymentSchema = z
@@ -710,5 +713,25 @@ export function couponToCanonical(node: ShopifyCoupon, currency: string): Mapped
       createdAt: canonicalTime(d.createdAt),
     },
     losses,
+  };
+}
+
+/**
+ * An entry of a product's reviews list (reviews.ts) as a review. Its id is the product's number
+ * and the entry's key ('1234:r0a1b2c3d4e5f'), which stay the same however the list is rewritten;
+ * its product is the product that holds the list.
+ */
+export function reviewToCanonical(productId: string, entry: ReviewEntry): Review {
+  return {
+    id: `${gidNumber(productId)}:${entry.key}`,
+    productId,
+    reviewerName: entry.reviewer_name,
+    reviewerEmail: entry.reviewer_email ?? '',
+    rating: entry.rating,
+    title: entry.title ?? '',
+    body: entry.body_html,
+    status: entry.status,
+    verified: entry.verified ?? false,
+    createdAt: canonicalTime(entry.created_at),
   };
 }

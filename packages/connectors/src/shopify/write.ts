@@ -4,6 +4,7 @@ import type { Customer } from '@replatform/canonical/customer';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
+import type { Review } from '@replatform/canonical/review';
 import { createHash } from 'node:crypto';
 import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
@@ -43,6 +44,9 @@ import {
   primaryLocation,
   productByIdentifier,
   productFirstVariants,
+  productRatingDelete,
+  productReviewsSet,
+  productReviewsState,
   productSet,
   urlRedirectCreate,
   variantsBySku,
@@ -66,6 +70,7 @@ import {
   productSetInput,
   redirectPath,
   refundInput,
+  reviewEntry,
   variantCalls,
   variantCombo,
   type LineLink,
@@ -73,6 +78,22 @@ import {
   type ProductWritePlan,
 } from './from-canonical.ts';
 import type { ShopifyGraphqlClient } from './graphql-client.ts';
+import {
+  mergeReviews,
+  parseReviewList,
+  RATING_COUNT_KEY,
+  RATING_KEY,
+  RATING_NAMESPACE,
+  ratingOf,
+  ratingValue,
+  REVIEWS_KEY,
+  REVIEWS_MAX_BYTES,
+  REVIEWS_NAMESPACE,
+  sameRating,
+  serializeReviewList,
+  shownRating,
+  type EntryResult,
+} from './reviews.ts';
 import { collectionUrlPath, productUrlPath } from './to-canonical.ts';
 
 interface DestinationVariant {
@@ -353,6 +374,7 @@ export class ShopifyWriter {
     records: EntityRecord[E][],
     idMap: IdMap,
   ): Promise<WriteOutcome[]> {
+    if (entity === 'reviews') return this.#writeReviews(records as Review[], idMap);
     const outcomes: WriteOutcome[] = [];
     for (const record of records) {
       try {
@@ -969,6 +991,224 @@ export class ShopifyWriter {
       ...(created ? {} : { reason: 'Already at the destination (found by its migration marker).' }),
       ...(warnings.length && (created || deactivated) ? { warnings } : {}),
     };
+  }
+
+  // ---------------------------------------------------------------- reviews
+
+  /** The write to each product's reviews list that runs now, so the next waits for it. */
+  readonly #reviewLists = new Map<string, Promise<unknown>>();
+
+  /**
+   * Runs `write` once the writes to the same product's list that came before have ended: the
+   * engine may have several batches in flight, and each rewrites the whole list.
+   */
+  #inTurn<T>(productId: string, write: () => Promise<T>): Promise<T> {
+    const before = this.#reviewLists.get(productId) ?? Promise.resolve();
+    const mine = before.then(write, write);
+    const done = mine.catch(() => undefined);
+    this.#reviewLists.set(productId, done);
+    void done.then(() => {
+      if (this.#reviewLists.get(productId) === done) this.#reviewLists.delete(productId);
+    });
+    return mine;
+  }
+
+  /**
+   * Reviews go into their products' lists (reviews.ts): the reviews of a batch are grouped by
+   * product, and each product's list is read, merged and written back once, in turn with other
+   * writes to it.
+   */
+  async #writeReviews(reviews: Review[], idMap: IdMap): Promise<WriteOutcome[]> {
+    const outcomes = new Map<string, WriteOutcome>();
+    const byProduct = new Map<string, Review[]>();
+    for (const r of reviews) {
+      const productId = idMap.get('products', r.productId);
+      if (!productId) {
+        outcomes.set(r.id, {
+          sourceId: r.id,
+          outcome: 'failed',
+          reason: `Its product (source id ${r.productId}) has no copy at the destination, so the review has nothing to belong to.`,
+        });
+        continue;
+      }
+      byProduct.set(productId, [...(byProduct.get(productId) ?? []), r]);
+    }
+    const groups = [...byProduct];
+    const settled = await Promise.allSettled(
+      groups.map(([productId, group]) =>
+        this.#inTurn(productId, () => this.#writeProductReviews(productId, group)),
+      ),
+    );
+    let failure: unknown;
+    settled.forEach((result, i) => {
+      if (result.status === 'fulfilled') {
+        for (const o of result.value) outcomes.set(o.sourceId, o);
+        return;
+      }
+      const error: unknown = result.reason;
+      // A product Shopify cannot take reviews for fails its reviews; a problem of the store or
+      // of the connection fails the batch.
+      if (error instanceof ConnectorError && error.errorClass === 'system')
+        for (const r of groups[i]?.[1] ?? [])
+          outcomes.set(r.id, { sourceId: r.id, outcome: 'failed', reason: error.message });
+      else failure ??= error;
+    });
+    if (failure !== undefined) throw failure;
+    return reviews.map(
+      (r) => outcomes.get(r.id) ?? { sourceId: r.id, outcome: 'failed', reason: 'Not written.' },
+    );
+  }
+
+  /**
+   * One product's reviews: its list is read with its digest, the reviews merged into it, and the
+   * list set back with compareDigest together with the star rating, so nothing another writer put
+   * there in between is overwritten (a list changed meanwhile is read and merged again). A list
+   * in another shape is never overwritten, and stars another app keeps are left as they are.
+   */
+  async #writeProductReviews(productId: string, reviews: Review[]): Promise<WriteOutcome[]> {
+    const { client } = this.#ctx;
+    const failAll = (reason: string): WriteOutcome[] =>
+      reviews.map((r) => ({ sourceId: r.id, outcome: 'failed', reason }));
+    const wanted = reviews.map(reviewEntry);
+    const number = gidNumber(productId);
+    const foreign = (why: string) =>
+      failAll(
+        `The product's metafield ${REVIEWS_NAMESPACE}.${REVIEWS_KEY} holds data Replatform did not write (${why}): it was left as it is, and the review was not added to it.`,
+      );
+    let state = (await client.request(productReviewsState, { id: productId })).product;
+    if (!state) return failAll(`Its product (${productId}) is no longer at the destination.`);
+    const first = parseReviewList(state.reviews);
+    if ('foreign' in first) return foreign(first.foreign);
+    const before = first.entries;
+    for (let round = 1; ; round++) {
+      const current = parseReviewList(state.reviews);
+      if ('foreign' in current) return foreign(current.foreign);
+      const merged = mergeReviews(current.entries, wanted, before);
+      const shown = shownRating(state.rating, state.ratingCount);
+      // Stars are the list's while they are none or what its approved reviews make.
+      const ownStars = shown === null || sameRating(shown, ratingOf(current.entries));
+      const stars = ratingOf(merged.entries);
+      const starsChange = ownStars && !sameRating(shown, stars);
+      const warnings =
+        !ownStars && merged.changed
+          ? [
+              `The product's star rating (metafields ${RATING_NAMESPACE}.${RATING_KEY} and ${RATING_NAMESPACE}.${RATING_COUNT_KEY}) is kept by another app: it was left as it is and does not count this review.`,
+            ]
+          : [];
+      if (!merged.changed && !starsChange)
+        return this.#reviewOutcomes(reviews, merged.results, number, warnings);
+      if (starsChange && !stars) {
+        // None approved: the stars go, before the list, so that stars left by a write that
+        // stopped between the two are none, which the list's next write sets again.
+        const answer = (
+          await client.request(productRatingDelete, {
+            metafields: [RATING_KEY, RATING_COUNT_KEY].map((key) => ({
+              ownerId: productId,
+              namespace: RATING_NAMESPACE,
+              key,
+            })),
+          })
+        ).metafieldsDelete;
+        if (answer?.userErrors.length)
+          warnings.push(
+            `The product's star rating could not be removed: ${messages(answer.userErrors)}`,
+          );
+      }
+      const metafields: Record<string, unknown>[] = [];
+      if (merged.changed || state.reviews)
+        metafields.push({
+          ownerId: productId,
+          namespace: REVIEWS_NAMESPACE,
+          key: REVIEWS_KEY,
+          type: 'json',
+          value: serializeReviewList(merged.entries),
+          compareDigest: state.reviews?.compareDigest ?? null,
+        });
+      if (starsChange && stars)
+        metafields.push(
+          {
+            ownerId: productId,
+            namespace: RATING_NAMESPACE,
+            key: RATING_KEY,
+            type: 'rating',
+            value: ratingValue(stars),
+          },
+          {
+            ownerId: productId,
+            namespace: RATING_NAMESPACE,
+            key: RATING_COUNT_KEY,
+            type: 'number_integer',
+            value: String(stars.count),
+          },
+        );
+      if (metafields.length === 0)
+        return this.#reviewOutcomes(reviews, merged.results, number, warnings);
+      // Repeating it is safe: the digest makes a repeat of a set that reached Shopify stale.
+      const answer = (await client.request(productReviewsSet, { metafields })).metafieldsSet;
+      const errors = answer?.userErrors ?? [];
+      const stale = errors.some(
+        (e) => e.code === 'STALE_OBJECT' || e.code === 'INVALID_COMPARE_DIGEST',
+      );
+      if (stale) {
+        if (round >= 5)
+          throw new ConnectorError(
+            'transient',
+            'reviews_contended',
+            `The reviews of product ${productId} kept changing while they were written.`,
+          );
+        state = (await client.request(productReviewsState, { id: productId })).product;
+        if (!state) return failAll(`Its product (${productId}) is no longer at the destination.`);
+        continue;
+      }
+      if (errors.length) {
+        const reason = `Shopify refused the product's reviews list: ${messages(errors)}`;
+        return this.#reviewOutcomes(reviews, merged.results, number, warnings, reason);
+      }
+      return this.#reviewOutcomes(reviews, merged.results, number, warnings);
+    }
+  }
+
+  /** Outcomes of a product's reviews from what the merge did; `refused`: the set was refused. */
+  #reviewOutcomes(
+    reviews: Review[],
+    results: Map<string, EntryResult>,
+    productNumber: string,
+    warnings: string[],
+    refused?: string,
+  ): WriteOutcome[] {
+    return reviews.map((r): WriteOutcome => {
+      const result = results.get(r.id);
+      if (!result) return { sourceId: r.id, outcome: 'failed', reason: 'Not written.' };
+      if (result.kind === 'too large')
+        return {
+          sourceId: r.id,
+          outcome: 'failed',
+          reason: `A product's reviews are kept in one Shopify metafield (${REVIEWS_NAMESPACE}.${REVIEWS_KEY}), which holds at most ${REVIEWS_MAX_BYTES.toLocaleString('en')} bytes; with this review the product's list would hold ${result.bytes.toLocaleString('en')}, so the review was not written.`,
+        };
+      const destinationId = `${productNumber}:${result.key}`;
+      if (result.kind === 'linked')
+        return {
+          sourceId: r.id,
+          outcome: 'skipped',
+          destinationId,
+          reason:
+            'The product already has this review (same reviewer, date and text) in its reviews list, not written by this migration: it was linked and left as it is.',
+        };
+      if (refused && result.write) return { sourceId: r.id, outcome: 'failed', reason: refused };
+      if (result.kind === 'skipped')
+        return {
+          sourceId: r.id,
+          outcome: 'skipped',
+          destinationId,
+          reason: 'Already at the destination (found by its migration marker).',
+        };
+      return {
+        sourceId: r.id,
+        outcome: result.kind,
+        destinationId,
+        ...(warnings.length ? { warnings } : {}),
+      };
+    });
   }
 
   // ---------------------------------------------------------------- customers

@@ -3,7 +3,8 @@ import type { MetafieldOwnerType, MetafieldRec, ShopStore } from './store.ts';
 /**
  * Validation of metafield inputs shared by productSet, collectionCreate, customerCreate,
  * orderCreate and metafieldsSet: namespace/key format, a known type (or the definition's), a
- * value valid for the type, and the unique-values capability of custom ids.
+ * value valid for the type and within its size limit, and the unique-values capability of custom
+ * ids.
  */
 
 export interface MetafieldInputValue {
@@ -43,8 +44,56 @@ export const metafieldTypes = new Set([
   'date',
   'date_time',
   'color',
+  'rating',
   'list.single_line_text_field',
 ]);
+
+/**
+ * Largest value a metafield write may hold, in bytes of UTF-8 (shopify.dev "Metafield limits"):
+ * 64 KB for most types, 2 KB for URLs, and 128 KB for json from API version 2026-04 on (the
+ * changelog "JSON metafield values limited to 128KB"; apps that used larger ones before keep 2 MB,
+ * which a new app, as this one is, does not).
+ */
+export const metafieldValueLimits: Readonly<Record<string, number>> = {
+  json: 128 * 1024,
+  url: 2 * 1024,
+};
+export const METAFIELD_VALUE_MAX_BYTES = 64 * 1024;
+
+export function valueLimitOf(type: string): number {
+  return metafieldValueLimits[type] ?? METAFIELD_VALUE_MAX_BYTES;
+}
+
+const decimal = (value: unknown): number | undefined => {
+  const text = typeof value === 'number' ? String(value) : value;
+  return typeof text === 'string' && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
+};
+
+/**
+ * A rating (shopify.dev "List of data types"): a JSON object with the rating `value` on a scale
+ * from `scale_min` to `scale_max`, each a decimal ('{"value": "3.5", "scale_min": "1.0",
+ * "scale_max": "5.0"}'); the value must lie on the scale.
+ */
+function ratingProblem(value: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return 'Value must be a JSON object with value, scale_min and scale_max.';
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return 'Value must be a JSON object with value, scale_min and scale_max.';
+  const fields = parsed as Record<string, unknown>;
+  const rating = decimal(fields.value);
+  const min = decimal(fields.scale_min);
+  const max = decimal(fields.scale_max);
+  if (rating === undefined || min === undefined || max === undefined)
+    return 'Value must be a JSON object with value, scale_min and scale_max.';
+  if (min >= max) return 'The scale minimum must be less than the scale maximum.';
+  if (rating < min || rating > max)
+    return `Value must be between ${String(fields.scale_min)} and ${String(fields.scale_max)}.`;
+  return undefined;
+}
 
 /** Without a namespace, Shopify uses the app-reserved namespace of the calling app. */
 export const APP_NAMESPACE = 'app--replatform';
@@ -76,6 +125,8 @@ function valueProblem(type: string, value: string): string | undefined {
       return Number.isNaN(Date.parse(value)) ? 'Value must be a date and time.' : undefined;
     case 'color':
       return /^#[0-9a-fA-F]{6}$/.test(value) ? undefined : 'Value must be a hex colour.';
+    case 'rating':
+      return ratingProblem(value);
     default:
       return undefined;
   }
@@ -129,6 +180,13 @@ export function checkMetafields(
       );
     if (input.value === undefined || input.value === null)
       return problem('value', 'BLANK', "Value can't be blank.");
+    const bytes = Buffer.byteLength(value, 'utf8');
+    if (bytes > valueLimitOf(type))
+      return problem(
+        'value',
+        'TOO_LONG',
+        `Value is too long: ${bytes} bytes, and a ${type} metafield holds at most ${valueLimitOf(type)}.`,
+      );
     const invalid = valueProblem(type, value);
     if (invalid) return problem('value', 'INVALID_VALUE', invalid);
     const identity = `${namespace}.${key}`;

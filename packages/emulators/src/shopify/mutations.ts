@@ -8,6 +8,7 @@ import {
   type MetafieldInputValue,
 } from './metafields.ts';
 import {
+  compareDigest,
   dateTime,
   decimalOf,
   gid,
@@ -2060,6 +2061,26 @@ function metafieldsSet(ctx: MutationContext, args: Args): Record<string, unknown
   });
   const appliers: (() => { type: MetafieldOwnerType; list: MetafieldRec[] })[] = [];
   for (const group of groups.values()) {
+    // Compare-and-set (2024-07 on): a metafield given with compareDigest is set only while its
+    // value is the one the digest was read from; a null digest, only while it does not exist.
+    for (const { index, input } of group.entries) {
+      if (!('compareDigest' in input)) continue;
+      const current = group.owner.metafields.find(
+        (m) => m.namespace === (str(input.namespace) ?? APP_NAMESPACE) && m.key === input.key,
+      );
+      const expected = input.compareDigest;
+      const stale =
+        expected === null || expected === undefined
+          ? current !== undefined
+          : current === undefined || compareDigest(current.value) !== expected;
+      if (stale)
+        errors.push({
+          code: 'STALE_OBJECT',
+          field: ['metafields', String(index), 'compareDigest'],
+          message: 'The metafield has been modified since it was loaded.',
+          elementIndex: index,
+        });
+    }
     const checked = checkMetafields(
       store,
       group.type,
@@ -2091,6 +2112,43 @@ function metafieldsSet(ctx: MutationContext, args: Args): Record<string, unknown
     metafields: written.flatMap((w) => w.list.map((m) => metafieldView(ctx, w.type, m))),
     userErrors: [],
   };
+}
+
+/**
+ * metafieldsDelete: removes the metafields named by owner, namespace and key, answering for each
+ * its identifier, or null when the owner has no such metafield (which is no error).
+ */
+function metafieldsDelete(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  const inputs = list(args.metafields);
+  if (inputs.length === 0)
+    return {
+      deletedMetafields: null,
+      userErrors: [
+        { field: ['metafields'], message: 'At least one metafield identifier must be specified.' },
+      ],
+    };
+  const errors: UserError[] = [];
+  const owners = inputs.map((input, index) => {
+    const found = ownerOf(store, input.ownerId);
+    if (!found)
+      errors.push({
+        field: ['metafields', String(index), 'ownerId'],
+        message: 'Owner does not exist',
+      });
+    return found;
+  });
+  if (errors.length) return { deletedMetafields: null, userErrors: errors };
+  const deleted = inputs.map((input, index) => {
+    const owner = owners[index]?.owner;
+    const namespace = str(input.namespace) ?? APP_NAMESPACE;
+    const key = str(input.key) ?? '';
+    const at = owner?.metafields.findIndex((m) => m.namespace === namespace && m.key === key);
+    if (!owner || at === undefined || at === -1) return null;
+    owner.metafields.splice(at, 1);
+    return { namespace, key, ownerId: input.ownerId };
+  });
+  return { deletedMetafields: deleted, userErrors: [] };
 }
 
 const uniqueEligibleTypes = new Set(['single_line_text_field', 'url', 'number_integer']);
@@ -2229,6 +2287,7 @@ export const mutationScopes: Record<string, string | null> = {
   refundCreate: 'write_orders',
   fulfillmentOrderHold: 'write_merchant_managed_fulfillment_orders',
   metafieldsSet: null,
+  metafieldsDelete: null,
   metafieldDefinitionCreate: null,
   urlRedirectCreate: 'write_online_store_navigation',
   bulkOperationRunQuery: null,
@@ -2286,6 +2345,7 @@ export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
     refundCreate: guard('refundCreate', (args, info) => refundCreate(ctx, args, info)),
     fulfillmentOrderHold: guard('fulfillmentOrderHold', (args) => fulfillmentOrderHold(ctx, args)),
     metafieldsSet: guard('metafieldsSet', (args) => metafieldsSet(ctx, args)),
+    metafieldsDelete: guard('metafieldsDelete', (args) => metafieldsDelete(ctx, args)),
     metafieldDefinitionCreate: guard('metafieldDefinitionCreate', (args) =>
       metafieldDefinitionCreate(ctx, args),
     ),

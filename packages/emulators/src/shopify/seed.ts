@@ -20,6 +20,7 @@ import {
   type ProductRec,
   type ShopStore,
 } from './store.ts';
+import { seedReviews } from './reviews.ts';
 import { orderTotals, type ViewContext } from './views.ts';
 
 /**
@@ -31,7 +32,9 @@ import { orderTotals, type ViewContext } from './views.ts';
  * - product images are MediaImage records served by the emulator under /media/...;
  * - a customer's default address is its default shipping address (Shopify has one default);
  * - sample order statuses become financial/fulfilment statuses (see `orderStatuses`);
- * - coupons become code discounts (see `discountOf`).
+ * - coupons become code discounts (see `discountOf`);
+ * - reviews become entries of their product's replatform.reviews list, with the star rating and
+ *   count of its approved ones in reviews.rating and reviews.rating_count (see reviews.ts).
  */
 
 const orderStatuses: Record<
@@ -339,6 +342,7 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
     });
     store.discounts.set(discount.id, discount);
   }
+  seedReviews(store, sample.reviews, (key) => productByKey.get(key));
   enrichShop(store);
 }
 

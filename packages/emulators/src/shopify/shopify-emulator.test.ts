@@ -1936,3 +1936,254 @@ describe('discount codes', () => {
     expect(write.errors?.[0]?.extensions?.code).toBe('ACCESS_DENIED');
   });
 });
+
+describe('product reviews in metafields', () => {
+  const LISTS = /* GraphQL */ `
+    query Lists {
+      products(first: 50, sortKey: ID) {
+        nodes {
+          id
+          reviews: metafield(namespace: "replatform", key: "reviews") {
+            type
+            value
+            compareDigest
+          }
+          rating: metafield(namespace: "reviews", key: "rating") {
+            type
+            value
+          }
+          ratingCount: metafield(namespace: "reviews", key: "rating_count") {
+            type
+            value
+          }
+        }
+      }
+    }
+  `;
+  const SET = /* GraphQL */ `
+    mutation Set($m: [MetafieldsSetInput!]!) {
+      metafieldsSet(metafields: $m) {
+        metafields {
+          key
+          value
+        }
+        userErrors {
+          code
+          field
+          message
+          elementIndex
+        }
+      }
+    }
+  `;
+  const DELETE = /* GraphQL */ `
+    mutation Delete($m: [MetafieldIdentifierInput!]!) {
+      metafieldsDelete(metafields: $m) {
+        deletedMetafields {
+          namespace
+          key
+          ownerId
+        }
+        userErrors {
+          field
+          message
+        }
+      }
+    }
+  `;
+  let emulator: ShopifyEmulator;
+  let productId = '';
+  beforeAll(async () => {
+    emulator = await start({
+      shops: ['seeded.myshopify.com', 'none.myshopify.com'],
+      shopSeeds: {
+        'seeded.myshopify.com': small,
+        'none.myshopify.com': { ...small, reviews: false },
+      },
+    });
+    const answer = await gql(emulator, '{ products(first: 1) { nodes { id } } }', {}, seeded);
+    productId = answer.data?.products.nodes[0].id;
+  });
+  const seeded = { shop: 'seeded.myshopify.com' };
+  const rating = (value: string) => JSON.stringify({ value, scale_min: '1.0', scale_max: '5.0' });
+
+  it('seeds the sample reviews as product lists with the star rating of the approved ones', async () => {
+    const nodes = (await gql(emulator, LISTS, {}, seeded)).data?.products.nodes as {
+      id: string;
+      reviews: { type: string; value: string } | null;
+      rating: { type: string; value: string } | null;
+      ratingCount: { type: string; value: string } | null;
+    }[];
+    const reviewed = nodes.filter((n) => n.reviews);
+    const entries = reviewed.flatMap((n) => JSON.parse(n.reviews?.value ?? '[]') as object[]);
+    expect(entries).toHaveLength(7);
+    expect(emulator.countStored('reviews', 'seeded.myshopify.com')).toBe(7);
+    expect(entries[0]).toEqual({
+      key: 'review-1',
+      reviewer_name: 'Maya Lindqvist',
+      reviewer_email: 'maya.lindqvist@example.com',
+      rating: 5,
+      title: 'Exactly as described',
+      body_html: '<p>Fits well and the colour is <strong>exactly</strong> as in the photos.</p>',
+      status: 'approved',
+      verified: false,
+      created_at: '2023-04-12T10:15:00.000Z',
+    });
+    // The first product: two approved reviews of 5 and 4 stars.
+    const first = reviewed.find((n) => n.reviews?.value.includes('review-1'));
+    expect(first?.reviews?.type).toBe('json');
+    expect(first?.rating).toEqual({ type: 'rating', value: rating('4.5') });
+    expect(first?.ratingCount).toEqual({ type: 'number_integer', value: '2' });
+    // Reviews that are pending, rejected or spam make no stars.
+    const unrated = reviewed.filter((n) => !n.rating);
+    expect(unrated.length).toBeGreaterThan(0);
+    expect(unrated.every((n) => !n.ratingCount)).toBe(true);
+    expect(emulator.countStored('reviews', 'none.myshopify.com')).toBe(0);
+  });
+
+  it('checks rating values against their scale and json values against 128 KB', async () => {
+    const set = (type: string, value: string) =>
+      gql(
+        emulator,
+        SET,
+        { m: [{ ownerId: productId, namespace: 'reviews', key: 'rating', type, value }] },
+        seeded,
+      );
+    for (const value of [
+      rating('5.5'),
+      JSON.stringify({ value: '4', scale_min: '5.0', scale_max: '1.0' }),
+      JSON.stringify({ value: '4' }),
+      '4.5',
+    ]) {
+      const answer = await set('rating', value);
+      expect(answer.data?.metafieldsSet.userErrors[0], value).toMatchObject({
+        code: 'INVALID_VALUE',
+        field: ['metafields', '0', 'value'],
+      });
+    }
+    expect((await set('rating', rating('3.25'))).data?.metafieldsSet.userErrors).toEqual([]);
+    const big = (bytes: number) => JSON.stringify(['x'.repeat(bytes - 4)]);
+    expect(Buffer.byteLength(big(128 * 1024))).toBe(128 * 1024);
+    const json = (value: string) =>
+      gql(
+        emulator,
+        SET,
+        { m: [{ ownerId: productId, namespace: 'custom', key: 'big', type: 'json', value }] },
+        seeded,
+      );
+    expect((await json(big(128 * 1024))).data?.metafieldsSet.userErrors).toEqual([]);
+    expect((await json(big(128 * 1024 + 1))).data?.metafieldsSet.userErrors[0]).toMatchObject({
+      code: 'TOO_LONG',
+      field: ['metafields', '0', 'value'],
+    });
+    // Counted in bytes: 'é' takes two.
+    expect(
+      (await json(JSON.stringify(['é'.repeat(65_535)]))).data?.metafieldsSet.userErrors[0].code,
+    ).toBe('TOO_LONG');
+    const text = await gql(
+      emulator,
+      SET,
+      {
+        m: [
+          {
+            ownerId: productId,
+            namespace: 'custom',
+            key: 'long',
+            type: 'multi_line_text_field',
+            value: 'y'.repeat(64 * 1024 + 1),
+          },
+        ],
+      },
+      seeded,
+    );
+    expect(text.data?.metafieldsSet.userErrors[0].code).toBe('TOO_LONG');
+  });
+
+  it('sets a metafield only while its compareDigest matches, all or nothing', async () => {
+    const read = async () =>
+      (
+        (await gql(emulator, LISTS, {}, seeded)).data?.products.nodes as {
+          id: string;
+          reviews: { value: string; compareDigest: string } | null;
+          ratingCount: { value: string } | null;
+        }[]
+      ).find((n) => n.id === productId);
+    const before = await read();
+    expect(before?.reviews).not.toBeNull();
+    const list = (value: string, compareDigest: string | null) => ({
+      ownerId: productId,
+      namespace: 'replatform',
+      key: 'reviews',
+      type: 'json',
+      value,
+      compareDigest,
+    });
+    const count = {
+      ownerId: productId,
+      namespace: 'reviews',
+      key: 'rating_count',
+      type: 'number_integer',
+      value: '9',
+    };
+    // Null: only while the metafield does not exist.
+    const created = await gql(emulator, SET, { m: [list('[]', null), count] }, seeded);
+    expect(created.data?.metafieldsSet).toEqual({
+      metafields: null,
+      userErrors: [
+        {
+          code: 'STALE_OBJECT',
+          field: ['metafields', '0', 'compareDigest'],
+          message: 'The metafield has been modified since it was loaded.',
+          elementIndex: 0,
+        },
+      ],
+    });
+    const stale = await gql(emulator, SET, { m: [list('[]', 'not-the-digest'), count] }, seeded);
+    expect(stale.data?.metafieldsSet.userErrors[0].code).toBe('STALE_OBJECT');
+    expect(await read()).toEqual(before);
+    const fresh = await gql(
+      emulator,
+      SET,
+      { m: [list('[]', before?.reviews?.compareDigest ?? ''), count] },
+      seeded,
+    );
+    expect(fresh.data?.metafieldsSet.userErrors).toEqual([]);
+    const after = await read();
+    expect(after?.reviews?.value).toBe('[]');
+    expect(after?.ratingCount?.value).toBe('9');
+    expect(after?.reviews?.compareDigest).not.toBe(before?.reviews?.compareDigest);
+    // A digest that was right once is stale after the value changed.
+    const again = await gql(
+      emulator,
+      SET,
+      { m: [list('[]', before?.reviews?.compareDigest ?? '')] },
+      seeded,
+    );
+    expect(again.data?.metafieldsSet.userErrors[0].code).toBe('STALE_OBJECT');
+  });
+
+  it('deletes metafields, answering null for one the owner does not have', async () => {
+    const identifier = (key: string) => ({ ownerId: productId, namespace: 'reviews', key });
+    const answer = await gql(
+      emulator,
+      DELETE,
+      { m: [identifier('rating_count'), identifier('nothing')] },
+      seeded,
+    );
+    expect(answer.data?.metafieldsDelete).toEqual({
+      deletedMetafields: [{ namespace: 'reviews', key: 'rating_count', ownerId: productId }, null],
+      userErrors: [],
+    });
+    const again = await gql(emulator, DELETE, { m: [identifier('rating_count')] }, seeded);
+    expect(again.data?.metafieldsDelete.deletedMetafields).toEqual([null]);
+    const unknown = await gql(
+      emulator,
+      DELETE,
+      { m: [{ ownerId: 'gid://shopify/Product/999999', namespace: 'reviews', key: 'rating' }] },
+      seeded,
+    );
+    expect(unknown.data?.metafieldsDelete.userErrors).toEqual([
+      { field: ['metafields', '0', 'ownerId'], message: 'Owner does not exist' },
+    ]);
+  });
+});

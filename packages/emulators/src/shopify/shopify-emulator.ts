@@ -26,6 +26,7 @@ import { loopbackOnly, type MediaHostPolicy } from './media.ts';
 import { mutationRoot, type MutationContext } from './mutations.ts';
 import { OAuthServer } from './oauth.ts';
 import { queryRoot } from './query-root.ts';
+import { countReviews } from './reviews.ts';
 import { actualQueryCost, findOperation, requestedQueryCost } from './query-cost.ts';
 import { ADMIN_API_VERSION, adminSchema } from './schema.ts';
 import { seedShop } from './seed.ts';
@@ -37,13 +38,15 @@ import type { ViewContext } from './views.ts';
  * schema: requests are parsed, validated and executed by graphql-js against that schema, so every
  * answer has Shopify's shape by construction; resolvers only supply data. It enforces what
  * connectors must cope with: access tokens, calculated query cost with a leaky bucket per shop
- * (THROTTLED, MAX_COST_EXCEEDED), page-size and input-array limits, userErrors, media that Shopify
+ * (THROTTLED, MAX_COST_EXCEEDED), page-size and input-array limits, userErrors, metafield types,
+ * value sizes and compare-and-set (product reviews live in metafields: reviews.ts), media that Shopify
  * processes after the mutation (and may fail to fetch), bulk operations with JSONL results served
  * in byte ranges, the orderCreate limit of trial and development stores, and the OAuth app-install
  * endpoints.
  */
 
-export type ShopifyEntity = 'categories' | 'products' | 'coupons' | 'customers' | 'orders';
+export type ShopifyEntity =
+  'categories' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
 
 export interface ShopifyEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
   /** Sample data for every shop ('empty' for none); default: the sandbox counts. */
@@ -94,7 +97,7 @@ export interface ShopifyEmulator extends RunningEmulator {
   shops: string[];
   /** The state of a shop (default: the first). */
   shop(domain?: string): ShopStore;
-  /** Records of an entity stored in a shop. */
+  /** Records of an entity stored in a shop (reviews: the entries of the products' lists). */
   countStored(entity: ShopifyEntity, domain?: string): number;
 }
 
@@ -471,6 +474,8 @@ export async function startShopifyEmulator(
           return store.orders.size;
         case 'coupons':
           return store.discounts.size;
+        case 'reviews':
+          return countReviews(store);
       }
     },
   };
