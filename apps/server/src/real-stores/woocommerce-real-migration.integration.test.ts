@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityType } from '@replatform/canonical/entities';
 import type { HttpClient } from '@replatform/connectors/kit/http/http-client';
@@ -19,6 +20,9 @@ import { EngineRepository } from '@replatform/db/engine-repository';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import { openTestDatabase } from '@replatform/db/test-databases';
 import { executeMigration, type ExecuteResult } from '@replatform/engine/execute';
+import { redirectMap } from '@replatform/engine/redirect-map';
+import { defaultRetryPolicy } from '@replatform/engine/retry';
+import { verifyMigration } from '@replatform/engine/verification';
 import { reportCsv } from '@replatform/engine/report';
 import {
   changedFields,
@@ -225,6 +229,36 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
         await new NativeReader(http, destination).snapshot(),
       );
       expect(changed, 'fields the second run changed at the destination').toEqual([]);
+    }, 1_800_000);
+
+    it('pairs every product and category with its old and new address in the redirect map', async () => {
+      expect(first?.status, 'the first run completed').toBe('completed');
+      const verification = await verifyMigration({
+        repository,
+        migrationId,
+        streams: (await repository.latestRun(migrationId))?.entities as EntityType[],
+        source: side(),
+        destination: destinationSide(),
+        retry: defaultRetryPolicy,
+        mode: 'full',
+      });
+      expect(verification.missing, 'records missing at the destination').toBe(0);
+      let csv = '';
+      for await (const chunk of redirectMap(repository, migrationId, 'csv')) csv += chunk;
+      const rows = parse(csv, { columns: true }) as Record<string, string>[];
+      const of = (type: string) => rows.filter((r) => r.type === type);
+      console.log(
+        `Redirect map '${source.name}': ${rows.length} records, ${rows.filter((r) => r.redirect === 'yes').length} to redirect; ${[...new Set(rows.map((r) => r.redirect))].join('; ')}`,
+      );
+      expect(of('product')).toHaveLength(counts.products ?? -1);
+      expect(of('category')).toHaveLength(counts.categories ?? -1);
+      // Every published record has its old and its new address; a draft has neither.
+      for (const row of rows) {
+        if (row.old_path) {
+          expect(row.new_path, `${row.type} ${row.source_id}`).toMatch(/^\//);
+          expect(row.redirect, `${row.type} ${row.source_id}`).toMatch(/^(yes|no: same address)$/);
+        } else expect(row.redirect, `${row.type} ${row.source_id}`).toMatch(/not published/);
+      }
     }, 1_800_000);
   });
 }
