@@ -434,15 +434,40 @@ describe('BigCommerce review reads', () => {
       seen += page.records.length;
       if (!page.next) continue;
       const rest: string[] = [];
-      const resumed = connect(source, { reviewPage: 1 }).connection;
-      for await (const next of resumed.read('reviews', page.next as Checkpoint))
+      const resumed = connect(source, { reviewPage: 1 });
+      for await (const next of resumed.connection.read('reviews', page.next as Checkpoint))
         rest.push(...next.records.map((r) => r.id));
       expect(rest, page.next.cursor).toEqual(all.slice(seen));
+      expect(specProblems(resumed.requests)).toEqual([]);
     }
     const unknown = connection.read('reviews', { version: 1, cursor: 'page:2' });
     await expect(unknown[Symbol.asyncIterator]().next()).rejects.toMatchObject({
       code: 'bad_checkpoint',
     });
+  });
+
+  it('reads the same reviews through lost connections, cut answers, 5xx and 429s', async () => {
+    const source = await store({
+      seed: { seed: 8, products: 12, customers: 4, orders: 8 },
+      faultSeed: 3,
+    });
+    const clean = await readAll(connect(source).connection, 'reviews');
+    source.setFaults({
+      rate429: 0.15,
+      rate5xx: 0.15,
+      resetRate: 0.1,
+      truncateRate: 0.1,
+      retryAfterSeconds: 0,
+      pathPattern: /\/catalog\/products/,
+    });
+    try {
+      const { connection } = connect(source, { reviewPage: 2 });
+      expect(await connection.count('reviews')).toBe(clean.length);
+      expect(await readAll(connection, 'reviews')).toEqual(clean);
+    } finally {
+      source.setFaults(undefined);
+    }
+    expect(source.stats.faultsInjected).toBeGreaterThan(0);
   });
 
   it('reports a review the model cannot hold instead of reading it', async () => {
