@@ -324,7 +324,8 @@ async function productsFrom(
 
 interface ReviewsPage {
   records: Json[];
-  total: number;
+  /** The product's reviews in all, from the answer's pagination (undefined without one). */
+  total: number | undefined;
   more: boolean;
 }
 
@@ -349,8 +350,11 @@ export async function productReviews(
   const pagination = list.meta?.pagination;
   return {
     records: list.data,
-    total: pagination?.total ?? list.data.length,
-    more: list.data.length > 0 && page < (pagination?.total_pages ?? page),
+    total: pagination?.total,
+    // Without pagination, a full page may have a next one.
+    more:
+      list.data.length > 0 &&
+      (pagination ? page < pagination.total_pages : list.data.length >= limit),
   };
 }
 
@@ -377,7 +381,9 @@ export async function countReviews(session: BcSession): Promise<number> {
     const counts = await mapLimit(
       products,
       3,
-      async (p) => (await productReviews(session, p.id, 1, 1)).total,
+      async (p) =>
+        (await productReviews(session, p.id, 1, 1)).total ??
+        (await allProductReviews(session, p.id)).length,
     );
     products.forEach((p, i) => totals.set(p.id, counts[i] ?? 0));
     const last = products.at(-1);
