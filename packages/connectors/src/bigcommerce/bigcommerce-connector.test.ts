@@ -196,7 +196,7 @@ describe('BigCommerce destination check', () => {
     expect(error).toBeInstanceOf(ConnectorError);
     expect(error).toMatchObject({ errorClass: 'config', code: 'read_only_credentials' });
     expect((error as Error).message).toContain(
-      'may not change products and categories, customers, orders and coupons: its Products, Customers, Orders and Marketing scopes are not set to modify.',
+      'may not change products, categories and product reviews, customers, orders and coupons: its Products, Customers, Orders and Marketing scopes are not set to modify.',
     );
     expect(String((error as Error).message)).not.toContain('read-only-token');
   });
@@ -421,15 +421,19 @@ describe('BigCommerce writes that must not double', () => {
       connect(destination, lossy),
       entityTypes,
     );
-    expect([...cut].sort()).toEqual([
+    // Reviews are created under their product: the first of each product's was cut.
+    const kindsCut = [...cut].map((p) => p.replace(/\/products\/\d+\//, '/products/{id}/'));
+    expect([...new Set(kindsCut)].sort()).toEqual([
       '/v2/coupons',
       '/v2/orders',
       '/v3/catalog/brands',
       '/v3/catalog/products',
+      '/v3/catalog/products/{id}/reviews',
       '/v3/catalog/trees/categories',
       '/v3/customers',
       '/v3/customers/attributes',
     ]);
+    expect(kindsCut.filter((p) => p.endsWith('/reviews')).length).toBeGreaterThan(1);
     for (const entity of entityTypes) {
       expect(kinds(outcomes[entity] ?? []), entity).toEqual(['created']);
       expect(destination.countStored(entity), entity).toBe(source.countStored(entity));

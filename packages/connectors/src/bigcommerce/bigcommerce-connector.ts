@@ -25,20 +25,23 @@ import {
   readCustomers,
   readOrders,
   readProducts,
+  readReviews,
 } from './read.ts';
 import { BcSession, v3Total } from './session.ts';
 import { writeCategories, writeProducts } from './write-catalog.ts';
 import { writeCoupons } from './write-coupons.ts';
 import { customerConcurrency, customersPerCall, writeCustomers } from './write-customers.ts';
 import { OrderMarkers, writeOrders } from './write-orders.ts';
-import { allNative } from './native.ts';
+import { writeReviews } from './write-reviews.ts';
+import { allNative, countReviews } from './native.ts';
 import { bigCommerceDestinationFields, bigCommerceNativeFields } from './native-fields.ts';
 import { couponCountSchema, orderCountSchema } from './payloads.ts';
 import { parseAnswer } from './session.ts';
 
 /**
- * BigCommerce connector: catalog v3, customers v3, orders v2 (platform-specs/bigcommerce), coupons
- * v2 (marketing.v2.yml, kept in the emulators' specs/bigcommerce).
+ * BigCommerce connector: catalog v3 (with product reviews), customers v3, orders v2
+ * (platform-specs/bigcommerce), coupons v2 (marketing.v2.yml, kept in the emulators'
+ * specs/bigcommerce).
  *
  * The store owner gives a store hash and an API account access token. The API address is built
  * from the hash (https://api.bigcommerce.com/stores/{hash}/...), so no address the owner types is
@@ -87,14 +90,15 @@ export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'conn
 };
 
 export const bigCommerceCapabilities: Capabilities = {
-  read: ['categories', 'products', 'coupons', 'customers', 'orders'],
-  write: ['categories', 'products', 'coupons', 'customers', 'orders'],
+  read: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+  write: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
   batchSize: {
     categories: 50,
     products: 25,
     coupons: 25,
     customers: customersPerCall * customerConcurrency,
     orders: 25,
+    reviews: 25,
   },
   pageSize: pageSizes,
   rateLimit: {
@@ -117,7 +121,12 @@ export const bigCommerceCapabilities: Capabilities = {
  * 422) shows it may write.
  */
 const writeProbes = [
-  { scope: 'Products', records: 'products and categories', path: '/v3/catalog/products', body: [] },
+  {
+    scope: 'Products',
+    records: 'products, categories and product reviews',
+    path: '/v3/catalog/products',
+    body: [],
+  },
   { scope: 'Customers', records: 'customers', path: '/v3/customers', body: [] },
   { scope: 'Orders', records: 'orders', path: '/v2/orders/0', body: {} },
   {
@@ -209,6 +218,8 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
         const answer = await client.ok('GET', '/v2/orders/count');
         return parseAnswer(orderCountSchema, answer.body, 'GET /v2/orders/count').count;
       }
+      case 'reviews':
+        return countReviews(this.#session);
     }
   }
 
@@ -221,6 +232,7 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
       coupons: readCoupons,
       customers: readCustomers,
       orders: readOrders,
+      reviews: readReviews,
     };
     return readers[entity](this.#session, checkpoint) as AsyncIterable<Page<E>>;
   }
@@ -242,6 +254,8 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
         return writeCustomers(this.#session, records as EntityRecord['customers'][], idMap);
       case 'orders':
         return writeOrders(this.#session, this.#orders, records as EntityRecord['orders'][], idMap);
+      case 'reviews':
+        return writeReviews(this.#session, records as EntityRecord['reviews'][], idMap);
     }
     return [];
   }

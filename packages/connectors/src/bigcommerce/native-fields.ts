@@ -9,6 +9,7 @@ import {
   weightOfOneVariant,
 } from './comparable.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
+import { reviewTextAsKept, reviewTitleAsWritten, toTheSecond } from './map-review.ts';
 import {
   categoryExtras,
   couponExtras,
@@ -672,12 +673,44 @@ const couponFields: Record<string, SourceField> = {
   date_created: { carried: 'createdAt' },
 };
 
+/** products_catalog.v3.yml Product Review, with the product it belongs to. */
+const reviewFields: Record<string, SourceField> = {
+  id: assigned('BigCommerce numbers reviews itself'),
+  product_id: { carried: 'productId', ref: 'products' },
+  title: { carried: 'title' },
+  text: {
+    converted: 'body',
+    how: 'plain text, read as HTML paragraphs (a blank line apart) with line breaks, escaped; runs of spaces read as one.',
+  },
+  status: {
+    converted: 'status',
+    how: "approved and pending are the same; disapproved is 'rejected'.",
+  },
+  rating: {
+    converted: 'rating',
+    how: '1 to 5 stars; a review of 0 stars (BigCommerce takes 0 to 5) has no place in the model, which needs 1 to 5, and is not read (reported).',
+  },
+  email: { carried: 'reviewerEmail' },
+  name: {
+    converted: 'reviewerName',
+    how: 'a review without a name (BigCommerce shows it as anonymous) has no place in the model, which needs one, and is not read (reported).',
+  },
+  date_reviewed: {
+    converted: 'createdAt',
+    how: 'read as ISO-8601.',
+    meaning: (value) => (typeof value === 'string' ? Date.parse(value) : value),
+  },
+  date_created: assigned('BigCommerce stamps the date a review is entered'),
+  date_modified: assigned('BigCommerce stamps the date a review is changed'),
+};
+
 export const bigCommerceNativeFields: NativeCatalogue = {
   categories: categoryFields,
   products: productFields,
   coupons: couponFields,
   customers: customerFields,
   orders: orderFields,
+  reviews: reviewFields,
 };
 
 /**
@@ -850,6 +883,27 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
       categoryIds: 'Written as the categories the coupon applies to.',
       metafields:
         "BigCommerce coupons have no custom fields: BigCommerce's own coupon fields (namespace bigcommerce_fields) go back to their fields, others are named in the report.",
+    },
+  },
+  reviews: {
+    // The title's form is taken from the body as written, so it comes first.
+    comparable: {
+      title: reviewTitleAsWritten,
+      body: reviewTextAsKept,
+      createdAt: toTheSecond,
+    },
+    unsupported: {
+      verified: 'BigCommerce reviews do not say whether the reviewer bought the product.',
+    },
+    converted: {
+      title:
+        "BigCommerce requires a title (at most 255 characters): a review without one is written with the first sentence of its text (its rating in stars when it has no text), and a longer one is shortened; both are named in the review's report row.",
+      body: "Written as plain text, which is what BigCommerce keeps: paragraphs and line breaks stay, other formatting (bold, links, lists) does not, which the review's report row names.",
+      status:
+        "Written as BigCommerce's moderation state: approved and pending as they are, rejected and spam both as disapproved (a spam review's report row says so).",
+      reviewerName:
+        "BigCommerce keeps at most 255 characters of a reviewer's name: a longer one is shortened, named in the review's report row.",
+      createdAt: 'Written as the date reviewed, which BigCommerce keeps to the second.',
     },
   },
   customers: {

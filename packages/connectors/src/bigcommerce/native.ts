@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EntityType } from '@replatform/canonical/entities';
 import { mapLimit } from '../kit/concurrency.ts';
 import { ConnectorError } from '../kit/errors.ts';
-import type { QueryValue } from './client.ts';
+import { answerError, type QueryValue } from './client.ts';
 import { collectionSchema } from './payloads.ts';
 import { allPages, markerNamespace, parseAnswer, type BcSession } from './session.ts';
 
@@ -19,6 +19,8 @@ import { allPages, markerNamespace, parseAnswer, type BcSession } from './sessio
  * - customers: an item of GET /v3/customers?include=addresses,attributes,formfields,storecredit,
  *   with `metafields` (GET /v3/customers/metafields);
  * - coupons: an item of GET /v2/coupons, as it is (v2 coupons have no sub-resources);
+ * - reviews: an item of GET /v3/catalog/products/{id}/reviews, with `product_id` (the product
+ *   it was listed under) when the answer leaves it out; every product is asked, in id order;
  * - orders: an item of GET /v2/orders?include=fees, whose `products`, `shipping_addresses` and
  *   `coupons` links are replaced by those lists (GET /v2/orders/{id}/products, ...; coupons are
  *   fetched only when `coupon_discount` is not 0, else []).
@@ -254,8 +256,209 @@ export async function* nativeCoupons(session: BcSession, startPage = 1): AsyncIt
   }
 }
 
+// ------------------------------------------------------------------ reviews
+
+/**
+ * Where a walk over the products' reviews stands: every product up to `afterId` is read, or (with
+ * `page`) every product before `productId` is, and that product's reviews from review page `page`.
+ */
+export type ReviewPosition = { afterId: number } | { productId: number; page: number };
+
+export function reviewCursor(position: ReviewPosition): string {
+  return 'afterId' in position
+    ? `after:${position.afterId}`
+    : `at:${position.productId}:${position.page}`;
+}
+
+export function reviewPositionOf(cursor: string): ReviewPosition {
+  const after = /^after:(\d+)$/.exec(cursor);
+  if (after) return { afterId: Number(after[1]) };
+  const at = /^at:(\d+):(\d+)$/.exec(cursor);
+  if (at && Number(at[2]) >= 1) return { productId: Number(at[1]), page: Number(at[2]) };
+  throw new ConnectorError(
+    'system',
+    'bad_checkpoint',
+    `Unknown BigCommerce checkpoint '${cursor}'`,
+  );
+}
+
+/** Products a walk over reviews takes per request (products_catalog.v3.yml LimitParam maximum). */
+const productWalkLimit = 250;
+
+/**
+ * How long after a count a read of the same connection trusts it: a product counted without
+ * reviews is not asked again, unless BigCommerce now counts approved reviews on it.
+ */
+export const countedReviewsFreshMs = 60 * 60 * 1000;
+
+const walkedProduct = z.object({ id: z.number().int(), reviews_count: z.number().nullish() });
+
+/**
+ * One page of product ids, by id, with what BigCommerce counts of their approved reviews
+ * (`reviews_count` leaves out reviews waiting for moderation or disapproved, so it cannot tell
+ * that a product has none).
+ */
+async function productsFrom(
+  session: BcSession,
+  position: ReviewPosition,
+): Promise<{ products: z.infer<typeof walkedProduct>[]; more: boolean }> {
+  const from =
+    'afterId' in position ? { 'id:greater': position.afterId } : { 'id:min': position.productId };
+  const answer = await session.client.ok('GET', '/v3/catalog/products', {
+    query: {
+      ...from,
+      sort: 'id',
+      direction: 'asc',
+      include_fields: ['reviews_count'],
+      limit: productWalkLimit,
+    },
+  });
+  const list = parseAnswer(
+    collectionSchema(walkedProduct),
+    answer.body,
+    'GET /v3/catalog/products',
+  );
+  const totalPages = list.meta?.pagination?.total_pages ?? 1;
+  return { products: list.data, more: totalPages > 1 && list.data.length > 0 };
+}
+
+interface ReviewsPage {
+  records: Json[];
+  /** The product's reviews in all, from the answer's pagination (undefined without one). */
+  total: number | undefined;
+  more: boolean;
+}
+
+/**
+ * One page of a product's reviews (products_catalog.v3.yml getProductReviews). BigCommerce
+ * answers 204 for a product without reviews, and 404 for a product deleted since it was listed:
+ * both have none.
+ */
+export async function productReviews(
+  session: BcSession,
+  productId: number,
+  page: number,
+  limit: number,
+): Promise<ReviewsPage> {
+  const path = `/v3/catalog/products/${productId}/reviews`;
+  const answer = await session.client.request('GET', path, { query: { page, limit } });
+  if (answer.status === 204 || answer.status === 404) return { records: [], total: 0, more: false };
+  if (answer.status !== 200) throw answerError('GET', path, answer);
+  const list = parseAnswer(looseCollection, answer.body, `GET ${path}`);
+  // The list's items leave the product out in the description (its examples show it): add it.
+  for (const record of list.data) record.product_id ??= productId;
+  const pagination = list.meta?.pagination;
+  return {
+    records: list.data,
+    total: pagination?.total,
+    // Without pagination, a full page may have a next one.
+    more:
+      list.data.length > 0 &&
+      (pagination ? page < pagination.total_pages : list.data.length >= limit),
+  };
+}
+
+/** Every review of a product. */
+export async function allProductReviews(session: BcSession, productId: number): Promise<Json[]> {
+  const all: Json[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await productReviews(session, productId, page, 250);
+    all.push(...answer.records);
+    if (!answer.more) return all;
+  }
+}
+
+/**
+ * How many reviews the store has: BigCommerce lists reviews per product only, so this asks every
+ * product (one request each, plus one per 250 products), and remembers each product's count for
+ * a read that follows (ReviewMemory.counted).
+ */
+export async function countReviews(session: BcSession): Promise<number> {
+  const totals = new Map<number, number>();
+  let position: ReviewPosition = { afterId: 0 };
+  for (;;) {
+    const { products, more } = await productsFrom(session, position);
+    const counts = await mapLimit(
+      products,
+      3,
+      async (p) =>
+        (await productReviews(session, p.id, 1, 1)).total ??
+        (await allProductReviews(session, p.id)).length,
+    );
+    products.forEach((p, i) => totals.set(p.id, counts[i] ?? 0));
+    const last = products.at(-1);
+    if (!more || !last) break;
+    position = { afterId: last.id };
+  }
+  session.reviews.counted = { at: Date.now(), totals };
+  return [...totals.values()].reduce((sum, n) => sum + n, 0);
+}
+
+export interface NativeReviewPage {
+  records: Json[];
+  /** Where the next page starts (reviewCursor), or null after the last page. */
+  next: string | null;
+}
+
+/**
+ * Every product's reviews, product by product in id order, in pages of at most
+ * `session.pageSizes.reviews` reviews. A page ends where a read can resume: after a product, or
+ * between two review pages of one product; a page also ends with every 250 products, so that a
+ * store with few reviews still moves its checkpoint on. A product this connection counted
+ * without reviews within the hour is not asked again, unless BigCommerce counts approved reviews
+ * on it now.
+ */
+export async function* nativeReviews(
+  session: BcSession,
+  start: ReviewPosition = { afterId: 0 },
+): AsyncIterable<NativeReviewPage> {
+  const limit = Math.min(session.pageSizes.reviews, 250);
+  const counted = session.reviews.counted;
+  const trusted =
+    counted && Date.now() - counted.at < countedReviewsFreshMs ? counted.totals : undefined;
+  let buffer: Json[] = [];
+  let position = start;
+  const flush = (next: string | null): NativeReviewPage => {
+    const page = { records: buffer, next };
+    buffer = [];
+    return page;
+  };
+  for (;;) {
+    const { products, more } = await productsFrom(session, position);
+    const resume = 'page' in position ? position : undefined;
+    const firstPage = (id: number) => (resume?.productId === id ? resume.page : 1);
+    const first = await mapLimit(products, 3, async (p) =>
+      trusted?.get(p.id) === 0 && !p.reviews_count
+        ? undefined
+        : productReviews(session, p.id, firstPage(p.id), limit),
+    );
+    for (const [i, product] of products.entries()) {
+      let page = firstPage(product.id);
+      let answer = first[i];
+      while (answer) {
+        if (buffer.length > 0 && buffer.length + answer.records.length > limit)
+          yield flush(reviewCursor(position));
+        buffer.push(...answer.records);
+        if (!answer.more) break;
+        page += 1;
+        position = { productId: product.id, page };
+        answer = await productReviews(session, product.id, page, limit);
+      }
+      position = { afterId: product.id };
+    }
+    if (!more || products.length === 0) break;
+    yield flush(reviewCursor(position));
+  }
+  yield flush(null);
+}
+
 /** Every native record of an entity, for the conformance suite and tests. */
 export async function allNative(session: BcSession, entity: EntityType): Promise<Json[]> {
+  if (entity === 'reviews') {
+    const out: Json[] = [];
+    for await (const page of nativeReviews(session)) out.push(...page.records);
+    return out;
+  }
   const pages =
     entity === 'categories'
       ? nativeCategories(session)

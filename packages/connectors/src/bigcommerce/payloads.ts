@@ -355,3 +355,19 @@ export const couponSchema = z.object({
 export type BcCoupon = z.infer<typeof couponSchema>;
 
 export const couponCountSchema = z.object({ count: z.number().int() });
+
+/** products_catalog.v3.yml Product Review (with `product_id`, as its examples show). */
+export const reviewSchema = z.object({
+  id: z.number().int(),
+  product_id: z.number().int().optional(),
+  title: text,
+  text: text,
+  status: z.string(),
+  rating: z.number().int().default(0),
+  email: text,
+  name: text,
+  date_reviewed: z.string(),
+  date_created: z.string().optional(),
+  date_modified: z.string().optional(),
+});
+export type BcReview = z.infer<typeof reviewSchema>;

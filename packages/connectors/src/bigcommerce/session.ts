@@ -3,6 +3,7 @@ import type { EntityType } from '@replatform/canonical/entities';
 import { ConnectorError } from '../kit/errors.ts';
 import { errorText, type BigCommerceClient, type QueryValue } from './client.ts';
 import { storeUnits, type StoreUnits } from './map-catalog.ts';
+import type { Json } from './native.ts';
 import {
   brandSchema,
   collectionSchema,
@@ -218,6 +219,38 @@ export class Slots {
  */
 export const writeConcurrency = 3;
 
+/**
+ * What one connection knows of product reviews, which BigCommerce lists only product by product
+ * (native.ts reads them, write-reviews.ts writes them).
+ */
+export class ReviewMemory {
+  /**
+   * How many reviews each product had when this connection last counted them (count walks every
+   * product), and when: a read soon after skips the products that had none.
+   */
+  counted: { at: number; totals: Map<number, number> } | undefined;
+  /** A destination product's reviews, listed once and kept up to date by this connection's writes. */
+  readonly listed = new Map<number, Promise<Json[]>>();
+  /** Destination review id -> source id of the review this connection wrote or linked to it. */
+  readonly claimed = new Map<number, string>();
+  readonly #queues = new Map<number, Promise<unknown>>();
+
+  /**
+   * Runs `task` once every task queued before it for the same product has ended: the reviews of
+   * one product are written one at a time, so that a review's lookup sees the ones before it.
+   */
+  serial<T>(productId: number, task: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(productId) ?? Promise.resolve();
+    const run = previous.then(task);
+    const tail = run.catch(() => undefined);
+    this.#queues.set(productId, tail);
+    void tail.then(() => {
+      if (this.#queues.get(productId) === tail) this.#queues.delete(productId);
+    });
+    return run;
+  }
+}
+
 export interface Brand {
   id: number;
   name: string;
@@ -237,6 +270,7 @@ export class BcSession {
    * codes are unique in a store, so a second source coupon of the same code cannot follow.
    */
   readonly couponCodes = new Map<string, string>();
+  readonly reviews = new ReviewMemory();
   #store: Promise<BcStoreInfo & { units: StoreUnits }> | undefined;
   #tree: Promise<number> | undefined;
   #brands: Promise<Map<number, Brand>> | undefined;

@@ -25,11 +25,11 @@ import { seedFromSample } from './seed.ts';
 import { BcState } from './state.ts';
 
 /**
- * A stateful BigCommerce store on 127.0.0.1: /stores/{hash}/v3 (catalog, customers) and
- * /stores/{hash}/v2 (store information, orders, coupons), X-Auth-Token authentication with the API
- * account's OAuth scopes (scopes.ts), the per-store request quota with its X-Rate-Limit-* headers,
- * the customers API's batch and concurrency limits, and BigCommerce's error bodies. Media are
- * served under /media/.
+ * A stateful BigCommerce store on 127.0.0.1: /stores/{hash}/v3 (catalog with product reviews,
+ * customers) and /stores/{hash}/v2 (store information, orders, coupons), X-Auth-Token
+ * authentication with the API account's OAuth scopes (scopes.ts), the per-store request quota
+ * with its X-Rate-Limit-* headers, the customers API's batch and concurrency limits, and
+ * BigCommerce's error bodies. Media are served under /media/.
  */
 
 export interface BigCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
@@ -59,7 +59,8 @@ export interface BigCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'
   customerWriteMs?: number;
 }
 
-export type StoredEntity = 'categories' | 'products' | 'coupons' | 'customers' | 'orders';
+export type StoredEntity =
+  'categories' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
 
 export interface RunningBigCommerceEmulator extends RunningEmulator {
   storeHash: string;
@@ -168,6 +169,8 @@ export async function startBigCommerceEmulator(
         return state.customers.length;
       case 'orders':
         return state.orders.length;
+      case 'reviews':
+        return state.reviews.length;
     }
   };
 

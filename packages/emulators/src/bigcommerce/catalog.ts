@@ -858,11 +858,16 @@ export function createProduct(ctx: CatalogContext, input: ProductCreate): BcProd
   return product;
 }
 
-/** DELETE /catalog/products/{id}: orders keep their lines (and the product id) as they were. */
+/**
+ * DELETE /catalog/products/{id}: orders keep their lines (and the product id) as they were; the
+ * product's reviews go with it.
+ */
 export function deleteProduct(ctx: CatalogContext, product: BcProduct): void {
   const { state } = ctx;
   state.products.splice(state.products.indexOf(product), 1);
   state.unindexProduct(product);
+  const kept = state.reviews.filter((r) => r.product_id !== product.id);
+  state.reviews.splice(0, state.reviews.length, ...kept);
   deleteMetafieldsOf(state, 'product', product.id);
   for (const variant of product.variants) deleteMetafieldsOf(state, 'variant', variant.id);
 }

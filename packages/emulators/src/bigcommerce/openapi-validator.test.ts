@@ -103,3 +103,22 @@ describe('the marketing description kept with the project (coupons)', () => {
     expect(get('/v2/coupons/count')).toEqual([]);
   });
 });
+
+describe('product reviews (products_catalog.v3.yml)', () => {
+  const review = { title: 'Great', date_reviewed: '2024-05-06T07:08:09+00:00', rating: 5 };
+  const path = '/v3/catalog/products/12/reviews';
+
+  it('checks review bodies closed, with the fields the base requires', () => {
+    expect(post(path, { ...review, text: 'Works', email: 'a@example.com', name: 'A' })).toEqual([]);
+    expect(post(path, { rating: 5 }).join('\n')).toContain("'title'");
+    expect(post(path, { ...review, product_id: 12 }).join('\n')).toContain("('product_id')");
+    expect(post(path, { ...review, rating: '5' }).join('\n')).toContain('data/rating');
+    const put = spec.validateRequest({
+      method: 'PUT',
+      url: `https://api.bigcommerce.com/stores/abc123${path}/3`,
+      headers,
+      body: JSON.stringify({ rating: 4 }),
+    });
+    expect(put.join('\n')).toContain("'date_reviewed'");
+  });
+});

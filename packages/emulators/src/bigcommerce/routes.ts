@@ -87,7 +87,22 @@ import {
   orderProductJson,
   orderShippingAddressJson,
 } from './orders.ts';
-import { orderStatuses, type BcCategory, type BcCustomer, type BcProduct } from './state.ts';
+import {
+  createReview,
+  deleteReview,
+  reviewCreateSchema,
+  reviewJson,
+  reviewsOf,
+  reviewUpdateSchema,
+  updateReview,
+} from './reviews.ts';
+import {
+  orderStatuses,
+  type BcCategory,
+  type BcCustomer,
+  type BcProduct,
+  type BcReview,
+} from './state.ts';
 
 export interface RouteOptions {
   /** How long a customers write stays in flight (makes the concurrency limit observable). */
@@ -523,7 +538,12 @@ export function buildRoutes(
     const sort = url.searchParams.get('sort');
     if (sort === 'name' || sort === 'sku') {
       items = [...items].sort((a, b) => a[sort].localeCompare(b[sort]));
-    } else if (sort === 'price' || sort === 'date_modified' || sort === 'inventory_level') {
+    } else if (
+      sort === 'id' ||
+      sort === 'price' ||
+      sort === 'date_modified' ||
+      sort === 'inventory_level'
+    ) {
       items = [...items].sort((a, b) => a[sort] - b[sort]);
     }
     if (url.searchParams.get('direction') === 'desc') items = [...items].reverse();
@@ -751,6 +771,54 @@ export function buildRoutes(
       parseBody(customFieldInputSchema, jsonBody(request)),
     );
     return ok({ data: field, meta: {} });
+  });
+
+  // products_catalog.v3.yml Reviews: list (page/limit, status 0 pending or 1 approved), create,
+  // get, update and delete (reviews.ts).
+  const reviewOr404 = (product: BcProduct, params: Record<string, string>) => {
+    const id = intId(params.review_id, 'Review');
+    const review = state.reviews.find((r) => r.id === id && r.product_id === product.id);
+    if (!review) throw notFound(`Review ${id}`);
+    return review;
+  };
+  // include_fields/exclude_fields keep the id and the fields the answer requires.
+  const reviewFields = (url: URL, review: BcReview) => {
+    const json = reviewJson(review);
+    return { ...pickFields(url, 'id', json), title: json.title, date_reviewed: json.date_reviewed };
+  };
+  router.on('GET', '/v3/catalog/products/:product_id/reviews', (request, params) => {
+    const product = productOr404(params);
+    const url = request.url;
+    const all = reviewsOf(ctx, product.id);
+    // getProductReviews: 204 "There are no reviews on this product."
+    if (all.length === 0) return { status: 204 };
+    const status = intParam(url, 'status');
+    if (status !== undefined && status !== 0 && status !== 1)
+      throw new BcHttpError(422, 'The query parameter status must be 0 or 1');
+    const wanted = status === undefined ? undefined : status === 1 ? 'approved' : 'pending';
+    const items = all.filter((r) => wanted === undefined || r.status === wanted);
+    const page = paginate(items, pageRequest(url), url);
+    return ok({ data: page.data.map((r) => reviewFields(url, r)), meta: page.meta });
+  });
+  router.on('POST', '/v3/catalog/products/:product_id/reviews', (request, params) => {
+    const product = productOr404(params);
+    const review = createReview(ctx, product, parseBody(reviewCreateSchema, jsonBody(request)));
+    return ok({ data: reviewJson(review), meta: {} });
+  });
+  router.on('GET', '/v3/catalog/products/:product_id/reviews/:review_id', (request, params) => {
+    const review = reviewOr404(productOr404(params), params);
+    return ok({ data: reviewFields(request.url, review), meta: {} });
+  });
+  router.on('PUT', '/v3/catalog/products/:product_id/reviews/:review_id', (request, params) => {
+    const product = productOr404(params);
+    const review = reviewOr404(product, params);
+    updateReview(ctx, product, review, parseBody(reviewUpdateSchema, jsonBody(request)));
+    return ok({ data: reviewJson(review), meta: {} });
+  });
+  router.on('DELETE', '/v3/catalog/products/:product_id/reviews/:review_id', (_request, params) => {
+    const product = productOr404(params);
+    deleteReview(ctx, product, reviewOr404(product, params));
+    return { status: 204 };
   });
 
   router.on('GET', '/v3/catalog/products/:product_id/metafields', (request, params) => {

@@ -2,6 +2,7 @@ import type {
   SampleCoupon,
   SampleOrder,
   SampleProduct,
+  SampleReview,
   SampleStore,
 } from '../framework/sample-store.ts';
 import {
@@ -20,13 +21,15 @@ import { createAttributes, createCustomers, type CustomerCreate } from './custom
 import { toUnits, v2Date } from './http.ts';
 import { createMetafield } from './metafields.ts';
 import { createOrder, type OrderCreate } from './orders.ts';
+import { createReview, type ReviewCreate } from './reviews.ts';
 import type { BcOrder, BcProduct } from './state.ts';
 
 /**
  * Fills an empty store with the platform-neutral sample store, converted to BigCommerce's shape
  * and passed through the same rules as API writes: categories in the default tree, vendors as
  * brands, products with options/variants/images/custom fields/SEO, customers with addresses and
- * consent, coupons, and orders with products, shipping addresses and the coupons they used.
+ * consent, coupons, orders with products, shipping addresses and the coupons they used, and
+ * product reviews.
  *
  * The neutral sample knows nothing of most of BigCommerce's own fields, so the seed spreads them
  * over the records by position (details below): retail and cost prices, featured and related
@@ -682,6 +685,65 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
     }
   });
   deleteProduct(ctx, gone);
+
+  // ------------------------------------------------------------------ reviews
+  for (const r of sample.reviews) {
+    const product = state.product(productIds.get(r.productKey) ?? 0);
+    if (!product) continue;
+    createReview(ctx, product, reviewInput(r), Date.parse(r.createdAt));
+  }
+}
+
+/**
+ * A sample review as BigCommerce holds it: its text as plain text (the storefront shows a
+ * review's text with its markup stripped), rejected and spam reviews disapproved (BigCommerce has
+ * no spam state), and no buyer flag (BigCommerce has none). BigCommerce requires a title, so a
+ * review the sample gives no headline has the first sentence of its text, as a merchant entering
+ * it would have had to give one.
+ */
+function reviewInput(r: SampleReview): ReviewCreate {
+  const text = plainText(r.body);
+  return {
+    title: r.title || headline(text),
+    text,
+    status: r.status === 'approved' || r.status === 'pending' ? r.status : 'disapproved',
+    rating: r.rating,
+    ...(r.reviewerEmail ? { email: r.reviewerEmail } : {}),
+    name: r.reviewerName,
+    date_reviewed: Date.parse(r.createdAt),
+  };
+}
+
+const entities: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#39': "'",
+  nbsp: ' ',
+};
+
+/** The sample's HTML as plain text: paragraphs apart by a blank line, tags and entities gone. */
+function plainText(html: string): string {
+  return html
+    .replace(/\s+/g, ' ')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>\s*<p[^>]*>/gi, '\n\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, name: string) => entities[name] ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n')
+    .trim();
+}
+
+/** The first sentence of a text (at most 80 characters, cut at a word). */
+function headline(text: string): string {
+  const first = text.split('\n')[0] ?? '';
+  const sentence = /^.+?[.!?](?=\s|$)/u.exec(first)?.[0] ?? first;
+  if (sentence.length <= 80) return sentence;
+  const cut = sentence.slice(0, 80);
+  return cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : 80);
 }
 
 /**

@@ -421,6 +421,26 @@ export interface BcCoupon {
   date_created: number;
 }
 
+/**
+ * A product review (products_catalog.v3.yml "Product Review"): the reviewer's title and text, the
+ * stars (0 to 5), the moderation state and when it was reviewed; BigCommerce stamps when it was
+ * entered and changed. Dates are epoch milliseconds, answered as v3 date-times.
+ */
+export interface BcReview {
+  id: number;
+  product_id: number;
+  title: string;
+  text: string;
+  status: 'approved' | 'disapproved' | 'pending';
+  rating: number;
+  /** '' when the reviewer left none. */
+  email: string;
+  name: string;
+  date_reviewed: number;
+  date_created: number;
+  date_modified: number;
+}
+
 export interface BcOrder {
   id: number;
   customer_id: number;
@@ -589,6 +609,7 @@ export class BcState {
   readonly customerAttributes: BcCustomerAttribute[] = [];
   readonly orders: BcOrder[] = [];
   readonly coupons: BcCoupon[] = [];
+  readonly reviews: BcReview[] = [];
   readonly #counters = new Map<string, number>();
 
   constructor(settings: StoreSettings) {
