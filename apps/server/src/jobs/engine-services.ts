@@ -6,6 +6,7 @@ import type { MigrationsRepository, StoredMigration } from '@replatform/db/migra
 import { RemigrationsRepository } from '@replatform/db/remigrations-repository';
 import { selectedDataTypes } from '@replatform/engine/plan';
 import type { RetryPolicy } from '@replatform/engine/retry';
+import { countable } from '../migrations/countable.ts';
 import { connectionFailure, type StoreConnections } from '../connections/store-connections.ts';
 import { ApiError } from '../http/errors.ts';
 import { JobRunner } from './job-runner.ts';
@@ -124,7 +125,9 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
   };
   const recount = async (migration: StoredMigration): Promise<StoredMigration> => {
     const source = options.connections.connectSide(migration, 'source');
-    const selected = selectedDataTypes(migration.dataTypes);
+    const selected = selectedDataTypes(migration.dataTypes).filter((type) =>
+      countable(migration, type),
+    );
     let counts: Record<string, number>;
     try {
       const found = await Promise.all(selected.map((type) => source.count(type)));

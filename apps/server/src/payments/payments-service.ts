@@ -25,6 +25,7 @@ import {
   type StoredQuote,
 } from '@replatform/db/payments-repository';
 import { RemigrationsRepository } from '@replatform/db/remigrations-repository';
+import { countable } from '../migrations/countable.ts';
 import type { CurrentUser } from '../auth/require-user.ts';
 import type { Config } from '../config.ts';
 import type { StoreConnections } from '../connections/store-connections.ts';
@@ -231,7 +232,9 @@ export class PaymentsService {
     try {
       const [products, customers, orders, coupons, reviews] = await Promise.all(
         dataTypeNames.map((entity) =>
-          migration.dataTypes[entity] === true ? source.count(entity) : 0,
+          migration.dataTypes[entity] === true && countable(migration, entity)
+            ? source.count(entity)
+            : 0,
         ),
       );
       return {

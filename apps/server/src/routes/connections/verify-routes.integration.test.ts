@@ -80,13 +80,26 @@ describe('store verification and sandbox stores (integration)', () => {
       `/get-total-migration-entities?migrationId=${id}&products=true&customers=true&orders=false`,
     );
     expect(counts.statusCode, counts.body).toBe(200);
-    expect(counts.json()).toEqual({ products: 1500, customers: 750, orders: 0, coupons: 0 });
+    expect(counts.json()).toEqual({
+      products: 1500,
+      customers: 750,
+      orders: 0,
+      coupons: 0,
+      reviews: 0,
+    });
     const withCoupons = await call(
       'GET',
-      `/get-total-migration-entities?migrationId=${id}&products=false&customers=false&orders=false&coupons=true`,
+      `/get-total-migration-entities?migrationId=${id}&products=false&customers=false&orders=false&coupons=true&reviews=true`,
     );
-    // The sandbox store's six sample coupons.
-    expect(withCoupons.json()).toEqual({ products: 0, customers: 0, orders: 0, coupons: 6 });
+    // The sandbox store's six sample coupons; reviews count nothing where Magento is a store,
+    // since they cannot move (and Magento is not asked).
+    expect(withCoupons.json()).toEqual({
+      products: 0,
+      customers: 0,
+      orders: 0,
+      coupons: 6,
+      reviews: 0,
+    });
     // Counting is a read: the migration is left exactly as it was.
     expect((await call('GET', `/migration/${id}`)).json()).toEqual(migration);
 
@@ -127,8 +140,13 @@ describe('store verification and sandbox stores (integration)', () => {
       destinationVerified: true,
     });
     const counts = (await call('GET', `/get-total-migration-entities?migrationId=${id}`)).json();
-    // Without a coupons flag, the sketch's three types only.
-    expect(counts).toEqual({ products: 1500, customers: 750, orders: 250, coupons: 0 });
+    // Without the coupons and reviews flags, the sketch's three types only.
+    expect(counts).toEqual({ products: 1500, customers: 750, orders: 250, coupons: 0, reviews: 0 });
+    const reviews = (
+      await call('GET', `/get-total-migration-entities?migrationId=${id}&reviews=true`)
+    ).json();
+    // The sandbox store's seven sample reviews.
+    expect(reviews.reviews).toBe(7);
   });
 
   it('refuses wrong credentials with a clear error and stores nothing', async () => {

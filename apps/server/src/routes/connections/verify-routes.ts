@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Platform } from '@replatform/contracts/migration';
 import { dataTypeNames, entityCountsSchema } from '@replatform/contracts/migration';
 import type { MigrationChanges } from '@replatform/db/migrations-repository';
+import { countable } from '../../migrations/countable.ts';
 import { requireUser } from '../../auth/require-user.ts';
 import {
   connectionFailure,
@@ -175,7 +176,9 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
       const source = connections.connectSide(migration, 'source');
       try {
         const [products, customers, orders, coupons, reviews] = await Promise.all(
-          dataTypeNames.map((entity) => (wanted[entity] ? source.count(entity) : 0)),
+          dataTypeNames.map((entity) =>
+            wanted[entity] && countable(migration, entity) ? source.count(entity) : 0,
+          ),
         );
         return {
           products: products ?? 0,
