@@ -10,6 +10,15 @@ import {
   type RunningServer,
 } from './harness.ts';
 
+/** The Migrate step's bars by their label, and the data type of /migration-progress each shows. */
+const barKeys: Record<string, string> = {
+  'Products migrated': 'products',
+  'Customers migrated': 'customers',
+  'Orders migrated': 'orders',
+  'Coupons migrated': 'coupons',
+  'Product reviews migrated': 'reviews',
+};
+
 const screenshot = screenshotsOf(import.meta.url);
 
 /**
@@ -181,7 +190,7 @@ describe('migration journey in Chromium (e2e)', () => {
     expect(await page.getByRole('button', { name: 'Continue to Data Selection' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Next Step' }).click();
     // Every type starts selected; the owner deselects what they do not want.
-    for (const name of ['Products', 'Customers', 'Orders', 'Coupons'])
+    for (const name of ['Products', 'Customers', 'Orders', 'Coupons', 'Product reviews'])
       expect(
         await page.getByRole('switch', { name: new RegExp(name) }).getAttribute('aria-checked'),
       ).toBe('true');
@@ -193,7 +202,7 @@ describe('migration journey in Chromium (e2e)', () => {
     const saved = await page.evaluate(async (mid) => (await fetch(`/migration/${mid}`)).json(), id);
     expect(saved).toMatchObject({
       currentStep: 3,
-      dataTypes: { products: true, customers: true, orders: true, coupons: true },
+      dataTypes: { products: true, customers: true, orders: true, coupons: true, reviews: true },
     });
 
     // Step 3: the demo card form; this server has no Stripe key, and the page says so.
@@ -250,6 +259,7 @@ describe('migration journey in Chromium (e2e)', () => {
         'Customers migrated',
         'Orders migrated',
         'Coupons migrated',
+        'Product reviews migrated',
       ]);
       for (const bar of view.bars) {
         const shown = doneOf(bar.text);
@@ -260,7 +270,7 @@ describe('migration journey in Chromium (e2e)', () => {
         // The bar is as full as its text says.
         if (shown.total > 0) expect(bar.value).toBe(Math.round((shown.done / shown.total) * 100));
         // What it shows moved is what the server answered to the poll.
-        const key = bar.label.split(' ')[0]?.toLowerCase();
+        const key = barKeys[bar.label];
         if (shown.done > 0)
           expect(
             figures.some(
@@ -284,11 +294,12 @@ describe('migration journey in Chromium (e2e)', () => {
     // The last state before step 5: complete, every bar full at the store's counts.
     expect(views.at(-1)).toEqual({
       status: 'Migration complete!',
-      bars: (['products', 'customers', 'orders', 'coupons'] as const).map((type) => {
-        // The sandbox stores hold the sample store's six coupons besides the sketch's counts.
-        const count = type === 'coupons' ? 6 : sandboxCounts[type];
+      bars: (['products', 'customers', 'orders', 'coupons', 'reviews'] as const).map((type) => {
+        // The sandbox stores hold the sample store's six coupons and seven reviews besides the
+        // sketch's counts.
+        const count = type === 'coupons' ? 6 : type === 'reviews' ? 7 : sandboxCounts[type];
         return {
-          label: `${type[0]?.toUpperCase()}${type.slice(1)} migrated`,
+          label: Object.keys(barKeys).find((label) => barKeys[label] === type),
           value: 100,
           text: `${count.toLocaleString('en-US')}/${count.toLocaleString('en-US')}`,
         };
@@ -426,12 +437,14 @@ describe('migration journey in Chromium (e2e)', () => {
     expect(rows.some((r) => r[0] === 'product' && (r[5] ?? '') !== '')).toBe(true);
     // Besides the records, the report holds the destination's notes on the import and the
     // categories that travel with products; the detail page counts the data types the owner
-    // selects (spec.md section 3's three, and coupons).
+    // selects (spec.md section 3's three, coupons and reviews).
     for (const [type] of rows)
-      expect(['import', 'category', 'product', 'customer', 'order', 'coupon']).toContain(type);
+      expect(['import', 'category', 'product', 'customer', 'order', 'coupon', 'review']).toContain(
+        type,
+      );
     expect(rows.filter((r) => r[0] === 'import').every((r) => r[3] === 'note')).toBe(true);
     const records = rows.filter((r) =>
-      ['product', 'customer', 'order', 'coupon'].includes(r[0] ?? ''),
+      ['product', 'customer', 'order', 'coupon', 'review'].includes(r[0] ?? ''),
     );
     // Every record of the selected data types is in the report once.
     const perType: Record<string, number> = {};
@@ -441,6 +454,7 @@ describe('migration journey in Chromium (e2e)', () => {
       customer: sandboxCounts.customers,
       order: sandboxCounts.orders,
       coupon: 6,
+      review: 7,
     });
     expect(new Set(records.map((r) => `${r[0]} ${r[1]}`)).size).toBe(records.length);
     // The detail page's figures are the report's: every record, those migrated or skipped (an

@@ -144,7 +144,7 @@ describe('payment through Stripe Checkout (API, e2e)', () => {
       expect(verified.status, verified.text).toBe(200);
     }
     const selected = await api('PATCH', `/api/migrations/${id}`, {
-      dataTypes: { products: true, customers: true, orders: true, coupons: true },
+      dataTypes: { products: true, customers: true, orders: true, coupons: true, reviews: true },
     });
     expect(selected.status, selected.text).toBe(200);
 
@@ -157,6 +157,7 @@ describe('payment through Stripe Checkout (API, e2e)', () => {
       customers: stored.customers,
       orders: stored.orders,
       coupons: stored.coupons,
+      reviews: stored.reviews,
     });
     expect(summary.amountDueCents).toBe(9900 + summary.records);
 
