@@ -356,12 +356,12 @@ describe('WooCommerce emulator review writes', () => {
       status: 410,
       body: { code: 'woocommerce_rest_already_trashed' },
     });
-    const gone = await wc.call('DELETE', `/products/reviews/${id}`, { query: { force: true } });
+    const gone = await wc.call('DELETE', `/products/reviews/${id}`, { query: { force: 'true' } });
     expect(gone.body).toMatchObject({ deleted: true, previous: { id, status: 'trash' } });
     const other = await wc.call('POST', '/products', { body: { name: 'Weg' } });
     const otherId = (other.body as Obj).id as number;
     const onIt = await create(review({ product_id: otherId, review: 'on it' }));
-    await wc.call('DELETE', `/products/${otherId}`, { query: { force: true } });
+    await wc.call('DELETE', `/products/${otherId}`, { query: { force: 'true' } });
     expect((await wc.call('GET', `/products/reviews/${(onIt.body as Obj).id}`)).status).toBe(404);
   });
 });

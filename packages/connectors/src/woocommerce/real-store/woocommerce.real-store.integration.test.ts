@@ -151,8 +151,11 @@ if (!setup.ready) {
   afterAll(() => nativeHttp.close());
   // Sources are only read, so each of their entities is read once; destinations change.
   const sourceReads = new Map<string, Promise<NativeRecord[]>>();
-  const readNative = (store: RealStore, entity: NativeEntity) => {
-    const read = () => new NativeReader(nativeHttp, store).read(entity);
+  const readNative = (store: RealStore, entity: NativeEntity | 'reviews') => {
+    const read = () => {
+      const reader = new NativeReader(nativeHttp, store);
+      return entity === 'reviews' ? reader.reviews() : reader.read(entity);
+    };
     if (store === destination) return read();
     const key = `${store.file} ${entity}`;
     const cached = sourceReads.get(key) ?? read();
