@@ -303,8 +303,8 @@ export const wooCommerceConnector = defineConnector<WooCommerceCredentials>({
     read: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
     write: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
     // The batch routes' maximum: a real store writes 100 simple products in about 3 s, 100
-    // customers in 10 s and 100 orders in 9 s, alone, within the client's 60 s deadline; a store
-    // that cannot gets smaller batches from then on (batch.ts).
+    // customers in 10 s, 100 orders in 9 s and 100 reviews in 1.5 s, alone, within the client's
+    // 60 s deadline; a store that cannot gets smaller batches from then on (batch.ts).
     batchSize: {
       categories: 100,
       products: 100,
