@@ -718,7 +718,7 @@ const reviewFields: Record<string, SourceField> = {
   },
   verified: {
     converted: 'verified',
-    how: 'WooCommerce decides it when a review is first answered: whether a paid order of the product has the reviewer’s address. A WooCommerce destination keeps a verified review verified.',
+    how: 'as WooCommerce decided it when it first answered the review: whether a paid order of the product had the reviewer’s address.',
   },
   reviewer_avatar_urls: {
     assigned: "Gravatar addresses WordPress makes from the reviewer's e-mail address",

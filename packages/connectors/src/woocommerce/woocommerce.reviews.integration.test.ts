@@ -57,12 +57,17 @@ describe('WooCommerce review writes', () => {
   let idMap: MemoryIdMap;
   beforeEach(async () => {
     emu = await startWooCommerceEmulator({ seed: 'empty' });
+    // The merchant's own product, with a SKU the source's product pm has too: linked.
+    await emu.store.saveProduct({ name: 'Theirs', sku: 'SKU-pm', regular_price: '10' });
     connection = connect(emu);
     idMap = new MemoryIdMap();
-    idMap.record(
+    const products = await connection.write(
       'products',
-      await connection.write('products', [product('p1'), product('p2')], idMap),
+      [product('p1'), product('p2'), product('pm')],
+      idMap,
     );
+    expect(products.map((o) => o.outcome)).toEqual(['created', 'created', 'skipped']);
+    idMap.record('products', products);
   });
   afterEach(async () => {
     await emu.close();
@@ -164,27 +169,36 @@ describe('WooCommerce review writes', () => {
     expect(lossy.transportStats?.()).toMatchObject({ recoveries: 1, recovered: 4 });
   });
 
-  it('finds reviews an earlier run wrote when the id map was lost, and links them', async () => {
+  it('finds the reviews an earlier run wrote on the products it wrote when the id map was lost, and updates them as its own', async () => {
     idMap.record('reviews', await connection.write('reviews', records(), idMap));
     const forgetful = new MemoryIdMap();
     forgetful.record('products', [
       { sourceId: 'p1', outcome: 'created', destinationId: String(productOf('p1')) },
       { sourceId: 'p2', outcome: 'created', destinationId: String(productOf('p2')) },
     ]);
-    const again = await connect(emu).write('reviews', records(), forgetful);
-    expect(again.map((o) => o.outcome)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+    const later = connect(emu);
+    const again = await later.write('reviews', records(), forgetful);
+    expect(again.map((o) => [o.outcome, o.reason])).toEqual(
+      records().map(() => ['skipped', 'Already up to date.']),
+    );
     expect(again.map((o) => o.destinationId)).toEqual(
       records().map((r) => idMap.get('reviews', r.id)),
     );
-    expect(again[0]?.reason).toMatch(/already at the destination .* linked, not changed/);
+    const found = await later.write(
+      'reviews',
+      records().map((r) => (r.id === '2' ? { ...r, status: 'spam' as const } : r)),
+      forgetful,
+    );
+    expect(found.map((o) => o.outcome)).toEqual(['skipped', 'updated', 'skipped', 'skipped']);
+    expect(emu.store.reviews.all.get(Number(idMap.get('reviews', '2')))?.approved).toBe('spam');
     expect(stored().length).toBe(4);
   });
 
-  it('leaves the merchant’s own review alone, and fails one WordPress refuses as repeating the merchant’s', async () => {
-    const mine = review('m', 'p1', { body: 'Lovely.', status: 'pending', rating: 2 });
+  it('links the merchant’s own review on the merchant’s product and never changes it, and fails one WordPress refuses as repeating the merchant’s', async () => {
+    const mine = review('m', 'pm', { body: 'Lovely.', status: 'pending', rating: 2 });
     const merchants = emu.store.reviews.create(
       {
-        product_id: productOf('p1'),
+        product_id: productOf('pm'),
         reviewer: mine.reviewerName,
         reviewer_email: mine.reviewerEmail,
         review: mine.body,
@@ -193,7 +207,7 @@ describe('WooCommerce review writes', () => {
       },
       '',
     );
-    const repeated = review('d', 'p1', {
+    const repeated = review('d', 'pm', {
       reviewerName: 'Sam',
       reviewerEmail: 'sam@example.com',
       body: 'Same words.',
@@ -201,7 +215,7 @@ describe('WooCommerce review writes', () => {
     });
     emu.store.reviews.create(
       {
-        product_id: productOf('p1'),
+        product_id: productOf('pm'),
         reviewer: 'Sam',
         reviewer_email: 'SAM@example.com',
         review: 'Same words.',
@@ -214,18 +228,43 @@ describe('WooCommerce review writes', () => {
     expect(outcomes[0]).toMatchObject({
       outcome: 'skipped',
       destinationId: String(merchants.id),
-      reason: expect.stringMatching(/linked, not changed/),
+      reason:
+        "A review of this product by Reviewer m, of the same date and text, was already at the destination (the merchant's own, or written by an earlier run); it was linked, not changed. Its rating, status differ from the source's.",
     });
     expect(outcomes[0]?.warnings).toBeUndefined();
-    // The merchant's review keeps its own status and stars.
-    expect(emu.store.reviews.all.get(merchants.id)).toMatchObject({ approved: '1', rating: 5 });
     expect(outcomes[1]).toMatchObject({
       outcome: 'failed',
       reason: expect.stringMatching(
         /refuses a review that repeats one of the product's .* review \d+ of 2020-01-01 is the same \(woocommerce_rest_comment_duplicate\)/,
       ),
     });
+    idMap.record('reviews', outcomes);
+    // Later runs, with the review in the id map and changed at the source: still left alone.
+    for (const later of [connection, connect(emu)]) {
+      const again = await later.write('reviews', [{ ...mine, status: 'spam' }], idMap);
+      expect(again[0]).toMatchObject({
+        outcome: 'skipped',
+        destinationId: String(merchants.id),
+        reason: expect.stringMatching(/left as it is\. Its rating, status differ/),
+      });
+    }
+    expect(emu.store.reviews.all.get(merchants.id)).toMatchObject({ approved: '1', rating: 5 });
     expect(stored().length).toBe(2);
+  });
+
+  it('writes reviews on the merchant’s product and updates them in the same connection; a later connection cannot tell them from the merchant’s and leaves them as they are', async () => {
+    const ours = review('o', 'pm', { body: 'Plain.' });
+    const first = await connection.write('reviews', [ours], idMap);
+    expect(first[0]?.outcome).toBe('created');
+    idMap.record('reviews', first);
+    const changed = { ...ours, rating: 1 };
+    expect((await connection.write('reviews', [changed], idMap))[0]?.outcome).toBe('updated');
+    const later = await connect(emu).write('reviews', [{ ...changed, rating: 2 }], idMap);
+    expect(later[0]).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringMatching(/cannot tell the reviews it wrote from the merchant's own/),
+    });
+    expect(emu.store.reviews.all.get(Number(first[0]?.destinationId))?.rating).toBe(1);
   });
 
   it('fails, with the reason, a review the store refuses or cannot hold, and writes the rest', async () => {

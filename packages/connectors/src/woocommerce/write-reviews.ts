@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Review } from '@replatform/canonical/review';
 import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { runBatch, type BatchOp } from './batch.ts';
@@ -10,28 +11,40 @@ import {
 } from './comment-text.ts';
 import { reviewBody, type Json } from './from-canonical.ts';
 import type { ImportState } from './import-state.ts';
-import { readAllReviews, readReviewPage, reviewLists } from './read.ts';
+import { sourceIdOf } from './markers.ts';
+import { pageSize, readAllReviews, readReviewPage, reviewLists } from './read.ts';
 import { decodeEntities } from './to-canonical.ts';
-import { wcReviewSchema, type WcError, type WcReview } from './wc-schemas.ts';
+import { wcMetaSchema, wcReviewSchema, type WcError, type WcReview } from './wc-schemas.ts';
+
+/** A product's id and meta data (`_fields=id,meta_data`). */
+const productMarkerSchema = z.object({
+  id: z.number(),
+  meta_data: z.array(wcMetaSchema).catch([]),
+});
 
 /**
  * Product reviews into WooCommerce (products/reviews/batch). wc/v3 gives reviews no meta data, so
- * nothing marks a review as written by a migration: a review is known by the id map, else by its
- * natural key on the destination's copy of its product: the reviewer's name and address, its
- * date and its text (in the form WordPress saves them). Every write lists the reviews of its
- * products first (every status), and then:
+ * nothing marks a review as written by a migration. What tells them apart is their product: a
+ * product the migration wrote (it carries `_replatform_source_id`) had no reviews before the
+ * migration, so every review on it that matches a source review is the migration's; on a product
+ * that was the merchant's already (linked), a matching review may be the merchant's own.
  *
- * - a review of ours (the id map's) that holds what the source holds is skipped; one whose status,
- *   stars or verified flag changed is updated in place when its saved text is plain (WordPress
- *   passes the whole text of a review through its comment filter on every update, which would
- *   strip paragraphs and other markup); otherwise it is written anew: the old copy goes to the bin
+ * Every write lists the reviews of its products first (every status) and finds each source review
+ * by the id map, else by its natural key: the reviewer's name and address, its date and its text,
+ * in the form WordPress saves them. Then:
+ *
+ * - a review of ours that holds what the source holds is skipped; one whose status, stars or
+ *   verified flag changed is updated in place when its saved text is plain (WordPress passes the
+ *   whole text of a review through its comment filter on every update, which would strip
+ *   paragraphs and other markup); otherwise it is written anew: the old copy goes to the bin
  *   first (WordPress refuses a review repeating one outside the bin), the new one is created, and
- *   the old one deleted (given back its status if the new one was refused);
- * - a review found by its natural key whose create this connection sent without an answer, and
- *   that the store made after this connection began writing reviews, is the one sent: it counts
- *   as created;
- * - any other review found by its natural key was already there (the merchant's own, or one an
- *   earlier run wrote whose id map was lost): it is linked and left as it is;
+ *   the old one deleted (given back its status if the new one was refused). Ours: the id map's on
+ *   a product the migration wrote, or made by this connection; found by its natural key on such a
+ *   product (an earlier run wrote it and its id map was lost); or found by its natural key after
+ *   this connection sent its create without an answer, made since (counted as created);
+ * - a review found on a merchant's product by its natural key is linked and never changed; one the
+ *   id map names there (linked, or written by an earlier run: the two cannot be told apart) is
+ *   left as it is too, its differences from the source named;
  * - the rest are created. After a lost answer the products' reviews are listed again and what the
  *   batch made is found by natural key, among the reviews that were not there before.
  */
@@ -85,6 +98,23 @@ const repeats = (b: Json, r: WcReview) => {
   );
 };
 
+/** The canonical fields in which a review at the destination differs from what is written. */
+function differences(r: Review, b: Json, found: WcReview): string[] {
+  const fields: string[] = [];
+  if (found.product_id !== Number(b.product_id)) fields.push('productId');
+  if (reviewerNameOf(found.reviewer) !== decodeEntities(storedReviewerName(String(b.reviewer))))
+    fields.push('reviewerName');
+  if (found.reviewer_email.toLowerCase() !== String(b.reviewer_email).toLowerCase())
+    fields.push('reviewerEmail');
+  if ((found.date_created_gmt ?? '').slice(0, 19) !== String(b.date_created_gmt))
+    fields.push('createdAt');
+  if (reviewTextForm(found.review) !== reviewTextForm(String(b.review))) fields.push('body');
+  if (found.rating !== b.rating) fields.push('rating');
+  if (found.status !== b.status) fields.push('status');
+  if (found.verified !== r.verified) fields.push('verified');
+  return fields;
+}
+
 /**
  * How a review of ours at the destination differs from what is to be written: not at all, in
  * what an update may change without touching the text (status, stars, the verified flag, which
@@ -105,6 +135,8 @@ export class ReviewWriter {
   private readonly state: ImportState;
   /** The newest review id the store had when this connection first wrote reviews. */
   private newest: Promise<number> | undefined;
+  /** Reviews this connection made. */
+  private readonly made = new Set<number>();
 
   constructor(client: WooClient, state: ImportState) {
     this.client = client;
@@ -156,6 +188,7 @@ export class ReviewWriter {
 
     const newest = await this.newestBefore();
     const products = [...new Set([...planned.values()].map((p) => Number(p.body.product_id)))];
+    const migrated = await this.migratedProducts(products);
     const existing = await readAllReviews(this.client, { product: products.join(',') });
     const mappedIds = [...planned.keys()]
       .map((i) => Number(idMap.get('reviews', (records[i] as Review).id)))
@@ -177,6 +210,7 @@ export class ReviewWriter {
           'WooCommerce marked the review verified itself: its reviewer has a paid order of this product at the destination.',
         );
     };
+    /** A review of ours: skipped when up to date, else updated in place or written anew. */
     const decide = (i: number, found: WcReview, created: boolean) => {
       const r = records[i] as Review;
       const { body } = planned.get(i) as Planned;
@@ -207,12 +241,38 @@ export class ReviewWriter {
         create.push({ key: i, body });
       }
     };
+    /** A review that may be the merchant's: linked and left as it is, its differences named. */
+    const keep = (i: number, found: WcReview, why: string) => {
+      const r = records[i] as Review;
+      claimed.add(found.id);
+      // Nothing of the source's review was written.
+      warnings[i] = [];
+      const fields = differences(r, (planned.get(i) as Planned).body, found);
+      outcomes[i] = {
+        sourceId: r.id,
+        outcome: 'skipped',
+        destinationId: String(found.id),
+        reason:
+          why === '' && fields.length === 0
+            ? 'Already up to date.'
+            : `${why}${fields.length ? ` Its ${fields.join(', ')} differ from the source's.` : ''}`,
+      };
+    };
 
     for (const [i, plan] of planned) {
       const r = records[i] as Review;
       const mapped = byId.get(Number(idMap.get('reviews', r.id)));
       if (mapped && !claimed.has(mapped.id)) {
-        decide(i, mapped, false);
+        // On a product the migration wrote, or made by this connection: ours.
+        if (migrated.has(mapped.product_id) || this.made.has(mapped.id)) decide(i, mapped, false);
+        else
+          keep(
+            i,
+            mapped,
+            change(plan.body, mapped) === 'none'
+              ? ''
+              : "The review is on a product that was already at the destination, where the migration cannot tell the reviews it wrote from the merchant's own (WooCommerce keeps no marker on a review), so it was left as it is.",
+          );
         continue;
       }
       const same = existing.find((e) => !claimed.has(e.id) && keyOfReview(e) === plan.key);
@@ -225,15 +285,17 @@ export class ReviewWriter {
         decide(i, same, true);
         continue;
       }
-      claimed.add(same.id);
-      // Nothing of the source's review was written.
-      warnings[i] = [];
-      outcomes[i] = {
-        sourceId: r.id,
-        outcome: 'skipped',
-        destinationId: String(same.id),
-        reason: `A review of this product by ${r.reviewerName}, of the same date and text, was already at the destination (the store's own, or written by an earlier run); it was linked, not changed.`,
-      };
+      // On a product the migration made, a review of the source review's name, address, date
+      // (to the second) and text was written by an earlier run whose id map was lost.
+      if (migrated.has(same.product_id)) {
+        decide(i, same, false);
+        continue;
+      }
+      keep(
+        i,
+        same,
+        `A review of this product by ${r.reviewerName}, of the same date and text, was already at the destination (the merchant's own, or written by an earlier run); it was linked, not changed.`,
+      );
     }
 
     // The old copies of reviews written anew leave WordPress's duplicate check first.
@@ -267,6 +329,7 @@ export class ReviewWriter {
         );
         if (match) {
           claimed.add(match.id);
+          this.made.add(match.id);
           found.set(op.key, match);
         } else this.state.unanswered.reviews.add((records[op.key] as Review).id);
       }
@@ -301,6 +364,7 @@ export class ReviewWriter {
         continue;
       }
       verifiedHere(key, review.data);
+      if (result.op === 'create') this.made.add(review.data.id);
       const id = String(review.data.id);
       if (old) {
         remove.push({ key, body: { id: old.id } });
@@ -329,6 +393,24 @@ export class ReviewWriter {
       }
     }
     return this.finish(records, outcomes, warnings);
+  }
+
+  /**
+   * Which of these destination products the migration wrote (they carry its marker); the others
+   * were the merchant's already, and linked.
+   */
+  private async migratedProducts(ids: number[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (let start = 0; start < ids.length; start += pageSize) {
+      const chunk = ids.slice(start, start + pageSize);
+      const { items } = await this.client.page(
+        '/products',
+        { include: chunk.join(','), per_page: chunk.length, _fields: 'id,meta_data' },
+        productMarkerSchema,
+      );
+      for (const p of items) if (sourceIdOf(p.meta_data) !== undefined) out.add(p.id);
+    }
+    return out;
   }
 
   private failed(r: Review, error: WcError): WriteOutcome {

@@ -17,6 +17,7 @@ import {
   type NativeRecord,
 } from './native.ts';
 import { describeObservedBehaviour } from './observed-behaviour.ts';
+import { describeReviewRewrites } from './reviews-rewrite.ts';
 import {
   realStoreHttp,
   realStoreSetup,
@@ -231,4 +232,5 @@ if (!setup.ready) {
     });
   }
   describeObservedBehaviour(destination, kit, () => nativeHttp);
+  describeReviewRewrites(destination, kit, () => nativeHttp);
 }
