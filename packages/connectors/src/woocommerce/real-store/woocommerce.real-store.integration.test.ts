@@ -1,5 +1,6 @@
 import { afterAll, describe, it } from 'vitest';
 import type { RunningEmulator } from '@replatform/emulators/framework/server';
+import type { Connector } from '../../kit/contract.ts';
 import {
   describeConformance,
   type ConformanceStore,
@@ -58,6 +59,19 @@ function realStoreHandle(store: RealStore): RunningEmulator {
 }
 
 type Json = Record<string, unknown>;
+
+/** The connector without product reviews, for a source store that holds none. */
+function withoutReviews<C>(connector: Connector<C>): Connector<C> {
+  const { capabilities } = connector;
+  return {
+    ...connector,
+    capabilities: {
+      ...capabilities,
+      read: capabilities.read.filter((e) => e !== 'reviews'),
+      write: capabilities.write.filter((e) => e !== 'reviews'),
+    },
+  };
+}
 
 /** The sub-records the store comparison reads along, under the keys nativeFields declares. */
 const subRecords = [
@@ -203,6 +217,14 @@ if (!setup.ready) {
   };
 
   for (const source of sources) {
+    // WooCommerce's own sample data has no product reviews; the suite needs records of every
+    // entity it runs over, so such a store's run leaves reviews to the hard-data store's.
+    const reviewed = (await storedCount(source, 'reviews')) > 0;
+    if (!reviewed)
+      console.log(
+        `${source.name} holds no product reviews: its conformance run leaves reviews out (the hard-data store's covers them)`,
+      );
+    const connector = reviewed ? wooCommerceConnector : withoutReviews(wooCommerceConnector);
     const sample = {
       seed: 0,
       products: await storedCount(source, 'products'),
@@ -210,7 +232,7 @@ if (!setup.ready) {
       orders: await storedCount(source, 'orders'),
     };
     describeConformance(`woocommerce on the real store '${source.name}'`, {
-      connector: wooCommerceConnector,
+      connector,
       sample,
       storeOwned,
       storeAssigned,
