@@ -366,18 +366,17 @@ export class ReviewWriter {
       verifiedHere(key, review.data);
       if (result.op === 'create') this.made.add(review.data.id);
       const id = String(review.data.id);
-      if (old) {
-        remove.push({ key, body: { id: old.id } });
-        warnings[key]?.push(
-          `Written anew (review ${id} in place of ${old.id}): WordPress would have reduced the text's formatting on an update.`,
-        );
-      }
+      if (old) remove.push({ key, body: { id: old.id } });
       outcomes[key] = {
         sourceId: r.id,
         outcome: result.op === 'create' && !old ? 'created' : 'updated',
         destinationId: id,
       };
     }
+    if (remove.length)
+      this.client.note('woocommerce: reviews written anew, their old copies deleted', {
+        reviews: remove.length,
+      });
     if (remove.length || restore.length) {
       // A delete answered 'invalid id' was carried out by an earlier attempt.
       await runBatch(
