@@ -5,7 +5,8 @@
 // product and category restrictions, e-mail patterns, a draft) and on orders, fees (positive and
 // negative), notes, guest orders, an order in another currency, a line whose product was deleted
 // afterwards, custom meta on products, variations, customers and orders, a grouped and an
-// external product, downloadable and virtual products, global and local attributes.
+// external product, downloadable and virtual products, global and local attributes, product
+// reviews in every status.
 //
 //   node scripts/seed-woocommerce-store.ts <store.json>
 //
@@ -803,6 +804,70 @@ async function seed(store: WooRest, imageUrl: (name: string) => string): Promise
   say(
     `orders: 10 (${[o1, o2, o3, o4, o5, o6, o7, o8, o9, o10].map((o) => o.status).join(', ')}), refunds on 3, a line whose product was deleted`,
   );
+
+  // Product reviews in every status, after the orders (WooCommerce marks a review verified when it
+  // first answers it, from the paid orders of its reviewer's address): a buyer, a guest without
+  // an address, HTML with paragraphs and a link, a name with markup characters, an address in
+  // capitals, a review verified by an earlier store, the 100-variation tee, non-Latin text,
+  // a rejected one in the bin and spam.
+  const reviewed = await store.batch('products/reviews/batch', {
+    create: [
+      {
+        product_id: mug.id,
+        reviewer: 'Yuki Tanaka',
+        reviewer_email: 'yuki.billing@example.com',
+        review: '毎朝使っています。とても良いマグです ☕',
+        rating: 5,
+        date_created_gmt: '2025-03-02T08:30:00',
+      },
+      {
+        product_id: mug.id,
+        reviewer: 'Gast 👤',
+        reviewer_email: '',
+        review: 'Etwas klein.\n\nAber hübsch 🌸',
+        rating: 3,
+        status: 'hold',
+        date_created_gmt: '2025-03-05T19:45:10',
+      },
+      {
+        product_id: teapot.id,
+        reviewer: 'Tom & Jerry',
+        reviewer_email: 'Tom.Jerry@Example.COM',
+        review:
+          '<p>Hält den Tee <strong>lange</strong> warm &amp; tropft nicht.</p>\n<p>Anleitung: <a href="https://example.org/tee">hier</a>.</p>',
+        rating: 4,
+        date_created_gmt: '2024-11-30T23:59:59',
+      },
+      {
+        product_id: plate.id,
+        reviewer: 'Ольга',
+        reviewer_email: 'olga.ivanova@example.com',
+        review: 'Пришла разбитой. 💔',
+        rating: 1,
+        status: 'trash',
+        date_created_gmt: '2025-01-15T12:00:00',
+      },
+      {
+        product_id: plate.id,
+        reviewer: 'Billig Uhren',
+        reviewer_email: 'angebote@spam.example.com',
+        review: 'Beste Preise!!! <a href="https://spam.example.com/">klick</a>',
+        rating: 5,
+        status: 'spam',
+        date_created_gmt: '2025-02-01T03:33:00',
+      },
+      {
+        product_id: tee.id,
+        reviewer: 'Amira',
+        reviewer_email: 'amira@example.com',
+        review: 'مقاس ممتاز — passt perfekt in L.',
+        rating: 4,
+        verified: true,
+        date_created_gmt: '2025-04-01T10:00:00',
+      },
+    ],
+  });
+  say(`reviews: ${reviewed.length} (approved, held, in the bin, spam; one verified buyer)`);
 
   await store.post('coupons', {
     code: COMPLETE,

@@ -1,4 +1,5 @@
 import { sortMetafields, type Metafield } from '@replatform/canonical/metafield';
+import { reviewTextForm } from './comment-text.ts';
 import { createdVia } from './markers.ts';
 import { metafieldsToMeta, metaToMetafields } from './metafields.ts';
 import { termSlug } from './slugs.ts';
@@ -183,3 +184,7 @@ export function lineMetaKept(value: unknown): unknown {
   const last = new Map(entries.map((entry, i) => [optionForm(entry), i]));
   return entries.filter((entry, i) => last.get(optionForm(entry)) === i);
 }
+
+/** WordPress adds rel "nofollow ugc" to the links of a review's text when it saves it. */
+export const reviewTextKept = (value: unknown): unknown =>
+  typeof value === 'string' ? reviewTextForm(value) : value;

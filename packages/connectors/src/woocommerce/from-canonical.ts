@@ -4,6 +4,7 @@ import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import { fromMinor, type Money } from '@replatform/canonical/money';
 import type { Order } from '@replatform/canonical/order';
+import type { Review, ReviewStatus } from '@replatform/canonical/review';
 import type {
   Dimensions,
   Product,
@@ -12,6 +13,7 @@ import type {
   Variant,
   Weight,
 } from '@replatform/canonical/product';
+import { storedEmail, storedReviewerName } from './comment-text.ts';
 import { createdVia, markers } from './markers.ts';
 import { metafieldsToMeta } from './metafields.ts';
 import type { StoreUnits } from './to-canonical.ts';
@@ -815,3 +817,71 @@ export function couponBody(c: Coupon, refs: CouponRefs): CouponWritten {
 }
 
 const zeroIn = (currency: string): Money => ({ amount: 0, currency });
+
+/** A review's status as WooCommerce keeps it (see reviewStatusToCanonical). */
+export const reviewStatusToWc: Readonly<Record<ReviewStatus, string>> = {
+  approved: 'approved',
+  pending: 'hold',
+  rejected: 'trash',
+  spam: 'spam',
+};
+
+export type ReviewWritten = ({ ok: true } & Written) | { ok: false; reason: string };
+
+/**
+ * A review's body for products/reviews/batch, on the destination's copy of its product. The date
+ * goes as `date_created_gmt` and a verified buyer's flag as `verified: true`: the reviews
+ * controller reads both although the index lists them read-only; an unverified review leaves the
+ * flag to the store, which works it out from its own orders (false cannot be written). The name
+ * is sent as it is and WordPress keeps it as plain text; an address WordPress would not keep is
+ * not sent (WordPress would save the review without it, which the owner is told). WooCommerce
+ * refuses a review without text; it has no headline (declared in native-fields.ts).
+ */
+export function reviewBody(r: Review, productId: number): ReviewWritten {
+  if (r.body === '' || r.body === '0')
+    return {
+      ok: false,
+      reason:
+        r.body === ''
+          ? 'WooCommerce refuses a review without text, and the review has none (only its stars' +
+            (r.title ? ' and headline' : '') +
+            ').'
+          : "WooCommerce refuses a review whose whole text is '0' (it reads it as no text).",
+    };
+  const name = storedReviewerName(r.reviewerName);
+  if (name === '')
+    return {
+      ok: false,
+      reason: `WordPress keeps a reviewer's name as plain text, and nothing is left of '${r.reviewerName}'.`,
+    };
+  const warnings: string[] = [];
+  if (name !== r.reviewerName)
+    warnings.push(
+      `WordPress keeps a reviewer name as plain text on one line: '${r.reviewerName}' is kept as '${name}'.`,
+    );
+  const email = r.reviewerEmail.trim();
+  const kept = email === '' || storedEmail(email) === email;
+  if (!kept)
+    warnings.push(
+      `WordPress keeps only e-mail addresses it accepts: the reviewer email '${r.reviewerEmail}' is not one, so the review was written without it.`,
+    );
+  if (r.status === 'rejected')
+    warnings.push(
+      "A rejected review is kept in WooCommerce's bin (trash), which WordPress empties 30 days after a review is put there: the review will then be deleted at the destination.",
+    );
+  return {
+    ok: true,
+    body: {
+      product_id: productId,
+      reviewer: r.reviewerName,
+      // Always sent: the create route requires the field ('' for a reviewer without one).
+      reviewer_email: kept ? email : '',
+      review: r.body,
+      rating: r.rating,
+      status: reviewStatusToWc[r.status],
+      date_created_gmt: new Date(r.createdAt).toISOString().slice(0, 19),
+      ...(r.verified ? { verified: true } : {}),
+    },
+    warnings,
+  };
+}

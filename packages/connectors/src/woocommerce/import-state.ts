@@ -17,6 +17,7 @@ export class ImportState {
     coupons: new Set<string>(),
     customers: new Set<string>(),
     orders: new Set<string>(),
+    reviews: new Set<string>(),
   };
   /**
    * The highest product and account ids the store had when this import began; undefined before

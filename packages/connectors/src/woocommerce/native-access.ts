@@ -3,7 +3,7 @@ import type { WooClient } from './client.ts';
 import { switchCouponCode } from './emails.ts';
 import { isMarker, markers, metaValue } from './markers.ts';
 import { embedded } from './native-fields.ts';
-import { pageSize } from './read.ts';
+import { pageSize, reviewLists } from './read.ts';
 import { anyJson } from './wc-schemas.ts';
 
 /**
@@ -52,6 +52,7 @@ const routes: Record<EntityType, string> = {
   coupons: '/coupons',
   customers: '/customers',
   orders: '/orders',
+  reviews: '/products/reviews',
 };
 
 const importersCoupon = (r: Json) =>
@@ -67,10 +68,15 @@ export async function readNative(
   entity: EntityType,
 ): Promise<{ id: string; record: unknown }[]> {
   // Coupons in every status (WooCommerce lists only published and private ones otherwise),
-  // without the importer's own (its e-mail record, temporary coupons of order lines).
-  const records = (
-    await all(client, routes[entity], entity === 'coupons' ? { status: 'any' } : {})
-  ).filter(
+  // without the importer's own (its e-mail record, temporary coupons of order lines); reviews
+  // from each of the lists that hold them between them.
+  const listed =
+    entity === 'reviews'
+      ? (await Promise.all(reviewLists.map((status) => all(client, routes.reviews, { status }))))
+          .flat()
+          .sort((a, b) => Number(a.id) - Number(b.id))
+      : await all(client, routes[entity], entity === 'coupons' ? { status: 'any' } : {});
+  const records = listed.filter(
     (r) =>
       (entity !== 'categories' || r.slug !== 'uncategorized') &&
       (entity !== 'coupons' || !importersCoupon(r)),

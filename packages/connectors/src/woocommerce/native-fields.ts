@@ -11,6 +11,7 @@ import {
   statusKept,
   productMetafieldsKept,
   productWeightKept,
+  reviewTextKept,
   usernameKept,
   variantMetafieldsKept,
   variantDimensionsKept,
@@ -693,12 +694,45 @@ const couponFields: Record<string, SourceField> = {
   _links: links,
 };
 
+/** A product review (a WordPress comment of type 'review'), as `context=edit` answers it. */
+const reviewFields: Record<string, SourceField> = {
+  id: { assigned: 'WordPress numbers comments (order notes and reviews together)' },
+  date_created: { converted: 'createdAt', how: "the store's local time of date_created_gmt." },
+  date_created_gmt: { carried: 'createdAt' },
+  product_id: { carried: 'productId', ref: 'products' },
+  product_name: { assigned: "the reviewed product's name, answered from the product" },
+  product_permalink: { assigned: "the reviewed product's address in the shop" },
+  status: {
+    converted: 'status',
+    how: 'approved as approved, hold (awaiting moderation) as pending, spam as spam, trash (the bin, where a merchant puts a review turned down; WordPress empties it after 30 days) as rejected.',
+  },
+  reviewer: {
+    converted: 'reviewerName',
+    how: "WordPress's HTML escaping (&amp;) undone; a review without a name is not migrated (with the reason).",
+  },
+  reviewer_email: { carried: 'reviewerEmail' },
+  review: { carried: 'body' },
+  rating: {
+    converted: 'rating',
+    how: 'as it is; a review without stars (0, from a store that does not ask for them) or with more than 5 is not migrated (with the reason).',
+  },
+  verified: {
+    converted: 'verified',
+    how: 'as WooCommerce decided it when it first answered the review: whether a paid order of the product had the reviewer’s address.',
+  },
+  reviewer_avatar_urls: {
+    assigned: "Gravatar addresses WordPress makes from the reviewer's e-mail address",
+  },
+  _links: links,
+};
+
 export const nativeFields: NativeCatalogue = {
   categories: categoryFields,
   products: productFields,
   coupons: couponFields,
   customers: customerFields,
   orders: orderFields,
+  reviews: reviewFields,
 };
 
 /** Canonical fields WooCommerce cannot hold as a destination, or holds in another form. */
@@ -768,6 +802,26 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
       allowedEmails: "WooCommerce keeps a coupon's e-mail restrictions in lower case.",
       metafields:
         "Kept as the coupon's meta data; a key from another platform is prefixed with its namespace.",
+    },
+  },
+  reviews: {
+    comparable: { body: reviewTextKept },
+    unsupported: {
+      title:
+        'WooCommerce reviews have no headline; the title is not written (nor added to the text, which stays the reviewer’s).',
+    },
+    converted: {
+      status:
+        "Pending is kept as held for moderation; rejected is kept in the bin (trash), which WordPress empties 30 days after a review is put there, so a rejected review is deleted at the destination then (each such review's report row says so).",
+      body: 'WordPress adds rel="nofollow ugc" to the links in a review’s text.',
+      reviewerName:
+        "WordPress keeps a reviewer's name as plain text on one line (tags and extra white space removed; the review's report row says so when it changed).",
+      reviewerEmail:
+        "An address WordPress does not accept is not kept: the review is written without it (the review's report row says so).",
+      verified:
+        'A verified review is written verified (the REST API takes verified: true although its index lists it read-only); for any other, WooCommerce decides when the review is written whether its reviewer has a paid order of the product at the destination, and marks it verified if so (the report row says so).',
+      createdAt:
+        'Kept through date_created_gmt, to the second (the REST API takes it although its index lists it read-only).',
     },
   },
   customers: {

@@ -13,6 +13,7 @@ import {
   customerToCanonical,
   orderToCanonical,
   productToCanonical,
+  reviewToCanonical,
   sharedAttributeToCanonical,
   type Converted,
   type ReadContext,
@@ -27,11 +28,13 @@ import {
   wcOrderSchema,
   wcProductSchema,
   wcRefundSchema,
+  wcReviewSchema,
   wcTermSchema,
   wcVariationSchema,
   type WcCoupon,
   type WcOrderNote,
   type WcRefund,
+  type WcReview,
   type WcTerm,
   type WcVariation,
 } from './wc-schemas.ts';
@@ -41,7 +44,8 @@ import {
  * records created during a read land on later pages), with `context=edit` so descriptions come
  * back as stored rather than rendered for display. The checkpoint is the next page number. A
  * product is read with its variations, an order with its refunds (one request per page of
- * orders, GET refunds?parent=...) and its notes.
+ * orders, GET refunds?parent=...) and its notes. Reviews are read list by list (approved and
+ * held, spam, the bin), the checkpoint naming the list and its next page.
  */
 
 export const pageSize = 100;
@@ -203,6 +207,88 @@ export async function readMerchantCoupons(client: WooClient): Promise<WcCoupon[]
   );
 }
 
+/**
+ * The lists that hold every review between them: `all` (approved and held for moderation),
+ * `spam` and `trash` (the bin). A list without `status` has the approved ones only; the route
+ * documents no status for every review at once.
+ */
+export const reviewLists = ['all', 'spam', 'trash'] as const;
+type ReviewList = (typeof reviewLists)[number];
+
+/** One page of reviews of one list, oldest first, as stored (`context=edit`). */
+export function readReviewPage(
+  client: WooClient,
+  status: ReviewList,
+  page: number,
+  query: Record<string, string | number> = {},
+): Promise<{ items: WcReview[]; total: number; totalPages: number }> {
+  return client.page(
+    '/products/reviews',
+    { per_page: pageSize, orderby: 'id', order: 'asc', context: 'edit', ...query, status, page },
+    wcReviewSchema,
+  );
+}
+
+/** Every review, in every status, matching a query (of products, of ids). */
+export async function readAllReviews(
+  client: WooClient,
+  query: Record<string, string | number> = {},
+): Promise<WcReview[]> {
+  const all: WcReview[] = [];
+  for (const status of reviewLists)
+    for (let page = 1; ; page++) {
+      const result = await readReviewPage(client, status, page, query);
+      all.push(...result.items);
+      if (page >= result.totalPages || result.items.length === 0) break;
+    }
+  return all;
+}
+
+/** How many reviews the store holds, in every status. */
+export async function countReviews(client: WooClient): Promise<number> {
+  let total = 0;
+  for (const status of reviewLists)
+    total += (await client.page('/products/reviews', { status, per_page: 1 }, wcReviewSchema))
+      .total;
+  return total;
+}
+
+/** A reviews checkpoint names the list and its next page ('spam:page:2'). */
+function reviewPosition(checkpoint: Checkpoint | null): { list: number; page: number } {
+  if (!checkpoint) return { list: 0, page: 1 };
+  const match = /^(all|spam|trash):page:(\d+)$/.exec(checkpoint.cursor);
+  if (checkpoint.version !== 1 || !match)
+    throw new ConnectorError(
+      'system',
+      'bad_checkpoint',
+      `Unknown checkpoint '${checkpoint.cursor}'`,
+    );
+  return { list: reviewLists.indexOf(match[1] as ReviewList), page: Number(match[2]) };
+}
+
+async function* readReviews(
+  client: WooClient,
+  checkpoint: Checkpoint | null,
+): AsyncGenerator<Page<'reviews'>> {
+  let { list, page } = reviewPosition(checkpoint);
+  for (;;) {
+    const status = reviewLists[list] ?? 'all';
+    const result = await readReviewPage(client, status, page);
+    const following = reviewLists[list + 1];
+    const next: Checkpoint | null =
+      page < result.totalPages
+        ? { version: 1, cursor: `${status}:page:${page + 1}` }
+        : following
+          ? { version: 1, cursor: `${following}:page:1` }
+          : null;
+    const converted = result.items.map((r) => ({ id: r.id, result: reviewToCanonical(r) }));
+    // An empty list (no spam, say) is passed over; the last page is always given.
+    if (converted.length > 0 || next === null) yield { ...split(converted), next };
+    if (next === null) return;
+    ({ list, page } = reviewPosition(next));
+  }
+}
+
 export async function readNotes(client: WooClient, orderId: number): Promise<WcOrderNote[]> {
   const { data } = await client.get(
     `/orders/${orderId}/notes`,
@@ -255,6 +341,10 @@ export async function* readEntity<E extends EntityType>(
       yield { ...split(converted), next: nextCheckpoint(page, totalPages) } as Page<E>;
       page++;
     } while (page <= totalPages);
+    return;
+  }
+  if (entity === 'reviews') {
+    yield* readReviews(client, checkpoint) as AsyncGenerator<Page<E>>;
     return;
   }
   const query = { per_page: pageSize, orderby: 'id', order: 'asc', context: 'edit' };
@@ -349,6 +439,16 @@ export async function readIds<E extends EntityType>(
       return coupon ? [{ id, result: couponToCanonical(coupon, info.currency) }] : [];
     });
     return split(converted).records as EntityRecord[E][];
+  }
+  if (entity === 'reviews') {
+    const records: EntityRecord[E][] = [];
+    for (let start = 0; start < wanted.length; start += pageSize) {
+      const chunk = wanted.slice(start, start + pageSize);
+      const found = await readAllReviews(client, { include: chunk.join(',') });
+      const converted = found.map((r) => ({ id: r.id, result: reviewToCanonical(r) }));
+      records.push(...(split(converted).records as EntityRecord[E][]));
+    }
+    return records;
   }
   // A caller reading many chunks passes one context, so the store's tags and attributes are read
   // once for all of them.

@@ -10,6 +10,7 @@ import {
 } from '@replatform/canonical/defaults';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
+import type { Review } from '@replatform/canonical/review';
 
 /** Canonical records for the connector's tests: neutral values, and what each test sets. */
 
@@ -114,6 +115,23 @@ export function coupon(id: string, overrides: Partial<Coupon> = {}): Coupon {
     percentOff: 10,
     amountOff: null,
     createdAt: '2024-01-02T03:04:05.000Z',
+    ...overrides,
+  };
+}
+
+/** An approved four-star review of product `productId`. */
+export function review(id: string, productId: string, overrides: Partial<Review> = {}): Review {
+  return {
+    id,
+    productId,
+    reviewerName: `Reviewer ${id}`,
+    reviewerEmail: `reviewer-${id}@example.com`,
+    rating: 4,
+    title: '',
+    body: `<p>Review ${id}: does what it says.</p>`,
+    status: 'approved',
+    verified: false,
+    createdAt: '2024-03-04T05:06:07.000Z',
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import {
 } from '@replatform/canonical/customer';
 import { categoryDefaults, couponDefaults, productDefaults } from '@replatform/canonical/defaults';
 import { money, toMinor, type Money } from '@replatform/canonical/money';
+import { reviewSchema, type Review, type ReviewStatus } from '@replatform/canonical/review';
 import type { Order, OrderLine, OrderNote, Refund } from '@replatform/canonical/order';
 import {
   backorderPolicies,
@@ -39,9 +40,11 @@ import type {
   WcOrderNote,
   WcProduct,
   WcRefund,
+  WcReview,
   WcTerm,
   WcVariation,
 } from './wc-schemas.ts';
+import { reviewerNameOf } from './comment-text.ts';
 
 /**
  * WooCommerce -> canonical. Amounts become minor units, dates UTC ISO-8601 (WooCommerce's `_gmt`
@@ -983,4 +986,60 @@ export function couponToCanonical(c: WcCoupon, currency: string): Converted<Coup
   return parsed.success
     ? { ok: true, record, losses }
     : { ok: false, reason: `Coupon ${c.id}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+}
+
+/**
+ * A review's status: approved as approved, held for moderation (hold) as pending, spam as spam,
+ * and a review in the bin (trash) as rejected, which is how a merchant turns a review down in
+ * WordPress (the bin is emptied after 30 days).
+ */
+export const reviewStatusToCanonical: Readonly<Record<string, ReviewStatus>> = {
+  approved: 'approved',
+  hold: 'pending',
+  spam: 'spam',
+  trash: 'rejected',
+};
+
+/**
+ * A product review. WooCommerce reviews have no headline (title ''). A review without stars (a
+ * store that does not ask for ratings answers 0) or without a name cannot be a canonical review:
+ * it is refused with the reason rather than given values it did not have.
+ */
+export function reviewToCanonical(r: WcReview): Converted<Review> {
+  const status = reviewStatusToCanonical[r.status];
+  if (!status)
+    return {
+      ok: false,
+      reason: `Review ${r.id} has a status WooCommerce does not list ('${r.status}').`,
+    };
+  const reviewerName = reviewerNameOf(r.reviewer);
+  if (reviewerName.trim() === '')
+    return { ok: false, reason: `Review ${r.id} has no reviewer name, which a review needs.` };
+  if (!Number.isInteger(r.rating) || r.rating < 1 || r.rating > 5)
+    return {
+      ok: false,
+      reason:
+        r.rating === 0
+          ? `Review ${r.id} has no star rating (the store does not require one); a migrated review needs 1 to 5 stars.`
+          : `Review ${r.id} has a rating of ${r.rating}; a migrated review needs 1 to 5 stars.`,
+    };
+  const createdAt = gmtToIso(r.date_created_gmt);
+  if (createdAt === null)
+    return { ok: false, reason: `Review ${r.id} has no creation date the store could answer.` };
+  const record: Review = {
+    id: String(r.id),
+    productId: String(r.product_id),
+    reviewerName,
+    reviewerEmail: r.reviewer_email,
+    rating: r.rating,
+    title: '',
+    body: r.review,
+    status,
+    verified: r.verified,
+    createdAt,
+  };
+  const parsed = reviewSchema.safeParse(record);
+  return parsed.success
+    ? { ok: true, record, losses: [] }
+    : { ok: false, reason: `Review ${r.id}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
 }

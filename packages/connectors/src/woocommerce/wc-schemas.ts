@@ -386,3 +386,21 @@ export const wcCouponSchema = z.looseObject({
   meta_data: meta,
 });
 export type WcCoupon = z.infer<typeof wcCouponSchema>;
+
+/** A product review (`context=edit`: the text as saved, the name HTML-escaped). */
+export const wcReviewSchema = z.looseObject({
+  id,
+  date_created_gmt: z.string().nullish(),
+  product_id: looseId,
+  status: text,
+  reviewer: text,
+  reviewer_email: text,
+  review: text,
+  // The store answers (int) of what it was given; a rating it was never given is 0.
+  rating: z
+    .union([z.number(), z.string()])
+    .nullish()
+    .transform((v) => Number(v ?? 0) || 0),
+  verified: flag,
+});
+export type WcReview = z.infer<typeof wcReviewSchema>;

@@ -1047,9 +1047,19 @@ describe('WooCommerce connector against the emulator', () => {
           truncateRate: 0.05,
           retryAfterSeconds: 0,
         });
+        // What is at stake is duplicates, not the retry budget: with one in three answers a
+        // failure, six in a row on one request (the default budget) happen in a store's worth of
+        // requests, and the engine would send that request again where copyAll does not.
+        const http = loopbackHttp();
+        recordings.push(http.requests);
+        const destination = new WooCommerceConnection(
+          { storeUrl: to.url, consumerKey: to.consumerKey, consumerSecret: to.consumerSecret },
+          { http },
+          { maxAttempts: 12 },
+        );
         const outcomes = await copyAll(
           connect(from),
-          connect(to),
+          destination,
           wooCommerceConnector as Connector<unknown>,
           new MemoryIdMap(),
         );

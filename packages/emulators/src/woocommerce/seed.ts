@@ -302,9 +302,42 @@ export async function seedFromSample(store: WooStore, sample: SampleStore): Prom
   const customers = seedCustomers(store, sample);
   const coupons = seedCoupons(store, sample, products, categoryIds);
   seedOrders(store, sample, products, customers, coupons);
+  seedReviews(store, sample, products);
   seedTermDetails(store);
   // Seeding is history: nothing of it was e-mailed now.
   store.outbox.length = 0;
+}
+
+/**
+ * The sample's reviews as WooCommerce holds them: comments of type 'review' on their products, as
+ * the REST API writes them (their HTML kept; WooCommerce has no headline, so a sample review's
+ * title is left out). Pending is held for moderation, rejected is in the bin, spam is spam, and
+ * the verified buyer is marked as WooCommerce marked them when they wrote it.
+ */
+function seedReviews(
+  store: WooStore,
+  sample: SampleStore,
+  products: Map<string, { id: number }>,
+): void {
+  const approval = { approved: '1', pending: '0', rejected: 'trash', spam: 'spam' } as const;
+  for (const r of sample.reviews) {
+    const productId = products.get(r.productKey)?.id;
+    if (productId === undefined) continue;
+    const review = store.reviews.create(
+      {
+        product_id: productId,
+        reviewer: r.reviewerName,
+        reviewer_email: r.reviewerEmail,
+        review: r.body,
+        rating: r.rating,
+        date_created_gmt: r.createdAt,
+        status: 'approved',
+      },
+      '',
+    );
+    review.approved = approval[r.status];
+    review.verified = r.verified;
+  }
 }
 
 /** Price, sale and stock of a simple product, with the variety a real catalogue has. */

@@ -18,6 +18,8 @@ import {
   type Term,
   type Variation,
 } from './store.ts';
+import { createHash } from 'node:crypto';
+import { reviewStatusOf, type Review } from './reviews.ts';
 import { renderForView, sanitizeTitle } from './wp-text.ts';
 
 /**
@@ -686,6 +688,39 @@ export class Serializer {
     };
   }
 
+  /** WC_REST_Product_Reviews_Controller::prepare_item_for_response(). */
+  review(r: Review, context: Context = 'view') {
+    const product = this.store.products.get(r.productId);
+    const permalink = !product
+      ? ''
+      : product.status === 'publish'
+        ? `${this.home}/product/${product.slug}/`
+        : `${this.home}/?post_type=product&p=${product.id}`;
+    // get_avatar_url(): Gravatar by the SHA-256 of the trimmed, lower-case address.
+    const hash = r.email
+      ? createHash('sha256').update(r.email.trim().toLowerCase()).digest('hex')
+      : '';
+    const avatar = (size: number) =>
+      `https://secure.gravatar.com/avatar/${hash}?s=${size}&d=mm&r=g`;
+    const links = this.links(`products/reviews/${r.id}`, 'products/reviews');
+    return {
+      id: r.id,
+      date_created: wcDate(r.created),
+      date_created_gmt: wcDate(r.created),
+      product_id: r.productId,
+      product_name: product?.name ?? '',
+      product_permalink: permalink,
+      status: reviewStatusOf[r.approved],
+      reviewer: r.author,
+      reviewer_email: r.email,
+      review: context === 'view' ? autop(r.content) : r.content,
+      rating: r.rating,
+      verified: this.store.reviews.verifiedOf(r),
+      reviewer_avatar_urls: { '24': avatar(24), '48': avatar(48), '96': avatar(96) },
+      _links: { ...links, up: [{ href: `${this.home}/wp-json/wc/v3/products/${r.productId}` }] },
+    };
+  }
+
   emailSettings(templateId: string): Record<string, unknown>[] | undefined {
     const setting = this.store.emails.get(templateId);
     if (!setting) return undefined;
@@ -762,4 +797,16 @@ export class Serializer {
       },
     }));
   }
+}
+
+const blockTag = /^<(p|div|ul|ol|h[1-6]|table|blockquote|pre|figure|section)[\s>]/i;
+
+/** wpautop(), reduced to what a review's `context=view` answer shows: paragraphs and breaks. */
+function autop(text: string): string {
+  if (text.trim() === '') return '';
+  return `${text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((chunk) => (blockTag.test(chunk) ? chunk : `<p>${chunk.replace(/\n/g, '<br />\n')}</p>`))
+    .join('\n')}\n`;
 }

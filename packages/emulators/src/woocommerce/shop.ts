@@ -10,8 +10,10 @@ import {
   type ImageFetcher,
   type Json,
   type Meta,
+  type Product,
   type StoreSettings,
 } from './store.ts';
+import { ProductReviews } from './reviews.ts';
 import { routeTable } from './route-table.ts';
 import { RestError } from './wp-rest.ts';
 
@@ -294,6 +296,8 @@ export class WooStore extends CatalogStore {
   readonly orders = new Map<number, Order>();
   readonly coupons = new Map<number, Coupon>();
   readonly refunds = new Map<number, Refund>();
+  /** Product reviews (WordPress comments, numbered with the order notes). */
+  readonly reviews: ProductReviews = new ProductReviews(this);
   readonly emails = new Map<string, EmailSetting>();
   readonly outbox: SentEmail[] = [];
   readonly adminEmail = 'admin@example.com';
@@ -313,6 +317,13 @@ export class WooStore extends CatalogStore {
         ...(id.startsWith('customer_') ? {} : { recipient: this.adminEmail }),
       });
     }
+  }
+
+  /** wp_delete_post() deletes the post's comments: a deleted product's reviews go with it. */
+  override deleteProduct(product: Product): void {
+    super.deleteProduct(product);
+    for (const review of [...this.reviews.all.values()])
+      if (review.productId === product.id) this.reviews.all.delete(review.id);
   }
 
   itemId(): number {

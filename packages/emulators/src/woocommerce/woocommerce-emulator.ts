@@ -63,6 +63,8 @@ export interface WooCommerceStoreCounts {
   coupons: number;
   customers: number;
   orders: number;
+  /** Product reviews in every status (held, spam and binned ones too). */
+  reviews: number;
   attachments: number;
 }
 
@@ -176,6 +178,7 @@ export async function startWooCommerceEmulator(
     coupons: store.merchantCoupons().length,
     customers: store.customers.size,
     orders: [...store.orders.values()].filter((o) => o.status !== 'trash').length,
+    reviews: store.reviews.list({ status: 'any' }).length,
     attachments: store.attachments.size,
   });
   return {

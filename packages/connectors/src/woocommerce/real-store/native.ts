@@ -142,6 +142,20 @@ export class NativeReader {
     }
   }
 
+  /**
+   * Every product review, from the lists that hold them between them (approved and held, spam,
+   * the bin), in id order. Not among the snapshot's entities: the server's store comparison
+   * (apps/server real-stores) does not compare reviews yet.
+   */
+  async reviews(): Promise<NativeRecord[]> {
+    const lists = await Promise.all(
+      ['all', 'spam', 'trash'].map((status) =>
+        this.list('wc/v3/products/reviews', { context: 'edit', status }),
+      ),
+    );
+    return lists.flat().sort((a, b) => a.id - b.id);
+  }
+
   async snapshot(): Promise<NativeSnapshot> {
     const out = {} as NativeSnapshot;
     for (const entity of nativeEntities) out[entity] = await this.read(entity);

@@ -295,6 +295,288 @@ export function describeObservedBehaviour(
       }
     });
 
+    describe('product reviews', () => {
+      type Answer = Record<string, unknown>;
+      const review = (over: Answer = {}) => ({
+        product_id: product.id,
+        reviewer: 'Ana',
+        reviewer_email: 'ana@example.com',
+        review: 'Gut.',
+        rating: 4,
+        ...over,
+      });
+      const batch = async (body: Answer) =>
+        (await post('products/reviews/batch', body)) as { create?: Answer[]; update?: Answer[] };
+      const reviewsListed = async (query: string) =>
+        (
+          (await get(`products/reviews?per_page=100&context=edit&${query}`)) as unknown as {
+            id: number;
+            status: string;
+          }[]
+        ).map((r) => [r.id, r.status]);
+
+      it('takes a review’s date through date_created_gmt or date_created although its index lists both read-only, and dates one without it now', async () => {
+        const gmt = await post(
+          'products/reviews',
+          review({
+            reviewer: 'Datum',
+            date_created_gmt: '2023-04-12T10:15:00',
+          }),
+        );
+        expect(gmt.date_created_gmt).toBe('2023-04-12T10:15:00');
+        const local = await post(
+          'products/reviews',
+          review({
+            reviewer: 'Datum 2',
+            date_created: '2023-04-12T10:15:00+02:00',
+          }),
+        );
+        expect(local.date_created_gmt).toBe('2023-04-12T08:15:00');
+        const now = await post('products/reviews', review({ reviewer: 'Jetzt' }));
+        expect(String(now.date_created_gmt)).not.toMatch(/^2023/);
+      });
+
+      it('needs reviewer_email on a create outside a batch but takes an empty one, saves an address it does not accept as none and keeps the case of one it does; a batch needs neither', async () => {
+        const missing = await api.send('POST', 'wc/v3/products/reviews', {
+          product_id: product.id,
+          reviewer: 'Ohne',
+          review: 'x',
+        });
+        expect(missing).toMatchObject({
+          status: 400,
+          body: { code: 'rest_missing_callback_param', data: { params: ['reviewer_email'] } },
+        });
+        const empty = await post(
+          'products/reviews',
+          review({ reviewer: 'Gast', reviewer_email: '' }),
+        );
+        expect(empty).toMatchObject({ reviewer_email: '', status: 'approved', verified: false });
+        const bad = await post(
+          'products/reviews',
+          review({ reviewer: 'Bad', reviewer_email: 'keine-adresse' }),
+        );
+        expect(bad.reviewer_email).toBe('');
+        const cased = await post(
+          'products/reviews',
+          review({ reviewer: 'Case', reviewer_email: ' Tom@Example.COM ' }),
+        );
+        expect(cased.reviewer_email).toBe('Tom@Example.COM');
+        const { create } = await batch({
+          create: [
+            { product_id: product.id, reviewer: 'Batch', review: 'ohne Adresse', rating: '5' },
+          ],
+        });
+        expect(create?.[0]).toMatchObject({ reviewer_email: '', rating: 5, status: 'approved' });
+      });
+
+      it('saves the name as plain text on one line, HTML-escaped, and keeps a created text’s HTML, adding rel "nofollow ugc" to its links', async () => {
+        const saved = await post(
+          'products/reviews',
+          review({
+            reviewer: '  Tom & <b>Jerry</b>\n x ',
+            review:
+              '<p>Gut & <script>x</script><a href="https://a.example/">a</a> <a href="https://b.example/" rel="noopener">b</a> C:\\Temp</p>',
+          }),
+        );
+        expect(saved).toMatchObject({
+          reviewer: 'Tom &amp; Jerry x',
+          review:
+            '<p>Gut & <script>x</script><a href="https://a.example/" rel="nofollow ugc">a</a> <a href="https://b.example/" rel="noopener nofollow ugc">b</a> C:\\Temp</p>',
+        });
+      });
+
+      it('refuses a review repeating one of the product’s outside the bin (same name, address and text in any case, whatever the date), but not one whose text has a link', async () => {
+        const first = await post(
+          'products/reviews',
+          review({ reviewer: 'Bob', review: '<p>Derselbe Text.</p>' }),
+        );
+        const again = await api.send(
+          'POST',
+          'wc/v3/products/reviews',
+          review({
+            reviewer: 'BOB',
+            reviewer_email: 'ANA@example.com',
+            review: '<p>DERSELBE Text.</p>',
+            date_created_gmt: '2020-01-01T00:00:00',
+          }),
+        );
+        expect(again).toMatchObject({
+          status: 409,
+          body: {
+            code: 'woocommerce_rest_comment_duplicate',
+            message:
+              'Duplicate comment detected; it looks as though you&#8217;ve already said that!',
+          },
+        });
+        const { create } = await batch({
+          create: [review({ reviewer: 'Bob', review: '<p>Derselbe Text.</p>' })],
+        });
+        expect(create?.[0]).toMatchObject({
+          id: 0,
+          error: { code: 'woocommerce_rest_comment_duplicate', data: { status: 409 } },
+        });
+        const linked = review({
+          reviewer: 'Link',
+          review: 'Siehe <a href="https://x.example/">x</a>',
+        });
+        await post('products/reviews', linked);
+        await post('products/reviews', linked);
+        await post('products/reviews/batch', { update: [{ id: first.id, status: 'trash' }] });
+        await post(
+          'products/reviews',
+          review({ reviewer: 'Bob', review: '<p>Derselbe Text.</p>' }),
+        );
+      });
+
+      it('passes a review’s whole text through the comment filter on any update, a change of status included', async () => {
+        const saved = await post(
+          'products/reviews',
+          review({
+            reviewer: 'Filter',
+            review:
+              '<p>Absatz & <strong>fett</strong> <a href="https://u.example/" rel="noopener">u</a></p>',
+          }),
+        );
+        const held = await api.send('PUT', `wc/v3/products/reviews/${saved.id}`, {
+          status: 'hold',
+        });
+        expect(held.body).toMatchObject({
+          status: 'hold',
+          review:
+            'Absatz &amp; <strong>fett</strong> <a href="https://u.example/" rel="nofollow ugc">u</a>',
+        });
+      });
+
+      it('stores any rating it is given, sets the status after saving, and gives back the status before spam or the bin (hold when there was none)', async () => {
+        const { create } = await batch({
+          create: [
+            review({ reviewer: 'Null', review: 'null', rating: 0 }),
+            review({ reviewer: 'Sechs', review: 'sechs', rating: 6 }),
+            review({ reviewer: 'Spam', review: 'spam', status: 'spam' }),
+            review({ reviewer: 'Warten', review: 'warten', status: 'hold' }),
+            review({ reviewer: 'Weg', review: 'weg', status: 'trash' }),
+          ],
+        });
+        expect(create?.map((r) => [r.rating, r.status])).toEqual([
+          [0, 'approved'],
+          [6, 'approved'],
+          [4, 'spam'],
+          [4, 'hold'],
+          [4, 'trash'],
+        ]);
+        const [zero, six, spam, held] = create ?? [];
+        const moved = await batch({
+          update: [
+            { id: zero?.id, status: 'spam' },
+            { id: six?.id, status: 'trash' },
+            { id: spam?.id, status: 'unspam' },
+            { id: held?.id, status: 'trash' },
+          ],
+        });
+        const back = await batch({
+          update: [
+            { id: zero?.id, status: 'unspam' },
+            { id: six?.id, status: 'untrash' },
+            { id: held?.id, status: 'untrash' },
+          ],
+        });
+        expect(moved.update?.map((r) => r.status)).toEqual(['spam', 'trash', 'hold', 'trash']);
+        expect(back.update?.map((r) => r.status)).toEqual(['approved', 'approved', 'hold']);
+      });
+
+      it('lists approved reviews by default, approved and held ones for status=all, spam and the bin apart, and every status for status=any, which its enum does not list', async () => {
+        await batch({
+          create: ['approved', 'hold', 'spam', 'trash'].map((status) =>
+            review({ reviewer: `Liste ${status}`, review: `liste ${status}`, status }),
+          ),
+        });
+        const statuses = async (query: string) =>
+          new Set((await reviewsListed(query)).map(([, status]) => status));
+        expect(await statuses('')).toEqual(new Set(['approved']));
+        expect(await statuses('status=all')).toEqual(new Set(['approved', 'hold']));
+        expect(await statuses('status=spam')).toEqual(new Set(['spam']));
+        expect(await statuses('status=trash')).toEqual(new Set(['trash']));
+        const every = await reviewsListed('status=any');
+        const apart = [
+          ...(await reviewsListed('status=all')),
+          ...(await reviewsListed('status=spam')),
+          ...(await reviewsListed('status=trash')),
+        ];
+        expect(new Set(every.map(([id]) => id))).toEqual(new Set(apart.map(([id]) => id)));
+      });
+
+      it('works "verified" out when it first answers a review, from a paid order of the product by its address, keeps that, and takes verified: true', async () => {
+        await post('orders', {
+          status: 'completed',
+          billing: { first_name: 'Käufer', email: 'kaeufer@example.com' },
+          line_items: [{ product_id: product.id, quantity: 1 }],
+        });
+        const later = await post('orders', {
+          status: 'pending',
+          billing: { first_name: 'Später', email: 'spaeter@example.com' },
+          line_items: [{ product_id: product.id, quantity: 1 }],
+        });
+        const bought = await post(
+          'products/reviews',
+          review({
+            reviewer: 'Käufer',
+            reviewer_email: 'KAEUFER@example.com',
+            review: 'gekauft',
+          }),
+        );
+        expect(bought.verified).toBe(true);
+        const pending = await post(
+          'products/reviews',
+          review({
+            reviewer: 'Später',
+            reviewer_email: 'spaeter@example.com',
+            review: 'noch nicht bezahlt',
+          }),
+        );
+        expect(pending.verified).toBe(false);
+        await post('orders/batch', { update: [{ id: later.id, status: 'completed' }] });
+        expect((await get(`products/reviews/${pending.id}`)).verified).toBe(false);
+        const claimed = await post(
+          'products/reviews',
+          review({
+            reviewer: 'Behauptet',
+            reviewer_email: 'b@example.com',
+            review: 'behauptet',
+            verified: true,
+          }),
+        );
+        expect(claimed.verified).toBe(true);
+      });
+
+      it('refuses a review without text or of a product it does not have, and one with too long a name, in a batch item by item', async () => {
+        const { create } = await batch({
+          create: [
+            review({ reviewer: 'Leer', review: '' }),
+            review({ reviewer: 'Null', review: '0' }),
+            review({ product_id: 999999 }),
+            review({ reviewer: 'N'.repeat(246), review: 'lang' }),
+          ],
+        });
+        expect(create?.map((r) => (r.error as Answer | undefined)?.code)).toEqual([
+          'woocommerce_rest_review_content_invalid',
+          'woocommerce_rest_review_content_invalid',
+          'woocommerce_rest_product_invalid_id',
+          'woocommerce_rest_reviewer_column_length',
+        ]);
+        const binned = await post(
+          'products/reviews',
+          review({ reviewer: 'Tonne', review: 'tonne' }),
+        );
+        const first = await api.send('DELETE', `wc/v3/products/reviews/${binned.id}`);
+        expect(first.body).toMatchObject({ id: binned.id, status: 'trash' });
+        const twice = await api.send('DELETE', `wc/v3/products/reviews/${binned.id}`);
+        expect(twice).toMatchObject({
+          status: 410,
+          body: { code: 'woocommerce_rest_already_trashed' },
+        });
+      });
+    });
+
     it('moves a completed order to refunded on a full refund, with a note of its own, and marks each refund full or partial', async () => {
       const order = await post('orders', {
         status: 'completed',

@@ -164,6 +164,10 @@ export async function storedCount(store: RealStore, entity: EntityType): Promise
       "SELECT COUNT(*) FROM wp_usermeta WHERE meta_key = 'wp_capabilities' AND meta_value LIKE '%\"customer\"%'",
     orders:
       "SELECT COUNT(*) FROM wp_wc_orders WHERE type = 'shop_order' AND status NOT IN ('trash', 'auto-draft', 'wc-checkout-draft')",
+    // Reviews in every status the REST API lists (approved, held, spam, the bin), not those of
+    // products in the bin (post-trashed).
+    reviews:
+      "SELECT COUNT(*) FROM wp_comments WHERE comment_type = 'review' AND comment_approved IN ('0', '1', 'spam', 'trash')",
   };
   return Number(await sql(store, queries[entity]));
 }

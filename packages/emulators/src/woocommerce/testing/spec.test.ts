@@ -100,6 +100,34 @@ describe('request checks against the wc/v3 index', () => {
     expect(big).toContain('/wc/v3/customers/batch: 101 items in one batch (limit 100)');
   });
 
+  it('lets a review carry the date and verified flag a real store reads, and needs its address field', () => {
+    const review = {
+      product_id: 3,
+      reviewer: 'Ann',
+      reviewer_email: '',
+      review: 'Fine.',
+      rating: 4,
+      status: 'hold',
+      date_created_gmt: '2023-04-12T10:15:00',
+      verified: true,
+    };
+    expect(
+      checkRequest({
+        method: 'POST',
+        url: `${api}/products/reviews/batch`,
+        body: JSON.stringify({ create: [review], update: [{ id: 9, status: 'trash' }] }),
+      }),
+    ).toEqual([]);
+    const { reviewer_email: _, ...noAddress } = review;
+    expect(
+      checkRequest({
+        method: 'POST',
+        url: `${api}/products/reviews/batch`,
+        body: JSON.stringify({ create: [noAddress] }),
+      }),
+    ).toEqual(['/wc/v3/products/reviews/batch create[0]: missing reviewer_email']);
+  });
+
   it('validates resources against the index schemas', () => {
     expect(
       checkResource('/wc/v3/products/categories', {

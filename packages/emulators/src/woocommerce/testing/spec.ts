@@ -76,6 +76,9 @@ export const emulatedRoutes = [
   '/wc/v3/coupons',
   '/wc/v3/coupons/(?P<id>[\\d]+)',
   '/wc/v3/coupons/batch',
+  '/wc/v3/products/reviews',
+  '/wc/v3/products/reviews/(?P<id>[\\d]+)',
+  '/wc/v3/products/reviews/batch',
   '/wc/v3/settings',
   '/wc/v3/settings/(?P<group_id>[\\w-]+)',
   '/wc/v3/settings/(?P<group_id>[\\w-]+)/(?P<id>[\\w-]+)',
@@ -150,9 +153,14 @@ const globalQueryParams = new Set([
  * - order refunds: line_items, which the V3 refunds controller passes to wc_create_refund()
  *   although the route's arguments leave it out;
  * - orders: the id of a line item, which names the item an update changes (set_item()) although
- *   the schema marks it read-only.
+ *   the schema marks it read-only;
+ * - product reviews: date_created and date_created_gmt, which the reviews controller's
+ *   prepare_item_for_database() reads on a create and an update, and verified, which it stores
+ *   when true, although the schema marks all three read-only and the routes do not list them.
  * Paths name list items with `[]`.
  */
+const reviewFields = ['date_created', 'date_created_gmt', 'verified'] as const;
+
 export const undocumentedWritable: Record<string, readonly string[]> = {
   '/wc/v3/products': ['grouped_products'],
   '/wc/v3/products/(?P<id>[\\d]+)': ['grouped_products'],
@@ -160,6 +168,9 @@ export const undocumentedWritable: Record<string, readonly string[]> = {
   '/wc/v3/orders/(?P<order_id>[\\d]+)/refunds': ['line_items'],
   '/wc/v3/orders/(?P<id>[\\d]+)': ['line_items[].id'],
   '/wc/v3/orders/batch': ['line_items[].id'],
+  '/wc/v3/products/reviews': reviewFields,
+  '/wc/v3/products/reviews/(?P<id>[\\d]+)': reviewFields,
+  '/wc/v3/products/reviews/batch': reviewFields,
 };
 
 /**
