@@ -113,6 +113,17 @@ function store(origin: string, shift: number): NativeSnapshot {
       },
     ],
     orders: [order],
+    reviews: [
+      {
+        id: id(60),
+        product_id: id(10),
+        product_permalink: `${origin}/product/tee/`,
+        reviewer: 'Zoë',
+        review: '<p>Fits well</p>',
+        rating: 5,
+        status: 'approved',
+      },
+    ],
     media: [
       {
         id: id(50),
@@ -134,6 +145,7 @@ function maps(shift: number): IdMaps {
     coupons: pairs([40]),
     customers: pairs([30]),
     orders: pairs([100]),
+    reviews: pairs([60]),
   };
 }
 

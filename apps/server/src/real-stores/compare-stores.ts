@@ -86,7 +86,7 @@ export interface StoreComparison {
 
 /** Destination id -> source id, per kind of record, from the migration's id map. */
 export type IdMaps = Record<
-  'categories' | 'products' | 'coupons' | 'customers' | 'orders',
+  'categories' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews',
   Map<string, string>
 >;
 
@@ -253,6 +253,11 @@ const ownRules: Record<NativeEntity, Rules> = {
       },
     },
     'notes[].id': { internal: internalId },
+  },
+  reviews: {
+    id: { internal: internalId },
+    product_id: { ref: 'products' },
+    product_permalink: { linksTo: 'products' },
   },
   media: {
     id: { internal: mediaCopy },
@@ -692,7 +697,14 @@ export function compareStores(
 
   // Records the migration maps: matched through the id map; extra destination records are
   // duplicates or strays.
-  for (const entity of ['categories', 'products', 'coupons', 'customers', 'orders'] as const) {
+  for (const entity of [
+    'categories',
+    'products',
+    'coupons',
+    'customers',
+    'orders',
+    'reviews',
+  ] as const) {
     const sourceRecords = byId(src[entity]);
     const matched = new Map<string, NativeRecord>();
     const extra: NativeRecord[] = [];

@@ -78,6 +78,7 @@ const reportType: Partial<Record<NativeEntity, string>> = {
   coupons: 'coupon',
   customers: 'customer',
   orders: 'order',
+  reviews: 'review',
 };
 
 /** Whether the report names a refused difference for its record. */

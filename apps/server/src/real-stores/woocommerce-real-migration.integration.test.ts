@@ -53,8 +53,15 @@ import {
  */
 
 const setup = realStoreSetup('TEST_WOO_MIGRATION_STORE');
-const dataTypes = ['products', 'coupons', 'customers', 'orders'];
-const mapped: EntityType[] = ['categories', 'products', 'coupons', 'customers', 'orders'];
+const dataTypes = ['products', 'coupons', 'customers', 'orders', 'reviews'];
+const mapped: EntityType[] = [
+  'categories',
+  'products',
+  'coupons',
+  'customers',
+  'orders',
+  'reviews',
+];
 
 if (!setup.ready) {
   console.log(`Skipped: WooCommerce to WooCommerce on real stores (${setup.reason})`);

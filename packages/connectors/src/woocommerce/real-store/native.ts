@@ -21,6 +21,7 @@ export const nativeEntities = [
   'coupons',
   'customers',
   'orders',
+  'reviews',
   'media',
 ] as const;
 export type NativeEntity = (typeof nativeEntities)[number];
@@ -136,6 +137,8 @@ export class NativeReader {
             .map(withoutLinks)
             .sort((a, b) => a.id - b.id),
         }));
+      case 'reviews':
+        return this.reviews();
       case 'media':
         // WooCommerce's keys do not sign WordPress's own routes: the public view of the library.
         return this.list('wp/v2/media', {});
@@ -144,8 +147,7 @@ export class NativeReader {
 
   /**
    * Every product review, from the lists that hold them between them (approved and held, spam,
-   * the bin), in id order. Not among the snapshot's entities: the server's store comparison
-   * (apps/server real-stores) does not compare reviews yet.
+   * the bin), in id order.
    */
   async reviews(): Promise<NativeRecord[]> {
     const lists = await Promise.all(
