@@ -434,6 +434,44 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await close();
     }, 120_000);
 
+    it(`shows a data type one of the stores cannot hold as unavailable, with the reason, at ${width} width`, async () => {
+      const { page, errors, close } = await newPage(width);
+      await demoSignIn(page, server.url);
+      await page.getByRole('button', { name: 'New Migration' }).click();
+      await page.getByLabel('Migration Name').fill(`To Magento ${width}`);
+      await page.getByRole('button', { name: 'Create Migration' }).click();
+      await page.waitForURL(/\/migrations\/[A-Za-z0-9]{20}$/);
+      for (const [side, platform] of [
+        ['Source', 'woocommerce'],
+        ['Destination', 'magento2'],
+      ] as const) {
+        await page.getByLabel(`${side} platform`).selectOption(platform);
+        const form = page.getByRole('form', { name: `${side} Store connection` });
+        await expect
+          .poll(() => form.getByLabel('Consumer Key', { exact: true }).inputValue(), {
+            timeout: 10_000,
+          })
+          .not.toBe('');
+        await form.getByRole('button', { name: 'Verify Connection' }).click();
+        await page.getByRole('button', { name: 'Awesome!' }).click();
+        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      }
+      await page.getByRole('button', { name: 'Next Step' }).click();
+      await page.getByRole('heading', { name: 'Select Data' }).waitFor();
+      const reviews = page.getByRole('switch', { name: /Product reviews/ });
+      expect(await reviews.isDisabled()).toBe(true);
+      expect(await reviews.getAttribute('aria-checked')).toBe('false');
+      const reason = await page
+        .locator(`#${await reviews.getAttribute('aria-describedby')}`)
+        .textContent();
+      expect(reason).toMatch(/Magento 2's web API has no product reviews/);
+      // The other types are offered as usual.
+      expect(await page.getByRole('switch', { name: /Coupons/ }).isDisabled()).toBe(false);
+      await capture(page, 'select-data-unavailable', width);
+      expect(errors).toEqual([]);
+      await close();
+    }, 120_000);
+
     it(`renders the steps of a new migration at ${width} width`, async () => {
       const { page, errors, close } = await newPage(width);
       await demoSignIn(page, server.url);
