@@ -63,9 +63,13 @@ export interface IdMapEntry {
   outcome: RecordOutcome;
   reason: string | null;
   runId: string;
+  /**
+   * True when the destination record is the merchant's own, which the migration linked to
+   * without changing it: later runs leave it alone too.
+   */
+  linked: boolean;
 }
 
-/** How one record ended in a batch. A null hash or destination id keeps what was stored. */
 /** Where one migrated record is shown on each storefront (null: the store gives no path). */
 export interface StorefrontPath {
   entity: string;
@@ -75,6 +79,7 @@ export interface StorefrontPath {
   destinationPath: string | null;
 }
 
+/** How one record ended in a batch. A null hash or destination id keeps what was stored. */
 export interface OutcomeRow {
   sourceId: string;
   destinationId: string | null;
@@ -104,6 +109,11 @@ export interface OutcomeRow {
   sourceFields?: string | null;
   /** The destination record was created by this write (not found there). Never unset later. */
   created?: boolean;
+  /**
+   * The destination record is the merchant's own, linked without being changed (the connector's
+   * WriteOutcome.linked). Kept once set: no later run changes that record.
+   */
+  linked?: boolean;
 }
 
 export interface RecordDifference {
@@ -205,7 +215,14 @@ function runFromRow(row: Selectable<EngineRunsTable>): EngineRun {
 function entryFromRow(
   row: Pick<
     Selectable<EngineIdMapTable>,
-    'entity' | 'source_id' | 'destination_id' | 'content_hash' | 'outcome' | 'reason' | 'run_id'
+    | 'entity'
+    | 'source_id'
+    | 'destination_id'
+    | 'content_hash'
+    | 'outcome'
+    | 'reason'
+    | 'run_id'
+    | 'linked'
   >,
 ): IdMapEntry {
   return {
@@ -216,6 +233,7 @@ function entryFromRow(
     outcome: row.outcome as RecordOutcome,
     reason: row.reason,
     runId: row.run_id,
+    linked: row.linked === 1,
   };
 }
 
@@ -377,6 +395,7 @@ export class EngineRepository {
           'outcome',
           'reason',
           'run_id',
+          'linked',
         ])
         .where('migration_id', '=', migrationId)
         .where('entity', '=', entity)
@@ -499,6 +518,7 @@ export class EngineRepository {
               source_fields: r.sourceFields ?? null,
               created: r.created ? 1 : 0,
               source_path: r.sourcePath ?? null,
+              linked: r.linked ? 1 : 0,
             })),
           )
           .onConflict((oc) =>
@@ -520,6 +540,7 @@ export class EngineRepository {
               source_path: sql<
                 string | null
               >`coalesce(excluded.source_path, engine_id_map.source_path)`,
+              linked: sql<number>`case when excluded.linked = 1 then 1 else engine_id_map.linked end`,
             })),
           )
           .execute();
@@ -543,6 +564,7 @@ export class EngineRepository {
               source_fields: r.sourceFields ?? null,
               created: r.created ? 1 : 0,
               source_path: r.sourcePath ?? null,
+              linked: r.linked ? 1 : 0,
             })),
           )
           .onConflict((oc) =>
@@ -562,6 +584,7 @@ export class EngineRepository {
               source_path: sql<
                 string | null
               >`coalesce(excluded.source_path, engine_id_map.source_path)`,
+              linked: sql<number>`case when excluded.linked = 1 then 1 else engine_id_map.linked end`,
             })),
           )
           .execute();
@@ -749,6 +772,7 @@ export class EngineRepository {
         'outcome',
         'reason',
         'run_id',
+        'linked',
         'verify_fields',
       ])
       .where('migration_id', '=', migrationId)

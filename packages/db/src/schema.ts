@@ -229,6 +229,8 @@ export interface EngineIdMapTable {
   source_path: Generated<string | null>;
   /** Storefront path of its copy at the destination as last verified (0017). */
   destination_path: Generated<string | null>;
+  /** 1 when the destination record is the merchant's own, linked and never changed (0017). */
+  linked: Generated<number>;
 }
 
 /** Where a run's read stream of one entity stands; moves in the transaction of its batch. */

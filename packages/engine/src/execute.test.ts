@@ -220,6 +220,34 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(destinationStore.records.reviews.size).toBe(5);
   });
 
+  it("never changes the merchant's own record it linked to, whatever the source holds later", async () => {
+    const { sourceStore, destinationStore, options } = setup(
+      { products: 3, customers: 0, orders: 0 },
+      {},
+      {
+        merchantOwn: (entity, record) =>
+          entity === 'products' && (record as { sku: string }).sku === 'P2' ? 'm1' : undefined,
+      },
+    );
+    const merchant = structuredClone(sourceStore.records.products.get('2')!);
+    destinationStore.records.products.set('m1', { ...merchant, id: 'm1', name: 'Merchant tee' });
+    const first = await executeMigration(options({ dataTypes: ['products'] }));
+    expect(first.stats.products).toMatchObject({ migrated: 2, skipped: 1, failed: 0 });
+    // The source's product changes; the next run would write it, but it is the merchant's.
+    sourceStore.records.products.get('2')!.name = 'Renamed at the source';
+    const writesBefore = destinationStore.writeCalls.products;
+    const second = await executeMigration(options({ dataTypes: ['products'] }));
+    expect(second.stats.products).toMatchObject({ migrated: 0, skipped: 3, failed: 0 });
+    expect(destinationStore.writeCalls.products).toBe(writesBefore);
+    expect(destinationStore.records.products.get('m1')?.name).toBe('Merchant tee');
+    const row = reportLines(await collect(reportCsv(repository, migrationId, 5))).find(
+      (l) => l[0] === 'product' && l[1] === '2',
+    );
+    expect(row?.[2]).toBe('m1');
+    expect(row?.[3]).toBe('skipped');
+    expect(row?.[4]).toMatch(/The merchant already has this record/);
+  });
+
   it('applies the owner’s order-status mapping to every such order, verifies through it, says so in the report, and writes the orders again when the mapping changes', async () => {
     const { sourceStore, destinationStore, options } = setup({
       products: 3,

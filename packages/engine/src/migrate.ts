@@ -189,6 +189,10 @@ const runsAfter: Record<EntityType, readonly EntityType[]> = {
   reviews: ['categories', 'products', 'customers', 'orders'],
 };
 
+/** Why a linked record of the merchant's was left alone, when its first write gave no reason. */
+const LINKED =
+  "The destination already had this record (the merchant's own): it was linked, not changed.";
+
 const DEFAULT_BATCH = 25;
 
 function emptyBatch(): Batch {
@@ -792,6 +796,20 @@ export class MigratePhase {
       const hash = contentHash(record);
       hashes.set(record.id, hash);
       const known = existing.get(record.id);
+      if (known?.linked && known.destinationId) {
+        // The merchant's own record, linked by an earlier write: never changed, whatever the
+        // source now holds.
+        if (known.runId !== o.runId)
+          decided.push({
+            sourceId: record.id,
+            destinationId: known.destinationId,
+            contentHash: hash,
+            outcome: 'skipped',
+            reason: known.reason ?? LINKED,
+            linked: true,
+          });
+        continue;
+      }
       if (relink && known?.destinationId) {
         toWrite.push(record);
         continue;
@@ -964,6 +982,7 @@ export class MigratePhase {
             differences,
             sourceFields,
             ...(sourcePath !== undefined ? { sourcePath } : {}),
+            ...(outcome.linked ? { linked: true } : {}),
             ...(missingLinks ? { incomplete: true } : {}),
           });
           break;

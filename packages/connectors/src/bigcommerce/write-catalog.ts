@@ -19,6 +19,12 @@ export const skipped = (sourceId: string, destinationId: number, reason: string)
   reason,
 });
 
+/** The merchant's own record, linked without being changed (and never changed by later runs). */
+export const linked = (sourceId: string, destinationId: number, reason: string): WriteOutcome => ({
+  ...skipped(sourceId, destinationId, reason),
+  linked: true,
+});
+
 const failed = (sourceId: string, reason: string): WriteOutcome => ({
   sourceId,
   outcome: 'failed',
@@ -170,7 +176,7 @@ async function createCategoryChunk(
         : undefined;
     }
     return {
-      outcome: skipped(c.id, hit.category_id, 'a category with this name already existed there'),
+      outcome: linked(c.id, hit.category_id, 'a category with this name already existed there'),
       resourceId: hit.category_id,
       metafields: [],
     };

@@ -145,6 +145,7 @@ describe('BigCommerce coupon writes', () => {
         destinationId: String(merchant?.id),
         reason:
           'a coupon with this code already existed at the destination; linked to it, not changed',
+        linked: true,
       },
     ]);
     expect(destination.state.coupons.find((c) => c.code === 'VIP20')).toEqual(before);

@@ -7,7 +7,7 @@ import { createOnce, errorText, type BcAnswer } from './client.ts';
 import { couponToBc, distinctName } from './map-coupon.ts';
 import type { Json } from './native.ts';
 import { parseAnswer, type BcSession } from './session.ts';
-import { skipped } from './write-catalog.ts';
+import { linked, skipped } from './write-catalog.ts';
 
 /**
  * Coupons go one per POST /v2/coupons (marketing.v2.yml createCoupon). v2 coupons have no
@@ -87,7 +87,7 @@ export async function writeCoupons(
 
     const existing = await byCode(session, coupon.code);
     if (existing !== undefined)
-      return skipped(
+      return linked(
         coupon.id,
         existing,
         'a coupon with this code already existed at the destination; linked to it, not changed',
@@ -135,7 +135,7 @@ export async function writeCoupons(
         // Made meanwhile by someone else: the merchant's, as above.
         const id = await byCode(session, coupon.code);
         if (id !== undefined)
-          return skipped(
+          return linked(
             coupon.id,
             id,
             'a coupon with this code already existed at the destination; linked to it, not changed',

@@ -8,7 +8,7 @@ import { mapLimit } from '../kit/concurrency.ts';
 import type { Json } from './native.ts';
 import { collectionSchema } from './payloads.ts';
 import { parseAnswer, type BcSession } from './session.ts';
-import { skipped } from './write-catalog.ts';
+import { linked, skipped } from './write-catalog.ts';
 import { addMetafields } from './write-metafields.ts';
 
 /**
@@ -87,7 +87,7 @@ export async function writeCustomers(
       }
       outcomes.set(
         customer.id,
-        skipped(customer.id, id, 'a customer with this e-mail already existed; linked to it'),
+        linked(customer.id, id, 'a customer with this e-mail already existed; linked to it'),
       );
       marks.push({ sourceId: customer.id, resourceId: id });
     }

@@ -319,6 +319,7 @@ describe('BigCommerce review writes', () => {
       destinationId: String(other?.id),
       reason:
         'a review by the same reviewer, of the same date and text, was already on the product at the destination; linked to it, not changed',
+      linked: true,
     });
     expect(outcomes[1]).toMatchObject({ outcome: 'created' });
     expect(destination.state.reviews[0]).toEqual(before[0]);

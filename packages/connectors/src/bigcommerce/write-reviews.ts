@@ -178,7 +178,7 @@ async function writeReview(
   const existing = byKey(session, reviews, key, review.id);
   if (existing) {
     claim(existing.id);
-    return skipped(review.id, existing.id, linkedReason);
+    return { ...skipped(review.id, existing.id, linkedReason), linked: true };
   }
 
   const sent = await createOnce<{ answer?: BcAnswer; recovered?: number }>(

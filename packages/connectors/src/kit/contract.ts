@@ -38,6 +38,13 @@ export interface WriteOutcome {
   destinationId?: string;
   /** Why it was skipped or failed, in words a store owner understands. */
   reason?: string;
+  /**
+   * With 'skipped': the destination already had this record and it is not one a migration wrote
+   * (the merchant's own product of the same SKU, account of the same e-mail, coupon of the same
+   * code): it was linked without being changed. The engine keeps it so and never hands the record
+   * to a write again, so a later change at the source cannot change the merchant's record.
+   */
+  linked?: boolean;
   /** Fields the destination could not hold, reported but not failing the record. */
   warnings?: string[];
   /**

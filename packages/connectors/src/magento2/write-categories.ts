@@ -160,6 +160,7 @@ async function writeCategory(
       outcome: 'skipped',
       destinationId: String(existing.id),
       reason: leftUnchanged,
+      linked: true,
     };
   }
   const warnings: string[] = [];

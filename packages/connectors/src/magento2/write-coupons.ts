@@ -191,6 +191,7 @@ async function writeOne(
       outcome: 'skipped',
       destinationId: String(found.rule_id),
       reason: leftUnchanged,
+      linked: true,
     };
   if (found) {
     // PUT /V1/salesRules/{ruleId} (admin-schema-2.4.9.yaml PutV1SalesRulesRuleId)

@@ -222,6 +222,7 @@ export async function writeCustomers(
         outcome: 'skipped',
         destinationId: String(found.id),
         reason: leftUnchanged,
+        linked: true,
       });
       continue;
     }
@@ -264,6 +265,7 @@ export async function writeCustomers(
               outcome: 'skipped',
               destinationId: result.id,
               reason: leftUnchanged,
+              linked: true,
             }
           : result?.id
             ? withWarnings(

@@ -450,6 +450,7 @@ async function writeProduct(
         outcome: 'skipped',
         destinationId: String(before.product.id),
         reason: leftUnchanged,
+        linked: true,
       };
     }
     return {

@@ -312,6 +312,7 @@ describe('writing reviews', () => {
       destinationId: `${productRec('p1').id}:m1`,
       reason:
         'The product already has this review (same reviewer, date and text) in its reviews list, not written by this migration: it was linked and left as it is.',
+      linked: true,
     });
     expect(outcomes[1]).toMatchObject({
       outcome: 'created',

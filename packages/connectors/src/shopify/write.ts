@@ -908,6 +908,7 @@ export class ShopifyWriter {
         outcome: 'skipped',
         destinationId: existing.id,
         reason: `The destination already has a discount with the code ${c.code}, not created by this migration: it was left as it is.`,
+        linked: true,
       };
     let id = existing?.id;
     let created = false;
@@ -943,6 +944,7 @@ export class ShopifyWriter {
                 other.marker?.value === c.id
                   ? 'Already at the destination (found by its migration marker).'
                   : `The destination already has a discount with the code ${c.code}, not created by this migration: it was left as it is.`,
+              ...(other.marker?.value === c.id ? {} : { linked: true }),
             };
         }
         return {
@@ -1193,6 +1195,7 @@ export class ShopifyWriter {
           destinationId,
           reason:
             'The product already has this review (same reviewer, date and text) in its reviews list, not written by this migration: it was linked and left as it is.',
+          linked: true,
         };
       if (refused && result.write) return { sourceId: r.id, outcome: 'failed', reason: refused };
       if (result.kind === 'skipped')
@@ -1294,6 +1297,7 @@ export class ShopifyWriter {
           ? 'A customer with this e-mail address already exists at the destination; orders are linked to it.'
           : 'Already at the destination (found by its migration marker).',
         warnings,
+        ...(sameEmail ? { linked: true } : {}),
       };
     const defaultIndex = defaultAddressIndex(c);
     const defaultId = addressIds[defaultIndex];

@@ -120,6 +120,7 @@ describe('WooCommerce coupon writes', () => {
       destinationId: String(merchant.id),
       reason:
         "A coupon with the code 'welcome' already exists at the destination; it was linked, not changed.",
+      linked: true,
     });
     expect(stored(emu, 'welcome')).toEqual([merchant]);
     expect(outcomes[1]?.outcome).toBe('created');

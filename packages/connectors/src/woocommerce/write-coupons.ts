@@ -128,6 +128,7 @@ export class CouponWriter {
           outcome: 'skipped',
           destinationId: String(found.id),
           reason: `A coupon with the code '${found.code}' already exists at the destination; it was linked, not changed.`,
+          linked: true,
         };
         return;
       }

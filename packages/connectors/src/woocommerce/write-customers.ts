@@ -94,6 +94,7 @@ export class CustomerWriter {
           outcome: 'skipped',
           destinationId: String(found.id),
           reason: `An account with the e-mail ${c.email} already exists at the destination; it was linked, not changed.`,
+          linked: true,
         };
         return;
       }

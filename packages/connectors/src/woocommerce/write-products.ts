@@ -377,6 +377,7 @@ export class ProductWriter {
           outcome: 'skipped',
           destinationId: String(found.id),
           reason: `A product with SKU '${found.sku || found.slug}' already exists at the destination; it was linked, not changed.`,
+          linked: true,
         };
         continue;
       }

@@ -256,6 +256,8 @@ export class ReviewWriter {
           why === '' && fields.length === 0
             ? 'Already up to date.'
             : `${why}${fields.length ? ` Its ${fields.join(', ')} differ from the source's.` : ''}`,
+        // Never the migration's to change (the engine leaves it alone on later runs too).
+        linked: true,
       };
     };
 

@@ -84,6 +84,11 @@ export class MemoryStore {
 export interface MemoryConnectionOptions {
   pageSize?: number;
   batchSize?: number;
+  /**
+   * The merchant's own record at the destination that a record matches (same SKU, say), by its
+   * id in the store: written as linked, not changed, as connectors do.
+   */
+  merchantOwn?: (entity: EntityType, record: EntityRecord[EntityType]) => string | undefined;
   /** A reason to refuse a record on write (a per-record failure). */
   refuse?: (entity: EntityType, record: EntityRecord[EntityType]) => string | undefined;
   /** A reason the source cannot turn a record into a canonical one (page.rejected). */
@@ -307,6 +312,18 @@ export function memoryConnection(
       }
       const mapped = idMap.get(entity, record.id);
       const marked = store.markers[entity].get(record.id);
+      const own = options.merchantOwn?.(entity, record);
+      if (!mapped && !marked && own && held.has(own)) {
+        outcomes.push({
+          sourceId: record.id,
+          outcome: 'skipped',
+          destinationId: own,
+          reason:
+            'The merchant already has this record at the destination; it was linked, not changed.',
+          linked: true,
+        });
+        continue;
+      }
       const existing = mapped ?? marked;
       const left = options.incomplete?.(entity, record);
       const written = atOwnAddress(
