@@ -23,8 +23,11 @@ export const reviewSchema = z.strictObject({
   reviewerName: z.string().min(1),
   /** The reviewer's e-mail address, '' when the platform holds none. */
   reviewerEmail: z.string(),
-  /** Stars given, 1 to 5. */
-  rating: z.number().int().min(1).max(5),
+  /**
+   * Stars given, 1 to 5; null when the reviewer gave none (a store that does not ask for a
+   * rating keeps such reviews, and answers 0 for them).
+   */
+  rating: z.number().int().min(1).max(5).nullable(),
   /** The review's headline, '' when none (WooCommerce reviews have none). */
   title: z.string(),
   /** The review itself, as HTML (a platform that keeps plain text gets the text). */

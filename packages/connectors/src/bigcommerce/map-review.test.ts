@@ -116,10 +116,14 @@ describe('BigCommerce reviews read', () => {
     expect(nativeLosses(record, bigCommerceNativeFields.reviews ?? {})).toEqual([]);
   });
 
-  it('does not read what the model has no place for: no name, no stars, an unknown state', () => {
+  it('reads a review of 0 stars as one given without stars', () => {
+    expect(read(native({ rating: 0 })).rating).toBeNull();
+    expect(read(native({ rating: 4 })).rating).toBe(4);
+  });
+
+  it('does not read what the model has no place for: no name, an unknown state', () => {
     const refused = (over: Record<string, unknown>) => () => read(native(over));
     expect(refused({ name: '' })).toThrow(/has no reviewer name, which the model requires/);
-    expect(refused({ rating: 0 })).toThrow(/gives 0 stars; the model keeps ratings of 1 to 5/);
     expect(refused({ status: 'archived' })).toThrow(/a status the model does not know: archived/);
   });
 });

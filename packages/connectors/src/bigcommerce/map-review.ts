@@ -116,14 +116,16 @@ export function hasFormatting(html: string): boolean {
   return false;
 }
 
-const stars = (rating: number) =>
-  '★'.repeat(Math.max(0, Math.min(5, rating))) + '☆'.repeat(5 - Math.max(0, Math.min(5, rating)));
+const stars = (rating: number | null) => {
+  const n = Math.max(0, Math.min(5, rating ?? 0));
+  return '★'.repeat(n) + '☆'.repeat(5 - n);
+};
 
 /**
  * The title a review without one is written with: the first sentence of its first line of text,
  * at most 80 characters (cut at a word), or its rating in stars when it has no text.
  */
-export function headline(text: string, rating: number): string {
+export function headline(text: string, rating: number | null): string {
   const first =
     text
       .split('\n')
@@ -143,7 +145,8 @@ export function reviewToCanonical(r: BcReview, productId: number): Review {
     throw new Error(
       `review ${r.id} has no reviewer name, which the model requires (BigCommerce shows it as anonymous)`,
     );
-  if (!Number.isInteger(r.rating) || r.rating < 1 || r.rating > 5)
+  // 0 is BigCommerce's rating of a review given without stars.
+  if (!Number.isInteger(r.rating) || r.rating < 0 || r.rating > 5)
     throw new Error(
       `review ${r.id} gives ${r.rating} stars; the model keeps ratings of 1 to 5 stars (rating)`,
     );
@@ -156,7 +159,7 @@ export function reviewToCanonical(r: BcReview, productId: number): Review {
     productId: String(productId),
     reviewerName: r.name,
     reviewerEmail: r.email,
-    rating: r.rating,
+    rating: r.rating === 0 ? null : r.rating,
     title: r.title,
     body: textToHtml(r.text),
     status,
@@ -239,7 +242,8 @@ export function reviewToBc(review: Review): ReviewWrite {
       title,
       text,
       status: statusesWritten[review.status],
-      rating: review.rating,
+      // BigCommerce keeps a review given without stars as a rating of 0.
+      rating: review.rating ?? 0,
       ...(email ? { email } : {}),
       name,
       date_reviewed: new Date(review.createdAt).toISOString(),

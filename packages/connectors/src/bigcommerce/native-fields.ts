@@ -688,7 +688,7 @@ const reviewFields: Record<string, SourceField> = {
   },
   rating: {
     converted: 'rating',
-    how: '1 to 5 stars; a review of 0 stars (BigCommerce takes 0 to 5) has no place in the model, which needs 1 to 5, and is not read (reported).',
+    how: '1 to 5 stars; 0 (BigCommerce takes 0 to 5) is a review given without stars: no rating (null), written back as 0.',
   },
   email: { carried: 'reviewerEmail' },
   name: {

@@ -237,7 +237,7 @@ describe('merging reviews into a list', () => {
 
 describe('the star rating', () => {
   it('is the average of the approved reviews, to two places, and their count', () => {
-    const stars = (...ratings: [number, ReviewEntry['status']][]) =>
+    const stars = (...ratings: [number | null, ReviewEntry['status']][]) =>
       ratingOf(ratings.map(([rating, status], i) => entry(String(i), { rating, status })));
     expect(stars([5, 'approved'], [4, 'approved'], [1, 'spam'])).toEqual({
       value: '4.5',
@@ -249,6 +249,9 @@ describe('the star rating', () => {
       count: 3,
     });
     expect(stars([2, 'pending'], [1, 'rejected'])).toBeNull();
+    // A review given without stars counts in neither.
+    expect(stars([4, 'approved'], [null, 'approved'])).toEqual({ value: '4.0', count: 1 });
+    expect(stars([null, 'approved'])).toBeNull();
     expect(ratingValue({ value: '4.5', count: 2 })).toBe(
       '{"value":"4.5","scale_min":"1.0","scale_max":"5.0"}',
     );

@@ -16,7 +16,8 @@ import { MARKER_NAMESPACE } from './documents.ts';
  *                   '<product number>:<key>', the same however the list is rewritten
  *   source_id       the review's id in the store it was migrated from (the migration's marker;
  *                   absent from entries the merchant or another tool wrote)
- *   reviewer_name, reviewer_email ('' when none), rating (1 to 5), title ('' when none),
+ *   reviewer_name, reviewer_email ('' when none), rating (1 to 5, null when the reviewer gave
+ *   no stars), title ('' when none),
  *   body_html, status (approved, pending, rejected or spam), verified (a buyer of the product),
  *   created_at (ISO-8601)
  * Fields of an entry beyond these are kept as they are when the entry is rewritten.
@@ -43,7 +44,7 @@ export const reviewEntrySchema = z
     source_id: z.string().min(1).optional(),
     reviewer_name: z.string().min(1),
     reviewer_email: z.string().optional(),
-    rating: z.number().int().min(1).max(5),
+    rating: z.number().int().min(1).max(5).nullable(),
     title: z.string().optional(),
     body_html: z.string(),
     status: z.enum(reviewStatuses),
@@ -57,7 +58,7 @@ export interface ReviewFields {
   source_id?: string;
   reviewer_name: string;
   reviewer_email?: string;
-  rating: number;
+  rating: number | null;
   title?: string;
   body_html: string;
   status: (typeof reviewStatuses)[number];
@@ -132,11 +133,15 @@ export interface Rating {
   count: number;
 }
 
-/** The star rating of a list: its approved reviews only; null when it has none. */
+/**
+ * The star rating of a list: its approved reviews that give stars only; null when it has none.
+ */
 export function ratingOf(entries: readonly ReviewEntry[]): Rating | null {
-  const approved = entries.filter((e) => e.status === 'approved');
+  const approved = entries.flatMap((e) =>
+    e.status === 'approved' && e.rating !== null ? [e.rating] : [],
+  );
   if (approved.length === 0) return null;
-  const average = approved.reduce((n, e) => n + e.rating, 0) / approved.length;
+  const average = approved.reduce((n, rating) => n + rating, 0) / approved.length;
   return {
     value: (Math.round(average * 100) / 100).toFixed(2).replace(/0$/, ''),
     count: approved.length,

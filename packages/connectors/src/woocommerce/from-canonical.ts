@@ -877,7 +877,8 @@ export function reviewBody(r: Review, productId: number): ReviewWritten {
       // Always sent: the create route requires the field ('' for a reviewer without one).
       reviewer_email: kept ? email : '',
       review: r.body,
-      rating: r.rating,
+      // WooCommerce keeps a review given without stars as a rating of 0.
+      rating: r.rating ?? 0,
       status: reviewStatusToWc[r.status],
       date_created_gmt: new Date(r.createdAt).toISOString().slice(0, 19),
       ...(r.verified ? { verified: true } : {}),

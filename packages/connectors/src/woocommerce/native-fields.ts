@@ -714,7 +714,7 @@ const reviewFields: Record<string, SourceField> = {
   review: { carried: 'body' },
   rating: {
     converted: 'rating',
-    how: 'as it is; a review without stars (0, from a store that does not ask for them) or with more than 5 is not migrated (with the reason).',
+    how: 'as it is; 0 (a review given without stars, in a store that does not ask for them) is no rating (null), written back as 0; a rating outside 0 to 5 is not migrated (with the reason).',
   },
   verified: {
     converted: 'verified',

@@ -61,12 +61,20 @@ describe('WooCommerce reviews to canonical', () => {
     expect(ok(reviewToCanonical(answer({ reviewer_email: '' }))).reviewerEmail).toBe('');
   });
 
-  it('refuses, with the reason, a review without stars or with more than five, without a name or a known status', () => {
+  it('reads a review without stars (0) as having no rating, and writes it back with 0', () => {
+    expect(ok(reviewToCanonical(answer({ rating: 0 }))).rating).toBeNull();
+    expect(reviewBody(review('r1', 'p1', { rating: null }), 101)).toMatchObject({
+      ok: true,
+      body: { rating: 0 },
+    });
+  });
+
+  it('refuses, with the reason, a review with more than five stars, without a name or a known status', () => {
     const reason = (fields: Record<string, unknown>) => {
       const result = reviewToCanonical(answer(fields));
       return result.ok ? '' : result.reason;
     };
-    expect(reason({ rating: 0 })).toMatch(/no star rating .* needs 1 to 5 stars/);
+    expect(reason({ rating: -1 })).toMatch(/rating of -1/);
     expect(reason({ rating: 6 })).toMatch(/rating of 6/);
     expect(reason({ reviewer: '' })).toMatch(/no reviewer name/);
     expect(reason({ status: 'post-trashed' })).toMatch(/status WooCommerce does not list/);

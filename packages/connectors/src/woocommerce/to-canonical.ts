@@ -1002,8 +1002,9 @@ export const reviewStatusToCanonical: Readonly<Record<string, ReviewStatus>> = {
 
 /**
  * A product review. WooCommerce reviews have no headline (title ''). A review without stars (a
- * store that does not ask for ratings answers 0) or without a name cannot be a canonical review:
- * it is refused with the reason rather than given values it did not have.
+ * store that does not ask for ratings answers 0) has a rating of null. One without a name, or
+ * with a rating outside 0 to 5, cannot be a canonical review: it is refused with the reason
+ * rather than given values it did not have.
  */
 export function reviewToCanonical(r: WcReview): Converted<Review> {
   const status = reviewStatusToCanonical[r.status];
@@ -1015,13 +1016,10 @@ export function reviewToCanonical(r: WcReview): Converted<Review> {
   const reviewerName = reviewerNameOf(r.reviewer);
   if (reviewerName.trim() === '')
     return { ok: false, reason: `Review ${r.id} has no reviewer name, which a review needs.` };
-  if (!Number.isInteger(r.rating) || r.rating < 1 || r.rating > 5)
+  if (!Number.isInteger(r.rating) || r.rating < 0 || r.rating > 5)
     return {
       ok: false,
-      reason:
-        r.rating === 0
-          ? `Review ${r.id} has no star rating (the store does not require one); a migrated review needs 1 to 5 stars.`
-          : `Review ${r.id} has a rating of ${r.rating}; a migrated review needs 1 to 5 stars.`,
+      reason: `Review ${r.id} has a rating of ${r.rating}; a review gives 1 to 5 stars, or none.`,
     };
   const createdAt = gmtToIso(r.date_created_gmt);
   if (createdAt === null)
@@ -1031,7 +1029,7 @@ export function reviewToCanonical(r: WcReview): Converted<Review> {
     productId: String(r.product_id),
     reviewerName,
     reviewerEmail: r.reviewer_email,
-    rating: r.rating,
+    rating: r.rating === 0 ? null : r.rating,
     title: '',
     body: r.review,
     status,

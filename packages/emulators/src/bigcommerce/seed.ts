@@ -707,7 +707,7 @@ function reviewInput(r: SampleReview): ReviewCreate {
     title: r.title || headline(text),
     text,
     status: r.status === 'approved' || r.status === 'pending' ? r.status : 'disapproved',
-    rating: r.rating,
+    rating: r.rating ?? 0,
     ...(r.reviewerEmail ? { email: r.reviewerEmail } : {}),
     name: r.reviewerName,
     date_reviewed: Date.parse(r.createdAt),

@@ -140,8 +140,8 @@ export interface SampleReview {
   reviewerName: string;
   /** '' for a reviewer who left no address. */
   reviewerEmail: string;
-  /** 1 to 5 stars. */
-  rating: number;
+  /** 1 to 5 stars; null for a review given without stars. */
+  rating: number | null;
   /** '' when the reviewer gave no headline. */
   title: string;
   /** HTML, as WooCommerce keeps a review's text. */
@@ -288,8 +288,8 @@ function sampleCoupons(
 
 /**
  * The sample store's product reviews: every rating and every moderation state, a verified buyer
- * (a customer whose order holds the product), a guest without an address, a headline, a name
- * and text beyond ASCII, and HTML in the text. Reviews go to the first products.
+ * (a customer whose order holds the product), a guest without an address who gave no stars, a
+ * headline, a name and text beyond ASCII, and HTML in the text. Reviews go to the first products.
  */
 function sampleReviews(
   products: readonly SampleProduct[],
@@ -342,7 +342,7 @@ function sampleReviews(
       productKey: product(1).key,
       reviewerName: 'Guest shopper',
       reviewerEmail: '',
-      rating: 2,
+      rating: null,
       title: '',
       body: '<p>Smaller than I expected.</p>',
       status: 'pending',

@@ -25,7 +25,8 @@ export interface ReviewEntry {
   source_id?: string;
   reviewer_name: string;
   reviewer_email: string;
-  rating: number;
+  /** 1 to 5, null for a review given without stars. */
+  rating: number | null;
   title: string;
   body_html: string;
   status: 'approved' | 'pending' | 'rejected' | 'spam';
@@ -38,7 +39,8 @@ const isEntry = (value: unknown): boolean =>
   typeof value === 'object' &&
   typeof (value as Record<string, unknown>).key === 'string' &&
   typeof (value as Record<string, unknown>).reviewer_name === 'string' &&
-  typeof (value as Record<string, unknown>).rating === 'number';
+  (typeof (value as Record<string, unknown>).rating === 'number' ||
+    (value as Record<string, unknown>).rating === null);
 
 /** The entries of a product's reviews list, or none when it has no list of that shape. */
 export function reviewEntriesOf(product: ProductRec): ReviewEntry[] {
@@ -66,15 +68,20 @@ function decimalText(value: number): string {
   return (Math.round(value * 100) / 100).toFixed(2).replace(/0$/, '');
 }
 
-/** The aggregate metafields of a list: average stars and count of its approved reviews. */
+/**
+ * The aggregate metafields of a list: average stars and count of its approved reviews that give
+ * stars.
+ */
 export function ratingMetafields(
   store: ShopStore,
   entries: readonly ReviewEntry[],
   at: string,
 ): MetafieldRec[] {
-  const approved = entries.filter((e) => e.status === 'approved');
+  const approved = entries.flatMap((e) =>
+    e.status === 'approved' && e.rating !== null ? [e.rating] : [],
+  );
   if (approved.length === 0) return [];
-  const average = approved.reduce((n, e) => n + e.rating, 0) / approved.length;
+  const average = approved.reduce((n, rating) => n + rating, 0) / approved.length;
   const field = (key: string, type: string, value: string): MetafieldRec => ({
     id: store.nextId(),
     namespace: RATING_NAMESPACE,

@@ -329,7 +329,7 @@ function seedReviews(
         reviewer: r.reviewerName,
         reviewer_email: r.reviewerEmail,
         review: r.body,
-        rating: r.rating,
+        rating: r.rating ?? 0,
         date_created_gmt: r.createdAt,
         status: 'approved',
       },
