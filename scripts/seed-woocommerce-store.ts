@@ -809,7 +809,7 @@ async function seed(store: WooRest, imageUrl: (name: string) => string): Promise
   // first answers it, from the paid orders of its reviewer's address): a buyer, a guest without
   // an address, HTML with paragraphs and a link, a name with markup characters, an address in
   // capitals, a review verified by an earlier store, the 100-variation tee, non-Latin text,
-  // a rejected one in the bin and spam.
+  // a rejected one in the bin, spam, and one given without stars.
   const reviewed = await store.batch('products/reviews/batch', {
     create: [
       {
@@ -865,9 +865,20 @@ async function seed(store: WooRest, imageUrl: (name: string) => string): Promise
         verified: true,
         date_created_gmt: '2025-04-01T10:00:00',
       },
+      {
+        // Given without stars: a store that does not require ratings keeps 0.
+        product_id: teapot.id,
+        reviewer: 'Noor',
+        reviewer_email: 'noor@example.com',
+        review: 'Schöne Farbe, Deckel etwas locker.',
+        rating: 0,
+        date_created_gmt: '2025-04-02T09:15:00',
+      },
     ],
   });
-  say(`reviews: ${reviewed.length} (approved, held, in the bin, spam; one verified buyer)`);
+  say(
+    `reviews: ${reviewed.length} (approved, held, in the bin, spam; one verified buyer, one without stars)`,
+  );
 
   await store.post('coupons', {
     code: COMPLETE,
