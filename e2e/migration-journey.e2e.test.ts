@@ -28,11 +28,14 @@ const screenshot = screenshotsOf(import.meta.url);
 const sandboxCounts = { products: 600, customers: 300, orders: 180 } as const;
 
 /** The status lines of the Migrate step (spec.md section 4). */
+/** The status lines of spec.md section 4, and those of the data types added since. */
 const statusTexts = [
   'Initializing migration...',
   'Migrating products...',
+  'Migrating coupons...',
   'Migrating customers...',
   'Migrating orders...',
+  'Migrating reviews...',
   'Finalizing migration...',
   'Migration complete!',
 ];
@@ -466,6 +469,39 @@ describe('migration journey in Chromium (e2e)', () => {
     );
     expect(failed, 'Failed').toBe(outcomes.filter((o) => o === 'failed').length);
     expect(migrated + failed).toBe(total);
+
+    // The redirect map: every product and category, each from its WooCommerce address to its
+    // Shopify one, as a list and as nginx rules.
+    const mapDownload = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download redirect list (CSV)' }).click();
+    const mapFile = await (await (await mapDownload).createReadStream()).toArray();
+    const [mapHeader, ...mapRows] = parse(Buffer.concat(mapFile), { bom: true }) as string[][];
+    expect(mapHeader).toEqual([
+      'type',
+      'source_id',
+      'destination_id',
+      'old_path',
+      'new_path',
+      'redirect',
+    ]);
+    const moved = records.filter((r) => r[0] === 'product').length;
+    expect(mapRows.filter((r) => r[0] === 'product')).toHaveLength(moved);
+    expect(mapRows.filter((r) => r[0] === 'category').length).toBe(
+      rows.filter((r) => r[0] === 'category').length,
+    );
+    const redirected = mapRows.filter((r) => r[5] === 'yes');
+    expect(redirected.length).toBeGreaterThan(0);
+    for (const row of redirected) {
+      expect(row[3], `old address of ${row[0]} ${row[1]}`).toMatch(/^\/product(-category)?\//);
+      expect(row[4], `new address of ${row[0]} ${row[1]}`).toMatch(/^\/(products|collections)\//);
+    }
+    const nginx = await page.evaluate(async (mid) => {
+      const answer = await fetch(`/api/migrations/${mid}/redirect-map/nginx`);
+      return answer.text();
+    }, id);
+    expect(nginx.split('\n').filter((l) => l.startsWith('location = '))).toHaveLength(
+      redirected.length,
+    );
     await page.close();
   }, 300_000);
 
