@@ -808,12 +808,28 @@ export class EngineRepository {
     entity: string,
     rows: readonly { sourceId: string; fields: string }[],
   ): Promise<void> {
+    await this.#setPerRecord(
+      migrationId,
+      entity,
+      rows.map((r) => ({ sourceId: r.sourceId, set: { verify_fields: r.fields } })),
+    );
+  }
+
+  /** Sets columns of id-map rows, by source id, in one transaction. */
+  async #setPerRecord(
+    migrationId: string,
+    entity: string,
+    rows: readonly {
+      sourceId: string;
+      set: { verify_fields?: string } | { destination_path?: string | null };
+    }[],
+  ): Promise<void> {
     if (rows.length === 0) return;
     await this.#k.transaction().execute(async (trx) => {
       for (const row of rows) {
         await trx
           .updateTable('engine_id_map')
-          .set({ verify_fields: row.fields })
+          .set(row.set)
           .where('migration_id', '=', migrationId)
           .where('entity', '=', entity)
           .where('source_id', '=', row.sourceId)
@@ -828,18 +844,11 @@ export class EngineRepository {
     entity: string,
     rows: readonly { sourceId: string; path: string | null }[],
   ): Promise<void> {
-    if (rows.length === 0) return;
-    await this.#k.transaction().execute(async (trx) => {
-      for (const row of rows) {
-        await trx
-          .updateTable('engine_id_map')
-          .set({ destination_path: row.path })
-          .where('migration_id', '=', migrationId)
-          .where('entity', '=', entity)
-          .where('source_id', '=', row.sourceId)
-          .execute();
-      }
-    });
+    await this.#setPerRecord(
+      migrationId,
+      entity,
+      rows.map((r) => ({ sourceId: r.sourceId, set: { destination_path: r.path } })),
+    );
   }
 
   /**

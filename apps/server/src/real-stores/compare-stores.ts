@@ -1,3 +1,4 @@
+import { entityTypes, type EntityType } from '@replatform/canonical/entities';
 import { customerMarkers } from '@replatform/connectors/woocommerce/markers';
 import { refusedByWooCommerce } from '@replatform/connectors/woocommerce/real-store/assigned';
 import { termOrderedOptions } from '@replatform/connectors/woocommerce/real-store/native';
@@ -85,10 +86,7 @@ export interface StoreComparison {
 }
 
 /** Destination id -> source id, per kind of record, from the migration's id map. */
-export type IdMaps = Record<
-  'categories' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews',
-  Map<string, string>
->;
+export type IdMaps = Record<EntityType, Map<string, string>>;
 
 type Json = Record<string, unknown>;
 
@@ -697,14 +695,7 @@ export function compareStores(
 
   // Records the migration maps: matched through the id map; extra destination records are
   // duplicates or strays.
-  for (const entity of [
-    'categories',
-    'products',
-    'coupons',
-    'customers',
-    'orders',
-    'reviews',
-  ] as const) {
+  for (const entity of entityTypes) {
     const sourceRecords = byId(src[entity]);
     const matched = new Map<string, NativeRecord>();
     const extra: NativeRecord[] = [];

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntityType } from '@replatform/canonical/entities';
+import { entityTypes, type EntityType } from '@replatform/canonical/entities';
 import type { HttpClient } from '@replatform/connectors/kit/http/http-client';
 import {
   NativeReader,
@@ -54,14 +54,7 @@ import {
 
 const setup = realStoreSetup('TEST_WOO_MIGRATION_STORE');
 const dataTypes = ['products', 'coupons', 'customers', 'orders', 'reviews'];
-const mapped: EntityType[] = [
-  'categories',
-  'products',
-  'coupons',
-  'customers',
-  'orders',
-  'reviews',
-];
+const mapped: EntityType[] = [...entityTypes];
 
 if (!setup.ready) {
   console.log(`Skipped: WooCommerce to WooCommerce on real stores (${setup.reason})`);
