@@ -171,10 +171,12 @@ const productFields: Record<string, SourceField> = {
       'A password-protected product is migrated without its password: the data model has no place for it.',
   },
   average_rating: {
-    assigned: "worked out by WooCommerce from the product's reviews, which are not migrated",
+    assigned:
+      "worked out by WooCommerce from the product's approved reviews, which move as reviews when they are selected",
   },
   rating_count: {
-    assigned: "counted by WooCommerce from the product's reviews, which are not migrated",
+    assigned:
+      "counted by WooCommerce from the product's approved reviews, which move as reviews when they are selected",
   },
   related_ids: {
     assigned: 'picked by WooCommerce from products with the same categories and tags',
