@@ -9,7 +9,7 @@ import {
   Search,
   SearchX,
 } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { support } from '@replatform/contracts/support';
 import { Page } from '../../components/page.tsx';
@@ -130,8 +130,14 @@ export function HelpPage() {
   const searchId = useId();
 
   // The search and topic live in the address, so links can point at a topic and Back restores it.
+  // A change made before the address has caught up with the previous one (typing right after
+  // choosing a topic) starts from that previous change, so it cannot put the old topic back.
+  const pending = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    pending.current = null;
+  }, [params]);
   const update = (next: { q?: string; topic?: HelpTopic }) => {
-    const merged = new URLSearchParams(params);
+    const merged = new URLSearchParams(pending.current ?? params);
     if (next.q !== undefined) {
       if (next.q) merged.set('q', next.q);
       else merged.delete('q');
@@ -140,6 +146,7 @@ export function HelpPage() {
       if (next.topic === 'all') merged.delete('topic');
       else merged.set('topic', next.topic);
     }
+    pending.current = merged;
     setParams(merged, { replace: true });
   };
 
