@@ -178,7 +178,8 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
             if (!reason) continue;
             if (body.dataTypes?.[type] === true)
               throw new ApiError(400, 'data_type_unavailable', reason);
-            if (!paid) changes.dataTypes = { ...merged.dataTypes, [type]: false };
+            if (!paid)
+              changes.dataTypes = { ...(changes.dataTypes ?? merged.dataTypes), [type]: false };
           }
         }
       }
