@@ -1,3 +1,4 @@
+import type { Brand } from './brand.ts';
 import type { Category } from './category.ts';
 import type { Coupon } from './coupon.ts';
 import type { Customer } from './customer.ts';
@@ -22,6 +23,23 @@ export function categoryDefaults(): Omit<
     displayType: 'default',
     seoTitle: '',
     seoDescription: '',
+    metafields: [],
+  };
+}
+
+export function brandDefaults(): Omit<Brand, 'id' | 'name' | 'sourceUrlPath'> {
+  return {
+    parentId: null,
+    slug: '',
+    description: '',
+    position: 0,
+    imageUrl: null,
+    imageAlt: '',
+    displayType: 'default',
+    seoTitle: '',
+    seoDescription: '',
+    seoKeywords: [],
+    searchKeywords: '',
     metafields: [],
   };
 }
@@ -180,6 +198,7 @@ const zero: Money = { amount: 0, currency: 'XXX' };
 /** One record of each entity made only of neutral values, to look neutral values up by path. */
 const neutralRecords: Record<string, unknown> = {
   categories: categoryDefaults(),
+  brands: brandDefaults(),
   products: {
     ...productDefaults(),
     variants: [{ ...variantDefaults(zero), position: 0 }],

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { brandSchema, type Brand } from './brand.ts';
 import { categorySchema, type Category } from './category.ts';
 import { couponSchema, type Coupon } from './coupon.ts';
 import { customerSchema, type Customer } from './customer.ts';
@@ -7,12 +8,14 @@ import { productSchema, type Product } from './product.ts';
 import { reviewSchema, type Review } from './review.ts';
 
 /**
- * The kinds of record a migration moves, in dependency order: coupons after the products and
+ * The kinds of record a migration moves, in dependency order: brands before the products that
+ * name them, coupons after the products and
  * categories they may be limited to, orders after them so their coupon lines find the coupons,
  * and reviews after the products they review.
  */
 export const entityTypes = [
   'categories',
+  'brands',
   'products',
   'coupons',
   'customers',
@@ -23,6 +26,7 @@ export type EntityType = (typeof entityTypes)[number];
 
 export interface EntityRecord {
   categories: Category;
+  brands: Brand;
   products: Product;
   coupons: Coupon;
   customers: Customer;
@@ -32,6 +36,7 @@ export interface EntityRecord {
 
 export const entitySchemas: { [E in EntityType]: z.ZodType<EntityRecord[E]> } = {
   categories: categorySchema,
+  brands: brandSchema,
   products: productSchema,
   coupons: couponSchema,
   customers: customerSchema,

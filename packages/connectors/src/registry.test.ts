@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dataTypeNames, platforms, unsupportedDataTypes } from '@replatform/contracts/migration';
+import {
+  dataTypeNames,
+  platforms,
+  unsupportedDataTypes,
+  unwritableDataTypes,
+} from '@replatform/contracts/migration';
 import { connectorRegistry } from './registry.ts';
 
 describe('the data types the product offers per platform', () => {
@@ -9,12 +14,21 @@ describe('the data types the product offers per platform', () => {
       const connector = connectorRegistry[platform];
       expect(connector, platform).toBeDefined();
       for (const type of dataTypeNames) {
-        const carried =
-          connector!.capabilities.read.includes(type) &&
-          connector!.capabilities.write.includes(type);
+        const reads = connector!.capabilities.read.includes(type);
+        const writes = connector!.capabilities.write.includes(type);
         const reason = unsupportedDataTypes[platform][type];
-        if (carried) expect(reason, `${platform} ${type}`).toBeUndefined();
-        else expect(reason, `${platform} ${type}`).toMatch(/\w{3,}.*\./);
+        const unwritable = unwritableDataTypes[platform][type];
+        if (reads && writes) {
+          expect(reason, `${platform} ${type}`).toBeUndefined();
+          expect(unwritable, `${platform} ${type}`).toBeUndefined();
+        } else if (reads) {
+          // Given out as a source only: the reason it cannot be written is named.
+          expect(reason, `${platform} ${type}`).toBeUndefined();
+          expect(unwritable, `${platform} ${type}`).toMatch(/\w{3,}.*\./);
+        } else {
+          expect(reason, `${platform} ${type}`).toMatch(/\w{3,}.*\./);
+          expect(writes, `${platform} ${type}`).toBe(false);
+        }
       }
     },
   );

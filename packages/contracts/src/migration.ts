@@ -24,7 +24,14 @@ export function normaliseStatus(value: string): MigrationStatus {
 }
 
 /** The data types an owner selects and pays for: the sketch's three, then what we add. */
-export const dataTypeNames = ['products', 'customers', 'orders', 'coupons', 'reviews'] as const;
+export const dataTypeNames = [
+  'products',
+  'customers',
+  'orders',
+  'coupons',
+  'reviews',
+  'brands',
+] as const;
 export type DataTypeName = (typeof dataTypeNames)[number];
 
 export const dataTypeLabels: Record<DataTypeName, string> = {
@@ -33,6 +40,7 @@ export const dataTypeLabels: Record<DataTypeName, string> = {
   orders: 'Orders',
   coupons: 'Coupons',
   reviews: 'Product reviews',
+  brands: 'Brands',
 };
 
 export const dataTypesSchema = z.object({
@@ -41,6 +49,7 @@ export const dataTypesSchema = z.object({
   orders: z.boolean().optional(),
   coupons: z.boolean().optional(),
   reviews: z.boolean().optional(),
+  brands: z.boolean().optional(),
 });
 export type DataTypes = z.infer<typeof dataTypesSchema>;
 
@@ -59,13 +68,34 @@ export const unsupportedDataTypes: Record<Platform, Partial<Record<DataTypeName,
   bigcommerce: {},
 };
 
+/**
+ * Data types a platform gives out as a source but cannot hold as a destination, with the reason
+ * the owner is shown. Shopify's brands are the vendor names its products carry: they can be read
+ * as brands, but a brand's own page (description, logo, SEO) has no place to go there, and the
+ * products moved to Shopify keep their brand as their vendor anyway.
+ */
+export const unwritableDataTypes: Record<Platform, Partial<Record<DataTypeName, string>>> = {
+  magento2: {},
+  shopify: {
+    brands:
+      'Shopify has no brand records: each product keeps its brand as its vendor, which moves with Products, but a brand’s own description, logo and page have nowhere to go.',
+  },
+  woocommerce: {},
+  bigcommerce: {},
+};
+
 /** Why a data type cannot be selected between two platforms, or null when it can. */
 export function dataTypeUnavailable(
   type: DataTypeName,
   source: Platform,
   destination: Platform,
 ): string | null {
-  return unsupportedDataTypes[source][type] ?? unsupportedDataTypes[destination][type] ?? null;
+  return (
+    unsupportedDataTypes[source][type] ??
+    unsupportedDataTypes[destination][type] ??
+    unwritableDataTypes[destination][type] ??
+    null
+  );
 }
 
 /**
@@ -122,6 +152,7 @@ export const entityCountsSchema = z.object({
   orders: z.number().int().nonnegative(),
   coupons: z.number().int().nonnegative().optional(),
   reviews: z.number().int().nonnegative().optional(),
+  brands: z.number().int().nonnegative().optional(),
 });
 export type EntityCounts = z.infer<typeof entityCountsSchema>;
 

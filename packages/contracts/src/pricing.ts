@@ -1,7 +1,7 @@
 /**
  * The one price rule, used by the server (quotes and checkout), the calculator and the payment
- * step: $99 base fee plus $0.01 per record (products + customers + orders, and coupons and reviews), in minor
- * units (cents).
+ * step: $99 base fee plus $0.01 per record (products + customers + orders, and coupons, reviews and
+ * brands), in minor units (cents).
  * The 8% tax line of the sketch is shown but always $0.00.
  */
 export const BASE_FEE_CENTS = 9900;
@@ -28,13 +28,15 @@ export function priceFor(counts: {
   orders?: number;
   coupons?: number;
   reviews?: number;
+  brands?: number;
 }): PriceBreakdown {
   const records =
     wholeCount(counts.products) +
     wholeCount(counts.customers) +
     wholeCount(counts.orders) +
     wholeCount(counts.coupons) +
-    wholeCount(counts.reviews);
+    wholeCount(counts.reviews) +
+    wholeCount(counts.brands);
   const volumeCents = records * PER_RECORD_CENTS;
   return {
     records,

@@ -15,6 +15,9 @@ export const migrationProgressSchema = z.object({
   /** Product reviews, likewise: 0 when not selected. */
   reviewsTotal: z.number().int().nonnegative().optional(),
   reviewsCompleted: z.number().int().nonnegative().optional(),
+  /** Brands, likewise: 0 when not selected. */
+  brandsTotal: z.number().int().nonnegative().optional(),
+  brandsCompleted: z.number().int().nonnegative().optional(),
   /** 0 to 100. */
   overallProgress: z.number().min(0).max(100),
   /** Where the run stands (beyond the sketch): payment_required asks the owner to top up. */
@@ -39,9 +42,16 @@ export function migrateStatusText(
     orders?: boolean;
     coupons?: boolean;
     reviews?: boolean;
+    brands?: boolean;
   },
 ): string {
   const streams = [
+    {
+      on: selected.brands,
+      done: p.brandsCompleted ?? 0,
+      total: p.brandsTotal ?? 0,
+      text: 'Migrating brands...',
+    },
     {
       on: selected.products,
       done: p.productsCompleted,

@@ -1,4 +1,5 @@
 import type { Category } from '@replatform/canonical/category';
+import type { Brand } from '@replatform/canonical/brand';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Product } from '@replatform/canonical/product';
 import type { Review } from '@replatform/canonical/review';
@@ -180,7 +181,9 @@ interface Lane {
  */
 const runsAfter: Record<EntityType, readonly EntityType[]> = {
   categories: [],
-  products: ['categories'],
+  brands: [],
+  // After brands: a product names its brand, which the destination finds by that name.
+  products: ['categories', 'brands'],
   coupons: ['categories', 'products'],
   customers: [],
   orders: ['categories', 'products', 'coupons', 'customers'],
@@ -455,6 +458,7 @@ export class MigratePhase {
       orders: 0,
       coupons: 0,
       reviews: 0,
+      brands: 0,
     };
     // Only the data types of spec.md section 3 (categories travel with products, and show in
     // the run's stats and report instead).
@@ -578,7 +582,7 @@ export class MigratePhase {
       commitChain: Promise.resolve(),
     };
     try {
-      if (entity === 'categories') await this.#streamCategories(lane);
+      if (entity === 'categories' || entity === 'brands') await this.#streamTree(lane, entity);
       else await this.#streamPages(lane, from);
     } catch (error) {
       if (error instanceof LeaseLostError) this.#leaseLost = true;
@@ -637,34 +641,35 @@ export class MigratePhase {
   }
 
   /**
-   * Categories are read whole (a catalogue has few) and written parents first, one tree level
-   * at a time, so a child's parent always has its destination id when the child is written.
-   * They keep no intermediate checkpoint: a resumed run reads them again and skips the ones
-   * already written.
+   * Categories and brands are read whole (a store has few) and written parents first, one tree
+   * level at a time, so a child's parent always has its destination id when the child is
+   * written. They keep no intermediate checkpoint: a resumed run reads them again and skips the
+   * ones already written.
    */
-  async #streamCategories(lane: Lane): Promise<void> {
-    const all: Category[] = [];
+  async #streamTree(lane: Lane, entity: 'categories' | 'brands'): Promise<void> {
+    type Node = Category | Brand;
+    const all: Node[] = [];
     const rejected: Batch['rejected'] = [];
     const losses = new Map<string, RecordDifference[]>();
     try {
       for await (const page of readPages(
         this.#o.source.connection,
-        'categories',
+        entity,
         null,
         this.#sourceWatch,
         this.#o.signal,
       )) {
-        all.push(...page.records);
+        all.push(...(page.records as Node[]));
         rejected.push(...(page.rejected ?? []));
         for (const [id, lost] of lossesOf(page.losses)) losses.set(id, lost);
       }
     } catch (error) {
-      this.#fail(error, 'source', 'reading categories');
+      this.#fail(error, 'source', `reading ${entity}`);
       return;
     }
     const byId = new Map(all.map((c) => [c.id, c]));
     const depths = new Map<string, number>();
-    const depthOf = (category: Category, seen: Set<string>): number => {
+    const depthOf = (category: Node, seen: Set<string>): number => {
       const known = depths.get(category.id);
       if (known !== undefined) return known;
       const parent = category.parentId ? byId.get(category.parentId) : undefined;
@@ -672,9 +677,9 @@ export class MigratePhase {
       depths.set(category.id, depth);
       return depth;
     };
-    const levels: Category[][] = [];
+    const levels: Node[][] = [];
     for (const category of all) (levels[depthOf(category, new Set())] ??= []).push(category);
-    const size = this.#batchSize('categories');
+    const size = this.#batchSize(entity);
     if (rejected.length) await this.#dispatch(lane, { ...emptyBatch(), rejected });
     for (const level of levels) {
       if (!level) continue;

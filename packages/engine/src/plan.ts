@@ -9,12 +9,16 @@ export const paidEntityTypes = [
   'orders',
   'coupons',
   'reviews',
+  'brands',
 ] as const satisfies EntityType[];
 export type PaidEntityType = (typeof paidEntityTypes)[number];
 
 /** What each entity needs migrated first so that its references resolve at the destination. */
 const requires: Record<EntityType, readonly EntityType[]> = {
   categories: [],
+  // Products name their brand, which the destination finds or makes by that name, so brands
+  // are not required: selecting them carries the brand's own page (description, logo, SEO).
+  brands: [],
   products: ['categories'],
   // A coupon limited to products or categories finds them through the id map, and fails with
   // that reason when they were not migrated; an unrestricted coupon needs nothing.

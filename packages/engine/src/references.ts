@@ -1,7 +1,7 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 
 /**
- * The ids a record refers to, by entity: a category's parent, a product's categories, the
+ * The ids a record refers to, by entity: a category's or brand's parent, a product's categories, the
  * products and categories a coupon is limited to or excludes, an order's customer and products, a
  * review's product. The same shape on both sides, so it serves for source ids (id map for the
  * write) and destination ids (mapped back when verifying).
@@ -14,6 +14,10 @@ export function references(
     case 'categories': {
       const parent = (record as EntityRecord['categories']).parentId;
       return parent ? [['categories', parent]] : [];
+    }
+    case 'brands': {
+      const parent = (record as EntityRecord['brands']).parentId;
+      return parent ? [['brands', parent]] : [];
     }
     case 'products': {
       const product = record as EntityRecord['products'];

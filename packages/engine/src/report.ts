@@ -6,6 +6,7 @@ import { pipeline, Readable } from 'node:stream';
 /** An entity's name for one record ('products' -> 'product'). */
 export const singular: Record<string, string> = {
   categories: 'category',
+  brands: 'brand',
   products: 'product',
   coupons: 'coupon',
   customers: 'customer',

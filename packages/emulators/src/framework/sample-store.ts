@@ -133,6 +133,25 @@ export interface SampleCoupon {
   createdAt: string;
 }
 
+/**
+ * A brand of the sample store. Its name is what its products give as their vendor; each has a
+ * page at /brand/<slug>/ where the platform gives brands pages.
+ */
+export interface SampleBrand {
+  key: string;
+  name: string;
+  slug: string;
+  /** HTML; '' for a brand the merchant wrote nothing about. */
+  description: string;
+  /** Path of the logo on the store's media host, or null for a brand without one. */
+  logoPath: string | null;
+  /** '' when the brand has no SEO title of its own. */
+  seoTitle: string;
+  seoDescription: string;
+  /** Position in the store's brand list (0-based). */
+  position: number;
+}
+
 /** A customer's review of a sample product. */
 export interface SampleReview {
   key: string;
@@ -160,6 +179,8 @@ export interface SampleStore {
   orders: SampleOrder[];
   coupons: SampleCoupon[];
   reviews: SampleReview[];
+  /** Every vendor the products name, as a brand record (none with `brands: false`). */
+  brands: SampleBrand[];
 }
 
 export interface SampleStoreOptions {
@@ -171,6 +192,8 @@ export interface SampleStoreOptions {
   coupons?: boolean;
   /** False for a store without reviews; otherwise its first products have the sample reviews. */
   reviews?: boolean;
+  /** False for a store without brand records (its products still name their vendor). */
+  brands?: boolean;
   currency?: string;
   /** Share of products that have options (0..1), default 0.3. */
   variableShare?: number;
@@ -482,6 +505,34 @@ const vendors = [
   'Copper & Pine',
   'Blue Harbor',
 ];
+
+/**
+ * The sample store's brands, one per vendor: with a description (HTML), a logo and SEO fields,
+ * except the last, which the merchant left bare; names beyond ASCII and with an ampersand.
+ */
+function sampleBrands(): SampleBrand[] {
+  const told: Record<string, string> = {
+    'Northwind Outfitters': '<p>Outdoor clothing <strong>tested in the Pacific Northwest</strong>.</p>',
+    Luma: '<p>Sportswear and yoga gear.</p>',
+    'Acme Goods': '<p>Everyday goods, built to last.</p>',
+    Fjällbo: '<p>Scandinavian design for the home, made in Småland.</p>',
+    'Copper & Pine': '<p>Handmade copper and pine pieces.</p>',
+  };
+  return vendors.map((name, position) => {
+    const slug = slugify(name);
+    const description = told[name] ?? '';
+    return {
+      key: `brand-${slug}`,
+      name,
+      slug,
+      description,
+      logoPath: description ? `/media/brands/${slug}.png` : null,
+      seoTitle: description ? `${name} | Sample Store` : '',
+      seoDescription: description ? `Shop ${name} at the Sample Store.` : '',
+      position,
+    };
+  });
+}
 
 const catalogue: {
   root: string;
@@ -802,7 +853,8 @@ export function generateSampleStore(options: SampleStoreOptions = {}): SampleSto
 
   const coupons = options.coupons === false ? [] : sampleCoupons(categories, products, orders);
   const reviews = options.reviews === false ? [] : sampleReviews(products, customers, orders);
-  return { currency, categories, products, customers, orders, coupons, reviews };
+  const brands = options.brands === false ? [] : sampleBrands();
+  return { currency, categories, products, customers, orders, coupons, reviews, brands };
 }
 
 /**

@@ -1,6 +1,8 @@
+import type { Brand } from '@replatform/canonical/brand';
 import type { Category } from '@replatform/canonical/category';
 import type { Coupon } from '@replatform/canonical/coupon';
 import {
+  brandDefaults,
   categoryDefaults,
   couponDefaults,
   customerDefaults,
@@ -35,6 +37,7 @@ import { ConnectorError } from '@replatform/connectors/kit/errors';
 export class MemoryStore {
   readonly records: { [E in EntityType]: Map<string, EntityRecord[E]> } = {
     categories: new Map(),
+    brands: new Map(),
     products: new Map(),
     coupons: new Map(),
     customers: new Map(),
@@ -44,6 +47,7 @@ export class MemoryStore {
   /** Source id -> our id, as a platform's metafield or meta_data marker would. */
   readonly markers: Record<EntityType, Map<string, string>> = {
     categories: new Map(),
+    brands: new Map(),
     products: new Map(),
     coupons: new Map(),
     customers: new Map(),
@@ -53,6 +57,7 @@ export class MemoryStore {
   /** Write calls and records created, per entity. */
   readonly writeCalls: Record<EntityType, number> = {
     categories: 0,
+    brands: 0,
     products: 0,
     coupons: 0,
     customers: 0,
@@ -161,6 +166,11 @@ function mapRefs<E extends EntityType>(
       for (const line of o.lines) {
         line.productId = line.productId ? (idMap.get('products', line.productId) ?? null) : null;
       }
+      break;
+    }
+    case 'brands': {
+      const b = copy as Brand;
+      b.parentId = b.parentId ? (idMap.get('brands', b.parentId) ?? null) : null;
       break;
     }
     case 'reviews': {
@@ -402,6 +412,8 @@ export function sampleData(counts: {
   orders: number;
   coupons?: number;
   reviews?: number;
+  /** Brands, one per vendor the products name (default 0: products name no vendor). */
+  brands?: number;
 }): {
   [E in EntityType]: EntityRecord[E][];
 } {
@@ -549,5 +561,23 @@ export function sampleData(counts: {
       createdAt: at(i),
     });
   }
-  return { categories, products, coupons, customers, orders, reviews };
+  const brands: Brand[] = [];
+  for (let i = 1; i <= (counts.brands ?? 0); i++) {
+    brands.push({
+      ...brandDefaults(),
+      id: `b${i}`,
+      // The third brand sits under the first, as WooCommerce brands may.
+      parentId: i === 3 ? 'b1' : null,
+      name: `Brand ${i}`,
+      slug: `brand-${i}`,
+      description: `<p>Brand ${i}</p>`,
+      position: i - 1,
+      sourceUrlPath: `/brand/brand-${i}/`,
+    });
+  }
+  if (brands.length)
+    products.forEach((p, i) => {
+      p.vendor = brands[i % brands.length]!.name;
+    });
+  return { categories, brands, products, coupons, customers, orders, reviews };
 }

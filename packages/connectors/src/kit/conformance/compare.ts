@@ -73,6 +73,9 @@ export function comparable<E extends EntityType>(
     case 'categories':
       copy.parentId = mapId(options, 'categories', copy.parentId as string | null);
       break;
+    case 'brands':
+      copy.parentId = mapId(options, 'brands', copy.parentId as string | null);
+      break;
     case 'products': {
       copy.categoryIds = (copy.categoryIds as string[])
         .map((id) => mapId(options, 'categories', id))
