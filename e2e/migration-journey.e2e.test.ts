@@ -197,6 +197,13 @@ describe('migration journey in Chromium (e2e)', () => {
       expect(
         await page.getByRole('switch', { name: new RegExp(name) }).getAttribute('aria-checked'),
       ).toBe('true');
+    // Shopify keeps a brand only as its products' vendor: the Brands card says so and stays off.
+    const brands = page.getByRole('switch', { name: /Brands/ });
+    expect(await brands.isDisabled()).toBe(true);
+    expect(await brands.getAttribute('aria-checked')).toBe('false');
+    expect(
+      await page.locator(`#${await brands.getAttribute('aria-describedby')}`).textContent(),
+    ).toMatch(/Shopify has no brand records/);
     await screenshot(page, 'select-data-desktop');
     // Next Step saves the selection on screen, as Proceed to Payment does.
     await page.getByRole('button', { name: 'Next Step' }).click();
@@ -205,7 +212,14 @@ describe('migration journey in Chromium (e2e)', () => {
     const saved = await page.evaluate(async (mid) => (await fetch(`/migration/${mid}`)).json(), id);
     expect(saved).toMatchObject({
       currentStep: 3,
-      dataTypes: { products: true, customers: true, orders: true, coupons: true, reviews: true },
+      dataTypes: {
+        products: true,
+        customers: true,
+        orders: true,
+        coupons: true,
+        reviews: true,
+        brands: false,
+      },
     });
 
     // Step 3: the demo card form; this server has no Stripe key, and the page says so.

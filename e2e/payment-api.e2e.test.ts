@@ -144,7 +144,14 @@ describe('payment through Stripe Checkout (API, e2e)', () => {
       expect(verified.status, verified.text).toBe(200);
     }
     const selected = await api('PATCH', `/api/migrations/${id}`, {
-      dataTypes: { products: true, customers: true, orders: true, coupons: true, reviews: true },
+      dataTypes: {
+        products: true,
+        customers: true,
+        orders: true,
+        coupons: true,
+        reviews: true,
+        brands: true,
+      },
     });
     expect(selected.status, selected.text).toBe(200);
 
@@ -158,6 +165,7 @@ describe('payment through Stripe Checkout (API, e2e)', () => {
       orders: stored.orders,
       coupons: stored.coupons,
       reviews: stored.reviews,
+      brands: stored.brands,
     });
     expect(summary.amountDueCents).toBe(9900 + summary.records);
 

@@ -8,6 +8,7 @@ import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/ht
 import {
   platformLabels,
   unsupportedDataTypes,
+  unwritableDataTypes,
   type Platform,
 } from '@replatform/contracts/migration';
 import { migrateToLatest, openDatabase, type Db } from '@replatform/db/database';
@@ -47,12 +48,13 @@ export interface CliDeps {
 /** Local state (id map, checkpoints, outcomes) lives under this user id in the state file. */
 const CLI_USER = 'cli';
 
-export const usage = `replatform — move products, customers, orders, coupons and reviews between store platforms
+export const usage = `replatform — move products, customers, orders, coupons, reviews and brands between store
+platforms
 
 Usage:
   replatform migrate --from <platform> --from-url <url> [--from-<field> <value>...]
                      --to <platform> --to-url <url> [--to-<field> <value>...]
-                     [--entities products,customers,orders,coupons,reviews] [--report report.csv]
+                     [--entities products,customers,orders,coupons,reviews,brands] [--report report.csv]
                      [--state ./replatform-cli.sqlite] [--allow <origin>...] [--allow-http]
                      [--concurrency <n>] [--batch-size <n>] [--timeout <seconds>]
                      [--no-verify] [--quiet]
@@ -103,11 +105,14 @@ async function sideOf(parsed: ParsedArgs, which: 'from' | 'to', deps: CliDeps): 
 
 /**
  * The data types asked for with --entities; without it, every type both platforms can carry
- * (reviews are left out where Magento is one of the stores).
+ * (reviews are left out where Magento is one of the stores, brands where Shopify is the
+ * destination). `platforms` is the source, then the destination when there is one.
  */
 function entitiesOf(parsed: ParsedArgs, platforms: Platform[]): string[] {
-  const all = paidEntityTypes.filter((type) =>
-    platforms.every((p) => unsupportedDataTypes[p][type] === undefined),
+  const all = paidEntityTypes.filter(
+    (type) =>
+      platforms.every((p) => unsupportedDataTypes[p][type] === undefined) &&
+      platforms.slice(1).every((p) => unwritableDataTypes[p][type] === undefined),
   );
   const list = (flag(parsed, 'entities') ?? all.join(','))
     .split(',')

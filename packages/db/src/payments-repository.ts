@@ -28,6 +28,7 @@ export interface StoredQuote {
     orders: number;
     coupons?: number;
     reviews?: number;
+    brands?: number;
   };
   /** Records the source held when the quote was made. */
   recordsTotal: number;

@@ -20,9 +20,9 @@ export interface MigrationsTable {
   destination_verified: number;
   current_step: number;
   status: string;
-  /** JSON `{ products, customers, orders, coupons, reviews }` of booleans. */
+  /** JSON `{ products, customers, orders, coupons, reviews, brands }` of booleans. */
   data_types: string;
-  /** JSON `{ products, customers, orders, coupons, reviews }` of counts. */
+  /** JSON `{ products, customers, orders, coupons, reviews, brands }` of counts. */
   entity_counts: string;
   /** JSON map of data type to `{ total, migrated, failed }`. */
   migration_stats: string;

@@ -7,6 +7,7 @@ import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import { openTestDatabase, testDialects } from '@replatform/db/test-databases';
 import { executeMigration, type ExecuteOptions } from './execute.ts';
 import { reportCsv } from './report.ts';
+import { redirectMap } from './redirect-map.ts';
 import { verifyMigration } from './verification.ts';
 import {
   MemoryStore,
@@ -195,6 +196,43 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(lines.filter((l) => l[0] === 'review')).toHaveLength(7);
     expect(result.verification).toMatchObject({ status: 'passed', mismatched: 0, missing: 0 });
     expect(result.verification?.entities.reviews).toMatchObject({ matched: 7 });
+  });
+
+  it('migrates brands before the products that name them, parents before their children, and skips them all on a re-run', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 6,
+      customers: 0,
+      orders: 0,
+      brands: 4,
+    });
+    // Brands come in child-first, so the engine must order the tree itself.
+    const first = await executeMigration(options({ dataTypes: ['products', 'brands'] }));
+    expect(first.status).toBe('completed');
+    expect(destinationStore.records.brands.size).toBe(4);
+    const copies = [...destinationStore.records.brands.values()];
+    const child = copies.find((b) => b.name === 'Brand 3');
+    const parent = copies.find((b) => b.name === 'Brand 1');
+    expect(child?.parentId).toBe(parent?.id);
+    // Products keep naming their brand, so each one's brand is at the destination.
+    for (const product of destinationStore.records.products.values())
+      expect(copies.map((b) => b.name)).toContain(product.vendor);
+    const migration = await migrations.findForUser(migrationId, 'u1');
+    expect(migration?.migrationStats.brands).toEqual({ total: 4, migrated: 4, failed: 0 });
+    const lines = reportLines(await collect(reportCsv(repository, migrationId, 5)));
+    expect(lines.filter((l) => l[0] === 'brand')).toHaveLength(4);
+    expect(first.verification?.entities.brands).toMatchObject({ matched: 4 });
+    expect(first.verification).toMatchObject({ status: 'passed', mismatched: 0, missing: 0 });
+    // Each brand's page is in the redirect map, from its old address to its new one.
+    const map = reportLines(await collect(redirectMap(repository, migrationId, 'csv', 5)));
+    expect(map.filter((l) => l[0] === 'brand').map((l) => [l[3], l[4], l[5]])).toEqual(
+      [1, 2, 3, 4].map((i) => [`/brand/brand-${i}/`, `/maker/brand-${i}/`, 'yes']),
+    );
+
+    const calls = destinationStore.writeCalls.brands;
+    const second = await executeMigration(options({ dataTypes: ['products', 'brands'] }));
+    expect(second.stats.brands).toMatchObject({ total: 4, skipped: 4, failed: 0 });
+    expect(destinationStore.writeCalls.brands).toBe(calls);
+    expect(sourceStore.records.brands.size).toBe(4);
   });
 
   it('fails a review whose product was not migrated, with the reason, without asking the destination, and writes it once its product is there', async () => {

@@ -87,13 +87,13 @@ export function referencesByEntity(
 }
 
 /**
- * A record's storefront path, for the redirect map: products' and categories' own path ('/shoes/'),
+ * A record's storefront path, for the redirect map: products', categories' and brands' own path ('/shoes/'),
  * null when the store gives none (a draft); undefined for records that have no page of their own.
  */
 export function storefrontPath(
   entity: EntityType,
   record: EntityRecord[EntityType],
 ): string | null | undefined {
-  if (entity !== 'products' && entity !== 'categories') return undefined;
-  return (record as EntityRecord['products'] | EntityRecord['categories']).sourceUrlPath;
+  if (entity !== 'products' && entity !== 'categories' && entity !== 'brands') return undefined;
+  return (record as EntityRecord['products' | 'categories' | 'brands']).sourceUrlPath;
 }

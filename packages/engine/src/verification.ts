@@ -105,6 +105,7 @@ export interface VerifyOptions {
  */
 const storeOwned: Partial<Record<EntityType, string[]>> = {
   categories: ['imageUrl', 'sourceUrlPath'],
+  brands: ['imageUrl', 'sourceUrlPath'],
   products: ['images.url', 'variants.imageUrl', 'sourceUrlPath'],
 };
 

@@ -131,7 +131,7 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
     let counts: Record<string, number>;
     try {
       const found = await Promise.all(selected.map((type) => source.count(type)));
-      counts = { products: 0, customers: 0, orders: 0, coupons: 0, reviews: 0 };
+      counts = { products: 0, customers: 0, orders: 0, coupons: 0, reviews: 0, brands: 0 };
       selected.forEach((type, i) => (counts[type] = found[i] ?? 0));
     } catch (error) {
       throw connectionFailure(error);

@@ -40,6 +40,7 @@ function selectedCountsOf(migration: StoredMigration): EntityCounts {
     orders: pick('orders'),
     coupons: pick('coupons'),
     reviews: pick('reviews'),
+    brands: pick('brands'),
   };
 }
 

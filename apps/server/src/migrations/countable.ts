@@ -1,6 +1,7 @@
 import {
   platforms,
   unsupportedDataTypes,
+  unwritableDataTypes,
   type DataTypeName,
   type Platform,
 } from '@replatform/contracts/migration';
@@ -11,14 +12,19 @@ const isPlatform = (value: string): value is Platform =>
 
 /**
  * Whether a data type can be counted in the migration's source: not when one of its platforms
- * (the destination may not be chosen yet) cannot hold the type at all (reviews and Magento), which
- * then counts 0 without asking the store, since it cannot move.
+ * (the destination may not be chosen yet) cannot hold the type at all (reviews and Magento), or
+ * the destination cannot take it (brands into Shopify), which then counts 0 without asking the
+ * store, since it cannot move.
  */
 export function countable(
   migration: Pick<StoredMigration, 'sourceStore' | 'destinationStore'>,
   type: DataTypeName,
 ): boolean {
-  return [migration.sourceStore, migration.destinationStore].every(
-    (platform) => !isPlatform(platform) || unsupportedDataTypes[platform][type] === undefined,
+  const { sourceStore: source, destinationStore: destination } = migration;
+  if (isPlatform(source) && unsupportedDataTypes[source][type] !== undefined) return false;
+  if (!isPlatform(destination)) return true;
+  return (
+    unsupportedDataTypes[destination][type] === undefined &&
+    unwritableDataTypes[destination][type] === undefined
   );
 }

@@ -230,7 +230,7 @@ export class PaymentsService {
     }
     const source = this.#deps.connections.connectSide(migration, 'source');
     try {
-      const [products, customers, orders, coupons, reviews] = await Promise.all(
+      const [products, customers, orders, coupons, reviews, brands] = await Promise.all(
         dataTypeNames.map((entity) =>
           migration.dataTypes[entity] === true && countable(migration, entity)
             ? source.count(entity)
@@ -243,6 +243,7 @@ export class PaymentsService {
         orders: orders ?? 0,
         coupons: coupons ?? 0,
         reviews: reviews ?? 0,
+        brands: brands ?? 0,
       };
     } catch (error) {
       this.#deps.log.warn({ err: error, migrationId: migration.id }, 'counting the source failed');

@@ -45,6 +45,7 @@ export function selectedCounts(
     orders: pick('orders'),
     coupons: pick('coupons'),
     reviews: pick('reviews'),
+    brands: pick('brands'),
   };
 }
 
@@ -207,7 +208,7 @@ export function quoteFromPaymentInfo(migration: StoredMigration): StoredQuote | 
     userId: migration.userId,
     kind: 'initial',
     provider: info.demo ? 'demo' : 'stripe',
-    counts: { products: 0, customers: 0, orders: 0, coupons: 0, reviews: 0 },
+    counts: { products: 0, customers: 0, orders: 0, coupons: 0, reviews: 0, brands: 0 },
     recordsTotal: records,
     previouslyPaidRecords: 0,
     recordsBought: records,

@@ -15,18 +15,23 @@ import { routeToEmulators, startPlatformStore, type PlatformStore } from './sand
 
 const platforms: Platform[] = ['woocommerce', 'magento2', 'bigcommerce', 'shopify'];
 const sample = { seed: 11, products: 10, customers: 6, orders: 5 };
-/** Every data type, but reviews only where neither store is one that cannot hold them. */
+/**
+ * Every data type, but reviews only where neither store is one that cannot hold them, and brands
+ * only into a store that keeps brand records (not Shopify).
+ */
 const dataTypesFor = (from: Platform, to: Platform) => [
   'products',
   'customers',
   'orders',
   'coupons',
-  ...(dataTypeUnavailable('reviews', from, to) ? [] : ['reviews']),
+  ...(['reviews', 'brands'] as const).filter((type) => !dataTypeUnavailable(type, from, to)),
 ];
 /** The sample store's coupons: one of each kind, with the limits platforms differ on. */
 const sampleCoupons = 6;
 /** The sample store's reviews: every rating and status, a verified buyer, a guest. */
 const sampleReviews = 7;
+/** The sample store's brands: one per vendor its products may name. */
+const sampleBrands = 6;
 
 interface Row {
   pair: string;
@@ -182,6 +187,12 @@ describe('all 16 platform pairs end to end (integration)', () => {
           expect(result.stats.coupons?.migrated).toBe(sampleCoupons);
           if (dataTypesFor(from, to).includes('reviews'))
             expect(result.stats.reviews?.migrated).toBe(sampleReviews);
+          if (dataTypesFor(from, to).includes('brands')) {
+            // Every brand of the sample store; from Shopify, the vendors its products name.
+            expect(result.stats.brands?.total).toBeGreaterThan(0);
+            expect(result.stats.brands?.migrated).toBe(result.stats.brands?.total);
+            if (from !== 'shopify') expect(result.stats.brands?.total).toBe(sampleBrands);
+          }
           expect(verification?.missing, JSON.stringify(verification?.examples.missing)).toBe(0);
           expect(unexplained, 'differences neither unsupported nor warned about').toEqual([]);
           expect(verification?.status).toBe('passed');

@@ -512,7 +512,8 @@ const vendors = [
  */
 function sampleBrands(): SampleBrand[] {
   const told: Record<string, string> = {
-    'Northwind Outfitters': '<p>Outdoor clothing <strong>tested in the Pacific Northwest</strong>.</p>',
+    'Northwind Outfitters':
+      '<p>Outdoor clothing <strong>tested in the Pacific Northwest</strong>.</p>',
     Luma: '<p>Sportswear and yoga gear.</p>',
     'Acme Goods': '<p>Everyday goods, built to last.</p>',
     Fjällbo: '<p>Scandinavian design for the home, made in Småland.</p>',

@@ -185,14 +185,14 @@ function mapRefs<E extends EntityType>(
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * A store shows the products and categories written to it at its own addresses ('/item/shoes/'),
- * as platforms do, so the redirect map has old and new addresses to pair.
+ * A store shows the products, categories and brands written to it at its own addresses
+ * ('/item/shoes/'), as platforms do, so the redirect map has old and new addresses to pair.
  */
 function atOwnAddress<E extends EntityType>(entity: E, record: EntityRecord[E]): EntityRecord[E] {
-  if (entity !== 'products' && entity !== 'categories') return record;
-  const shown = record as EntityRecord['products'] | EntityRecord['categories'];
+  if (entity !== 'products' && entity !== 'categories' && entity !== 'brands') return record;
+  const shown = record as EntityRecord['products' | 'categories' | 'brands'];
   if (shown.sourceUrlPath === null || !shown.slug) return record;
-  const base = entity === 'products' ? 'item' : 'department';
+  const base = { products: 'item', categories: 'department', brands: 'maker' }[entity];
   return { ...shown, sourceUrlPath: `/${base}/${shown.slug}/` } as EntityRecord[E];
 }
 

@@ -164,6 +164,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
           orders: flag,
           coupons: askedFlag,
           reviews: askedFlag,
+          brands: askedFlag,
         }),
         response: { 200: entityCountsSchema },
       },
@@ -175,7 +176,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!migration) throw notFound('The requested migration could not be found.');
       const source = connections.connectSide(migration, 'source');
       try {
-        const [products, customers, orders, coupons, reviews] = await Promise.all(
+        const [products, customers, orders, coupons, reviews, brands] = await Promise.all(
           dataTypeNames.map((entity) =>
             wanted[entity] && countable(migration, entity) ? source.count(entity) : 0,
           ),
@@ -186,6 +187,7 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
           orders: orders ?? 0,
           coupons: coupons ?? 0,
           reviews: reviews ?? 0,
+          brands: brands ?? 0,
         };
       } catch (error) {
         throw connectionFailure(error);

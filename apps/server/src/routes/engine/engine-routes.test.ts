@@ -124,6 +124,7 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       orders: 9,
       coupons: 0,
       reviews: 0,
+      brands: 0,
     });
     return id;
   }
@@ -347,6 +348,7 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       orders: 9,
       coupons: 0,
       reviews: 0,
+      brands: 0,
     });
     expect(await app.services.engine.jobs.liveJob(id)).toBeUndefined();
   });

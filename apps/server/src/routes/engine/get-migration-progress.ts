@@ -69,7 +69,8 @@ export function progressOf(
   const orders = figures('orders');
   const coupons = figures('coupons');
   const reviews = figures('reviews');
-  const all = [products, customers, orders, coupons, reviews];
+  const brands = figures('brands');
+  const all = [products, customers, orders, coupons, reviews, brands];
   const total = all.reduce((sum, f) => sum + f.total, 0);
   const completed = all.reduce((sum, f) => sum + f.completed, 0);
   const status = normaliseStatus(migration.status);
@@ -100,6 +101,8 @@ export function progressOf(
     couponsCompleted: coupons.completed,
     reviewsTotal: reviews.total,
     reviewsCompleted: reviews.completed,
+    brandsTotal: brands.total,
+    brandsCompleted: brands.completed,
     overallProgress,
     state,
     ...(message ? { message } : {}),

@@ -18,7 +18,7 @@ const files: Record<RedirectFormat, { type: string; name: (id: string) => string
 
 /**
  * GET /api/migrations/{id}/redirect-map/{csv|nginx|apache}: the old and new storefront address
- * of every migrated product and category (CSV), or the permanent redirects between them as
+ * of every migrated product, category and brand (CSV), or the permanent redirects between them as
  * nginx or Apache rules. Streamed from the id map, only for the migration's owner.
  */
 export const getRedirectMap: FastifyPluginAsyncZod = async (app) => {

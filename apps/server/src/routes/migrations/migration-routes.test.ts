@@ -194,6 +194,37 @@ describe.each(testDialects())('migration API on %s', (dialect) => {
     expect(moved.json().dataTypes).toMatchObject({ products: true, reviews: false });
   });
 
+  it('refuses brands into Shopify, which keeps none, but takes them out of Shopify', async () => {
+    const id = (await call(alice, 'POST', '/api/migrations', { storeName: 'Brands' })).json()
+      .id as string;
+    await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      sourceStore: 'woocommerce',
+      destinationStore: 'shopify',
+    });
+    const refused = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      dataTypes: { products: true, brands: true },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({
+      code: 'data_type_unavailable',
+      message: expect.stringMatching(/Shopify has no brand records/),
+    });
+    const reversed = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      sourceStore: 'shopify',
+      destinationStore: 'woocommerce',
+    });
+    expect(reversed.statusCode).toBe(200);
+    const chosen = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      dataTypes: { products: true, brands: true },
+    });
+    expect(chosen.statusCode).toBe(200);
+    expect(chosen.json().dataTypes).toMatchObject({ products: true, brands: true });
+    const into = await call(alice, 'PATCH', `/api/migrations/${id}`, {
+      destinationStore: 'shopify',
+    });
+    expect(into.json().dataTypes).toMatchObject({ products: true, brands: false });
+  });
+
   it('deletes only the owner’s migration', async () => {
     const id = (await call(alice, 'POST', '/api/migrations', { storeName: 'Temp' })).json()
       .id as string;

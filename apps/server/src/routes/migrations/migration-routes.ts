@@ -157,6 +157,7 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
           orders: false,
           coupons: false,
           reviews: false,
+          brands: false,
           ...body.dataTypes,
         };
       }
@@ -165,7 +166,8 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
       if (body.fieldMappings !== undefined) {
         changes.fieldMappings = { ...current.fieldMappings, ...body.fieldMappings };
       }
-      // A data type one of the two platforms cannot carry (reviews and Magento) cannot be chosen;
+      // A data type one of the two platforms cannot carry (reviews and Magento, brands into
+      // Shopify) cannot be chosen;
       // a selection made before the platform changed to such a one is cleared while unpaid.
       {
         const merged = { ...current, ...changes };

@@ -90,13 +90,13 @@ export const faqItems: FaqItem[] = [
     category: 'data',
     question: 'What data can I migrate?',
     answer:
-      'Products with their categories, images, variants, options, prices, inventory and SEO URL keys; customers with their addresses; orders with line items, totals and statuses; coupons with their amounts, dates, limits and the products or categories they apply to; and product reviews with the reviewer, rating, text, date and status. You choose which of them to move. Where a platform cannot hold part of a record (a coupon’s start date, a review’s headline), the report names it for each record. Reviews cannot move to or from Magento 2, whose web API has none; on Shopify, which has no reviews of its own, they are kept on each product with its star rating, for your theme or a reviews app to show.',
+      'Products with their categories, images, variants, options, prices, inventory and SEO URL keys; customers with their addresses; orders with line items, totals and statuses; coupons with their amounts, dates, limits and the products or categories they apply to; product reviews with the reviewer, rating, text, date and status; and brands with their description, logo and SEO fields. You choose which of them to move. Where a platform cannot hold part of a record (a coupon’s start date, a review’s headline), the report names it for each record. Reviews cannot move to or from Magento 2, whose web API has none; on Shopify, which has no reviews of its own, they are kept on each product with its star rating, for your theme or a reviews app to show. Brands cannot move into Shopify, which keeps a brand only as the vendor name of its products (that name moves with each product).',
   },
   {
     category: 'data',
     question: 'Will links to my old product pages still work?',
     answer:
-      'After the migration, its page in your history offers a redirect map: every product and category with its old address and its new one, as a list (CSV) and as permanent redirect rules ready to paste into nginx or Apache. Set them up on the domain your customers and search engines know, and old links lead to the new pages.',
+      'After the migration, its page in your history offers a redirect map: every product, category and brand page with its old address and its new one, as a list (CSV) and as permanent redirect rules ready to paste into nginx or Apache. Set them up on the domain your customers and search engines know, and old links lead to the new pages.',
   },
   {
     category: 'data',

@@ -17,13 +17,14 @@ export const guideSteps = [
   },
   {
     title: 'Select Data',
-    summary: 'Pick products, customers, orders, coupons and reviews, in any combination.',
+    summary: 'Pick products, customers, orders, coupons, reviews and brands, in any combination.',
     details: [
       'Products move with categories, images, variants, options, prices, inventory and URL keys.',
       'Customers move with their addresses. Passwords cannot move between platforms.',
       'Orders move with line items, totals and mapped statuses, without e-mailing your customers.',
       'Coupons move with their amounts, dates and limits, and stay limited to the same products and categories.',
       'Product reviews move with the reviewer, rating, text, date and status, onto the same products (not to or from Magento 2, which has no reviews API).',
+      'Brands move with their description, logo and SEO fields, and products keep their brand (into Shopify, only as each product’s vendor).',
     ],
   },
   {

@@ -348,8 +348,8 @@ function RedirectMapPanel({ migrationId }: { migrationId: string }) {
         Redirect map
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        Every product and category with its old address and its new one, so links and search results
-        that lead to the old store keep working once you switch.
+        Every product, category and brand page with its old address and its new one, so links and
+        search results that lead to the old store keep working once you switch.
       </p>
       <div className="mt-3 flex flex-wrap gap-2">
         <a href={`${base}/csv`} download className={link}>

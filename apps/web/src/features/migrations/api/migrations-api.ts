@@ -126,6 +126,7 @@ export function useEntityCounts(migration: Migration | undefined, enabled: boole
           orders: Boolean(types.orders),
           coupons: Boolean(types.coupons),
           reviews: Boolean(types.reviews),
+          brands: Boolean(types.brands),
         },
       }),
     enabled: Boolean(migration) && enabled,

@@ -54,6 +54,13 @@ function barsOf(migration: Migration, p: MigrationProgress | undefined): Bar[] {
       done: p?.reviewsCompleted ?? 0,
       total: p?.reviewsTotal || counted.reviews || 0,
     },
+    {
+      key: 'brands',
+      label: 'Brands',
+      on: migration.dataTypes.brands,
+      done: p?.brandsCompleted ?? 0,
+      total: p?.brandsTotal || counted.brands || 0,
+    },
   ].filter((b) => b.on);
 }
 

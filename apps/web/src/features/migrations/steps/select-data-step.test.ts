@@ -11,7 +11,13 @@ describe('the Select Data cards at first', () => {
       orders: true,
       coupons: true,
       reviews: true,
+      // Shopify keeps no brand records: off, with its reason.
+      brands: false,
     });
+    expect(
+      initialSelection({ sourceStore: 'shopify', destinationStore: 'woocommerce', dataTypes: {} })
+        .brands,
+    ).toBe(true);
   });
 
   it('show the saved choice once there is one, even when it deselects everything', () => {
@@ -26,19 +32,40 @@ describe('the Select Data cards at first', () => {
           reviews: true,
         },
       }),
-    ).toEqual({ products: true, customers: false, orders: false, coupons: true, reviews: true });
+    ).toEqual({
+      products: true,
+      customers: false,
+      orders: false,
+      coupons: true,
+      reviews: true,
+      brands: false,
+    });
     expect(
       initialSelection({
         ...pair,
         dataTypes: { products: false, customers: false, orders: false },
       }),
-    ).toEqual({ products: false, customers: false, orders: false, coupons: false, reviews: false });
+    ).toEqual({
+      products: false,
+      customers: false,
+      orders: false,
+      coupons: false,
+      reviews: false,
+      brands: false,
+    });
   });
 
-  it('leave coupons and reviews off in a choice saved before they could be chosen', () => {
+  it('leave coupons, reviews and brands off in a choice saved before they could be chosen', () => {
     expect(
       initialSelection({ ...pair, dataTypes: { products: true, customers: true, orders: true } }),
-    ).toEqual({ products: true, customers: true, orders: true, coupons: false, reviews: false });
+    ).toEqual({
+      products: true,
+      customers: true,
+      orders: true,
+      coupons: false,
+      reviews: false,
+      brands: false,
+    });
   });
 
   it('leave a type off, with the reason, where one of the stores cannot hold it', () => {
@@ -56,5 +83,9 @@ describe('the Select Data cards at first', () => {
     ).toMatch(/Magento/);
     expect(unavailableReason(pair, 'reviews')).toBeNull();
     expect(unavailableReason(toMagento, 'coupons')).toBeNull();
+    expect(unavailableReason(pair, 'brands')).toMatch(/Shopify has no brand records/);
+    expect(
+      unavailableReason({ sourceStore: 'shopify', destinationStore: 'bigcommerce' }, 'brands'),
+    ).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { MessageSquareText, Package, ShoppingCart, TicketPercent, Users } from 'lucide-react';
+import { MessageSquareText, Package, ShoppingCart, Tag, TicketPercent, Users } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import {
   dataTypeNames,
@@ -24,6 +24,11 @@ const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Pa
     title: 'Product reviews',
     text: 'Ratings and reviews of the products, with their status',
     Icon: MessageSquareText,
+  },
+  brands: {
+    title: 'Brands',
+    text: 'Brand pages with their description, logo and SEO',
+    Icon: Tag,
   },
 };
 
@@ -55,6 +60,7 @@ export function initialSelection(
     orders: initial('orders'),
     coupons: initial('coupons'),
     reviews: initial('reviews'),
+    brands: initial('brands'),
   };
 }
 
