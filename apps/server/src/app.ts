@@ -163,6 +163,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     sandbox,
     stripe: Boolean(config.stripe.secretKey),
     workers: config.workers,
+    demoLimit: config.demoMigration.limit,
   });
   app.decorate('services', {
     config,

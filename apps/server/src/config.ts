@@ -37,6 +37,10 @@ export const configSchema = z
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     GOOGLE_ISSUER: z.url({ protocol: /^https?$/ }).default('https://accounts.google.com'),
     DEMO_ACCOUNT_TTL_HOURS: z.coerce.number().positive().max(720).default(24),
+    /** Records of each selected type a free demo migration moves. */
+    DEMO_MIGRATION_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
+    /** Free demo migrations one account may start in 24 hours, over all its migrations. */
+    DEMO_MIGRATIONS_PER_DAY: z.coerce.number().int().min(0).max(1000).default(10),
     EGRESS_ALLOWLIST: z
       .string()
       .optional()
@@ -177,6 +181,12 @@ export const configSchema = z
               }
             : undefined,
         demoAccountTtlHours: env.DEMO_ACCOUNT_TTL_HOURS,
+      },
+      /** Free demo migrations before payment: records per type, and how many may be run. */
+      demoMigration: {
+        limit: env.DEMO_MIGRATION_LIMIT,
+        perMigration: 3,
+        perDay: env.DEMO_MIGRATIONS_PER_DAY,
       },
       egressAllowlist: env.EGRESS_ALLOWLIST,
       egressAllowHttp: env.EGRESS_ALLOW_HTTP,

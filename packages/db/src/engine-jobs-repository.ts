@@ -14,6 +14,8 @@ export interface EngineJob {
   id: string;
   migrationId: string;
   userId: string;
+  /** The kind of run it carries out: the migration itself, or a free demo run before payment. */
+  kind: 'migration' | 'demo';
   state: JobState;
   /** No payment limit (demo account or sandbox stores), as decided when it was started. */
   unlimited: boolean;
@@ -41,6 +43,7 @@ function fromRow(row: Selectable<EngineJobsTable>): EngineJob {
     id: row.id,
     migrationId: row.migration_id,
     userId: row.user_id,
+    kind: row.kind === 'demo' ? 'demo' : 'migration',
     state: row.state as JobState,
     unlimited: Number(row.unlimited) === 1,
     leaseOwner: row.lease_owner,
@@ -77,6 +80,11 @@ export interface StartJobInput {
   unlimited: boolean;
   /** The migration's version as the caller checked it: the start applies only to that state. */
   expectedVersion: number;
+  /**
+   * 'demo' queues a free demo run, which leaves the migration row as it is (`lifecycle` and
+   * `progress` are not applied; the migration must still be at `expectedVersion`).
+   */
+  kind?: 'migration' | 'demo';
   lifecycle: {
     status: string;
     currentStep: number;
@@ -199,22 +207,27 @@ export class EngineJobsRepository {
           .executeTakeFirst();
         if (live) return { outcome: 'already_running' as const, job: fromRow(live) };
 
+        const demo = input.kind === 'demo';
         const moved = await trx
           .updateTable('migrations')
-          .set({
-            status: input.lifecycle.status,
-            current_step: input.lifecycle.currentStep,
-            completed_at: input.lifecycle.completedAt,
-            ...(input.lifecycle.newRun ? { started_at: now } : {}),
-            ...(input.progress
-              ? {
-                  migration_stats: JSON.stringify(input.progress.migrationStats),
-                  migrated_entities: input.progress.migratedEntities,
-                }
-              : {}),
-            last_updated: now,
-            version: (eb) => eb('version', '+', 1),
-          })
+          .set(
+            demo
+              ? { version: (eb) => eb('version', '+', 0) }
+              : {
+                  status: input.lifecycle.status,
+                  current_step: input.lifecycle.currentStep,
+                  completed_at: input.lifecycle.completedAt,
+                  ...(input.lifecycle.newRun ? { started_at: now } : {}),
+                  ...(input.progress
+                    ? {
+                        migration_stats: JSON.stringify(input.progress.migrationStats),
+                        migrated_entities: input.progress.migratedEntities,
+                      }
+                    : {}),
+                  last_updated: now,
+                  version: (eb) => eb('version', '+', 1),
+                },
+          )
           .where('id', '=', input.migrationId)
           .where('user_id', '=', input.userId)
           .where('version', '=', input.expectedVersion)
@@ -268,6 +281,7 @@ export class EngineJobsRepository {
             id: newId(),
             migration_id: input.migrationId,
             user_id: input.userId,
+            kind: demo ? 'demo' : 'migration',
             state: 'queued',
             unlimited: input.unlimited ? 1 : 0,
             lease_owner: null,
@@ -302,16 +316,44 @@ export class EngineJobsRepository {
     return row ? fromRow(row) : undefined;
   }
 
-  async latestJob(migrationId: string): Promise<EngineJob | undefined> {
+  /** The newest job of a kind for the migration (its own runs' by default). */
+  async latestJob(
+    migrationId: string,
+    kind: EngineJob['kind'] = 'migration',
+  ): Promise<EngineJob | undefined> {
     const row = await this.#db.kysely
       .selectFrom('engine_jobs')
       .selectAll()
       .where('migration_id', '=', migrationId)
+      .where('kind', '=', kind)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
     return row ? fromRow(row) : undefined;
+  }
+
+  /** Demo jobs queued for the migration so far, whatever became of them. */
+  async demoJobCount(migrationId: string): Promise<number> {
+    const row = await this.#db.kysely
+      .selectFrom('engine_jobs')
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .where('migration_id', '=', migrationId)
+      .where('kind', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Demo jobs an owner queued (on any of their migrations) since an instant (ISO-8601). */
+  async demoJobsOfOwnerSince(userId: string, since: string): Promise<number> {
+    const row = await this.#db.kysely
+      .selectFrom('engine_jobs')
+      .select((eb) => eb.fn.countAll<string | number>().as('count'))
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'demo')
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   async find(jobId: string): Promise<EngineJob | undefined> {

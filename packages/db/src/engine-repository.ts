@@ -6,10 +6,24 @@ import type { Database, EngineIdMapTable, EngineRunsTable } from './schema.ts';
 export type RecordOutcome = 'migrated' | 'skipped' | 'failed';
 export type RunStatus = 'running' | 'completed' | 'failed' | 'payment_required';
 export type RunPhase = 'migrate' | 'verify' | 'done';
+/**
+ * 'migration': the owner's run, which moves the migration through its lifecycle. 'demo': a free
+ * demo run of a few records per type before payment, which leaves the migration where it is.
+ */
+export type RunKind = 'migration' | 'demo';
+
+/** What a finished run did to one entity's records. */
+export interface RunEntityStats {
+  total: number;
+  migrated: number;
+  skipped: number;
+  failed: number;
+}
 
 export interface EngineRun {
   id: string;
   migrationId: string;
+  kind: RunKind;
   status: RunStatus;
   phase: RunPhase;
   entities: string[];
@@ -28,6 +42,8 @@ export interface EngineRun {
   verifyMode: 'full' | 'incremental' | null;
   /** The store that set the pace at the last sample (its limit in full use); null: none. */
   limitedBy: 'source' | 'destination' | null;
+  /** What the run did per entity, kept when its migrate phase ended; null before. */
+  stats: Record<string, RunEntityStats> | null;
   updatedAt: string;
 }
 
@@ -52,6 +68,7 @@ export type RunChanges = Partial<
     | 'samples'
     | 'verifyMode'
     | 'limitedBy'
+    | 'stats'
   >
 >;
 
@@ -208,6 +225,8 @@ function runFromRow(row: Selectable<EngineRunsTable>): EngineRun {
       row.verify_mode === 'full' || row.verify_mode === 'incremental' ? row.verify_mode : null,
     limitedBy:
       row.limited_by === 'source' || row.limited_by === 'destination' ? row.limited_by : null,
+    kind: row.kind === 'demo' ? 'demo' : 'migration',
+    stats: row.stats ? (JSON.parse(row.stats) as Record<string, RunEntityStats>) : null,
     updatedAt: row.updated_at,
   };
 }
@@ -276,13 +295,18 @@ export class EngineRepository {
     return this.#now().toISOString();
   }
 
-  async createRun(migrationId: string, entities: readonly string[]): Promise<EngineRun> {
+  async createRun(
+    migrationId: string,
+    entities: readonly string[],
+    kind: RunKind = 'migration',
+  ): Promise<EngineRun> {
     const now = this.#stamp();
     const row = await this.#k
       .insertInto('engine_runs')
       .values({
         id: newId(),
         migration_id: migrationId,
+        kind,
         status: 'running',
         phase: 'migrate',
         entities: JSON.stringify(entities),
@@ -307,12 +331,19 @@ export class EngineRepository {
     return row ? runFromRow(row) : undefined;
   }
 
-  /** The newest run of a migration (the one the API reports on). */
-  async latestRun(migrationId: string): Promise<EngineRun | undefined> {
+  /**
+   * The newest run of a migration of a kind: its own runs by default (the one the API reports
+   * on), or its newest demo run.
+   */
+  async latestRun(
+    migrationId: string,
+    kind: RunKind = 'migration',
+  ): Promise<EngineRun | undefined> {
     const row = await this.#k
       .selectFrom('engine_runs')
       .selectAll()
       .where('migration_id', '=', migrationId)
+      .where('kind', '=', kind)
       .orderBy('started_at', 'desc')
       .orderBy('id', 'desc')
       .limit(1)
@@ -320,12 +351,13 @@ export class EngineRepository {
     return row ? runFromRow(row) : undefined;
   }
 
-  /** The newest run that has a verification result. */
+  /** The newest of the migration's own runs that has a verification result. */
   async latestVerifiedRun(migrationId: string): Promise<EngineRun | undefined> {
     const row = await this.#k
       .selectFrom('engine_runs')
       .selectAll()
       .where('migration_id', '=', migrationId)
+      .where('kind', '=', 'migration')
       .where('verification', 'is not', null)
       .orderBy('started_at', 'desc')
       .orderBy('id', 'desc')
@@ -350,6 +382,8 @@ export class EngineRepository {
     if (changes.samples !== undefined) columns.samples = JSON.stringify(changes.samples);
     if (changes.verifyMode !== undefined) columns.verify_mode = changes.verifyMode;
     if (changes.limitedBy !== undefined) columns.limited_by = changes.limitedBy;
+    if (changes.stats !== undefined)
+      columns.stats = changes.stats === null ? null : JSON.stringify(changes.stats);
     await this.#k.updateTable('engine_runs').set(columns).where('id', '=', runId).execute();
   }
 
@@ -739,6 +773,38 @@ export class EngineRepository {
       entity: r.entity,
       outcome: r.outcome as RecordOutcome,
       count: Number(r.count),
+    }));
+  }
+
+  /** The records a run touched last (at most `limit`, by entity and source id). */
+  async runRecords(
+    migrationId: string,
+    runId: string,
+    limit: number,
+  ): Promise<
+    {
+      entity: string;
+      sourceId: string;
+      destinationId: string | null;
+      outcome: RecordOutcome;
+      reason: string | null;
+    }[]
+  > {
+    const rows = await this.#k
+      .selectFrom('engine_id_map')
+      .select(['entity', 'source_id', 'destination_id', 'outcome', 'reason'])
+      .where('migration_id', '=', migrationId)
+      .where('run_id', '=', runId)
+      .orderBy('entity')
+      .orderBy('source_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      entity: r.entity,
+      sourceId: r.source_id,
+      destinationId: r.destination_id,
+      outcome: r.outcome as RecordOutcome,
+      reason: r.reason,
     }));
   }
 

@@ -16,6 +16,7 @@ import { verifyAgain } from './migrations/0014-verify-again.ts';
 import { runPace } from './migrations/0015-run-pace.ts';
 import { fieldMappings } from './migrations/0016-field-mappings.ts';
 import { storefrontPaths } from './migrations/0017-storefront-paths.ts';
+import { demoRuns } from './migrations/0018-demo-runs.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0015_run_pace': runPace,
   '0016_field_mappings': fieldMappings,
   '0017_storefront_paths': storefrontPaths,
+  '0018_demo_runs': demoRuns,
 };
 
 export const migrationProvider: MigrationProvider = {

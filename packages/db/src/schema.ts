@@ -202,6 +202,10 @@ export interface EngineRunsTable {
   verify_mode: Generated<string | null>;
   /** source | destination: the store that set the pace at the last sample; null: none (0015). */
   limited_by: Generated<string | null>;
+  /** migration | demo: a demo run leaves the migration's lifecycle alone (0018). */
+  kind: Generated<string>;
+  /** JSON of what a finished run did per entity: { migrated, skipped, failed } (0018). */
+  stats: Generated<string | null>;
 }
 
 /**
@@ -286,6 +290,8 @@ export interface EngineJobsTable {
   queue_job_id: string | null;
   created_at: string;
   updated_at: string;
+  /** migration | demo: the kind of run the job carries out (0018). */
+  kind: Generated<string>;
 }
 
 export interface RateLimitEventsTable {

@@ -235,6 +235,63 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(sourceStore.records.brands.size).toBe(4);
   });
 
+  it('moves a free demo of a few records per type, with what its orders and reviews name, leaving the migration as it was; the full run then writes the rest once', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 23,
+      customers: 11,
+      orders: 17,
+      coupons: 5,
+      reviews: 9,
+      brands: 6,
+    });
+    const dataTypes = ['products', 'customers', 'orders', 'coupons', 'reviews', 'brands'];
+    const before = await migrations.findForUser(migrationId, 'u1');
+    const demo = await executeMigration(options({ dataTypes, demo: { limit: 3 } }));
+    expect(demo.status).toBe('completed');
+    expect(demo.verification).toMatchObject({ status: 'passed', mismatched: 0, missing: 0 });
+    const at = destinationStore.records;
+    expect(at.orders.size).toBe(3);
+    expect(at.reviews.size).toBe(3);
+    expect(at.coupons.size).toBe(3);
+    expect(at.brands.size).toBe(3);
+    // Every category comes (products need theirs); every order's customer and products, and
+    // every review's product, are there besides the first three of each.
+    expect(at.categories.size).toBe(sourceStore.records.categories.size);
+    const skus = new Set([...at.products.values()].map((p) => p.sku));
+    const emails = new Set([...at.customers.values()].map((c) => c.email));
+    for (const order of at.orders.values()) {
+      if (order.customerId) expect(at.customers.has(order.customerId)).toBe(true);
+      for (const line of order.lines) if (line.sku) expect(skus.has(line.sku)).toBe(true);
+    }
+    for (const review of at.reviews.values()) expect(at.products.has(review.productId)).toBe(true);
+    expect(skus.size).toBeGreaterThanOrEqual(3);
+    expect(skus.size).toBeLessThan(sourceStore.records.products.size);
+    expect(emails.size).toBeLessThan(sourceStore.records.customers.size);
+    // The migration is where it was: same status, step and progress; the demo has its own run.
+    const after = await migrations.findForUser(migrationId, 'u1');
+    expect(after).toMatchObject({
+      status: before?.status,
+      currentStep: before?.currentStep,
+      migrationStats: before?.migrationStats,
+    });
+    expect(await repository.latestRun(migrationId)).toBeUndefined();
+    const demoRun = await repository.latestRun(migrationId, 'demo');
+    expect(demoRun).toMatchObject({ kind: 'demo', status: 'completed', phase: 'done' });
+    expect(demoRun?.stats?.orders).toMatchObject({ total: 3, migrated: 3, failed: 0 });
+
+    // The paid migration writes the rest, and none of the demo's records a second time.
+    const created = () => Object.values(destinationStore.writeCalls).reduce((a, b) => a + b, 0);
+    const demoWrites = created();
+    const full = await executeMigration(options({ dataTypes }));
+    expect(full.status).toBe('completed');
+    expect(full.verification).toMatchObject({ status: 'passed', mismatched: 0, missing: 0 });
+    for (const entity of entityTypes)
+      expect(at[entity].size, entity).toBe(sourceStore.records[entity].size);
+    expect(full.stats.orders).toMatchObject({ total: 17, skipped: 3, migrated: 14 });
+    expect(created()).toBeGreaterThan(demoWrites);
+    expect((await migrations.findForUser(migrationId, 'u1'))?.status).toBe('completed');
+  });
+
   it('fails a review whose product was not migrated, with the reason, without asking the destination, and writes it once its product is there', async () => {
     const { destinationStore, options } = setup({
       products: 3,

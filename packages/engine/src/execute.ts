@@ -5,7 +5,13 @@ import {
   type FieldMappings,
   type MigrationStatus,
 } from '@replatform/contracts/migration';
-import type { EngineRepository, EngineRun, LeaseFence } from '@replatform/db/engine-repository';
+import type {
+  EngineRepository,
+  EngineRun,
+  LeaseFence,
+  RunKind,
+} from '@replatform/db/engine-repository';
+import { DemoPicker, type DemoOptions } from './demo.ts';
 import { EngineError, fatalError } from './errors.ts';
 import {
   MigratePhase,
@@ -31,6 +37,13 @@ export interface ExecuteOptions {
   mappings?: FieldMappings | undefined;
   /** Products + customers + orders paid for; undefined = no limit (demo, sandbox, CLI). */
   paidRecords?: number | undefined;
+  /**
+   * A free demo run before payment: at most `limit` records of each selected type (with the
+   * customers and products its orders name), written, reported and verified like a run, kept in
+   * the id map so the full migration skips or updates them, and leaving the migration's status,
+   * step and progress as they are. It has runs of its own (kind 'demo').
+   */
+  demo?: DemoOptions | undefined;
   signal?: AbortSignal | undefined;
   /** The job lease the run is done under; batches are not committed once it is lost. */
   fence?: LeaseFence | undefined;
@@ -88,8 +101,9 @@ export async function recordRunFailure(
   code: string,
   message: string,
   now: () => Date = () => new Date(),
+  kind: RunKind = 'migration',
 ): Promise<ExecuteResult> {
-  const run = await repository.createRun(migrationId, []);
+  const run = await repository.createRun(migrationId, [], kind);
   await repository.updateRun(run.id, {
     status: 'failed',
     phase: 'done',
@@ -97,7 +111,9 @@ export async function recordRunFailure(
     errorCode: code,
     errorMessage: message,
   });
-  await repository.setLifecycle(migrationId, { status: 'failed' }, statusesLeadingTo('failed'));
+  // A demo run that fails leaves the migration as it was: the owner may still pay and run it.
+  if (kind === 'migration')
+    await repository.setLifecycle(migrationId, { status: 'failed' }, statusesLeadingTo('failed'));
   return { runId: run.id, status: 'failed', code, message, stats: {} };
 }
 
@@ -121,7 +137,9 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
     ),
   };
 
-  let run: EngineRun | undefined = await repository.latestRun(migrationId);
+  const kind: RunKind = options.demo ? 'demo' : 'migration';
+  const lifecycle = kind === 'migration';
+  let run: EngineRun | undefined = await repository.latestRun(migrationId, kind);
   // The destination may hold records this migration wrote without its id map knowing them: the
   // run in progress was interrupted, or the last one failed part-way through a batch. Connectors
   // then look for them before creating (and otherwise trust the id map: new means new).
@@ -136,9 +154,9 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       ).streams;
     } catch (error) {
       const failure = fatalError(error, 'destination', 'planning');
-      return recordRunFailure(repository, migrationId, failure.code, failure.message, now);
+      return recordRunFailure(repository, migrationId, failure.code, failure.message, now, kind);
     }
-    run = await repository.createRun(migrationId, streams);
+    run = await repository.createRun(migrationId, streams, kind);
   }
   const streams = run.entities as EntityType[];
   // What the migrate phase did; a run resumed at verification reports only the verification
@@ -147,11 +165,12 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
   let runFacts: Pick<ExecuteResult, 'notes' | 'rateUsage'> = { notes: run.notes };
 
   if (run.phase === 'migrate') {
-    await repository.setLifecycle(
-      migrationId,
-      { status: 'in-progress', currentStep: 4, completedAt: null },
-      statusesLeadingTo('in-progress'),
-    );
+    if (lifecycle)
+      await repository.setLifecycle(
+        migrationId,
+        { status: 'in-progress', currentStep: 4, completedAt: null },
+        statusesLeadingTo('in-progress'),
+      );
     const runId = run.id;
     const sampleEvery = options.sampleEveryMs ?? 15_000;
     const samples = [...run.samples];
@@ -192,7 +211,8 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       source,
       destination: options.destination,
       choices: mappingNotes(mappings),
-      paidRecords: options.paidRecords,
+      paidRecords: options.demo ? undefined : options.paidRecords,
+      demo: options.demo ? new DemoPicker(options.demo) : undefined,
       signal: options.signal,
       fence: options.fence,
       concurrency: options.concurrency,
@@ -216,6 +236,8 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
     await saving;
     const finishedAt = now().toISOString();
     const facts = { notes: outcome.notes, rateUsage: outcome.rateUsage };
+    if (outcome.status !== 'interrupted')
+      await repository.updateRun(run.id, { stats: outcome.stats });
     switch (outcome.status) {
       case 'interrupted':
         return { runId: run.id, status: 'interrupted', stats: outcome.stats, ...facts };
@@ -227,11 +249,12 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
           errorCode: outcome.code,
           errorMessage: outcome.message,
         });
-        await repository.setLifecycle(
-          migrationId,
-          { status: 'failed' },
-          statusesLeadingTo('failed'),
-        );
+        if (lifecycle)
+          await repository.setLifecycle(
+            migrationId,
+            { status: 'failed' },
+            statusesLeadingTo('failed'),
+          );
         const result: ExecuteResult = {
           runId: run.id,
           status: 'failed',
@@ -270,11 +293,12 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
           phase: verify ? 'verify' : 'done',
           finishedAt,
         });
-        await repository.setLifecycle(
-          migrationId,
-          { status: 'completed', currentStep: 5, completedAt: finishedAt },
-          statusesLeadingTo('completed'),
-        );
+        if (lifecycle)
+          await repository.setLifecycle(
+            migrationId,
+            { status: 'completed', currentStep: 5, completedAt: finishedAt },
+            statusesLeadingTo('completed'),
+          );
         await options.onMigrated?.({
           runId: run.id,
           status: 'completed',

@@ -29,6 +29,7 @@ import { LeaseLostError } from '@replatform/db/engine-repository';
 import { contentHash } from './content-hash.ts';
 import { fatalError, type EngineError } from './errors.ts';
 import { isPaidEntity, paidEntityTypes } from './plan.ts';
+import type { DemoPicker } from './demo.ts';
 import { readAhead, readPages } from './read-pages.ts';
 import {
   imageKeys,
@@ -108,6 +109,11 @@ export interface MigratePhaseOptions {
   destination: StoreSide;
   /** Products + customers + orders that may reach the destination; undefined = no limit. */
   paidRecords?: number | undefined;
+  /**
+   * A free demo run: moves only the records the picker chooses, and leaves the migration's
+   * progress columns alone (they show the owner's own runs).
+   */
+  demo?: DemoPicker | undefined;
   signal?: AbortSignal | undefined;
   fence?: LeaseFence | undefined;
   /** Batches written at once (commits stay in order). */
@@ -325,6 +331,13 @@ export class MigratePhase {
   async run(): Promise<MigratePhaseResult> {
     const o = this.#o;
     try {
+      if (o.demo) {
+        const picker = o.demo;
+        await this.#sourceCall(
+          () => picker.prepare(o.source.connection, o.streams, this.#sourceWatch, o.signal),
+          'choosing the demo records',
+        );
+      }
       await this.#loadStats();
       const checkpoints = await o.repository.checkpoints(o.runId);
       const paidCount = paidEntityTypes.reduce(
@@ -440,12 +453,18 @@ export class MigratePhase {
       ),
     );
     o.streams.forEach((entity, i) => {
-      this.#stats[entity] = { total: totals[i] ?? 0, migrated: 0, skipped: 0, failed: 0 };
+      const total = o.demo ? o.demo.total(entity, totals[i] ?? 0) : (totals[i] ?? 0);
+      this.#stats[entity] = { total, migrated: 0, skipped: 0, failed: 0 };
     });
     for (const row of await o.repository.runCounts(o.migrationId, o.runId)) {
       const stats = this.#stats[row.entity as EntityType];
       if (stats) stats[row.outcome] += row.count;
     }
+    if (o.demo)
+      for (const entity of o.streams) {
+        const s = this.#stats[entity];
+        if (s) o.demo.resume(entity, s.migrated + s.skipped + s.failed);
+      }
   }
 
   #progressColumns(withCounts: boolean): MigrationProgressColumns {
@@ -481,7 +500,11 @@ export class MigratePhase {
   }
 
   async #persistProgress(withCounts = false): Promise<void> {
-    await this.#o.repository.writeProgress(this.#o.migrationId, this.#progressColumns(withCounts));
+    if (!this.#o.demo)
+      await this.#o.repository.writeProgress(
+        this.#o.migrationId,
+        this.#progressColumns(withCounts),
+      );
     this.#report();
   }
 
@@ -604,10 +627,38 @@ export class MigratePhase {
     }
   }
 
+  /**
+   * A demo run first fetches by id the records its orders and reviews name, where the source
+   * reads by id (else the stream's pages are read until they are all found). Answers false when
+   * the run stopped meanwhile.
+   */
+  async #demoNeeded(lane: Lane, demo: DemoPicker): Promise<boolean> {
+    const { entity } = lane;
+    const connection = this.#o.source.connection;
+    const wanted = [...demo.needed(entity)];
+    if (!wanted.length || !connection.readByIds) return true;
+    const readByIds = connection.readByIds.bind(connection);
+    for (let i = 0; i < wanted.length; i += 100) {
+      const ids = wanted.slice(i, i + 100);
+      const records = await this.#sourceCall(
+        () => readByIds(entity, ids),
+        `reading the ${entity} the demo needs`,
+      );
+      const batch = emptyBatch();
+      batch.records = records.filter((r) => demo.take(entity, r.id));
+      if (batch.records.length) await this.#dispatch(lane, batch);
+      if (this.#halted()) return false;
+    }
+    return true;
+  }
+
   async #streamPages(lane: Lane, from: Checkpoint | null): Promise<void> {
     const { entity } = lane;
     const size = this.#batchSize(entity);
     let current = emptyBatch();
+    const demo = this.#o.demo;
+    if (demo && !(await this.#demoNeeded(lane, demo))) return;
+    if (demo?.satisfied(entity)) return;
     const pages = readAhead(
       readPages(this.#o.source.connection, entity, from, this.#sourceWatch, this.#o.signal),
     );
@@ -615,6 +666,7 @@ export class MigratePhase {
       for await (const page of pages) {
         const losses = lossesOf(page.losses);
         for (const record of page.records) {
+          if (demo && !demo.take(entity, record.id)) continue;
           current.records.push(record);
           const lost = losses.get(record.id);
           if (lost) current.losses.set(record.id, lost);
@@ -624,11 +676,13 @@ export class MigratePhase {
             if (this.#halted()) return;
           }
         }
-        for (const rejected of page.rejected ?? []) current.rejected.push(rejected);
+        for (const rejected of page.rejected ?? [])
+          if (!demo || demo.take(entity, rejected.sourceId)) current.rejected.push(rejected);
         // Everything up to the end of this page is in `current` or an earlier batch, so the
         // page's successor is a safe place to resume once `current` is committed.
         if (page.next) current.checkpoint = JSON.stringify(page.next);
         if (this.#halted()) return;
+        if (demo?.satisfied(entity)) break;
       }
     } catch (error) {
       if (error instanceof StopRun || error instanceof LeaseLostError) throw error;
@@ -659,8 +713,11 @@ export class MigratePhase {
         this.#sourceWatch,
         this.#o.signal,
       )) {
-        all.push(...(page.records as Node[]));
-        rejected.push(...(page.rejected ?? []));
+        const demo = this.#o.demo;
+        all.push(...(page.records as Node[]).filter((r) => !demo || demo.take(entity, r.id)));
+        rejected.push(
+          ...(page.rejected ?? []).filter((r) => !demo || demo.take(entity, r.sourceId)),
+        );
         for (const [id, lost] of lossesOf(page.losses)) losses.set(id, lost);
       }
     } catch (error) {
@@ -1080,7 +1137,7 @@ export class MigratePhase {
       ...(prepared.batch.checkpoint === undefined
         ? {}
         : { checkpoint: { checkpoint: prepared.batch.checkpoint, done: false } }),
-      progress: this.#progressColumns(false),
+      ...(o.demo ? {} : { progress: this.#progressColumns(false) }),
       ...(o.fence ? { fence: o.fence } : {}),
       ...(assets.length ? { assets } : {}),
     });

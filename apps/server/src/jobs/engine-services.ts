@@ -74,6 +74,8 @@ export interface EngineServicesOptions {
   maxFailures?: number;
   concurrency?: number;
   retry?: RetryPolicy;
+  /** Records of each selected type a free demo migration moves (DEMO_MIGRATION_LIMIT). */
+  demoLimit?: number;
 }
 
 export function createEngineServices(options: EngineServicesOptions): EngineServices {
@@ -87,6 +89,7 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
     notifier: options.notifier,
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
+    ...(options.demoLimit === undefined ? {} : { demoLimit: options.demoLimit }),
   });
   const limits = {
     ...(options.workers === undefined ? {} : { workers: options.workers }),

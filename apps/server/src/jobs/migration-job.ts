@@ -3,6 +3,7 @@ import type { Platform } from '@replatform/contracts/migration';
 import type { EngineJob } from '@replatform/db/engine-jobs-repository';
 import type { EngineRepository } from '@replatform/db/engine-repository';
 import type { MigrationsRepository, StoredMigration } from '@replatform/db/migrations-repository';
+import { DEFAULT_DEMO_LIMIT } from '@replatform/engine/demo';
 import { executeMigration, recordRunFailure, type ExecuteResult } from '@replatform/engine/execute';
 import type { StoreSide } from '@replatform/engine/migrate';
 import { paidRecordLimit } from '@replatform/engine/payment-limit';
@@ -37,6 +38,8 @@ export interface MigrationJobDeps {
    * outage; the run keeps waiting and carries on by itself). Default 5 minutes.
    */
   tellOwnerAfterWaitMs?: number;
+  /** Records of each selected type a demo job moves (DEMO_MIGRATION_LIMIT). */
+  demoLimit?: number;
 }
 
 function errorText(error: unknown): string {
@@ -107,6 +110,22 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
     }
   };
 
+  /** How a demo run went, in one notification: it is looked at on Select Data, before paying. */
+  const announceDemo = async (migration: StoredMigration, result: ExecuteResult) => {
+    const name = migration.storeName;
+    const count = (key: 'migrated' | 'failed') =>
+      Object.values(result.stats).reduce((n, s) => n + (s?.[key] ?? 0), 0);
+    if (result.status === 'completed')
+      await notify(
+        migration,
+        count('failed') ? 'warning' : 'success',
+        'Demo migration finished',
+        `${name}: ${count('migrated')} demo records are in your destination store${count('failed') ? `, ${count('failed')} could not be moved (the report says why)` : ''}. Check them, then pay and run the full migration; the demo records are not moved twice.`,
+      );
+    else if (result.status === 'failed')
+      await notify(migration, 'error', 'Demo migration failed', `${name}: ${result.message ?? ''}`);
+  };
+
   const announce = async (migration: StoredMigration, result: ExecuteResult) => {
     const name = migration.storeName;
     // What the destination store did around the import (e.g. customer e-mails switched off and
@@ -161,9 +180,49 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
         destination = side(migration, 'destination');
       } catch (error) {
         const message = `The stores could not be opened: ${errorText(error)}`;
-        await recordRunFailure(deps.engine, migration.id, 'store_config', message);
-        await notify(migration, 'error', 'Migration failed', `${migration.storeName}: ${message}`);
+        const demo = job.kind === 'demo';
+        await recordRunFailure(
+          deps.engine,
+          migration.id,
+          'store_config',
+          message,
+          undefined,
+          job.kind,
+        );
+        await notify(
+          migration,
+          'error',
+          demo ? 'Demo migration failed' : 'Migration failed',
+          `${migration.storeName}: ${message}`,
+        );
         return { state: 'failed', error: message };
+      }
+
+      if (job.kind === 'demo') {
+        try {
+          const result = await executeMigration({
+            repository: deps.engine,
+            migrationId: migration.id,
+            dataTypes: selectedDataTypes(migration.dataTypes),
+            source,
+            destination,
+            mappings: storedMappings(migration),
+            demo: { limit: deps.demoLimit ?? DEFAULT_DEMO_LIMIT },
+            signal,
+            fence,
+            concurrency: deps.concurrency,
+            retry: deps.retry,
+            log: (message, fields) =>
+              deps.log.info({ migrationId: migration.id, demo: true, ...fields }, message),
+          });
+          if (result.status !== 'interrupted') await announceDemo(migration, result);
+          if (result.status === 'completed') return { state: 'done' };
+          if (result.status === 'failed')
+            return { state: 'failed', error: result.message ?? 'failed' };
+          return { state: 'interrupted' };
+        } finally {
+          await Promise.allSettled([source.connection.close?.(), destination.connection.close?.()]);
+        }
       }
 
       const previous = await deps.engine.latestRun(migration.id);
@@ -217,11 +276,17 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
     async giveUp(job: EngineJob, reason: string, explanation?: string): Promise<void> {
       const migration = await deps.migrations.findForUser(job.migrationId, job.userId);
       if (!migration) return;
+      const demo = job.kind === 'demo';
       const message =
         explanation ??
-        `The migration was stopped because ${reason}. Nothing was lost; please contact support or start it again.`;
-      await recordRunFailure(deps.engine, migration.id, 'internal', message);
-      await notify(migration, 'error', 'Migration failed', `${migration.storeName}: ${message}`);
+        `The ${demo ? 'demo migration' : 'migration'} was stopped because ${reason}. Nothing was lost; please contact support or start it again.`;
+      await recordRunFailure(deps.engine, migration.id, 'internal', message, undefined, job.kind);
+      await notify(
+        migration,
+        'error',
+        demo ? 'Demo migration failed' : 'Migration failed',
+        `${migration.storeName}: ${message}`,
+      );
     },
   };
 }

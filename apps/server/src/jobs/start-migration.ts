@@ -175,6 +175,12 @@ export async function startMigration(
   user: Pick<CurrentUser, 'isDemo'>,
 ): Promise<StartResult> {
   const live = await engine.jobs.liveJob(migration.id);
+  if (live?.kind === 'demo')
+    throw new ApiError(
+      409,
+      'demo_running',
+      'A demo migration is running. Start the migration once it has finished: the records it moved are not moved twice.',
+    );
   if (live) return { job: live, alreadyRunning: true };
 
   // Judged by the credentials sealed on the migration now, which are what the run will use.

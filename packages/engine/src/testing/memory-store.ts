@@ -192,7 +192,9 @@ function atOwnAddress<E extends EntityType>(entity: E, record: EntityRecord[E]):
   if (entity !== 'products' && entity !== 'categories' && entity !== 'brands') return record;
   const shown = record as EntityRecord['products' | 'categories' | 'brands'];
   if (shown.sourceUrlPath === null || !shown.slug) return record;
-  const base = { products: 'item', categories: 'department', brands: 'maker' }[entity];
+  const base: string = { products: 'item', categories: 'department', brands: 'maker' }[
+    entity as 'products' | 'categories' | 'brands'
+  ];
   return { ...shown, sourceUrlPath: `/${base}/${shown.slug}/` } as EntityRecord[E];
 }
 

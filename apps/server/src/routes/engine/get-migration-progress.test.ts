@@ -25,6 +25,7 @@ function runOf(over: Partial<EngineRun>): EngineRun {
   return {
     id: 'run-1',
     migrationId: 'm-1',
+    kind: 'migration',
     status: 'running',
     phase: 'migrate',
     entities: ['products', 'customers'],
@@ -39,6 +40,7 @@ function runOf(over: Partial<EngineRun>): EngineRun {
     samples: [1, 2, 3, 4].map((m) => [started + m * minute, m * 100]),
     verifyMode: null,
     limitedBy: null,
+    stats: null,
     updatedAt: new Date(started).toISOString(),
     ...over,
   };
