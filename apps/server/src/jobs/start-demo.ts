@@ -36,12 +36,6 @@ export async function startDemoMigration(
 ): Promise<EngineJob> {
   const live = await engine.jobs.liveJob(migration.id);
   if (live?.kind === 'demo') return live;
-  if (live)
-    throw new ApiError(
-      409,
-      'migration_running',
-      'The migration itself is running; a demo is for before it starts.',
-    );
   // Before the migration's own first run (its status moves on with the wizard's steps already).
   if (
     (await engine.repository.latestRun(migration.id)) !== undefined ||
@@ -51,6 +45,12 @@ export async function startDemoMigration(
       409,
       'demo_after_start',
       'A demo migration runs before the migration itself, and this one has already started.',
+    );
+  if (live)
+    throw new ApiError(
+      409,
+      'migration_running',
+      'The migration itself is running; a demo is for before it starts.',
     );
   const ready = storesReady({
     currentStep: migration.currentStep,
@@ -62,8 +62,7 @@ export async function startDemoMigration(
     dataTypes: migration.dataTypes,
     paid: migration.paymentInfo?.paymentStatus === 'paid',
   });
-  if (!ready)
-    throw new ApiError(409, 'stores_not_connected', 'Connect both stores first.');
+  if (!ready) throw new ApiError(409, 'stores_not_connected', 'Connect both stores first.');
   if (!hasSelectedData(migration.dataTypes))
     throw new ApiError(409, 'no_data_selected', 'Select at least one data type.');
   if (user.isDemo && !engine.isSandbox(migration))
