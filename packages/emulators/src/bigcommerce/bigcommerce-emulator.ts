@@ -60,7 +60,7 @@ export interface BigCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'
 }
 
 export type StoredEntity =
-  'categories' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
+  'categories' | 'brands' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
 
 export interface RunningBigCommerceEmulator extends RunningEmulator {
   storeHash: string;
@@ -161,6 +161,8 @@ export async function startBigCommerceEmulator(
     switch (entity) {
       case 'categories':
         return state.categories.length;
+      case 'brands':
+        return state.brands.length;
       case 'products':
         return state.products.length;
       case 'coupons':
