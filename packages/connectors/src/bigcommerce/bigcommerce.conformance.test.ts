@@ -69,7 +69,8 @@ describeConformance('bigcommerce', {
   storeOwned: {
     categories: ['imageUrl'],
     brands: ['imageUrl'],
-    products: ['images.url', 'variants.imageUrl'] },
+    products: ['images.url', 'variants.imageUrl'],
+  },
   native: {
     async read(store, entity) {
       const records = await nativeOf(store).nativeRecords(entity);

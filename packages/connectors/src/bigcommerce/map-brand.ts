@@ -124,7 +124,8 @@ export function holdsBrand(current: BcBrandFull, body: BrandBody): boolean {
   return (
     current.name === body.name &&
     current.page_title === body.page_title &&
-    JSON.stringify(current.meta_keywords) === JSON.stringify(body.meta_keywords) &&
+    JSON.stringify(current.meta_keywords.filter((k) => k !== '')) ===
+      JSON.stringify(body.meta_keywords) &&
     current.meta_description === body.meta_description &&
     current.search_keywords === body.search_keywords &&
     Boolean(current.image_url) === Boolean(body.image_url) &&
