@@ -196,7 +196,7 @@ describe('BigCommerce destination check', () => {
     expect(error).toBeInstanceOf(ConnectorError);
     expect(error).toMatchObject({ errorClass: 'config', code: 'read_only_credentials' });
     expect((error as Error).message).toContain(
-      'may not change products, categories and product reviews, customers, orders and coupons: its Products, Customers, Orders and Marketing scopes are not set to modify.',
+      'may not change products, categories, brands and product reviews, customers, orders and coupons: its Products, Customers, Orders and Marketing scopes are not set to modify.',
     );
     expect(String((error as Error).message)).not.toContain('read-only-token');
   });

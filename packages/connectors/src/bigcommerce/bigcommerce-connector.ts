@@ -20,6 +20,7 @@ import { BigCommerceClient, type ClientStats, type RetryPolicy } from './client.
 import type { PacerOptions } from './rate-pacer.ts';
 import {
   pageSizes,
+  readBrands,
   readCategories,
   readCoupons,
   readCustomers,
@@ -28,6 +29,7 @@ import {
   readReviews,
 } from './read.ts';
 import { BcSession, v3Total } from './session.ts';
+import { writeBrands } from './write-brands.ts';
 import { writeCategories, writeProducts } from './write-catalog.ts';
 import { writeCoupons } from './write-coupons.ts';
 import { customerConcurrency, customersPerCall, writeCustomers } from './write-customers.ts';
@@ -39,7 +41,7 @@ import { couponCountSchema, orderCountSchema } from './payloads.ts';
 import { parseAnswer } from './session.ts';
 
 /**
- * BigCommerce connector: catalog v3 (with product reviews), customers v3, orders v2
+ * BigCommerce connector: catalog v3 (with brands and product reviews), customers v3, orders v2
  * (platform-specs/bigcommerce), coupons v2 (marketing.v2.yml, kept in the emulators'
  * specs/bigcommerce).
  *
@@ -90,10 +92,11 @@ export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'conn
 };
 
 export const bigCommerceCapabilities: Capabilities = {
-  read: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
-  write: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+  read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+  write: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
   batchSize: {
     categories: 50,
+    brands: 50,
     products: 25,
     coupons: 25,
     customers: customersPerCall * customerConcurrency,
@@ -123,7 +126,7 @@ export const bigCommerceCapabilities: Capabilities = {
 const writeProbes = [
   {
     scope: 'Products',
-    records: 'products, categories and product reviews',
+    records: 'products, categories, brands and product reviews',
     path: '/v3/catalog/products',
     body: [],
   },
@@ -206,6 +209,8 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
         return v3Total(client, '/v3/catalog/trees/categories', {
           'tree_id:in': [await this.#session.treeId()],
         });
+      case 'brands':
+        return v3Total(client, '/v3/catalog/brands');
       case 'products':
         return v3Total(client, '/v3/catalog/products');
       case 'coupons': {
@@ -228,6 +233,7 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
       [K in EntityType]: (s: BcSession, c: Checkpoint | null) => AsyncIterable<Page<K>>;
     } = {
       categories: readCategories,
+      brands: readBrands,
       products: readProducts,
       coupons: readCoupons,
       customers: readCustomers,
@@ -246,6 +252,8 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
     switch (entity) {
       case 'categories':
         return writeCategories(this.#session, records as EntityRecord['categories'][], idMap);
+      case 'brands':
+        return writeBrands(this.#session, records as EntityRecord['brands'][], idMap);
       case 'products':
         return writeProducts(this.#session, records as EntityRecord['products'][], idMap);
       case 'coupons':

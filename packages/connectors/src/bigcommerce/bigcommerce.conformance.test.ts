@@ -66,7 +66,11 @@ describeConformance('bigcommerce', {
   },
   http: recording,
   // BigCommerce downloads every image and serves its own copy.
-  storeOwned: { categories: ['imageUrl'], products: ['images.url', 'variants.imageUrl'] },
+  storeOwned: {
+    categories: ['imageUrl'],
+    brands: ['imageUrl'],
+    products: ['images.url', 'variants.imageUrl'],
+  },
   native: {
     async read(store, entity) {
       const records = await nativeOf(store).nativeRecords(entity);

@@ -122,6 +122,9 @@ export const categoryExtras: readonly Extra[] = [
   extra('url.is_customized', 'boolean', true),
 ];
 
+/** Brand fields (brands_catalog.v3.yml brand_Full) with no canonical field. */
+export const brandExtras: readonly Extra[] = [extra('custom_url.is_customized', 'boolean', true)];
+
 /** Customer fields (customers.v3.yml customer_Full) with no canonical field. */
 export const customerExtras: readonly Extra[] = [
   extra('company', 'text', ''),

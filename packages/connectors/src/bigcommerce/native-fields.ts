@@ -11,6 +11,7 @@ import {
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 import { reviewTextAsKept, reviewTitleAsWritten, toTheSecond } from './map-review.ts';
 import {
+  brandExtras,
   categoryExtras,
   couponExtras,
   customerExtras,
@@ -260,6 +261,26 @@ const categoryFields: Record<string, SourceField> = {
   url: {
     converted: ['slug', 'sourceUrlPath'],
     how: 'the storefront path, and the slug as its last part.',
+  },
+  ...metafieldFields('metafields', 'metafields'),
+};
+
+const brandFields: Record<string, SourceField> = {
+  ...extrasOf(brandExtras, '', 'metafields'),
+  id: assigned('BigCommerce numbers brands itself'),
+  name: { carried: 'name' },
+  page_title: { carried: 'seoTitle' },
+  meta_keywords: {
+    converted: 'seoKeywords',
+    how: 'in their order; empty keywords are left out.',
+    meaning: (value) => (Array.isArray(value) ? value.filter((k) => k !== '') : value),
+  },
+  meta_description: { carried: 'seoDescription' },
+  search_keywords: { carried: 'searchKeywords' },
+  image_url: { carried: 'imageUrl' },
+  custom_url: {
+    converted: ['slug', 'sourceUrlPath'],
+    how: "the storefront path of the brand's page, and the slug as its last part (without .html).",
   },
   ...metafieldFields('metafields', 'metafields'),
 };
@@ -706,6 +727,7 @@ const reviewFields: Record<string, SourceField> = {
 
 export const bigCommerceNativeFields: NativeCatalogue = {
   categories: categoryFields,
+  brands: brandFields,
   products: productFields,
   coupons: couponFields,
   customers: customerFields,
@@ -720,6 +742,9 @@ export const bigCommerceNativeFields: NativeCatalogue = {
 export const bigCommerceAssignedOnWrite: Partial<Record<EntityType, Record<string, string>>> = {
   categories: {
     image_url: 'BigCommerce downloads the image and serves its own copy',
+  },
+  brands: {
+    image_url: 'BigCommerce downloads the logo and serves its own copy',
   },
   products: {
     date_created: 'BigCommerce stamps the date a product is made and takes none',
@@ -778,6 +803,26 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
       imageUrl: 'BigCommerce downloads the image and serves its own copy.',
       metafields:
         "Kept as category metafields; BigCommerce's own fields (namespace bigcommerce_fields) go back to their fields.",
+    },
+  },
+  brands: {
+    comparable: { metafields: asBigCommerceKeeps },
+    unsupported: {
+      parentId:
+        'BigCommerce brands form a flat list: a brand has no parent (the brand is written at the top level).',
+      description: 'BigCommerce brands have no description.',
+      position: 'BigCommerce brands have no sort position: the storefront lists them by name.',
+      imageAlt: 'BigCommerce brands have no alternative text for their logo.',
+      displayType:
+        'BigCommerce brand pages show what the theme shows; a brand has no display setting.',
+    },
+    converted: {
+      imageUrl: 'BigCommerce downloads the logo and serves its own copy.',
+      slug: "Written as the last part of the brand page's path (/brands/<slug>/ when the brand has no path of its own).",
+      sourceUrlPath:
+        "Written as the brand page's custom URL; a path BigCommerce does not take (or another brand has) is left to BigCommerce, which makes one from the name, named in the brand's report row.",
+      metafields:
+        "Kept as brand metafields; BigCommerce's own brand fields (namespace bigcommerce_fields) go back to their fields.",
     },
   },
   products: {

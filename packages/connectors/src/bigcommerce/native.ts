@@ -12,6 +12,8 @@ import { allPages, markerNamespace, parseAnswer, type BcSession } from './sessio
  *
  * - categories: an item of GET /v3/catalog/trees/categories (the storefront's tree), with
  *   `metafields` (its metafields from GET /v3/catalog/categories/metafields);
+ * - brands: an item of GET /v3/catalog/brands (by id), with `metafields` (GET
+ *   /v3/catalog/brands/metafields);
  * - products: an item of GET /v3/catalog/products?include=variants,images,custom_fields,
  *   options,modifiers,bulk_pricing_rules,videos, with `metafields` (GET
  *   /v3/catalog/products/metafields) and, on each variant, `metafields` (GET
@@ -114,6 +116,16 @@ export async function* nativeCategories(
     );
     for (const record of answer.records)
       record.metafields = metafields.get(idOf(record, 'category_id')) ?? [];
+    yield answer;
+    page = answer.next;
+  }
+}
+
+export async function* nativeBrands(session: BcSession, startPage = 1): AsyncIterable<NativePage> {
+  const metafields = await metafieldIndex(session, '/v3/catalog/brands/metafields');
+  for (let page: number | null = startPage; page !== null;) {
+    const answer = await v3Page(session, '/v3/catalog/brands', {}, page, session.pageSizes.brands);
+    for (const record of answer.records) record.metafields = metafields.get(idOf(record)) ?? [];
     yield answer;
     page = answer.next;
   }
@@ -462,13 +474,15 @@ export async function allNative(session: BcSession, entity: EntityType): Promise
   const pages =
     entity === 'categories'
       ? nativeCategories(session)
-      : entity === 'products'
-        ? nativeProducts(session)
-        : entity === 'coupons'
-          ? nativeCoupons(session)
-          : entity === 'customers'
-            ? nativeCustomers(session)
-            : nativeOrders(session);
+      : entity === 'brands'
+        ? nativeBrands(session)
+        : entity === 'products'
+          ? nativeProducts(session)
+          : entity === 'coupons'
+            ? nativeCoupons(session)
+            : entity === 'customers'
+              ? nativeCustomers(session)
+              : nativeOrders(session);
   const out: Json[] = [];
   for await (const page of pages) out.push(...page.records);
   return out;

@@ -78,6 +78,23 @@ export type BcTreeCategory = z.infer<typeof treeCategorySchema>;
 
 export const brandSchema = z.object({ id: z.number().int(), name: z.string() });
 
+/** A brand as brands_catalog.v3.yml brand_Full gives it, with its metafields (native.ts). */
+export const brandFullSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  page_title: text,
+  meta_keywords: z
+    .array(z.string())
+    .nullish()
+    .transform((v) => v ?? []),
+  meta_description: text,
+  search_keywords: text,
+  image_url: text,
+  custom_url: z.object({ url: z.string(), is_customized: z.boolean().optional() }).nullish(),
+  metafields: z.array(metafieldSchema).default([]),
+});
+export type BcBrandFull = z.infer<typeof brandFullSchema>;
+
 export const variantSchema = z.object({
   id: z.number().int(),
   product_id: z.number().int().optional(),

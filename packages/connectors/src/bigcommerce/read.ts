@@ -3,12 +3,14 @@ import { entitySchemas, type EntityRecord, type EntityType } from '@replatform/c
 import type { Checkpoint, Page } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { nativeLosses, type Loss, type Neutral } from './losses.ts';
+import { brandToCanonical } from './map-brand.ts';
 import { categoryToCanonical, productToCanonical } from './map-catalog.ts';
 import { couponToCanonical } from './map-coupon.ts';
 import { customerToCanonical } from './map-customer.ts';
 import { orderToCanonical } from './map-order.ts';
 import { reviewToCanonical } from './map-review.ts';
 import {
+  nativeBrands,
   nativeCategories,
   nativeCoupons,
   nativeCustomers,
@@ -22,6 +24,7 @@ import {
 } from './native.ts';
 import { bigCommerceNativeFields } from './native-fields.ts';
 import {
+  brandFullSchema,
   couponSchema,
   customerSchema,
   orderSchema,
@@ -41,6 +44,8 @@ import type { BcSession } from './session.ts';
 /** Products come with variants, images and custom fields: 100 keeps an answer a few MB at most. */
 export const pageSizes: Record<EntityType, number> = {
   categories: 250,
+  // brands_catalog.v3.yml getBrands takes `limit`; v3 lists give at most 250.
+  brands: 250,
   products: 100,
   // marketing.v2.yml getCoupons takes `limit`; v2 lists give at most 250.
   coupons: 250,
@@ -162,6 +167,15 @@ export async function* readCategories(
 ): AsyncIterable<Page<'categories'>> {
   yield* mapPages<'categories'>(nativeCategories(session, startPage(checkpoint)), (raw) =>
     convert('categories', raw, treeCategorySchema, categoryToCanonical),
+  );
+}
+
+export async function* readBrands(
+  session: BcSession,
+  checkpoint: Checkpoint | null,
+): AsyncIterable<Page<'brands'>> {
+  yield* mapPages<'brands'>(nativeBrands(session, startPage(checkpoint)), (raw) =>
+    convert('brands', raw, brandFullSchema, brandToCanonical),
   );
 }
 

@@ -258,7 +258,12 @@ export interface Brand {
 
 export class BcSession {
   readonly client: BigCommerceClient;
-  readonly markers: { categories: MarkerIndex; products: MarkerIndex; customers: MarkerIndex };
+  readonly markers: {
+    categories: MarkerIndex;
+    brands: MarkerIndex;
+    products: MarkerIndex;
+    customers: MarkerIndex;
+  };
   /** Shared by every write() of this connection. */
   readonly writeSlots = {
     customers: new Slots(writeConcurrency),
@@ -283,6 +288,7 @@ export class BcSession {
     this.pageSizes = pageSizes;
     this.markers = {
       categories: new MarkerIndex(client, '/v3/catalog/categories/metafields'),
+      brands: new MarkerIndex(client, '/v3/catalog/brands/metafields'),
       products: new MarkerIndex(client, '/v3/catalog/products/metafields'),
       customers: new MarkerIndex(client, '/v3/customers/metafields'),
     };
@@ -330,6 +336,10 @@ export class BcSession {
     return this.#tree;
   }
 
+  /**
+   * The store's brands by id, listed once per connection and shared by the brand writer
+   * (write-brands.ts) and brandFor, which both add what they create and match names by nameKey.
+   */
   brands(): Promise<Map<number, Brand>> {
     this.#brands ??= allPages(this.client, '/v3/catalog/brands', {}, brandSchema)
       .then((list) => new Map(list.map((b) => [b.id, b])))

@@ -60,7 +60,7 @@ export interface BigCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'
 }
 
 export type StoredEntity =
-  'categories' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
+  'categories' | 'brands' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
 
 export interface RunningBigCommerceEmulator extends RunningEmulator {
   storeHash: string;
@@ -143,7 +143,13 @@ export async function startBigCommerceEmulator(
         );
       }
       const contentType = String(request.headers['content-type'] ?? '');
-      if (request.body.length > 0 && !contentType.toLowerCase().includes('application/json')) {
+      // The brand logo upload (brands_catalog.v3.yml createBrandImage) is the one form post.
+      const formPost = /^\/v3\/catalog\/brands\/\d+\/image$/.test(`${version}${rest}`);
+      if (
+        request.body.length > 0 &&
+        !formPost &&
+        !contentType.toLowerCase().includes('application/json')
+      ) {
         return withQuota(asError(new BcHttpError(415, 'Content-Type must be application/json')));
       }
       try {
@@ -161,6 +167,8 @@ export async function startBigCommerceEmulator(
     switch (entity) {
       case 'categories':
         return state.categories.length;
+      case 'brands':
+        return state.brands.length;
       case 'products':
         return state.products.length;
       case 'coupons':

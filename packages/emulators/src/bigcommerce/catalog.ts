@@ -285,50 +285,167 @@ export function legacyCategoryJson(ctx: CatalogContext, c: BcCategory): Record<s
 
 // ---------------------------------------------------------------- brands
 
-export const brandCreateSchema = z.object({
-  name: z.string().min(1).max(255),
+/**
+ * brands_catalog.v3.yml: a brand has a name (1 to 255 characters, unique: a repeat answers 409),
+ * a page title and search keywords of at most 255 characters, a meta description of at most
+ * 65,535, meta keywords as a list, a logo given by URL (BigCommerce keeps its own copy) and the
+ * storefront path of its page (custom_url, url and is_customized both required when given; paths
+ * are unique among brands, a repeat answers 409). Fields the description does not name are
+ * refused (422).
+ */
+const brandUrlSchema = z.strictObject({
+  url: z
+    .string()
+    .min(1)
+    .max(1024)
+    .regex(/^(\/([A-Za-z0-9\-_.~]{1,256}))*\/?$/, 'must be a storefront path'),
+  is_customized: z.boolean(),
+});
+
+const brandFields = {
   page_title: z.string().max(255).optional(),
   meta_keywords: z.array(z.string()).optional(),
   meta_description: z.string().max(65_535).optional(),
-  search_keywords: z.string().max(65_535).optional(),
+  search_keywords: z.string().max(255).optional(),
+  /** '' removes the logo. */
   image_url: z.string().optional(),
-  custom_url: z
-    .object({
-      url: z
-        .string()
-        .min(1)
-        .max(1024)
-        .regex(/^(\/([A-Za-z0-9\-_.]{1,256}))*\/?$/),
-      is_customized: z.boolean().optional(),
-    })
-    .optional(),
+  custom_url: brandUrlSchema.optional(),
+};
+
+export const brandCreateSchema = z.strictObject({
+  name: z.string().min(1).max(255),
+  ...brandFields,
 });
+
+/** PUT takes the name again (x-required put) and leaves the fields it does not name as they are. */
+export const brandUpdateSchema = z.strictObject({
+  id: z.number().int().optional(),
+  name: z.string().min(1).max(255),
+  ...brandFields,
+});
+
+const brandNameKey = (name: string) => name.normalize('NFC').toLowerCase();
+
+function checkBrandUnique(
+  state: BcState,
+  self: number | undefined,
+  name: string,
+  url: string | undefined,
+): void {
+  const sameName = state.brands.find(
+    (b) => b.id !== self && brandNameKey(b.name) === brandNameKey(name),
+  );
+  if (sameName) {
+    throw new BcHttpError(409, 'Brand name is a duplicate', {
+      name: `The brand name '${name}' is already in use (brand ${sameName.id})`,
+    });
+  }
+  const sameUrl =
+    url === undefined
+      ? undefined
+      : state.brands.find((b) => b.id !== self && b.custom_url.url === url);
+  if (sameUrl) {
+    throw new BcHttpError(409, 'The custom URL is a duplicate', {
+      custom_url: `The URL '${url}' is already in use by brand ${sameUrl.id}`,
+    });
+  }
+}
+
+/** BigCommerce's own path for a brand page: /brands/<Name>.html, made unique. */
+function defaultBrandUrl(state: BcState, name: string, self?: number): string {
+  const stem = slugify(name) || 'brand';
+  let url = `/brands/${stem}.html`;
+  for (let n = 2; state.brands.some((b) => b.id !== self && b.custom_url.url === url); n++)
+    url = `/brands/${stem}-${n}.html`;
+  return url;
+}
+
+function brandImagePath(ctx: CatalogContext, imageUrl: string | undefined, current: string) {
+  if (imageUrl === undefined) return current;
+  if (imageUrl === '') return '';
+  return rehost(ctx, imageUrl, 'product_images').path;
+}
 
 export function createBrand(
   ctx: CatalogContext,
   input: z.infer<typeof brandCreateSchema>,
 ): BcBrand {
   const { state } = ctx;
-  const existing = state.brands.find((b) => b.name.toLowerCase() === input.name.toLowerCase());
-  if (existing) {
-    throw new BcHttpError(409, 'Brand name is a duplicate', {
-      name: `The brand name '${input.name}' is already in use (brand ${existing.id})`,
-    });
-  }
+  checkBrandUnique(state, undefined, input.name, input.custom_url?.url);
   const brand: BcBrand = {
-    id: state.nextId('brand', 36),
+    id: 0,
     name: input.name,
     page_title: input.page_title ?? '',
     meta_keywords: input.meta_keywords ?? [],
     meta_description: input.meta_description ?? '',
     search_keywords: input.search_keywords ?? '',
-    image_path: input.image_url ? rehost(ctx, input.image_url, 'brand_images').path : '',
+    image_path: brandImagePath(ctx, input.image_url, ''),
     custom_url: input.custom_url
-      ? { url: input.custom_url.url, is_customized: input.custom_url.is_customized ?? true }
-      : { url: `/brands/${slugify(input.name) || 'brand'}.html`, is_customized: false },
+      ? { ...input.custom_url }
+      : { url: defaultBrandUrl(state, input.name), is_customized: false },
   };
+  brand.id = state.nextId('brand', 36);
   state.brands.push(brand);
   return brand;
+}
+
+export function updateBrand(
+  ctx: CatalogContext,
+  brand: BcBrand,
+  input: z.infer<typeof brandUpdateSchema>,
+): BcBrand {
+  const { state } = ctx;
+  if (input.id !== undefined && input.id !== brand.id) {
+    throw new BcHttpError(422, 'The id in the body is not the brand of the address', {
+      id: `brand ${brand.id}`,
+    });
+  }
+  checkBrandUnique(state, brand.id, input.name, input.custom_url?.url);
+  const image = brandImagePath(ctx, input.image_url, brand.image_path);
+  const renamed = brandNameKey(input.name) !== brandNameKey(brand.name);
+  brand.name = input.name;
+  if (input.page_title !== undefined) brand.page_title = input.page_title;
+  if (input.meta_keywords !== undefined) brand.meta_keywords = input.meta_keywords;
+  if (input.meta_description !== undefined) brand.meta_description = input.meta_description;
+  if (input.search_keywords !== undefined) brand.search_keywords = input.search_keywords;
+  brand.image_path = image;
+  if (input.custom_url) brand.custom_url = { ...input.custom_url };
+  else if (renamed && !brand.custom_url.is_customized)
+    brand.custom_url = { url: defaultBrandUrl(state, input.name, brand.id), is_customized: false };
+  return brand;
+}
+
+/** A deleted brand takes its metafields along; its products keep going without a brand. */
+export function deleteBrand(state: BcState, brand: BcBrand): void {
+  state.brands.splice(state.brands.indexOf(brand), 1);
+  deleteMetafieldsOf(state, 'brand', brand.id);
+  for (const product of state.products) if (product.brand_id === brand.id) product.brand_id = 0;
+}
+
+/**
+ * POST /catalog/brands/{brand_id}/image: one file in the multipart field image_file. The emulator
+ * keeps the file's name only (it serves a generated picture, as for images given by URL).
+ */
+export function uploadBrandImage(
+  ctx: CatalogContext,
+  brand: BcBrand,
+  contentType: string | undefined,
+  body: Buffer,
+): string {
+  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) {
+    throw new BcHttpError(400, 'The image must be sent as multipart/form-data');
+  }
+  const text = body.toString('latin1');
+  const part = /name="image_file";\s*filename="([^"]+)"/i.exec(text);
+  if (!part?.[1]) {
+    throw new BcHttpError(422, 'The image_file field is required', { image_file: 'missing' });
+  }
+  brand.image_path = rehost(
+    ctx,
+    `https://upload.invalid/${encodeURIComponent(part[1])}`,
+    'product_images',
+  ).path;
+  return mediaUrl(ctx, brand.image_path);
 }
 
 export function brandJson(ctx: CatalogContext, b: BcBrand): Record<string, unknown> {

@@ -62,8 +62,12 @@ export function parseBody<T>(schema: z.ZodType<T>, value: unknown): T {
   if (result.success) return result.data;
   const errors: Record<string, string> = {};
   for (const issue of result.error.issues) {
-    const path = issue.path.map(String).join('.') || 'body';
-    errors[path] = issue.message;
+    const path = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) errors[path ? `${path}.${key}` : key] = 'is not a known field';
+    } else {
+      errors[path || 'body'] = issue.message;
+    }
   }
   throw new BcHttpError(422, 'JSON data is missing or invalid', errors);
 }

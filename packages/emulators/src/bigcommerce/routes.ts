@@ -8,7 +8,11 @@ import {
   addVariantRoute,
   brandCreateSchema,
   brandJson,
+  brandUpdateSchema,
   createBrand,
+  deleteBrand,
+  updateBrand,
+  uploadBrandImage,
   createCategory,
   createOption,
   createProduct,
@@ -478,19 +482,27 @@ export function buildRoutes(
   });
 
   // ------------------------------------------------------------ brands
+  const brandOr404 = (params: Record<string, string | undefined>) => {
+    const id = intId(params.brand_id, 'Brand');
+    const brand = state.brands.find((b) => b.id === id);
+    if (!brand) throw notFound(`Brand ${id}`);
+    return brand;
+  };
   router.on('GET', '/v3/catalog/brands', (request) => {
     const url = request.url;
     const name = url.searchParams.get('name');
     const like = url.searchParams.get('name:like')?.toLowerCase();
+    const pageTitle = url.searchParams.get('page_title');
     let items = state.brands.filter(
       (b) =>
         matchesNumber(b.id, url, 'id') &&
         (name === null || b.name === name) &&
-        (!like || b.name.toLowerCase().includes(like)),
+        (!like || b.name.toLowerCase().includes(like)) &&
+        (pageTitle === null || b.page_title === pageTitle),
     );
-    if (url.searchParams.get('sort') === 'name') {
-      items = [...items].sort((a, b) => a.name.localeCompare(b.name));
-    }
+    const sort = url.searchParams.get('sort');
+    if (sort === 'name') items = [...items].sort((a, b) => a.name.localeCompare(b.name));
+    else items = [...items].sort((a, b) => a.id - b.id);
     if (url.searchParams.get('direction') === 'desc') items = [...items].reverse();
     const page = paginate(items, pageRequest(url), url);
     return ok({
@@ -502,12 +514,112 @@ export function buildRoutes(
     const brand = createBrand(ctx, parseBody(brandCreateSchema, jsonBody(request)));
     return ok({ data: brandJson(ctx, brand), meta: {} });
   });
-  router.on('GET', '/v3/catalog/brands/:brand_id', (_request, params) => {
-    const id = intId(params.brand_id, 'Brand');
-    const brand = state.brands.find((b) => b.id === id);
-    if (!brand) throw notFound(`Brand ${id}`);
+  // Deletes the brands of a name (required) and, when given, page title.
+  router.on('DELETE', '/v3/catalog/brands', (request) => {
+    const name = request.url.searchParams.get('name');
+    if (name === null) throw new BcHttpError(422, 'name is required', { name: 'required' });
+    const pageTitle = request.url.searchParams.get('page_title');
+    for (const brand of state.brands.filter(
+      (b) => b.name === name && (pageTitle === null || b.page_title === pageTitle),
+    ))
+      deleteBrand(state, brand);
+    return { status: 204 };
+  });
+  router.on('GET', '/v3/catalog/brands/metafields', (request) =>
+    ok(listMetafields(state, 'brand', request.url)),
+  );
+  router.on('POST', '/v3/catalog/brands/metafields', (request) => {
+    const result = createMetafieldBatch(
+      state,
+      'brand',
+      jsonBody(request),
+      (id) => state.brands.some((b) => b.id === id),
+      ctx.now(),
+    );
+    return ok(result.body, result.status);
+  });
+  router.on('GET', '/v3/catalog/brands/:brand_id', (request, params) => {
+    return ok({
+      data: pickFields(request.url, 'id', brandJson(ctx, brandOr404(params))),
+      meta: {},
+    });
+  });
+  router.on('PUT', '/v3/catalog/brands/:brand_id', (request, params) => {
+    const brand = brandOr404(params);
+    updateBrand(ctx, brand, parseBody(brandUpdateSchema, jsonBody(request)));
     return ok({ data: brandJson(ctx, brand), meta: {} });
   });
+  router.on('DELETE', '/v3/catalog/brands/:brand_id', (_request, params) => {
+    deleteBrand(state, brandOr404(params));
+    return { status: 204 };
+  });
+  router.on('POST', '/v3/catalog/brands/:brand_id/image', (request, params) => {
+    const brand = brandOr404(params);
+    const type = request.headers['content-type'];
+    const imageUrl = uploadBrandImage(
+      ctx,
+      brand,
+      typeof type === 'string' ? type : undefined,
+      request.body,
+    );
+    return ok({ data: { image_url: imageUrl }, meta: {} });
+  });
+  router.on('DELETE', '/v3/catalog/brands/:brand_id/image', (_request, params) => {
+    brandOr404(params).image_path = '';
+    return { status: 204 };
+  });
+  router.on('GET', '/v3/catalog/brands/:brand_id/metafields', (request, params) => {
+    const brand = brandOr404(params);
+    return ok(listMetafields(state, 'brand', request.url, brand.id));
+  });
+  router.on('POST', '/v3/catalog/brands/:brand_id/metafields', (request, params) => {
+    const brand = brandOr404(params);
+    const input = parseBody(metafieldInputSchema, jsonBody(request));
+    return ok({
+      data: metafieldJson(createMetafield(state, 'brand', brand.id, input, ctx.now())),
+      meta: {},
+    });
+  });
+  const brandMetafieldOr404 = (params: Record<string, string | undefined>) => {
+    const brand = brandOr404(params);
+    const id = intId(params.metafield_id, 'Metafield');
+    const metafield = state.metafields.find(
+      (m) => m.id === id && m.resource_type === 'brand' && m.resource_id === brand.id,
+    );
+    if (!metafield) throw notFound(`Metafield ${id}`);
+    return metafield;
+  };
+  router.on('GET', '/v3/catalog/brands/:brand_id/metafields/:metafield_id', (_request, params) =>
+    ok({ data: metafieldJson(brandMetafieldOr404(params)), meta: {} }),
+  );
+  router.on('PUT', '/v3/catalog/brands/:brand_id/metafields/:metafield_id', (request, params) => {
+    const metafield = brandMetafieldOr404(params);
+    const input = parseBody(metafieldInputSchema.partial(), jsonBody(request));
+    const clash = state.metafields.find(
+      (m) =>
+        m !== metafield &&
+        m.resource_type === 'brand' &&
+        m.resource_id === metafield.resource_id &&
+        m.namespace === (input.namespace ?? metafield.namespace) &&
+        m.key === (input.key ?? metafield.key),
+    );
+    if (clash) {
+      throw new BcHttpError(409, 'A metafield with this namespace and key already exists', {
+        key: `metafield ${clash.id}`,
+      });
+    }
+    Object.assign(metafield, input, { date_modified: ctx.now() });
+    return ok({ data: metafieldJson(metafield), meta: {} });
+  });
+  router.on(
+    'DELETE',
+    '/v3/catalog/brands/:brand_id/metafields/:metafield_id',
+    (_request, params) => {
+      const metafield = brandMetafieldOr404(params);
+      state.metafields.splice(state.metafields.indexOf(metafield), 1);
+      return { status: 204 };
+    },
+  );
 
   // ------------------------------------------------------------ products
   router.on('GET', '/v3/catalog/products', (request) => {

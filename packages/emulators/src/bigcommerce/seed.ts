@@ -245,9 +245,33 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
   }
 
   // ------------------------------------------------------------------ products
+  // Brands as BigCommerce holds them: no description or position (a brand has neither), the logo
+  // re-hosted, the page under /brands/. A vendor without a brand record is made by its products.
   const brandIds = new Map<string, number>();
+  for (const b of [...sample.brands].sort((x, y) => x.position - y.position)) {
+    const brand = createBrand(ctx, {
+      name: b.name,
+      ...(b.seoTitle ? { page_title: b.seoTitle } : {}),
+      ...(b.seoDescription ? { meta_description: b.seoDescription } : {}),
+      ...(b.logoPath ? { image_url: `${sampleOrigin}${b.logoPath}` } : {}),
+      ...(b.seoTitle ? { meta_keywords: [b.name.toLowerCase()], search_keywords: b.slug } : {}),
+      custom_url: { url: `/brands/${b.slug}/`, is_customized: true },
+    });
+    brandIds.set(b.name, brand.id);
+  }
+  const firstBrand = sample.brands[0] && brandIds.get(sample.brands[0].name);
+  if (firstBrand !== undefined) {
+    createMetafield(
+      state,
+      'brand',
+      firstBrand,
+      { namespace: 'brand_story', key: 'founded', value: '1987', permission_set: 'write' },
+      ctx.now(),
+    );
+  }
   for (const vendor of new Set(sample.products.map((p) => p.vendor))) {
-    brandIds.set(vendor, createBrand(ctx, { name: vendor }).id);
+    if (vendor && !brandIds.has(vendor))
+      brandIds.set(vendor, createBrand(ctx, { name: vendor }).id);
   }
 
   const variantIds = new Map<string, { productId: number; variantId: number }>();
