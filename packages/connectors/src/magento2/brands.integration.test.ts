@@ -252,6 +252,9 @@ describe('Magento brands as a destination', () => {
       type: 'simple',
       name: 'Yoga Mat',
       slug: 'yoga-mat',
+      sourceUrlPath: null,
+      createdAt: null,
+      updatedAt: null,
       sku: 'MAT-1',
       vendor: 'Luma',
       variants: [
@@ -259,6 +262,7 @@ describe('Magento brands as a destination', () => {
           ...variantDefaults({ amount: 2500, currency: 'USD' }),
           id: 'v-1',
           sku: 'MAT-1',
+          optionValues: [],
           position: 0,
         },
       ],
