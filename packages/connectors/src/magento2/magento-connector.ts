@@ -13,12 +13,14 @@ import {
 import { ConnectorError } from '../kit/errors.ts';
 import { MagentoApiError, MagentoClient, type MagentoCredentials } from './client.ts';
 import {
+  countBrands,
   countCategories,
   countCoupons,
   countCustomers,
   countOrders,
   countProducts,
   pageSizes,
+  readBrands,
   readCategories,
   readCoupons,
   readCustomers,
@@ -26,6 +28,7 @@ import {
   readProducts,
 } from './read.ts';
 import { MagentoSession } from './session.ts';
+import { writeBrands } from './write-brands.ts';
 import { writeCategories } from './write-categories.ts';
 import { writeProducts } from './write-products.ts';
 import { magentoDestinationFields, magentoNativeFields } from './native-fields.ts';
@@ -66,9 +69,16 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
   credentialsSchema: magentoCredentialsSchema,
   // Reviews are neither: Magento's web API (admin-schema-2.4.9) has no product reviews.
   capabilities: {
-    read: ['categories', 'products', 'coupons', 'customers', 'orders'],
-    write: ['categories', 'products', 'coupons', 'customers', 'orders'],
-    batchSize: { categories: 25, products: 10, coupons: 20, customers: 50, orders: 20 },
+    read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders'],
+    write: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders'],
+    batchSize: {
+      categories: 25,
+      brands: 50,
+      products: 10,
+      coupons: 20,
+      customers: 50,
+      orders: 20,
+    },
     pageSize: pageSizes,
     rateLimit: {
       description:
@@ -117,6 +127,8 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
         switch (entity) {
           case 'categories':
             return countCategories(session);
+          case 'brands':
+            return countBrands(session);
           case 'products':
             return countProducts(session);
           case 'coupons':
@@ -132,6 +144,7 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
       read<E extends EntityType>(entity: E, checkpoint: Checkpoint | null): AsyncIterable<Page<E>> {
         const readers: { [K in EntityType]: (c: Checkpoint | null) => AsyncIterable<Page<K>> } = {
           categories: (c) => readCategories(session, c),
+          brands: () => readBrands(session),
           products: (c) => readProducts(session, c),
           coupons: (c) => readCoupons(session, c),
           customers: (c) => readCustomers(session, c),
@@ -150,6 +163,8 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
         switch (entity) {
           case 'categories':
             return writeCategories(session, records as EntityRecord['categories'][], idMap);
+          case 'brands':
+            return writeBrands(session, records as EntityRecord['brands'][], idMap);
           case 'products':
             return writeProducts(session, records as EntityRecord['products'][], idMap);
           case 'coupons':

@@ -1178,9 +1178,28 @@ for (const field of 'base_cost base_price price price_incl_tax base_price_incl_t
   orders[`creditmemos[].items[].${field}`] ??= assigned('the order item’s, given again');
 }
 
+// ------------------------------------------------------------------ brands
+
+/**
+ * A brand is an option of the manufacturer attribute, as GET /V1/products/attributes/manufacturer
+ * answers it (eav-data-attribute-option-interface).
+ */
+const brands: Record<string, SourceField> = {
+  value: assigned('Magento numbers the options of an attribute (the brand’s id)'),
+  label: { carried: 'name' },
+  sort_order: { carried: 'position' },
+  is_default: notCarried(
+    'the option the admin’s product form preselects for new products: a setting of the attribute, which the model has no place for',
+  ),
+  store_labels: notCarried(
+    'the brand’s name per store view: the model has one name, the admin label, which is read',
+  ),
+};
+
 export const magentoNativeFields: NativeCatalogue = {
   products,
   categories,
+  brands,
   coupons,
   customers,
   orders,
@@ -1189,6 +1208,7 @@ export const magentoNativeFields: NativeCatalogue = {
 /** What Magento cannot hold as a destination, and what it holds in another form. */
 export const magentoDestinationFields: {
   categories: DestinationFields;
+  brands: DestinationFields;
   products: DestinationFields;
   coupons: DestinationFields;
   customers: DestinationFields;
@@ -1206,6 +1226,31 @@ export const magentoDestinationFields: {
         "Magento shows products, a static block or both: 'products' and 'default' show products, 'subcategories' and 'both' show the products of the category and its subcategories (an anchor category).",
       metafields:
         "Magento's own category settings (magento.*) are written back to them; other custom fields to a category attribute of the same code when the store has one (others are reported).",
+    },
+  },
+  brands: {
+    unsupported: {
+      parentId:
+        'Magento manufacturers are the options of one product attribute, a flat list: a brand is written without its parent.',
+      slug: 'A Magento manufacturer is an option of a product attribute, with no page of its own, so no URL key.',
+      description:
+        'A Magento manufacturer is an option of a product attribute, with no page of its own, so no description.',
+      imageUrl:
+        'A Magento manufacturer is an option of a product attribute, with no page of its own, so no logo.',
+      imageAlt:
+        'A Magento manufacturer is an option of a product attribute, with no page of its own, so no logo.',
+      displayType:
+        'A Magento manufacturer is an option of a product attribute, with no page of its own, so no page layout.',
+      seoTitle:
+        'A Magento manufacturer is an option of a product attribute, with no page of its own, so no SEO title.',
+      seoDescription:
+        'A Magento manufacturer is an option of a product attribute, with no page of its own, so no meta description.',
+      seoKeywords:
+        'A Magento manufacturer is an option of a product attribute, with no page of its own, so no meta keywords.',
+      searchKeywords: 'A Magento attribute option has no search keywords of its own.',
+      metafields: 'A Magento attribute option has no custom fields.',
+      sourceUrlPath:
+        'A Magento manufacturer is an option of a product attribute, with no page of its own to redirect to.',
     },
   },
   products: {

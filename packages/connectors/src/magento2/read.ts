@@ -2,6 +2,7 @@ import { entitySchemas, type EntityRecord, type EntityType } from '@replatform/c
 import { z } from 'zod';
 import type { Checkpoint, Page } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
+import { brandAttribute, brandToCanonical } from './brand-mapping.ts';
 import { couponToCanonical, ruleConditions, zoneOf } from './coupon-mapping.ts';
 import { lossesOf, type Loss } from './losses.ts';
 import { magentoNativeFields } from './native-fields.ts';
@@ -42,6 +43,8 @@ import {
 
 export const pageSizes = {
   categories: 100,
+  // Brands are the options of one attribute, answered whole: one page.
+  brands: 1000,
   products: 50,
   coupons: 50,
   customers: 100,
@@ -191,6 +194,34 @@ export async function* readCategories(
     yield page('categories', mapped, next);
     if (!next) return;
   }
+}
+
+// ------------------------------------------------------------------ brands
+
+/**
+ * The options of the manufacturer attribute in native form (GET /V1/products/attributes/
+ * manufacturer, admin-schema-2.4.9.yaml GetV1ProductsAttributesAttributeCode), without the empty
+ * "no value" option Magento lists first, in the store's order; none when the store has no such
+ * attribute. The list is the session's cached attribute, which the product writer shares.
+ */
+export async function nativeBrands(session: MagentoSession): Promise<Json[]> {
+  const attribute = await session.attribute(brandAttribute);
+  return (attribute?.options ?? []).filter((o) => o.value !== '').map((o) => ({ ...o }));
+}
+
+export async function countBrands(session: MagentoSession): Promise<number> {
+  return (await nativeBrands(session)).length;
+}
+
+/** Brands are read whole, like categories: one page (the checkpoint has nothing to resume). */
+export async function* readBrands(session: MagentoSession): AsyncGenerator<Page<'brands'>> {
+  const options = await nativeBrands(session);
+  const mapped = options.map((o, index) => ({
+    sourceId: String(o.value),
+    native: o,
+    record: brandToCanonical(o, index),
+  }));
+  yield page('brands', mapped, null);
 }
 
 // ------------------------------------------------------------------ products
@@ -615,6 +646,10 @@ export async function readNative(
         after = last;
         if (!more) return out;
       }
+    case 'brands':
+      for (const record of await nativeBrands(session))
+        out.push({ id: String(record.value), record });
+      return out;
     case 'reviews':
       // Magento's web API has no product reviews: the store holds none this side can read.
       return out;

@@ -13,7 +13,7 @@ import { createOnce, isStoreWide, reasonOf } from './write-support.ts';
  * or a second migration never creates one twice.
  */
 
-const sameLabel = (a: string, b: string) =>
+export const sameLabel = (a: string, b: string) =>
   a.normalize('NFC').trim().toLowerCase() === b.normalize('NFC').trim().toLowerCase();
 
 /** Frontend inputs a product attribute can be created with over REST. */

@@ -42,9 +42,18 @@ import type { TaxClasses } from './tax.ts';
 
 export interface AttributeOption {
   value: string;
+  /** The admin (store 0) label. */
   label: string;
   sort_order: number;
+  /** Labels of store views other than the admin's, by store id. */
+  store_labels?: Map<number, string>;
 }
+
+/** Store ids an option label can be given for: the admin store (0) and the default view (1). */
+const optionStoreIds = new Set([0, 1]);
+
+/** Magento compares option labels case-insensitively (isAdminStoreLabelUnique). */
+const sameOptionLabel = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export interface AttributeRecord {
   attribute_id: number;
@@ -59,6 +68,8 @@ export interface AttributeRecord {
   is_filterable: boolean;
   position: number;
   is_visible_on_front: boolean;
+  /** The option new products get (an option set with is_default). */
+  default_value?: string;
   /**
    * Values a select attribute takes from a source model instead of its own options (tax classes,
    * page layouts, countries): undefined for an attribute with options, 'any' when not checked.
@@ -690,11 +701,22 @@ export class Catalog {
           ? [
               // Magento lists an empty "no value" option first for select attributes.
               { label: ' ', value: '' },
-              ...a.options.map((o) => ({
-                label: o.label,
-                value: o.value,
-                sort_order: o.sort_order,
-              })),
+              // Listed by sort order (options of equal order by id), as Magento's source model.
+              ...[...a.options]
+                .sort((x, y) => x.sort_order - y.sort_order || Number(x.value) - Number(y.value))
+                .map((o) => ({
+                  label: o.label,
+                  value: o.value,
+                  sort_order: o.sort_order,
+                  ...(o.store_labels?.size
+                    ? {
+                        store_labels: [...o.store_labels].map(([store_id, label]) => ({
+                          store_id,
+                          label,
+                        })),
+                      }
+                    : {}),
+                })),
             ]
           : [];
     return {
@@ -707,6 +729,7 @@ export class Catalog {
       is_user_defined: a.is_user_defined,
       default_frontend_label: a.label,
       frontend_labels: [],
+      ...(a.default_value === undefined ? {} : { default_value: a.default_value }),
       backend_type: a.backend_type,
       is_unique: '0',
       scope: a.scope,
@@ -769,11 +792,21 @@ export class Catalog {
     return record;
   }
 
-  addAttributeOption(code: string, body: Json): string {
+  /** An option attribute (select or multiselect), as the option routes require. */
+  #optionAttribute(code: string): AttributeRecord {
     const attribute = this.getAttribute(code);
     if (attribute.frontend_input !== 'select' && attribute.frontend_input !== 'multiselect') {
       throw new MagentoError(400, 'The "%1" attribute doesn\'t work with options.', [code]);
     }
+    return attribute;
+  }
+
+  /**
+   * The option of an eav-data-attribute-option-interface body: its admin label (trimmed; the
+   * store 0 entry of store_labels when label is empty), sort order, default flag and the labels
+   * of other store views.
+   */
+  #optionInput(attribute: AttributeRecord, body: Json, except?: string) {
     if (body.option === undefined) throw requiredField('option');
     const option = objectField(body.option, 'Magento\\Eav\\Api\\Data\\AttributeOptionInterface');
     checkKeys(
@@ -781,23 +814,100 @@ export class Catalog {
       ['label', 'value', 'sort_order', 'is_default', 'store_labels'],
       'Magento\\Eav\\Api\\Data\\AttributeOptionInterface',
     );
-    const label = optionalString(option.label)?.trim() ?? '';
+    const storeLabels = new Map<number, string>();
+    for (const entry of optionalArray(option.store_labels, 'store_labels') ?? []) {
+      const item = objectField(entry, 'Magento\\Eav\\Api\\Data\\AttributeOptionLabelInterface');
+      checkKeys(
+        item,
+        ['store_id', 'label'],
+        'Magento\\Eav\\Api\\Data\\AttributeOptionLabelInterface',
+      );
+      const storeId = optionalInt(item.store_id) ?? 0;
+      if (!optionStoreIds.has(storeId)) {
+        throw new MagentoError(
+          404,
+          "The store that was requested wasn't found. Verify the store and try again.",
+        );
+      }
+      const text = optionalString(item.label)?.trim() ?? '';
+      if (text) storeLabels.set(storeId, text);
+    }
+    const label = optionalString(option.label)?.trim() || storeLabels.get(0) || '';
     if (!label) {
       throw new MagentoError(
         400,
         'The attribute option label is empty. Enter the value and try again.',
       );
     }
-    if (attribute.options.some((o) => o.label === label)) {
+    if (attribute.options.some((o) => o.value !== except && sameOptionLabel(o.label, label))) {
       throw new MagentoError(400, 'Admin store attribute option label "%1" is already exists.', [
         label,
       ]);
     }
-    const value = this.seedOption(code, label);
-    const sortOrder = optionalInt(option.sort_order);
-    const stored = attribute.options.find((o) => o.value === value);
-    if (stored && sortOrder !== undefined) stored.sort_order = sortOrder;
+    storeLabels.delete(0);
+    return {
+      label,
+      sortOrder: optionalInt(option.sort_order),
+      isDefault: optionalBool(option.is_default) ?? false,
+      storeLabels,
+    };
+  }
+
+  #findOption(attribute: AttributeRecord, optionId: string): AttributeOption {
+    const found = attribute.options.find((o) => o.value === optionId);
+    if (!found) {
+      throw new MagentoError(404, 'The "%1" attribute doesn\'t include an option with "%2" ID.', [
+        attribute.attribute_code,
+        optionId,
+      ]);
+    }
+    return found;
+  }
+
+  /** POST /V1/products/attributes/{attributeCode}/options: the new option's id, as "id_<id>". */
+  addAttributeOption(code: string, body: Json): string {
+    const attribute = this.#optionAttribute(code);
+    const input = this.#optionInput(attribute, body);
+    const value = this.seedOption(code, input.label);
+    const stored = this.#findOption(attribute, value);
+    if (input.sortOrder !== undefined) stored.sort_order = input.sortOrder;
+    if (input.storeLabels.size) stored.store_labels = input.storeLabels;
+    if (input.isDefault) attribute.default_value = value;
     return `id_${value}`;
+  }
+
+  /** PUT /V1/products/attributes/{attributeCode}/options/{optionId}: true. */
+  updateAttributeOption(code: string, optionId: string, body: Json): boolean {
+    const attribute = this.#optionAttribute(code);
+    const stored = this.#findOption(attribute, optionId);
+    const input = this.#optionInput(attribute, body, optionId);
+    stored.label = input.label;
+    if (input.sortOrder !== undefined) stored.sort_order = input.sortOrder;
+    // The option's labels are saved anew: store view labels not given are removed.
+    if (input.storeLabels.size) stored.store_labels = input.storeLabels;
+    else delete stored.store_labels;
+    if (input.isDefault) attribute.default_value = optionId;
+    else if (attribute.default_value === optionId) delete attribute.default_value;
+    return true;
+  }
+
+  /**
+   * DELETE /V1/products/attributes/{attributeCode}/options/{optionId}: true; products that had
+   * the option keep no value for the attribute.
+   */
+  deleteAttributeOption(code: string, optionId: string): boolean {
+    const attribute = this.#optionAttribute(code);
+    const stored = this.#findOption(attribute, optionId);
+    attribute.options = attribute.options.filter((o) => o !== stored);
+    if (attribute.default_value === optionId) delete attribute.default_value;
+    for (const product of this.products.values()) {
+      const value = product.custom[code];
+      if (value === undefined) continue;
+      const kept = value.split(',').filter((v) => v !== optionId);
+      if (kept.length) product.custom[code] = kept.join(',');
+      else delete product.custom[code];
+    }
+    return true;
   }
 
   // ---------------------------------------------------------------- attribute sets

@@ -409,6 +409,26 @@ export async function startMagentoEmulator(
       handler: (ctx) => catalog.addAttributeOption(ctx.params.attributeCode ?? '', body(ctx)),
     },
     {
+      method: 'PUT',
+      path: '/V1/products/attributes/:attributeCode/options/:optionId',
+      resource: 'Magento_Catalog::attributes_attributes',
+      service: 'Magento\\Catalog\\Api\\ProductAttributeOptionUpdateInterface::update',
+      handler: (ctx) =>
+        catalog.updateAttributeOption(
+          ctx.params.attributeCode ?? '',
+          ctx.params.optionId ?? '',
+          body(ctx),
+        ),
+    },
+    {
+      method: 'DELETE',
+      path: '/V1/products/attributes/:attributeCode/options/:optionId',
+      resource: 'Magento_Catalog::attributes_attributes',
+      service: 'Magento\\Catalog\\Api\\ProductAttributeOptionManagementInterface::delete',
+      handler: (ctx) =>
+        catalog.deleteAttributeOption(ctx.params.attributeCode ?? '', ctx.params.optionId ?? ''),
+    },
+    {
       method: 'GET',
       path: '/V1/products/attributes/:attributeCode',
       resource: 'Magento_Catalog::attributes_attributes',

@@ -60,6 +60,16 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): Seeded
     categoryIds.set(c.key, saved.id);
   }
 
+  // Brands are the manufacturer attribute's options, in the order of the store's brand list;
+  // Magento keeps no description, logo or SEO fields for an option. A store without brand
+  // records still gets an option per vendor its products name (a product's manufacturer is one).
+  const manufacturer = catalog.attributes.get('manufacturer');
+  for (const b of [...sample.brands].sort((x, y) => x.position - y.position)) {
+    const value = catalog.seedOption('manufacturer', b.name);
+    const option = manufacturer?.options.find((o) => o.value === value);
+    if (option) option.sort_order = b.position;
+  }
+
   for (const p of sample.products) {
     for (const option of p.options) {
       const code = attributeCodeFor(option.name);

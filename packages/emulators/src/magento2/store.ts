@@ -59,9 +59,10 @@ export class MagentoStore {
   /**
    * Records as a migration counts them: categories below the store roots, products with
    * configurable children folded into their parent, cart price rules that take a coupon (a
-   * specific code or a generated pool; automatic promotions are no coupons), customers, orders.
+   * specific code or a generated pool; automatic promotions are no coupons), customers, orders,
+   * brands (the options of the manufacturer attribute; none without the attribute). Reviews:
+   * none, Magento's API has none.
    */
-  /** Records of a canonical entity the store holds (reviews: none; Magento's API has none). */
   countCanonical(entity: EntityType): number {
     switch (entity) {
       case 'categories':
@@ -76,6 +77,8 @@ export class MagentoStore {
         return this.customers.customers.size;
       case 'orders':
         return this.sales.orders.size;
+      case 'brands':
+        return this.catalog.attributes.get('manufacturer')?.options.length ?? 0;
       case 'reviews':
         return 0;
     }
