@@ -27,6 +27,7 @@ import {
   PRODUCT_PAGE_SIZE,
   COUPON_PAGE_SIZE,
   REVIEW_PRODUCTS_PAGE,
+  VENDOR_PAGE_SIZE,
   bulkCollectionsQuery,
   bulkCustomersQuery,
   bulkOrdersQuery,
@@ -75,6 +76,7 @@ const pageSizes: Record<string, number> = {
   OrdersPage: ORDER_PAGE_SIZE,
   CouponsPage: COUPON_PAGE_SIZE,
   ProductReviewsPage: REVIEW_PRODUCTS_PAGE,
+  ProductVendorsPage: VENDOR_PAGE_SIZE,
   // As many as a product can have.
   ProductMediaState: 250,
 };

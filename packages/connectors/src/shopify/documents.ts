@@ -2321,6 +2321,33 @@ export function bulkCollectionsQuery(filter: string): string {
 }`;
 }
 
+// ------------------------------------------------------------------ brands (vendors)
+
+/** productVendors' largest page (its description in the 2026-10 schema). */
+export const VENDOR_PAGE_SIZE = 1000;
+
+/**
+ * The distinct vendors the shop's products name, a page at a time: Shopify's brands. The field is
+ * a connection of strings, so a page costs 2 points whatever its size; the schema has no count of
+ * vendors, so counting walks it too.
+ */
+export const productVendorsPage = op(
+  'ProductVendorsPage',
+  /* GraphQL */ `
+    query ProductVendorsPage($first: Int!, $after: String) {
+      productVendors(first: $first, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes
+      }
+    }
+  `,
+  z.object({ productVendors: connectionOf(z.string()).nullable() }),
+  2,
+);
+
 // ------------------------------------------------------------------ reviews
 
 /**
@@ -2518,6 +2545,7 @@ export const allOperations: Operation<unknown>[] = [
   discountCodeFreeShippingCreate,
   discountCodeDeactivate,
   discountMetafieldsSet,
+  productVendorsPage,
   productReviewsPage,
   productReviewsState,
   productReviewsSet,

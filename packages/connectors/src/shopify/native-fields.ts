@@ -542,8 +542,20 @@ const reviewFields: Record<string, SourceField> = {
   },
 };
 
+/**
+ * A brand: a vendor the shop's products name (QueryRoot.productVendors answers the distinct
+ * vendors as strings; the native record holds one as { vendor }). Shopify has no brand records:
+ * a vendor has no description, logo, page settings, SEO or custom fields, so nothing of a brand is
+ * lost at reading; the model's other brand fields are left neutral, and its storefront path is the
+ * vendor collection (/collections/vendors?q=<vendor>).
+ */
+const brandFields: Record<string, SourceField> = {
+  vendor: { carried: 'name' },
+};
+
 export const shopifyNativeFields: NativeCatalogue = {
   categories: collectionFields,
+  brands: brandFields,
   products: productFields,
   coupons: couponFields,
   customers: customerFields,

@@ -1,3 +1,4 @@
+import type { Brand } from '@replatform/canonical/brand';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Review } from '@replatform/canonical/review';
 import type { Checkpoint, Page } from '../kit/contract.ts';
@@ -46,7 +47,9 @@ import {
   refundLinesPage,
   REVIEW_PRODUCTS_PAGE,
   productReviewsPage,
+  productVendorsPage,
   type ShopifyMetafield,
+  VENDOR_PAGE_SIZE,
 } from './documents.ts';
 import type { Operation, ShopifyGraphqlClient } from './graphql-client.ts';
 import { shopifyNativeFields } from './native-fields.ts';
@@ -59,6 +62,7 @@ import {
   orderToCanonical,
   productToCanonical,
   reviewToCanonical,
+  vendorToBrand,
   type Loss,
   type Mapped,
 } from './to-canonical.ts';
@@ -69,7 +73,8 @@ import {
  * per entity, whose JSONL results are reassembled here. Both paths give the same native records
  * (the nodes the page queries answer, nested connections completed, without the migration marker)
  * and so the same canonical records. Reviews are the entries of the products' replatform.reviews
- * lists (reviews.ts), read by walking the products.
+ * lists (reviews.ts), read by walking the products. Brands are the distinct vendors the products
+ * name (productVendors), Shopify having no brand records.
  */
 
 export interface ReadContext extends Omit<BulkOptions, 'client'> {
@@ -81,6 +86,7 @@ export interface ReadContext extends Omit<BulkOptions, 'client'> {
 
 export const readPageSizes: Record<EntityType, number> = {
   categories: COLLECTION_PAGE_SIZE,
+  brands: VENDOR_PAGE_SIZE,
   products: PRODUCT_PAGE_SIZE * 5,
   coupons: COUPON_PAGE_SIZE * 5,
   customers: CUSTOMER_PAGE_SIZE * 2,
@@ -122,6 +128,12 @@ export async function countOf(client: ShopifyGraphqlClient, entity: EntityType):
   if (entity === 'reviews') {
     let n = 0;
     for await (const product of reviewProducts(client, null)) n += reviewEntries(product).length;
+    return n;
+  }
+  // productVendors has no count: the vendors are walked, 1000 (2 points) a page.
+  if (entity === 'brands') {
+    let n = 0;
+    for await (const page of vendorPages(client, null)) n += page.vendors.length;
     return n;
   }
   const { count } = await client.request(
@@ -355,8 +367,11 @@ async function mapEntity<E extends EntityType>(
 
 // ------------------------------------------------------------------ paged reads
 
-/** Entities read through their own API pages (reviews are read through the products). */
-type PagedEntity = Exclude<EntityType, 'reviews'>;
+/**
+ * Entities read through their own API pages and mapped from nodes (reviews are read through the
+ * products, brands from the list of vendors).
+ */
+type PagedEntity = Exclude<EntityType, 'reviews' | 'brands'>;
 
 /** One API page of native records, each completed. */
 async function fetchPage(
@@ -456,6 +471,12 @@ export async function readNativeRecords(
         });
     return out;
   }
+  // A vendor is a string: its native record holds it as { vendor }.
+  if (entity === 'brands') {
+    for await (const page of vendorPages(client, null))
+      for (const vendor of page.vendors) out.push({ id: vendor, record: { vendor } });
+    return out;
+  }
   let after: string | null = null;
   do {
     const page = await fetchPage(client, entity, after);
@@ -530,9 +551,9 @@ function assemble(
 
 /**
  * Coupons are read page by page only: shops hold few discounts, each with nested lists. Reviews
- * are read through the products' lists.
+ * are read through the products' lists, brands from the list of vendors.
  */
-type BulkEntity = Exclude<EntityType, 'coupons' | 'reviews'>;
+type BulkEntity = Exclude<EntityType, 'coupons' | 'reviews' | 'brands'>;
 
 const bulkQueries: Record<BulkEntity, (filter: string) => string> = {
   categories: bulkCollectionsQuery,
@@ -616,6 +637,10 @@ export async function* readEntity<E extends EntityType>(
 ): AsyncIterable<Page<E>> {
   if (entity === 'reviews') {
     yield* readReviews(ctx, checkpoint) as AsyncIterable<Page<E>>;
+    return;
+  }
+  if (entity === 'brands') {
+    yield* readBrands(ctx, checkpoint) as AsyncIterable<Page<E>>;
     return;
   }
   const paged = entity as PagedEntity;
@@ -736,4 +761,67 @@ async function* readReviews(
     }
   }
   if (records.length || !yielded) yield { records, next: null };
+}
+
+// ------------------------------------------------------------------ brands
+
+/**
+ * The shop's vendors (QueryRoot.productVendors: each vendor the products name, once), one API page
+ * at a time from the cursor `after` (from the start when null), with the cursor after each page.
+ */
+async function* vendorPages(
+  client: ShopifyGraphqlClient,
+  after: string | null,
+): AsyncIterable<{ vendors: string[]; next: string | null }> {
+  let cursor = after;
+  for (;;) {
+    const { productVendors } = await client.request(productVendorsPage, {
+      first: VENDOR_PAGE_SIZE,
+      after: cursor,
+    });
+    const vendors = productVendors?.nodes ?? [];
+    const next =
+      productVendors?.pageInfo.hasNextPage && productVendors.pageInfo.endCursor
+        ? productVendors.pageInfo.endCursor
+        : null;
+    yield { vendors, next };
+    if (next === null) return;
+    cursor = next;
+  }
+}
+
+function decodeBrands(checkpoint: Checkpoint | null): string | null {
+  if (!checkpoint) return null;
+  try {
+    const parsed = JSON.parse(checkpoint.cursor) as { mode?: unknown; after?: unknown };
+    if (parsed.mode === 'vendors' && typeof parsed.after === 'string') return parsed.after;
+  } catch {
+    // fall through
+  }
+  throw new ConnectorError(
+    'system',
+    'bad_checkpoint',
+    'The read checkpoint is not a Shopify brands checkpoint.',
+  );
+}
+
+/**
+ * Brands page by page: each page of vendors Shopify answers (up to 1000) is one read page, its
+ * checkpoint the connection's cursor. A vendor's name is its id, so a vendor renamed on every
+ * product between two reads is a brand gone and a new one.
+ */
+async function* readBrands(
+  ctx: ReadContext,
+  checkpoint: Checkpoint | null,
+): AsyncIterable<Page<'brands'>> {
+  for await (const page of vendorPages(ctx.client, decodeBrands(checkpoint))) {
+    const records: Brand[] = page.vendors.map(vendorToBrand);
+    yield {
+      records,
+      next:
+        page.next === null
+          ? null
+          : { version: 1, cursor: JSON.stringify({ mode: 'vendors', after: page.next }) },
+    };
+  }
 }

@@ -52,7 +52,9 @@ export interface ShopifyConnection extends Connection {
 }
 
 export const shopifyCapabilities: Capabilities = {
-  read: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+  // Brands are read (the products' vendors) but not written: Shopify has no brand records
+  // (unwritableDataTypes.shopify.brands), and a product written keeps its brand as its vendor.
+  read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
   write: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
   batchSize: { categories: 25, products: 10, coupons: 25, customers: 25, orders: 10, reviews: 50 },
   pageSize: readPageSizes,

@@ -1,8 +1,10 @@
 import type { Address } from '@replatform/canonical/address';
+import type { Brand } from '@replatform/canonical/brand';
 import type { Category } from '@replatform/canonical/category';
 import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer, CustomerAddress } from '@replatform/canonical/customer';
 import {
+  brandDefaults,
   categoryDefaults,
   couponDefaults,
   customerDefaults,
@@ -734,4 +736,22 @@ export function reviewToCanonical(productId: string, entry: ReviewEntry): Review
     verified: entry.verified ?? false,
     createdAt: canonicalTime(entry.created_at),
   };
+}
+
+/**
+ * The storefront page a Shopify store shows for a vendor: the vendor collection, which lists the
+ * products of that vendor (what Liquid's url_for_vendor links to), the name URL-encoded.
+ */
+export function vendorUrlPath(vendor: string): string {
+  return `/collections/vendors?q=${encodeURIComponent(vendor)}`;
+}
+
+/**
+ * A vendor the shop's products name, as a brand: Shopify has no brand records, so the vendor is
+ * the brand's id and name, and every other field is the model's neutral value (Shopify has no
+ * description, logo, SEO or custom fields for a vendor to carry). Its page is the vendor
+ * collection.
+ */
+export function vendorToBrand(vendor: string): Brand {
+  return { ...brandDefaults(), id: vendor, name: vendor, sourceUrlPath: vendorUrlPath(vendor) };
 }

@@ -5,6 +5,7 @@ import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
 import type { Review } from '@replatform/canonical/review';
+import { unwritableDataTypes } from '@replatform/contracts/migration';
 import { createHash } from 'node:crypto';
 import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
@@ -375,6 +376,14 @@ export class ShopifyWriter {
     idMap: IdMap,
   ): Promise<WriteOutcome[]> {
     if (entity === 'reviews') return this.#writeReviews(records as Review[], idMap);
+    // Not a destination of brands (capabilities.write leaves them out, so the engine never asks):
+    // a call all the same fails each record with the reason, never pretending to have kept it.
+    if (entity === 'brands')
+      return records.map((r) => ({
+        sourceId: r.id,
+        outcome: 'failed',
+        reason: unwritableDataTypes.shopify.brands,
+      }));
     const outcomes: WriteOutcome[] = [];
     for (const record of records) {
       try {

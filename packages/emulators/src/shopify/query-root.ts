@@ -93,6 +93,18 @@ function refundOf(
   return undefined;
 }
 
+/** productVendors' largest page (its description in the 2026-10 schema). */
+export const MAX_VENDORS_PAGE = 1000;
+
+/**
+ * Vendors in alphabetical order, as the admin lists them: letters compared without case or
+ * accents ('Äpfel' with the A's), ties broken by the name as written.
+ */
+function vendorKey(vendor: string): [string, string] {
+  const folded = vendor.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return [folded, vendor];
+}
+
 /** Resolves any supported global id to its view (QueryRoot.node / nodes). */
 export function nodeView(ctx: ViewContext, id: unknown): unknown {
   const parsed = parseGid(id);
@@ -202,6 +214,17 @@ export function queryRoot(ctx: ViewContext): Record<string, unknown> {
     productsCount: (args: Args) => {
       products('productsCount');
       return countView(searchProducts(ctx, args.query).length, args);
+    },
+    productVendors: (args: Args) => {
+      products('productVendors');
+      return connection(
+        ctx,
+        store.productVendors(),
+        args,
+        vendorKey,
+        (vendor) => vendor,
+        MAX_VENDORS_PAGE,
+      );
     },
     productVariants: (args: Args) => {
       products('productVariants');

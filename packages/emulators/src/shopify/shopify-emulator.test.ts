@@ -2187,3 +2187,107 @@ describe('product reviews in metafields', () => {
     ]);
   });
 });
+
+describe('product vendors (brands)', () => {
+  const VENDORS = /* GraphQL */ `
+    query Vendors($first: Int, $last: Int, $after: String, $reverse: Boolean) {
+      productVendors(first: $first, last: $last, after: $after, reverse: $reverse) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        edges {
+          cursor
+          node
+        }
+        nodes
+      }
+    }
+  `;
+  const names = (answer: GraphqlAnswer) => answer.data?.productVendors.nodes as string[];
+  let emulator: ShopifyEmulator;
+  beforeAll(async () => {
+    emulator = await start({ seed: { ...small, products: 40 } });
+  });
+
+  it('lists the vendors the products name, each once, in alphabetical order', async () => {
+    const shop = emulator.shop();
+    const seeded = new Set([...shop.products.values()].map((p) => p.vendor));
+    const answer = await gql(emulator, VENDORS, { first: 1000 });
+    expect(answer.errors).toBeUndefined();
+    expect(names(answer)).toEqual(
+      [...seeded].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })),
+    );
+    expect(names(answer)).toContain('Fjällbo');
+    expect(names(answer)).toContain('Copper & Pine');
+    expect(emulator.countStored('brands')).toBe(seeded.size);
+    expect(answer.data?.productVendors.edges.map((e: { node: string }) => e.node)).toEqual(
+      names(answer),
+    );
+  });
+
+  it('pages with cursors, reverses, and reaches a vendor added or left by products', async () => {
+    const fresh = await start({ seed: 'empty' });
+    const shop = fresh.shop();
+    const product = (vendor: string) => {
+      const id = shop.nextId();
+      shop.products.set(id, {
+        ...([...emulator.shop().products.values()][0] as NonNullable<
+          ReturnType<typeof shop.products.get>
+        >),
+        id,
+        handle: `p-${id}`,
+        vendor,
+      });
+      return id;
+    };
+    for (const vendor of ['zeta', 'Äpfel', 'alpha', 'Beta', 'alpha', '', 'Alpha']) product(vendor);
+    const all = names(await gql(fresh, VENDORS, { first: 10 }));
+    // Letters compared without case or accents; a product without a vendor names none.
+    expect(all).toEqual(['Alpha', 'alpha', 'Äpfel', 'Beta', 'zeta']);
+    expect(fresh.countStored('brands')).toBe(5);
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: GraphqlAnswer = await gql(fresh, VENDORS, { first: 2, after });
+      seen.push(...names(page));
+      if (!page.data?.productVendors.pageInfo.hasNextPage) break;
+      after = page.data.productVendors.pageInfo.endCursor as string;
+    }
+    expect(seen).toEqual(all);
+    expect(names(await gql(fresh, VENDORS, { first: 10, reverse: true }))).toEqual(
+      [...all].reverse(),
+    );
+    expect(names(await gql(fresh, VENDORS, { last: 2 }))).toEqual(['Beta', 'zeta']);
+    // A vendor no product names any more is gone; a new one is listed in its place.
+    for (const p of shop.products.values()) if (p.vendor === 'zeta') p.vendor = 'Mu';
+    expect(names(await gql(fresh, VENDORS, { first: 10 }))).toEqual([
+      'Alpha',
+      'alpha',
+      'Äpfel',
+      'Beta',
+      'Mu',
+    ]);
+  });
+
+  it('takes pages of up to 1000, costs 2 points, and needs read_products', async () => {
+    const missing = await gql(emulator, VENDORS, {});
+    expect(missing.errors?.[0]?.message).toBe('you must provide one of first or last');
+    const tooBig = await gql(emulator, VENDORS, { first: 1001 });
+    expect(tooBig.errors?.[0]?.message).toBe('The first argument must be between 0 and 1000.');
+    const answer = await gql(emulator, VENDORS, { first: 1000 });
+    expect(answer.extensions?.cost.requestedQueryCost).toBe(2);
+    const unknown = await gql(emulator, '{ productVendors(first: 5) { nodes { id } } }');
+    expect(unknown.errors?.[0]?.message).toMatch(/must not have a selection/);
+    const custom = await start({ seed: small, tokens: { shpat_orders: ['read_orders'] } });
+    const refused = await gql(custom, VENDORS, { first: 5 }, { token: 'shpat_orders' });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('ACCESS_DENIED');
+    expect(refused.errors?.[0]?.message).toContain('`read_products` access scope');
+  });
+
+  it('counts no vendors in a store without products', async () => {
+    const empty = await start({ seed: 'empty' });
+    expect(names(await gql(empty, VENDORS, { first: 5 }))).toEqual([]);
+    expect(empty.countStored('brands')).toBe(0);
+  });
+});

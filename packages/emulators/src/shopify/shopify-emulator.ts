@@ -46,7 +46,7 @@ import type { ViewContext } from './views.ts';
  */
 
 export type ShopifyEntity =
-  'categories' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
+  'categories' | 'brands' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
 
 export interface ShopifyEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
   /** Sample data for every shop ('empty' for none); default: the sandbox counts. */
@@ -97,7 +97,10 @@ export interface ShopifyEmulator extends RunningEmulator {
   shops: string[];
   /** The state of a shop (default: the first). */
   shop(domain?: string): ShopStore;
-  /** Records of an entity stored in a shop (reviews: the entries of the products' lists). */
+  /**
+   * Records of an entity stored in a shop (reviews: the entries of the products' lists; brands:
+   * the distinct vendors the products name, Shopify having no brand records).
+   */
   countStored(entity: ShopifyEntity, domain?: string): number;
 }
 
@@ -466,6 +469,8 @@ export async function startShopifyEmulator(
       switch (entity) {
         case 'categories':
           return store.collections.size;
+        case 'brands':
+          return store.productVendors().length;
         case 'products':
           return store.products.size;
         case 'customers':

@@ -649,6 +649,16 @@ export class ShopStore {
     return undefined;
   }
 
+  /**
+   * The vendors the products name, each once (as QueryRoot.productVendors lists them): a product
+   * without a vendor ('') names none. Names are kept as written, so 'Acme' and 'acme' are two.
+   */
+  productVendors(): string[] {
+    const vendors = new Set<string>();
+    for (const p of this.products.values()) if (p.vendor !== '') vendors.add(p.vendor);
+    return [...vendors];
+  }
+
   collectionByHandle(handle: string): CollectionRec | undefined {
     for (const c of this.collections.values()) if (c.handle === handle) return c;
     return undefined;

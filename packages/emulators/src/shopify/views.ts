@@ -113,6 +113,8 @@ export function connection<T>(
   args: Args,
   keyOf: (item: T) => Key,
   view: (item: T) => unknown,
+  /** The connection's own largest page, where the schema documents one (productVendors: 1000). */
+  maxPageSize = MAX_PAGE_SIZE,
 ): View {
   const reverse = args.reverse === true;
   const direction = reverse ? -1 : 1;
@@ -132,9 +134,9 @@ export function connection<T>(
         },
       );
     const size = first ?? last ?? 0;
-    if (size < 0 || size > MAX_PAGE_SIZE)
+    if (size < 0 || size > maxPageSize)
       throw new GraphQLError(
-        `The ${first !== null ? 'first' : 'last'} argument must be between 0 and ${MAX_PAGE_SIZE}.`,
+        `The ${first !== null ? 'first' : 'last'} argument must be between 0 and ${maxPageSize}.`,
         {
           extensions: { code: 'BAD_REQUEST' },
         },
