@@ -205,6 +205,22 @@ describe('migration journey in Chromium (e2e)', () => {
       await page.locator(`#${await brands.getAttribute('aria-describedby')}`).textContent(),
     ).toMatch(/Shopify has no brand records/);
     await screenshot(page, 'select-data-desktop');
+    // A free demo migration first: a few records of each type into the real destination, with
+    // what it did, its check and links to the records in the destination's admin, before paying.
+    await page.getByRole('button', { name: 'Try a free demo migration' }).click();
+    const demo = page.getByRole('region', { name: 'Free demo migration' });
+    await demo.getByText('Demo finished:', { exact: false }).waitFor({ timeout: 120_000 });
+    expect(await demo.textContent()).toMatch(/Checked record by record: every record arrived/);
+    const demoRows = await demo.getByRole('row').allTextContents();
+    expect(demoRows.some((row) => row.startsWith('Orders10'))).toBe(true);
+    await demo.getByText('Open the demo records in your Shopify store').click();
+    const adminLinks = await demo.getByRole('link', { name: /^Products / }).all();
+    expect(adminLinks.length).toBeGreaterThanOrEqual(10);
+    expect(await adminLinks[0]?.getAttribute('href')).toMatch(
+      /^https:\/\/[^/]+\/admin\/products\/\d+$/,
+    );
+    expect(await demo.textContent()).toContain('1 of 3 demo migrations used.');
+    await screenshot(page, 'select-data-demo-desktop');
     // Next Step saves the selection on screen, as Proceed to Payment does.
     await page.getByRole('button', { name: 'Next Step' }).click();
     await page.getByRole('heading', { name: 'Payment', exact: true }).waitFor();

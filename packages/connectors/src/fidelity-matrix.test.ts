@@ -8,12 +8,15 @@ const documentUrl = new URL('../../../docs/fidelity.md', import.meta.url);
 
 describe('fidelity matrix', () => {
   it('declares the native fields of every entity each platform reads', () => {
+    // A Shopify brand is a product's vendor, a single text: it has no other field to declare.
+    const singleField = new Set(['Shopify brands']);
     for (const connector of Object.values(connectorRegistry)) {
       for (const entity of entityTypes) {
         if (!connector?.capabilities.read.includes(entity)) continue;
         const catalogue = connector.capabilities.nativeFields[entity];
-        expect(Object.keys(catalogue ?? {}).length, `${connector.label} ${entity}`).toBeGreaterThan(
-          5,
+        const name = `${connector.label} ${entity}`;
+        expect(Object.keys(catalogue ?? {}).length, name).toBeGreaterThan(
+          singleField.has(name) ? 0 : 5,
         );
       }
     }

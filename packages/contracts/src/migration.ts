@@ -78,7 +78,7 @@ export const unwritableDataTypes: Record<Platform, Partial<Record<DataTypeName, 
   magento2: {},
   shopify: {
     brands:
-      'Shopify has no brand records: each product keeps its brand as its vendor, which moves with Products, but a brand’s own description, logo and page have nowhere to go.',
+      'Shopify has no brand records: each product keeps its brand’s name as its vendor, but a brand’s own description, logo and page have nowhere to go.',
   },
   woocommerce: {},
   bigcommerce: {},

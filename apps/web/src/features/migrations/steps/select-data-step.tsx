@@ -9,6 +9,7 @@ import {
   type Migration,
 } from '@replatform/contracts/migration';
 import { useUpdateMigration } from '../api/migrations-api.ts';
+import { DemoMigrationPanel } from './demo-migration-panel.tsx';
 import { OrderStatusMap, statusTable } from './order-status-map.tsx';
 
 const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Package }> = {
@@ -135,6 +136,18 @@ export function SelectDataStep({
         <p role="alert" className="mt-4 text-red-700">
           {update.error.message}
         </p>
+      ) : null}
+      {!readOnly ? (
+        <DemoMigrationPanel
+          migration={migration}
+          canRun={any && migration.sourceVerified && migration.destinationVerified}
+          save={() =>
+            update.mutateAsync({
+              dataTypes: selected,
+              fieldMappings: { orderStatuses: statuses },
+            })
+          }
+        />
       ) : null}
       {!readOnly ? (
         <button
