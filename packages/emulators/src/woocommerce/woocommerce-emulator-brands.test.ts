@@ -120,7 +120,7 @@ describe('WooCommerce emulator brands', () => {
     const kid = (await post('/products/brands', { name: 'Obs Kid', parent: grand.id })).body as Obj;
     const trash = await wc.call('DELETE', `/products/brands/${String(grand.id)}`);
     expect(trash.body).toMatchObject({ code: 'woocommerce_rest_trash_not_supported' });
-    await wc.call('DELETE', `/products/brands/${String(grand.id)}`, { query: { force: true } });
+    await wc.call('DELETE', `/products/brands/${String(grand.id)}`, { query: { force: 'true' } });
     expect((await wc.call('GET', `/products/brands/${String(kid.id)}`)).body).toMatchObject({
       parent: 0,
     });
