@@ -90,6 +90,10 @@ export class BrandWriter {
         await this.writeLevel(records, level, parentOf, idMap, outcomes, written, open);
         pending = pending.filter((i) => !level.includes(i));
       }
+    } catch (error) {
+      // The store may have saved part of what was sent: the next write lists it again.
+      this.brands = undefined;
+      throw error;
     } finally {
       // A write that failed part-way must not leave other writes waiting for its images.
       releaseClaims(open);
@@ -161,12 +165,16 @@ export class BrandWriter {
         continue;
       }
       if (this.same(existing, b, body, parent)) {
-        outcomes[i] = {
-          sourceId: b.id,
-          outcome: 'skipped',
-          destinationId: String(existing.id),
-          reason: 'Already up to date.',
-        };
+        // One this connection sent unanswered (and the store saved whole) was created by this run.
+        outcomes[i] =
+          !ours && unanswered.has(b.id)
+            ? { sourceId: b.id, outcome: 'created', destinationId: String(existing.id) }
+            : {
+                sourceId: b.id,
+                outcome: 'skipped',
+                destinationId: String(existing.id),
+                reason: 'Already up to date.',
+              };
         written.set(b.id, existing.id);
         continue;
       }
