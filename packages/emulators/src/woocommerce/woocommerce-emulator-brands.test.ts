@@ -80,6 +80,9 @@ describe('WooCommerce emulator brands', () => {
     // A slug taken by another brand is made unique on a create.
     const taken = await post('/products/brands', { name: 'Other', slug: 'obs-brand' });
     expect(taken.body).toMatchObject({ slug: 'obs-brand-2' });
+    // Only ASCII letters compare without case (a real store took 'Ärger' beside 'ärger').
+    expect((await post('/products/brands', { name: 'ärger' })).status).toBe(201);
+    expect((await post('/products/brands', { name: 'Ärger' })).status).toBe(201);
   });
 
   it('requires a name, refuses a parent it lacks (400 on a create, 500 on an update) and a slug in use on an update', async () => {
