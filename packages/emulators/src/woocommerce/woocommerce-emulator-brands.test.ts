@@ -113,6 +113,14 @@ describe('WooCommerce emulator brands', () => {
       await post('/products/brands', { name: 'Obs Order', menu_order: -2, display: 'both' })
     ).body as Obj;
     expect(b).toMatchObject({ menu_order: -2, display: 'both' });
+    // display is checked against its enum outside a batch only.
+    expect(
+      (await post('/products/brands', { name: 'Obs Weird', display: 'weird' })).body,
+    ).toMatchObject({ code: 'rest_invalid_param' });
+    const batch = await post('/products/brands/batch', {
+      create: [{ name: 'Obs Weird', display: 'weird' }],
+    });
+    expect(((batch.body as Obj).create as Obj[])[0]).toMatchObject({ display: 'weird' });
     const logo = await post('/products/brands', {
       name: 'Obs Logo',
       image: { src: 'http://127.0.0.1:9/none.png', alt: 'A' },
