@@ -6,7 +6,8 @@
 // negative), notes, guest orders, an order in another currency, a line whose product was deleted
 // afterwards, custom meta on products, variations, customers and orders, a grouped and an
 // external product, downloadable and virtual products, global and local attributes, product
-// reviews in every status.
+// reviews in every status, brands in two levels (with an HTML description and a logo, bare, a name
+// with an ampersand) that the products name.
 //
 //   node scripts/seed-woocommerce-store.ts <store.json>
 //
@@ -47,6 +48,7 @@ const imageFiles = [
   'geteilt-becher.png',
   'becher-seite.png',
   'tshirt-vorne.png',
+  'marke-toepferei.png',
 ];
 
 /** Serves the seed images on 127.0.0.1 while the store downloads them. */
@@ -164,6 +166,24 @@ async function seed(store: WooRest, imageUrl: (name: string) => string): Promise
   const tagEco = await store.post('products/tags', { name: 'Öko 🌱', slug: 'oeko' });
   const tagSale = await store.post('products/tags', { name: 'Ausverkauf %' });
 
+  // Brands: a maker with its own line under it, one with an ampersand and nothing else.
+  const potter = await store.post('products/brands', {
+    name: 'Töpferei Nord 🏺',
+    description:
+      '<strong>Handgemacht</strong> in Flensburg – <a href="https://example.org/toepferei">Werkstatt</a> ✨\n\nSeit 1987.',
+    display: 'both',
+    menu_order: 1,
+    image: { src: imageUrl('marke-toepferei.png'), alt: 'Logo der Töpferei 🏺' },
+  });
+  const sakura = await store.post('products/brands', {
+    name: 'Sakura Atelier 桜',
+    parent: potter.id,
+    description: 'Die <em>Frühlingslinie</em> der Töpferei.',
+    display: 'products',
+  });
+  const glass = await store.post('products/brands', { name: 'Glas & Co' });
+  say('brands: 3 (one under another, one with a logo, one bare)');
+
   const html = (title: string) =>
     `<h2>${title}</h2>\n<p>Ein <strong>wunderbares</strong> Stück – «très chic» 😍. Привет, 世界!</p>\n<ul>\n<li>Pflege: 30 °C</li>\n<li>Größe: M–XL</li>\n</ul>\n<p><a href="https://example.org/pflege">Pflegehinweise</a> &amp; mehr.</p>`;
 
@@ -186,6 +206,7 @@ async function seed(store: WooRest, imageUrl: (name: string) => string): Promise
     short_description: '<p>Handbemalt – 手描き 🎨</p>',
     categories: [{ id: mugs.id }],
     tags: [{ id: tagMade.id }, { id: tagEco.id }],
+    brands: [{ id: sakura.id }],
     images: [
       shared,
       { src: imageUrl('becher-seite.png'), alt: 'Von der Seite', name: 'Seitenansicht' },
@@ -231,6 +252,7 @@ async function seed(store: WooRest, imageUrl: (name: string) => string): Promise
     description: html('Teekanne'),
     categories: [{ id: tableware.id }, { id: mugs.id }],
     tags: [{ id: tagMade.id }],
+    brands: [{ id: potter.id }],
     images: [{ id: sharedImage }],
     manage_stock: true,
     stock_quantity: 2,
@@ -248,6 +270,7 @@ async function seed(store: WooRest, imageUrl: (name: string) => string): Promise
     regular_price: '18.00',
     description: html('Teller'),
     categories: [{ id: tableware.id }],
+    brands: [{ id: glass.id }],
     tags: [{ id: tagEco.id }, { id: tagSale.id }],
     images: [{ id: sharedImage }],
     catalog_visibility: 'search',

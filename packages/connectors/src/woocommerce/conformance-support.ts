@@ -19,6 +19,7 @@ import { assignedOnWrite, readNative, variationKeys } from './native-access.ts';
  */
 export const storeOwned: Partial<Record<EntityType, readonly string[]>> = {
   categories: ['imageUrl'],
+  brands: ['imageUrl'],
   products: ['images.url', 'variants.imageUrl', 'updatedAt'],
   orders: ['updatedAt'],
 };

@@ -1,4 +1,5 @@
 import type { Address } from '@replatform/canonical/address';
+import type { Brand } from '@replatform/canonical/brand';
 import type { Category } from '@replatform/canonical/category';
 import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
@@ -208,6 +209,39 @@ export function categoryBody(
               ...(image ?? { src: c.imageUrl }),
               ...(c.imageAlt ? { alt: c.imageAlt } : {}),
               ...(c.imageTitle ? { name: c.imageTitle } : {}),
+            },
+          }
+        : {}),
+    },
+    warnings,
+  };
+}
+
+/**
+ * A brand as the brands route takes it. Unlike a category's, a brand's menu_order is writable in
+ * WooCommerce 11. `image`: the logo as the destination takes it ({id} of an image it already
+ * stored, or {src}), with its alternative text; the model keeps no title for it.
+ */
+export function brandBody(b: Brand, parent: number, image?: Json): Written {
+  const description = termDescription(b.description);
+  const warnings: string[] = [];
+  if (description.dropped.length)
+    warnings.push(
+      `WordPress keeps only links and text styles in brand descriptions; the ${description.dropped.map((t) => `<${t}>`).join(', ')} formatting of the description was flattened to text.`,
+    );
+  return {
+    body: {
+      name: b.name,
+      ...(b.slug ? { slug: b.slug } : {}),
+      parent,
+      description: description.text,
+      display: b.displayType,
+      menu_order: b.position,
+      ...(b.imageUrl
+        ? {
+            image: {
+              ...(image ?? { src: b.imageUrl }),
+              ...(b.imageAlt ? { alt: b.imageAlt } : {}),
             },
           }
         : {}),

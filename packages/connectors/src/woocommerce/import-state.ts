@@ -13,6 +13,7 @@ export class ImportState {
    * at the destination afterwards, they count as created by this run, not as skipped.
    */
   readonly unanswered = {
+    brands: new Set<string>(),
     products: new Set<string>(),
     coupons: new Set<string>(),
     customers: new Set<string>(),

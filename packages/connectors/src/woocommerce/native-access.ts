@@ -48,6 +48,7 @@ async function all(client: WooClient, path: string, query: Json = {}): Promise<J
 
 const routes: Record<EntityType, string> = {
   categories: '/products/categories',
+  brands: '/products/brands',
   products: '/products',
   coupons: '/coupons',
   customers: '/customers',
@@ -125,6 +126,10 @@ export async function variationKeys(client: WooClient): Promise<Map<string, stri
 export const assignedOnWrite: Partial<Record<EntityType, Readonly<Record<string, string>>>> = {
   categories: {
     menu_order: "WooCommerce 11's REST API cannot set a category's sort position.",
+  },
+  brands: {
+    'image.name':
+      "The model keeps no title for a brand's logo: WordPress titles the copy after its file.",
   },
   coupons: {
     date_created: 'WooCommerce dates a coupon when it is created.',

@@ -348,6 +348,32 @@ const categoryFields: Record<string, SourceField> = {
   _links: links,
 };
 
+const brandFields: Record<string, SourceField> = {
+  id: { assigned: 'WordPress numbers terms' },
+  name: { converted: 'name', how: "WordPress's HTML escaping (&amp;) undone." },
+  slug: { carried: 'slug' },
+  parent: { carried: 'parentId', ref: 'brands' },
+  description: {
+    converted: 'description',
+    how: 'WordPress keeps paragraphs as blank lines; they are read as the paragraphs it shows.',
+  },
+  display: { carried: 'displayType' },
+  image: { carried: 'imageUrl' },
+  ...image('image', {
+    alt: { carried: 'imageAlt' },
+    name: {
+      assigned:
+        "the title WordPress gave the logo's file; the model keeps no title for a brand's logo",
+    },
+  }),
+  menu_order: {
+    converted: 'position',
+    how: 'a negative menu_order (which WordPress keeps) is read as 0, the first place.',
+  },
+  count: { assigned: 'counted by WordPress from the published products of the brand' },
+  _links: links,
+};
+
 const address = (kind: 'billing' | 'shipping', canonical: string, phoneToo = false) =>
   ({
     [kind]: { converted: canonical, how: `the ${kind} address` },
@@ -730,6 +756,7 @@ const reviewFields: Record<string, SourceField> = {
 
 export const nativeFields: NativeCatalogue = {
   categories: categoryFields,
+  brands: brandFields,
   products: productFields,
   coupons: couponFields,
   customers: customerFields,
@@ -750,6 +777,26 @@ export const destinationFields: Partial<Record<EntityType, DestinationFields>> =
     converted: {
       description:
         'WordPress keeps only links and text styles in category descriptions: paragraphs and line breaks are kept as such, other block markup (lists, headings) as plain text.',
+    },
+  },
+  brands: {
+    unsupported: {
+      seoTitle:
+        'WooCommerce brands have no SEO title of their own (SEO plugins keep it; wc/v3 gives terms no meta data).',
+      seoDescription:
+        'WooCommerce brands have no SEO description of their own (SEO plugins keep it; wc/v3 gives terms no meta data).',
+      seoKeywords: 'WooCommerce brands have no SEO keywords.',
+      searchKeywords: 'WooCommerce brands have no search keywords of their own.',
+      metafields:
+        "WooCommerce's REST API keeps no custom fields on brands (no term meta in wc/v3).",
+    },
+    converted: {
+      description:
+        'WordPress keeps only links and text styles in brand descriptions: paragraphs and line breaks are kept as such, other block markup (lists, headings) as plain text.',
+      imageUrl:
+        "The logo is copied into the destination's media library (once per address) and answered with its new address there.",
+      sourceUrlPath:
+        "A brand's page is /brand/<parent slugs>/<slug>/ on the destination, as on a WooCommerce source.",
     },
   },
   products: {

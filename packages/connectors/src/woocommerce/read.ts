@@ -8,6 +8,7 @@ import { switchCouponCode } from './emails.ts';
 import { markers, metaValue } from './markers.ts';
 import type { StoreInfo } from './store-info.ts';
 import {
+  brandToCanonical,
   categoryToCanonical,
   couponToCanonical,
   customerToCanonical,
@@ -117,6 +118,15 @@ export function readAllCategories(client: WooClient): Promise<WcTerm[]> {
   return readAllPages(
     client,
     '/products/categories',
+    { orderby: 'id', order: 'asc', context: 'edit' },
+    wcTermSchema,
+  );
+}
+
+export function readAllBrands(client: WooClient): Promise<WcTerm[]> {
+  return readAllPages(
+    client,
+    '/products/brands',
     { orderby: 'id', order: 'asc', context: 'edit' },
     wcTermSchema,
   );
@@ -327,6 +337,19 @@ export async function* readEntity<E extends EntityType>(
     } while (page <= totalPages);
     return;
   }
+  if (entity === 'brands') {
+    // Brands are few: all are loaded so each record's storefront path can use its ancestors.
+    const all = await readAllBrands(client);
+    const byId = new Map(all.map((t) => [t.id, t]));
+    const totalPages = Math.ceil(all.length / pageSize);
+    do {
+      const slice = all.slice((page - 1) * pageSize, page * pageSize);
+      const converted = slice.map((t) => ({ id: t.id, result: brandToCanonical(t, byId) }));
+      yield { ...split(converted), next: nextCheckpoint(page, totalPages) } as Page<E>;
+      page++;
+    } while (page <= totalPages);
+    return;
+  }
   if (entity === 'coupons') {
     // Coupons are few, and some of a store's are the importer's own: all are listed to leave
     // those out.
@@ -429,6 +452,15 @@ export async function readIds<E extends EntityType>(
     const converted = wanted.flatMap((id) => {
       const term = byId.get(id);
       return term ? [{ id, result: categoryToCanonical(term, byId, info.defaultCategoryId) }] : [];
+    });
+    return split(converted).records as EntityRecord[E][];
+  }
+  if (entity === 'brands') {
+    const all = await readAllBrands(client);
+    const byId = new Map(all.map((t) => [t.id, t]));
+    const converted = wanted.flatMap((id) => {
+      const term = byId.get(id);
+      return term ? [{ id, result: brandToCanonical(term, byId) }] : [];
     });
     return split(converted).records as EntityRecord[E][];
   }

@@ -94,6 +94,16 @@ export class NamedTerms {
     return map;
   }
 
+  /**
+   * Forgets the list, so the next use lists the store again: another writer of this connection
+   * created or renamed terms in it (brands written as records of their own).
+   */
+  forget(): void {
+    void this.serial.run(async () => {
+      this.byKey = undefined;
+    });
+  }
+
   /** Ids of the named terms, creating the missing ones; what could not be created, and why. */
   ensure(names: string[], extra: (name: string) => Record<string, unknown> = () => ({})) {
     return this.serial.run(async (): Promise<Ensured> => {

@@ -1,6 +1,8 @@
+import type { Brand } from '@replatform/canonical/brand';
 import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import {
+  brandDefaults,
   couponDefaults,
   customerDefaults,
   orderDefaults,
@@ -101,6 +103,21 @@ export function order(id: string, productId: string | null, overrides: Partial<O
     billingAddress: null,
     shippingAddress: null,
     note: '',
+    ...overrides,
+  };
+}
+
+/** A top-level brand named `name`, its slug made from the name. */
+export function brand(id: string, name: string, overrides: Partial<Brand> = {}): Brand {
+  return {
+    ...brandDefaults(),
+    id,
+    name,
+    slug: name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, ''),
+    sourceUrlPath: null,
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import type { Address } from '@replatform/canonical/address';
+import type { Brand } from '@replatform/canonical/brand';
 import type { Category } from '@replatform/canonical/category';
 import { couponDiscountTypes, couponSchema, type Coupon } from '@replatform/canonical/coupon';
 import {
@@ -6,7 +7,12 @@ import {
   type Customer,
   type CustomerAddress,
 } from '@replatform/canonical/customer';
-import { categoryDefaults, couponDefaults, productDefaults } from '@replatform/canonical/defaults';
+import {
+  brandDefaults,
+  categoryDefaults,
+  couponDefaults,
+  productDefaults,
+} from '@replatform/canonical/defaults';
 import { money, toMinor, type Money } from '@replatform/canonical/money';
 import { reviewSchema, type Review, type ReviewStatus } from '@replatform/canonical/review';
 import type { Order, OrderLine, OrderNote, Refund } from '@replatform/canonical/order';
@@ -590,6 +596,47 @@ export function categoryToCanonical(
       imageTitle: image ? ownTitle(image.name, image.src) : '',
       displayType: oneOf(displayTypes, t.display, 'default'),
       sourceUrlPath: `/product-category/${chain.join('/')}/`,
+    },
+  };
+}
+
+/** The slugs from the top of a term tree down to the term (its storefront path). */
+function slugChain(t: WcTerm, all: Map<number, WcTerm>): string[] {
+  const chain: string[] = [];
+  const seen = new Set<number>();
+  for (
+    let cursor: WcTerm | undefined = t;
+    cursor && !seen.has(cursor.id);
+    cursor = all.get(cursor.parent)
+  ) {
+    seen.add(cursor.id);
+    chain.unshift(cursor.slug);
+  }
+  return chain;
+}
+
+/**
+ * Product brands (WooCommerce Brands, a tree like categories). A brand's page is
+ * `/brand/<ancestors' slugs>/<slug>/` on a store with pretty permalinks (the term's `link` in
+ * wp/v2; wc/v3 answers none). The logo's title is WordPress's own (the model keeps none).
+ */
+export function brandToCanonical(t: WcTerm, all: Map<number, WcTerm>): Converted<Brand> {
+  const image = t.image && validUrl(t.image.src) ? t.image : null;
+  return {
+    ok: true,
+    losses: [],
+    record: {
+      ...brandDefaults(),
+      id: String(t.id),
+      parentId: t.parent ? String(t.parent) : null,
+      name: decodeEntities(t.name).trim() || t.slug || `Brand #${t.id}`,
+      slug: t.slug.toLowerCase(),
+      description: descriptionFromWc(t.description),
+      position: Math.max(0, t.menu_order),
+      imageUrl: image ? image.src : null,
+      imageAlt: image ? image.alt : '',
+      displayType: oneOf(displayTypes, t.display, 'default'),
+      sourceUrlPath: `/brand/${slugChain(t, all).join('/')}/`,
     },
   };
 }

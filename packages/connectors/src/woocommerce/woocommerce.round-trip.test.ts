@@ -31,7 +31,8 @@ function withImageOrigins(entity: EntityType, record: Record<string, unknown>, o
     for (const v of record.variants as { imageUrl: string | null }[])
       v.imageUrl = origin(v.imageUrl);
   }
-  if (entity === 'categories') record.imageUrl = origin(record.imageUrl as string | null);
+  if (entity === 'categories' || entity === 'brands')
+    record.imageUrl = origin(record.imageUrl as string | null);
   return record;
 }
 
@@ -152,6 +153,7 @@ describe('WooCommerce -> canonical -> WooCommerce', () => {
         // Each image the source holds is stored once, however many records show it.
         const shown = new Set([
           ...(await readAll(from, 'categories')).flatMap((c) => (c.imageUrl ? [c.imageUrl] : [])),
+          ...(await readAll(from, 'brands')).flatMap((b) => (b.imageUrl ? [b.imageUrl] : [])),
           ...(await readAll(from, 'products')).flatMap((p) => [
             ...p.images.map((i) => i.url),
             ...p.variants.flatMap((v) => (v.imageUrl ? [v.imageUrl] : [])),

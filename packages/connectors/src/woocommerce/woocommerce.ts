@@ -1,4 +1,5 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import type { Brand } from '@replatform/canonical/brand';
 import type { Category } from '@replatform/canonical/category';
 import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
@@ -30,6 +31,7 @@ import { countReviews, readEntity, readIds, readMerchantCoupons } from './read.t
 import type { ReadContext } from './to-canonical.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
 import { anyJson, wcIdSchema, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
+import { BrandWriter } from './write-brands.ts';
 import { CategoryWriter } from './write-categories.ts';
 import { CouponWriter } from './write-coupons.ts';
 import { CustomerWriter } from './write-customers.ts';
@@ -48,6 +50,7 @@ import { ReviewWriter } from './write-reviews.ts';
 /** The batch routes an import writes through; an empty batch proves write access to each. */
 const writeRoutes: Record<string, string> = {
   '/products/categories/batch': 'product categories',
+  '/products/brands/batch': 'product brands',
   '/products/batch': 'products',
   '/coupons/batch': 'coupons',
   '/customers/batch': 'customers',
@@ -61,6 +64,7 @@ export interface ConnectionOptions extends ClientOptions {
 
 const countPaths: Record<Exclude<EntityType, 'coupons' | 'reviews'>, string> = {
   categories: '/products/categories',
+  brands: '/products/brands',
   products: '/products',
   customers: '/customers',
   orders: '/orders',
@@ -70,6 +74,7 @@ export class WooCommerceConnection implements Connection {
   readonly client: WooClient;
   private info: Promise<StoreInfo> | undefined;
   private readonly categories: CategoryWriter;
+  private readonly brands: BrandWriter;
   readonly products: ProductWriter;
   private readonly coupons: CouponWriter;
   private readonly customers: CustomerWriter;
@@ -89,6 +94,8 @@ export class WooCommerceConnection implements Connection {
     const images = new ImageStore();
     this.categories = new CategoryWriter(this.client, storeInfo, images);
     this.products = new ProductWriter(this.client, storeInfo, images, this.state);
+    // The product writer finds a product's brand by name in a list the brand writer refreshes.
+    this.brands = new BrandWriter(this.client, images, this.state, this.products.brands);
     this.coupons = new CouponWriter(this.client, storeInfo, this.state);
     this.customers = new CustomerWriter(this.client, this.state);
     this.orders = new OrderWriter(this.client, this.state);
@@ -230,15 +237,17 @@ export class WooCommerceConnection implements Connection {
       const outcomes =
         entity === 'categories'
           ? await this.categories.write(records as Category[], idMap)
-          : entity === 'products'
-            ? await this.products.write(records as Product[], idMap)
-            : entity === 'coupons'
-              ? await this.coupons.write(records as Coupon[], idMap)
-              : entity === 'customers'
-                ? await this.customers.write(records as Customer[], idMap)
-                : entity === 'reviews'
-                  ? await this.reviews.write(records as Review[], idMap)
-                  : await this.orders.write(records as Order[], idMap);
+          : entity === 'brands'
+            ? await this.brands.write(records as Brand[], idMap)
+            : entity === 'products'
+              ? await this.products.write(records as Product[], idMap)
+              : entity === 'coupons'
+                ? await this.coupons.write(records as Coupon[], idMap)
+                : entity === 'customers'
+                  ? await this.customers.write(records as Customer[], idMap)
+                  : entity === 'reviews'
+                    ? await this.reviews.write(records as Review[], idMap)
+                    : await this.orders.write(records as Order[], idMap);
       if (!sent?.size) return outcomes;
       // A record whose create this connection sent unanswered and then completed was created
       // by this run, whatever it took to complete it.
@@ -300,13 +309,14 @@ export const wooCommerceConnector = defineConnector<WooCommerceCredentials>({
   label: 'WooCommerce',
   credentialsSchema: wooCommerceCredentialsSchema,
   capabilities: {
-    read: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
-    write: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+    read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+    write: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
     // The batch routes' maximum: a real store writes 100 simple products in about 3 s, 100
     // customers in 10 s, 100 orders in 9 s and 100 reviews in 1.5 s, alone, within the client's
     // 60 s deadline; a store that cannot gets smaller batches from then on (batch.ts).
     batchSize: {
       categories: 100,
+      brands: 100,
       products: 100,
       coupons: 100,
       customers: 100,
@@ -315,6 +325,7 @@ export const wooCommerceConnector = defineConnector<WooCommerceCredentials>({
     },
     pageSize: {
       categories: 100,
+      brands: 100,
       products: 100,
       coupons: 100,
       customers: 100,

@@ -460,9 +460,11 @@ export class WooApi {
     if (input.image === undefined) return undefined;
     const image = asObject(input.image);
     if (!Object.keys(image).length) return 0;
+    // The terms controller answers wc_rest_upload_image_from_url's own error (a real store:
+    // woocommerce_rest_invalid_remote_image_url for a src it cannot download).
     return this.store.resolveImage(
       image,
-      'woocommerce_rest_upload_error',
+      'woocommerce_rest_invalid_remote_image_url',
       'woocommerce_rest_invalid_image_id',
     );
   }

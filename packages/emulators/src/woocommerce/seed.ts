@@ -129,6 +129,20 @@ export async function seedFromSample(store: WooStore, sample: SampleStore): Prom
     categoryIds.set(c.key, term.id);
   }
 
+  // Brands (a flat list in the sample), each with its logo where it has one; the products then
+  // find theirs by name.
+  for (const b of sample.brands) {
+    const logo = b.logoPath
+      ? store.addAttachment(b.logoPath, `${b.name} logo`, Date.UTC(2021, 0, 5))
+      : undefined;
+    const term = store.insertTerm(
+      'product_brand',
+      { name: b.name, slug: b.slug, description: b.description },
+      logo?.id ?? 0,
+    );
+    term.menuOrder = b.position;
+  }
+
   const attributeIds = new Map<string, number>();
   for (const [name, slug] of Object.entries(sharedOptions))
     attributeIds.set(name, store.createAttribute({ name, slug }).id);

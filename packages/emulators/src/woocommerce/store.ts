@@ -327,12 +327,16 @@ export class CatalogStore {
     if (!rawName) throw new RestError(400, 'empty_term_name', 'A name is required for this term.');
     const hierarchical = taxonomy === 'product_cat' || taxonomy === 'product_brand';
     const parent = hierarchical ? asInt(input.parent) : 0;
+    // wp_insert_term's own check (WooCommerce's controller leaves it to WordPress).
     if (parent && !this.terms.get(parent))
-      throw new RestError(400, 'woocommerce_rest_term_invalid', 'Parent resource does not exist.');
+      throw new RestError(400, 'missing_parent', 'Parent term does not exist.');
     const name = escHtml(rawName);
     const slugGiven = asString(input.slug).trim() !== '';
+    // MySQL's collation compares names without regard to case; a real store took 'FJÄLLBO'
+    // beside 'Fjällbo' but refused 'ACME' beside 'Acme', so only ASCII letters are folded here.
+    const folded = (n: string) => n.replace(/[A-Z]/g, (c) => c.toLowerCase());
     const sibling = this.termsOf(taxonomy).find(
-      (t) => t.name.toLowerCase() === name.toLowerCase() && (!hierarchical || t.parent === parent),
+      (t) => folded(t.name) === folded(name) && (!hierarchical || t.parent === parent),
     );
     if (sibling && (!slugGiven || sibling.slug === sanitizeTitle(asString(input.slug)))) {
       throw new RestError(
@@ -378,13 +382,11 @@ export class CatalogStore {
       input.parent !== undefined &&
       (term.taxonomy === 'product_cat' || term.taxonomy === 'product_brand')
     ) {
-      const parent = asInt(input.parent);
+      // A term made its own parent stays where it was; an unknown parent is wp_update_term's
+      // WP_Error without a status, which the REST API answers with 500.
+      const parent = asInt(input.parent) === term.id ? term.parent : asInt(input.parent);
       if (parent && !this.terms.get(parent))
-        throw new RestError(
-          400,
-          'woocommerce_rest_term_invalid',
-          'Parent resource does not exist.',
-        );
+        throw new RestError(500, 'missing_parent', 'Parent term does not exist.');
       let cursor = parent;
       while (cursor) {
         if (cursor === term.id)
@@ -402,7 +404,7 @@ export class CatalogStore {
       if (slug && slug !== term.slug) {
         if (this.termsOf(term.taxonomy).some((t) => t.slug === slug && t.id !== term.id))
           throw new RestError(
-            400,
+            500,
             'duplicate_term_slug',
             `The slug &#8220;${slug}&#8221; is already in use by another term.`,
           );

@@ -15,6 +15,7 @@ export type NativeRecord = Record<string, unknown> & { id: number };
 
 export const nativeEntities = [
   'categories',
+  'brands',
   'tags',
   'attributes',
   'products',
@@ -103,6 +104,8 @@ export class NativeReader {
     switch (entity) {
       case 'categories':
         return this.list('wc/v3/products/categories', edit);
+      case 'brands':
+        return this.list('wc/v3/products/brands', edit);
       case 'tags':
         return this.list('wc/v3/products/tags', edit);
       case 'attributes': {

@@ -295,6 +295,103 @@ export function describeObservedBehaviour(
       }
     });
 
+    describe('product brands', () => {
+      type Answer = Record<string, unknown>;
+      const brands = 'wc/v3/products/brands';
+      const send = (path: string, body?: unknown, method: 'POST' | 'DELETE' = 'POST') =>
+        api.send(method, `${brands}${path}`, body);
+
+      it('requires a name; refuses a second brand of a name under one parent (ASCII letters in any case, other letters only in the same case) with its id, takes it under another parent with a longer slug, and makes a taken slug unique', async () => {
+        expect((await send('', {})).body).toMatchObject({ code: 'rest_missing_callback_param' });
+        const acme = await post('products/brands', { name: 'Acme & Söhne' });
+        expect(acme).toMatchObject({ name: 'Acme &amp; Söhne', slug: 'acme-sohne', parent: 0 });
+        const again = await send('', { name: 'ACME & Söhne' });
+        expect(again).toMatchObject({
+          status: 400,
+          body: { code: 'term_exists', data: { status: 400, resource_id: acme.id } },
+        });
+        const parent = await post('products/brands', { name: 'Obs Dach' });
+        const child = await post('products/brands', { name: 'Acme & Söhne', parent: parent.id });
+        expect(child).toMatchObject({ parent: parent.id, slug: 'acme-sohne-obs-dach' });
+        const taken = await post('products/brands', { name: 'Andere', slug: 'acme-sohne' });
+        expect(taken.slug).toBe('acme-sohne-2');
+        // Only ASCII letters compare without case: Ö is not ö.
+        const other = await send('', { name: 'Acme & SÖHNE' });
+        expect(other.status).toBe(201);
+        expect(other.body.slug).toBe('acme-sohne-3');
+        // Tags are stripped from a name.
+        expect(await post('products/brands', { name: ' <b>Fett</b> Marke ' })).toMatchObject({
+          name: 'Fett Marke',
+        });
+        const batch = await send('/batch', { create: [{ description: 'ohne Namen' }] });
+        expect(((batch.body.create as Answer[])[0]?.error as Answer).code).toBe('empty_term_name');
+      });
+
+      it('refuses a parent it lacks (400 on a create, 500 on an update) and a slug in use on an update (500)', async () => {
+        const missing = await send('', { name: 'Waise', parent: 999_999 });
+        expect(missing).toMatchObject({ status: 400, body: { code: 'missing_parent' } });
+        const brand = await post('products/brands', { name: 'Obs Update' });
+        const update = await send(`/${String(brand.id)}`, { parent: 999_999 });
+        expect(update).toMatchObject({ status: 500, body: { code: 'missing_parent' } });
+        await post('products/brands', { name: 'Obs Belegt' });
+        const slug = await send(`/${String(brand.id)}`, { slug: 'obs-belegt' });
+        expect(slug).toMatchObject({ status: 500, body: { code: 'duplicate_term_slug' } });
+      });
+
+      it('writes menu_order (negative too) and display, checks display against its enum outside a batch only, and filters the description like a category’s', async () => {
+        const brand = await post('products/brands', {
+          name: 'Obs Ordnung',
+          menu_order: -2,
+          display: 'both',
+          description: '<p>Erster <strong>Absatz</strong>.</p><ul><li>Punkt</li></ul>',
+        });
+        expect(brand).toMatchObject({ menu_order: -2, display: 'both' });
+        expect(brand.description).toBe('Erster <strong>Absatz</strong>.Punkt');
+        expect((await send('', { name: 'Obs Anzeige', display: 'weird' })).body).toMatchObject({
+          code: 'rest_invalid_param',
+        });
+        const batch = await send('/batch', { create: [{ name: 'Obs Batch', display: 'weird' }] });
+        expect((batch.body.create as Answer[])[0]).toMatchObject({ display: 'weird' });
+      });
+
+      it('downloads a logo given by URL (with its alt text), and refuses the whole brand when it cannot', async () => {
+        const placeholder = `${store.url}/wp-content/uploads/woocommerce-placeholder.webp`;
+        const brand = await post('products/brands', {
+          name: 'Obs Logo',
+          image: { src: placeholder, alt: 'Das Logo' },
+        });
+        const image = brand.image as Answer;
+        expect(image.alt).toBe('Das Logo');
+        // A copy of its own in the media library, not the address it was given.
+        expect(String(image.src)).toMatch(
+          /\/wp-content\/uploads\/\d{4}\/\d{2}\/woocommerce-placeholder(-\d+)?\.webp$/,
+        );
+        expect(image.src).not.toBe(placeholder);
+        const refused = await send('', {
+          name: 'Obs Ohne Logo',
+          image: { src: 'http://127.0.0.1:9/keins.png' },
+        });
+        expect(refused).toMatchObject({
+          status: 400,
+          body: { code: 'woocommerce_rest_invalid_remote_image_url' },
+        });
+        expect(await get('products/brands?slug=obs-ohne-logo')).toEqual([]);
+      });
+
+      it('moves the children of a deleted brand up to its parent, deletes only with force, and gives a brand a page under its parents (wp/v2 link)', async () => {
+        const top = await post('products/brands', { name: 'Obs Oben' });
+        const middle = await post('products/brands', { name: 'Obs Mitte', parent: top.id });
+        const low = await post('products/brands', { name: 'Obs Unten', parent: middle.id });
+        const term = await api.send('GET', `wp/v2/product_brand/${String(low.id)}`);
+        expect(String(term.body.link)).toBe(`${store.url}/brand/obs-oben/obs-mitte/obs-unten/`);
+        expect((await send(`/${String(middle.id)}`, undefined, 'DELETE')).body).toMatchObject({
+          code: 'woocommerce_rest_trash_not_supported',
+        });
+        await api.send('DELETE', `${brands}/${String(middle.id)}?force=true`);
+        expect(await get(`products/brands/${String(low.id)}`)).toMatchObject({ parent: top.id });
+      });
+    });
+
     describe('product reviews', () => {
       type Answer = Record<string, unknown>;
       const review = (over: Answer = {}) => ({

@@ -153,6 +153,7 @@ export async function storedCount(store: RealStore, entity: EntityType): Promise
     categories:
       "SELECT COUNT(*) FROM wp_term_taxonomy WHERE taxonomy = 'product_cat' AND term_id <> " +
       "COALESCE((SELECT option_value FROM wp_options WHERE option_name = 'default_product_cat'), 0)",
+    brands: "SELECT COUNT(*) FROM wp_term_taxonomy WHERE taxonomy = 'product_brand'",
     products:
       "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'product' AND post_status NOT IN ('trash', 'auto-draft')",
     // Not the importer's own coupons: its record of switched-off e-mails, temporary coupons.
