@@ -86,6 +86,7 @@ function store(origin: string, shift: number): NativeSnapshot {
       { id: id(1), name: 'Shirts', slug: 'shirts', parent: 0 },
       { id: id(2), name: 'Uncategorized', slug: 'uncategorized', parent: 0 },
     ],
+    brands: [{ id: id(7), name: 'Töpferei', slug: 'topferei', parent: 0, description: '' }],
     tags: [{ id: id(3), name: '日本製', slug: '%e6%97%a5', count: 1 }],
     attributes: [
       { id: id(5), name: 'Size', slug: 'pa_size', terms: [{ id: id(6), name: 'S', slug: 's' }] },
@@ -141,6 +142,7 @@ function maps(shift: number): IdMaps {
   const pairs = (ids: number[]) => new Map(ids.map((n) => [String(n + shift), String(n)]));
   return {
     categories: pairs([1]),
+    brands: pairs([7]),
     products: pairs([10, 11]),
     coupons: pairs([40]),
     customers: pairs([30]),

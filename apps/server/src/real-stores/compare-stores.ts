@@ -29,7 +29,14 @@ import type {
  */
 
 export type RefKind =
-  'categories' | 'products' | 'customers' | 'orders' | 'variations' | 'attributes' | 'orderLines';
+  | 'categories'
+  | 'brands'
+  | 'products'
+  | 'customers'
+  | 'orders'
+  | 'variations'
+  | 'attributes'
+  | 'orderLines';
 
 export interface Rule {
   internal?: string;
@@ -152,6 +159,11 @@ const ownRules: Record<NativeEntity, Rules> = {
   categories: {
     id: { internal: internalId },
     parent: { ref: 'categories' },
+    ...imageRules('image'),
+  },
+  brands: {
+    id: { internal: internalId },
+    parent: { ref: 'brands' },
     ...imageRules('image'),
   },
   tags: { id: { internal: internalId } },

@@ -74,6 +74,7 @@ export function reportNames(csv: string): ReportNames {
 
 const reportType: Partial<Record<NativeEntity, string>> = {
   categories: 'category',
+  brands: 'brand',
   products: 'product',
   coupons: 'coupon',
   customers: 'customer',

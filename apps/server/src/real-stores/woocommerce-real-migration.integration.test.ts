@@ -53,7 +53,7 @@ import {
  */
 
 const setup = realStoreSetup('TEST_WOO_MIGRATION_STORE');
-const dataTypes = ['products', 'coupons', 'customers', 'orders', 'reviews'];
+const dataTypes = ['products', 'coupons', 'customers', 'orders', 'reviews', 'brands'];
 const mapped: EntityType[] = [...entityTypes];
 
 if (!setup.ready) {
