@@ -11,6 +11,10 @@ describe('the redirect map', () => {
       /source store gives it no address/,
     );
     expect(redirectNeed({ sourcePath: '/shirt/', destinationPath: null })).toMatch(/not known yet/);
+    // A Shopify vendor's page is a search, which a path rule cannot match.
+    expect(
+      redirectNeed({ sourcePath: '/collections/vendors?q=Luma', destinationPath: '/brand/luma/' }),
+    ).toMatch(/^no: the old address has a query/);
     expect(redirectNeed({ sourcePath: '/a$b/', destinationPath: '/ab/' })).toMatch(
       /characters a server rule cannot take/,
     );

@@ -25,6 +25,10 @@ export function redirectNeed(row: Pick<StorefrontPath, 'sourcePath' | 'destinati
     return 'no: its address at the destination is not known yet (verify the migration again)';
   if (!isRedirectable(row.sourcePath) || !isRedirectable(row.destinationPath))
     return 'no: an address holds characters a server rule cannot take';
+  // A Shopify vendor's page is a search (/collections/vendors?q=...): nginx's location and
+  // Apache's Redirect match the path alone.
+  if (row.sourcePath.includes('?'))
+    return 'no: the old address has a query (?...), which these rules cannot match; a rewrite rule of your server can';
   return row.sourcePath === row.destinationPath ? 'no: same address' : 'yes';
 }
 
@@ -69,13 +73,13 @@ export function redirectRule(
 
 const ruleHeaders: Record<'nginx' | 'apache', string[]> = {
   nginx: [
-    '# Permanent (301) redirects from the old store’s product and category addresses to the new',
-    '# store’s, made by Replatform. Paste these lines inside the server { } block of the old',
+    '# Permanent (301) redirects from the old store’s product, category and brand addresses to the',
+    '# new store’s, made by Replatform. Paste these lines inside the server { } block of the old',
     '# domain (or of the new one, if the domain stays), then reload nginx.',
   ],
   apache: [
-    '# Permanent (301) redirects from the old store’s product and category addresses to the new',
-    '# store’s, made by Replatform (mod_alias). Paste these lines into the site’s configuration',
+    '# Permanent (301) redirects from the old store’s product, category and brand addresses to the',
+    '# new store’s, made by Replatform (mod_alias). Paste these lines into the site’s configuration',
     '# or its .htaccess file.',
   ],
 };

@@ -103,7 +103,11 @@ export function brandToBc(brand: Brand): BrandWrite {
     body.custom_url = { url: path, is_customized: customized === false ? false : true };
   } else if (brand.sourceUrlPath) {
     warnings.add(
-      `the storefront path '${brand.sourceUrlPath}' is not one BigCommerce takes; BigCommerce chose one from the name (sourceUrlPath)`,
+      `the storefront path '${brand.sourceUrlPath}' is not one BigCommerce takes; BigCommerce made the brand a page from its name (sourceUrlPath, slug, and metafields: bigcommerce_fields.custom_url.is_customized false)`,
+    );
+  } else {
+    warnings.add(
+      'the source store gives this brand no page of its own; BigCommerce made it one from its name (slug, and metafields: bigcommerce_fields.custom_url.is_customized false)',
     );
   }
   for (const [field, value] of extras.fields)

@@ -292,6 +292,11 @@ export class BrandWriter {
               `The slug '${b.slug}' belongs to another brand or term at the destination; WordPress gave this brand '${term.slug}', so its page is at another address.`,
             ]
           : []),
+        ...(b.slug === ''
+          ? [
+              `The source store gives this brand no page of its own; WordPress made it one from its name (slug '${term.slug}').`,
+            ]
+          : []),
       ];
       const mine = this.assetsOf(assets, urls.get(key));
       outcomes[key] = {
