@@ -15,6 +15,9 @@ describe('links to a migrated record in the destination admin', () => {
     expect(
       adminRecordUrl('shopify', 'https://a.myshopify.com', 'products', 'gid://shopify/Product/42'),
     ).toBe('https://a.myshopify.com/admin/products/42');
+    expect(adminRecordUrl('shopify', 'a.myshopify.com', 'orders', 'gid://shopify/Order/9')).toBe(
+      'https://a.myshopify.com/admin/orders/9',
+    );
     expect(adminRecordUrl('shopify', 'https://a.myshopify.com', 'reviews', '42:r7')).toBe(
       'https://a.myshopify.com/admin/products/42',
     );

@@ -59,8 +59,10 @@ export function adminRecordUrl(
   entity: string,
   destinationId: string | null,
 ): string | null {
-  if (!destinationId || !URL.canParse(storeUrl)) return null;
-  const base = new URL(storeUrl);
+  // A Shopify store is kept by its domain ('shop.myshopify.com').
+  const address = /^[a-z][a-z0-9+.-]*:/i.test(storeUrl) ? storeUrl : `https://${storeUrl}`;
+  if (!destinationId || !URL.canParse(address)) return null;
+  const base = new URL(address);
   if (base.protocol !== 'https:' && base.protocol !== 'http:') return null;
   const at = (path: string) =>
     new URL(path, `${base.origin}${base.pathname.replace(/\/*$/, '/')}`).href;

@@ -246,9 +246,14 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     });
     const dataTypes = ['products', 'customers', 'orders', 'coupons', 'reviews', 'brands'];
     const before = await migrations.findForUser(migrationId, 'u1');
-    const demo = await executeMigration(options({ dataTypes, demo: { limit: 3 } }));
+    // Verified by reading both stores in full (a destination that reads nothing by id): the
+    // records the demo left at the source are not missing.
+    const demo = await executeMigration(
+      options({ dataTypes, demo: { limit: 3 }, verifyMode: 'full' }),
+    );
     expect(demo.status).toBe('completed');
     expect(demo.verification).toMatchObject({ status: 'passed', mismatched: 0, missing: 0 });
+    expect(demo.verification?.entities.orders).toMatchObject({ source: 3, matched: 3 });
     const at = destinationStore.records;
     expect(at.orders.size).toBe(3);
     expect(at.reviews.size).toBe(3);

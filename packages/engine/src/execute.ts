@@ -329,6 +329,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       signal: options.signal,
       mode: options.verifyMode ?? run.verifyMode ?? 'incremental',
       runId: run.id,
+      mappedOnly: kind === 'demo',
       now,
       onProgress: () =>
         options.onProgress?.({ runId: run.id, phase: 'verify', entity: null, stats: {} }),

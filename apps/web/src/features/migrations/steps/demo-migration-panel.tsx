@@ -5,6 +5,15 @@ import { useDemoMigration, useStartDemoMigration } from '../api/demo-api.ts';
 
 const entityLabels: Record<string, string> = { ...dataTypeLabels, categories: 'Categories' };
 const labelOf = (entity: string) => entityLabels[entity] ?? entity;
+const oneOf: Record<string, string> = {
+  categories: 'Category',
+  brands: 'Brand',
+  products: 'Product',
+  coupons: 'Coupon',
+  customers: 'Customer',
+  orders: 'Order',
+  reviews: 'Product review',
+};
 
 /** What a finished demo did, one line a person reads. */
 export function demoSummary(demo: DemoMigration): string {
@@ -23,12 +32,11 @@ export function demoCheck(demo: DemoMigration): string | null {
   if (v.message) return `The record-by-record check could not be made: ${v.message}`;
   const sum = (key: 'checked' | 'mismatched' | 'missing') =>
     Object.values(v.entities).reduce((n, e) => n + e[key], 0);
-  const wrong = sum('mismatched') + sum('missing');
-  const known = v.knownDifferences.length;
-  if (wrong)
-    return `Checked record by record: ${wrong} of ${sum('checked')} differ at the destination.`;
-  return known
-    ? `Checked record by record: every record arrived; ${known} field${known === 1 ? '' : 's'} the destination cannot hold ${known === 1 ? 'is' : 'are'} named in the report.`
+  if (v.status !== 'passed')
+    return `Checked record by record: ${sum('mismatched') + sum('missing')} of ${sum('checked')} records differ at the destination; the report says how.`;
+  // Passed: whatever differs is what the destination cannot hold, named in the report.
+  return sum('mismatched') || v.knownDifferences.length
+    ? 'Checked record by record: every record arrived; what the destination cannot hold is named in the report, record by record.'
     : 'Checked record by record: every record arrived as it is in your source store.';
 }
 
@@ -158,7 +166,11 @@ export function DemoMigrationPanel({
               <summary className="cursor-pointer font-medium text-slate-800">
                 Open the demo records in {destination}
               </summary>
-              <ul className="mt-2 space-y-1">
+              <p className="mt-2 text-slate-600">
+                Each record by its number in your source store; the link opens it in the
+                destination’s admin.
+              </p>
+              <ul className="mt-2 grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
                 {data.records
                   .filter((r) => r.adminUrl)
                   .map((r) => (
@@ -169,7 +181,7 @@ export function DemoMigrationPanel({
                         rel="noopener noreferrer"
                         className="text-indigo-700 underline"
                       >
-                        {labelOf(r.entity)} {r.sourceId} (now {r.destinationId})
+                        {oneOf[r.entity] ?? labelOf(r.entity)} {r.sourceId}
                       </a>
                     </li>
                   ))}
