@@ -87,7 +87,7 @@ export const postContents: Record<number, string> = {
 <h2>Step 2: keep URL keys</h2>
 <p>Each product’s and category’s URL key (its slug) is carried across. Where the destination needs a different path, the old path is kept in a redirect map.</p>
 <h2>Step 3: redirect every old URL</h2>
-<p>Old paths must answer with a <strong>301 redirect</strong> to their new home. On Shopify we create these URL redirects for you during the migration. On other platforms, use the redirect map to set them up before you switch your domain.</p>
+<p>Old paths must answer with a <strong>301 redirect</strong> to their new home. The migration’s page offers the redirect map as a list and as ready-to-paste nginx and Apache rules: set them up on your old domain, or in your new platform’s redirect settings, before you switch your domain.</p>
 <h2>Step 4: carry metadata over</h2>
 <p>Page titles and meta descriptions move with each product where the destination has a place for them. Spot-check a few in the new store’s admin.</p>
 <h2>Step 5: after the switch</h2>

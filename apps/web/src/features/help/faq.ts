@@ -54,7 +54,7 @@ export const faqItems: FaqItem[] = [
     category: 'getting-started',
     question: 'Can I try it before I pay?',
     answer:
-      'Yes. Choose Try the Demo on the sign-in page: you get a demo account with sample migrations and built-in sandbox stores for all four platforms. A demo migration runs through the same engine as a real one, and demo payments are clearly labelled and never charge a card.',
+      'Yes, in two ways. Choose Try the Demo on the sign-in page: you get a demo account with sample migrations and built-in sandbox stores for all four platforms, and demo payments are clearly labelled and never charge a card. With your own stores connected, Select Data offers a free demo migration: up to 10 records of each type you chose (with the customers and products their orders need) are moved into your destination store through the same engine, checked record by record and listed with links to them, so you can look at them there before you pay. Each migration has 3 free demos, and the full migration never moves those records twice.',
   },
   {
     category: 'getting-started',
@@ -178,7 +178,7 @@ export const faqItems: FaqItem[] = [
     category: 'advanced',
     question: 'Are my URLs and search rankings kept?',
     answer:
-      'Each product’s and category’s URL key is carried across. Where the destination needs a different path, the old path goes into a redirect map; on Shopify we create the 301 URL redirects for you.',
+      'Each product’s, category’s and brand’s URL key is carried across. Where the destination needs a different path, the old path goes into the redirect map on the migration’s page, as a list and as ready-to-paste 301 rules for nginx and Apache; add them to your old domain, or to your new platform’s redirect settings.',
   },
   {
     category: 'advanced',

@@ -25,6 +25,7 @@ export const guideSteps = [
       'Coupons move with their amounts, dates and limits, and stay limited to the same products and categories.',
       'Product reviews move with the reviewer, rating, text, date and status, onto the same products (not to or from Magento 2, which has no reviews API).',
       'Brands move with their description, logo and SEO fields, and products keep their brand (into Shopify, only as each product’s vendor).',
+      'Try a free demo migration first: up to 10 records of each type move into your destination store, to be checked there before you pay.',
     ],
   },
   {

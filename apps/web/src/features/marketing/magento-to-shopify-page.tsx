@@ -31,8 +31,8 @@ const mapping = [
   {
     icon: Link2,
     from: 'Magento URLs',
-    to: '301 URL redirects',
-    text: 'Old product and category paths redirect to their Shopify pages, so links and rankings follow.',
+    to: 'A 301 redirect map',
+    text: 'Old product and category paths are paired with their Shopify pages, as a list and as ready-to-paste 301 rules, so links and rankings follow.',
   },
   {
     icon: Users,
