@@ -38,11 +38,14 @@ export async function assertStoreMayChange(
     );
   }
   // A running migration (a free sandbox or demo run) keeps the stores it started with.
-  if (await services.engine.jobs.liveJob(migration.id)) {
+  const live = await services.engine.jobs.liveJob(migration.id);
+  if (live) {
     throw new ApiError(
       409,
       'migration_running',
-      'This migration is running; its stores cannot change until it ends.',
+      live.kind === 'demo'
+        ? 'A demo migration is running; the stores can change once it has finished.'
+        : 'This migration is running; its stores cannot change until it ends.',
     );
   }
   if (await services.payments.demoPaymentInFlight(migration.id)) {

@@ -91,11 +91,14 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
       const touchesRun = Object.entries(body).some(
         ([key, value]) => key !== 'storeName' && value !== undefined,
       );
-      if (touchesRun && (await engine.jobs.liveJob(current.id))) {
+      const live = touchesRun ? await engine.jobs.liveJob(current.id) : undefined;
+      if (live) {
         throw new ApiError(
           409,
           'migration_running',
-          'This migration is running; its stores, data selection and step cannot change until it ends.',
+          live.kind === 'demo'
+            ? 'A demo migration is running; the stores, data selection and step can change once it has finished.'
+            : 'This migration is running; its stores, data selection and step cannot change until it ends.',
         );
       }
       const touchesPayment =

@@ -8,6 +8,7 @@ import {
   type FieldMappings,
   type Migration,
 } from '@replatform/contracts/migration';
+import { useDemoMigration } from '../api/demo-api.ts';
 import { useUpdateMigration } from '../api/migrations-api.ts';
 import { DemoMigrationPanel } from './demo-migration-panel.tsx';
 import { OrderStatusMap, statusTable } from './order-status-map.tsx';
@@ -86,6 +87,8 @@ export function SelectDataStep({
   useEffect(() => onSelectionChange?.(selected), [selected, onSelectionChange]);
   useEffect(() => onMappingsChange?.({ orderStatuses: statuses }), [statuses, onMappingsChange]);
   const update = useUpdateMigration(migration.id);
+  const demo = useDemoMigration(migration.id);
+  const demoRunning = demo.data?.state === 'queued' || demo.data?.state === 'running';
   const any = dataTypeNames.some((t) => selected[t]);
   return (
     <section aria-labelledby="select-title">
@@ -152,7 +155,8 @@ export function SelectDataStep({
       {!readOnly ? (
         <button
           type="button"
-          disabled={!any || update.isPending}
+          disabled={!any || update.isPending || demoRunning}
+          aria-describedby={demoRunning ? 'demo-running-note' : undefined}
           onClick={() =>
             update.mutate({
               dataTypes: selected,
@@ -164,6 +168,11 @@ export function SelectDataStep({
         >
           Proceed to Payment
         </button>
+      ) : null}
+      {!readOnly && demoRunning ? (
+        <p id="demo-running-note" className="mt-2 text-sm text-slate-600">
+          You can go on to payment once the demo migration has finished.
+        </p>
       ) : null}
     </section>
   );
