@@ -1,5 +1,6 @@
 import { afterAll, describe, it } from 'vitest';
 import type { RunningEmulator } from '@replatform/emulators/framework/server';
+import type { EntityType } from '@replatform/canonical/entities';
 import type { Connector } from '../../kit/contract.ts';
 import {
   describeConformance,
@@ -60,15 +61,16 @@ function realStoreHandle(store: RealStore): RunningEmulator {
 
 type Json = Record<string, unknown>;
 
-/** The connector without product reviews, for a source store that holds none. */
-function withoutReviews<C>(connector: Connector<C>): Connector<C> {
+/** The connector without some entities (product reviews, brands), for a store that holds none. */
+function without<C>(connector: Connector<C>, left: readonly EntityType[]): Connector<C> {
   const { capabilities } = connector;
+  if (!left.length) return connector;
   return {
     ...connector,
     capabilities: {
       ...capabilities,
-      read: capabilities.read.filter((e) => e !== 'reviews'),
-      write: capabilities.write.filter((e) => e !== 'reviews'),
+      read: capabilities.read.filter((e) => !left.includes(e)),
+      write: capabilities.write.filter((e) => !left.includes(e)),
     },
   };
 }
@@ -217,14 +219,17 @@ if (!setup.ready) {
   };
 
   for (const source of sources) {
-    // WooCommerce's own sample data has no product reviews; the suite needs records of every
-    // entity it runs over, so such a store's run leaves reviews to the hard-data store's.
-    const reviewed = (await storedCount(source, 'reviews')) > 0;
-    if (!reviewed)
+    // WooCommerce's own sample data has no product reviews and no brands; the suite needs
+    // records of every entity it runs over, so such a store's run leaves them to the hard-data
+    // store's.
+    const left: EntityType[] = [];
+    for (const entity of ['reviews', 'brands'] as const)
+      if ((await storedCount(source, entity)) === 0) left.push(entity);
+    if (left.length)
       console.log(
-        `${source.name} holds no product reviews: its conformance run leaves reviews out (the hard-data store's covers them)`,
+        `${source.name} holds no ${left.join(' and no ')}: its conformance run leaves them out (the hard-data store's covers them)`,
       );
-    const connector = reviewed ? wooCommerceConnector : withoutReviews(wooCommerceConnector);
+    const connector = without(wooCommerceConnector, left);
     const sample = {
       seed: 0,
       products: await storedCount(source, 'products'),
