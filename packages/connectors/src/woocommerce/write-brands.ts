@@ -1,6 +1,6 @@
 import type { Brand } from '@replatform/canonical/brand';
-import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
-import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
+import type { IdMap, WriteOutcome } from '../kit/contract.ts';
+import { runBatch, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
 import { brandBody, type Json } from './from-canonical.ts';
 import { releaseClaims, type ImageClaim, type ImageStore } from './images.ts';
@@ -8,6 +8,7 @@ import type { ImportState } from './import-state.ts';
 import { readAllBrands } from './read.ts';
 import type { NamedTerms } from './terms.ts';
 import { decodeEntities, descriptionFromWc, nameKey } from './to-canonical.ts';
+import { adoptOrphans, assetsOf, resolveTermExists } from './term-tree.ts';
 import { wcTermSchema, type WcError, type WcTerm } from './wc-schemas.ts';
 
 /**
@@ -100,7 +101,7 @@ export class BrandWriter {
       // Products written on this connection find the brands by name from now on.
       this.productBrands.forget();
     }
-    await this.adoptOrphans(written, idMap);
+    await adoptOrphans(this.client, 'brands', this.orphans, written, idMap);
     return outcomes;
   }
 
@@ -238,7 +239,7 @@ export class BrandWriter {
         if (replacement) results.set(key, replacement);
       }
     }
-    results = await this.resolveTermExists(results);
+    results = await resolveTermExists(results, (refresh) => this.index(refresh));
     const stored = new Map<string, number>();
     const byKey = new Map<number, WcTerm>();
     for (const [key, result] of results) {
@@ -298,7 +299,7 @@ export class BrandWriter {
             ]
           : []),
       ];
-      const mine = this.assetsOf(assets, urls.get(key));
+      const mine = assetsOf(assets, urls.get(key));
       outcomes[key] = {
         sourceId: b.id,
         outcome: result.op === 'create' ? 'created' : 'updated',
@@ -320,38 +321,5 @@ export class BrandWriter {
       linked: true,
       reason: merchantBrandReason(term.id),
     };
-  }
-
-  private assetsOf(assets: AssetRecord[], url: string | undefined): AssetRecord[] {
-    return url ? assets.filter((a) => a.key === url) : [];
-  }
-
-  /** `term_exists` (same name under the same parent) names the existing brand. */
-  private async resolveTermExists(results: Map<number, BatchItemResult>) {
-    for (const [key, result] of results) {
-      if (result.ok || result.error.code !== 'term_exists') continue;
-      const existingId = result.error.data?.resource_id;
-      if (typeof existingId !== 'number') continue;
-      const term = (await this.index(true)).get(existingId);
-      if (term) results.set(key, { ok: true, op: 'update', item: term, recovered: true });
-    }
-    return results;
-  }
-
-  private async adoptOrphans(written: Map<string, number>, idMap: IdMap) {
-    const fixes: BatchOp[] = [];
-    for (const [childId, parentSource] of this.orphans) {
-      const parent = written.get(parentSource) ?? idMap.get('brands', parentSource);
-      if (parent === undefined) continue;
-      fixes.push({ key: childId, body: { id: childId, parent: Number(parent) } });
-    }
-    if (!fixes.length) return;
-    const results = await runBatch(
-      this.client,
-      '/products/brands/batch',
-      { create: [], update: fixes },
-      async () => new Map(),
-    );
-    for (const [childId, result] of results) if (result.ok) this.orphans.delete(childId);
   }
 }

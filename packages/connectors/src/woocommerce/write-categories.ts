@@ -1,12 +1,13 @@
 import type { Category } from '@replatform/canonical/category';
-import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
-import { runBatch, type BatchItemResult, type BatchOp } from './batch.ts';
+import type { IdMap, WriteOutcome } from '../kit/contract.ts';
+import { runBatch, type BatchOp } from './batch.ts';
 import type { WooClient } from './client.ts';
 import { categoryBody, categoryPositionLost, type Json } from './from-canonical.ts';
 import { releaseClaims, type ImageClaim, type ImageStore } from './images.ts';
 import { readAllCategories } from './read.ts';
 import { writesCategoryOrder, type StoreInfo } from './store-info.ts';
 import { decodeEntities, descriptionFromWc, nameKey } from './to-canonical.ts';
+import { adoptOrphans, assetsOf, resolveTermExists } from './term-tree.ts';
 import { wcTermSchema, type WcError, type WcTerm } from './wc-schemas.ts';
 
 /**
@@ -76,7 +77,7 @@ export class CategoryWriter {
       // A write that failed part-way must not leave other writes waiting for its images.
       releaseClaims(open);
     }
-    await this.adoptOrphans(written, idMap);
+    await adoptOrphans(this.client, 'categories', this.orphans, written, idMap);
     return outcomes;
   }
 
@@ -235,7 +236,7 @@ export class CategoryWriter {
         if (replacement) results.set(key, replacement);
       }
     }
-    results = await this.resolveTermExists(results);
+    results = await resolveTermExists(results, (refresh) => this.index(refresh));
     const stored = new Map<string, number>();
     const byKey = new Map<number, WcTerm>();
     for (const [key, result] of results) {
@@ -277,7 +278,7 @@ export class CategoryWriter {
           : []),
         ...extra,
       ];
-      const mine = this.assetsOf(assets, urls.get(key));
+      const mine = assetsOf(assets, urls.get(key));
       outcomes[key] = {
         sourceId: c.id,
         outcome: created ? 'created' : 'updated',
@@ -289,38 +290,5 @@ export class CategoryWriter {
       };
       if (c.parentId !== null && parentOf(c) === undefined) this.orphans.set(term.id, c.parentId);
     }
-  }
-
-  private assetsOf(assets: AssetRecord[], url: string | undefined): AssetRecord[] {
-    return url ? assets.filter((a) => a.key === url) : [];
-  }
-
-  /** `term_exists` (same name under the same parent) names the existing term: link to it. */
-  private async resolveTermExists(results: Map<number, BatchItemResult>) {
-    for (const [key, result] of results) {
-      if (result.ok || result.error.code !== 'term_exists') continue;
-      const existingId = result.error.data?.resource_id;
-      if (typeof existingId !== 'number') continue;
-      const term = (await this.index(true)).get(existingId);
-      if (term) results.set(key, { ok: true, op: 'update', item: term, recovered: true });
-    }
-    return results;
-  }
-
-  private async adoptOrphans(written: Map<string, number>, idMap: IdMap) {
-    const fixes: BatchOp[] = [];
-    for (const [childId, parentSource] of this.orphans) {
-      const parent = written.get(parentSource) ?? idMap.get('categories', parentSource);
-      if (parent === undefined) continue;
-      fixes.push({ key: childId, body: { id: childId, parent: Number(parent) } });
-    }
-    if (!fixes.length) return;
-    const results = await runBatch(
-      this.client,
-      '/products/categories/batch',
-      { create: [], update: fixes },
-      async () => new Map(),
-    );
-    for (const [childId, result] of results) if (result.ok) this.orphans.delete(childId);
   }
 }
