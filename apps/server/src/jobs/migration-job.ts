@@ -198,20 +198,24 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
         return { state: 'failed', error: message };
       }
 
+      // What both kinds of run are given.
+      const run = {
+        repository: deps.engine,
+        migrationId: migration.id,
+        dataTypes: selectedDataTypes(migration.dataTypes),
+        source,
+        destination,
+        mappings: storedMappings(migration),
+        signal,
+        fence,
+        concurrency: deps.concurrency,
+        retry: deps.retry,
+      };
       if (job.kind === 'demo') {
         try {
           const result = await executeMigration({
-            repository: deps.engine,
-            migrationId: migration.id,
-            dataTypes: selectedDataTypes(migration.dataTypes),
-            source,
-            destination,
-            mappings: storedMappings(migration),
+            ...run,
             demo: { limit: deps.demoLimit ?? DEFAULT_DEMO_LIMIT },
-            signal,
-            fence,
-            concurrency: deps.concurrency,
-            retry: deps.retry,
             log: (message, fields) =>
               deps.log.info({ migrationId: migration.id, demo: true, ...fields }, message),
           });
@@ -241,17 +245,8 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
       );
       try {
         const result = await executeMigration({
-          repository: deps.engine,
-          migrationId: migration.id,
-          dataTypes: selectedDataTypes(migration.dataTypes),
-          source,
-          destination,
-          mappings: storedMappings(migration),
+          ...run,
           paidRecords: job.unlimited ? undefined : paidRecordLimit(migration.paymentInfo),
-          signal,
-          fence,
-          concurrency: deps.concurrency,
-          retry: deps.retry,
           onMigrated: (result) => announce(migration, result),
           onOutage: outages.onOutage,
           log: (message, fields) =>
