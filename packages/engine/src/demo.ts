@@ -82,10 +82,14 @@ export class DemoPicker {
    */
   take(entity: EntityType, sourceId: string): boolean {
     if (entity === 'categories') return true;
-    const heads = this.#heads.get(entity);
-    if (heads) return heads.has(sourceId);
     const found = this.#found.get(entity) ?? new Set<string>();
     this.#found.set(entity, found);
+    const heads = this.#heads.get(entity);
+    if (heads) {
+      if (!heads.has(sourceId)) return false;
+      found.add(sourceId);
+      return true;
+    }
     if (this.needed(entity).has(sourceId)) {
       if (found.has(sourceId)) return false;
       found.add(sourceId);
@@ -100,9 +104,10 @@ export class DemoPicker {
   /** Whether reading the stream further can add nothing to the demo. */
   satisfied(entity: EntityType): boolean {
     if (entity === 'categories') return false;
-    const heads = this.#heads.get(entity);
-    if (heads) return false;
     const found = this.#found.get(entity)?.size ?? 0;
+    // The demo's orders and reviews are the stream's first ones: read until each is seen.
+    const heads = this.#heads.get(entity);
+    if (heads) return found >= heads.size;
     return (this.#taken.get(entity) ?? 0) >= this.limit && found >= this.needed(entity).size;
   }
 

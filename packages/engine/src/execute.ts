@@ -143,7 +143,13 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
   // The destination may hold records this migration wrote without its id map knowing them: the
   // run in progress was interrupted, or the last one failed part-way through a batch. Connectors
   // then look for them before creating (and otherwise trust the id map: new means new).
-  const resumed = run !== undefined && (run.phase !== 'done' || run.status === 'failed');
+  // A demo that stopped part-way since may have left records too, which the owner's run must find.
+  const lastDemo =
+    kind === 'migration' ? await repository.latestRun(migrationId, 'demo') : undefined;
+  const demo = lastDemo && (!run || lastDemo.startedAt > run.startedAt) ? lastDemo : undefined;
+  const resumed = [run, demo].some(
+    (r) => r !== undefined && (r.phase !== 'done' || r.status === 'failed'),
+  );
   if (!run || run.phase === 'done') {
     let streams: EntityType[];
     try {
