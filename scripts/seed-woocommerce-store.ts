@@ -14,8 +14,9 @@
 // store.json is the file the WooCommerce test-store kit writes for each store (url_https,
 // consumer_key, consumer_secret, ca_cert). Images are served to the store from a small http
 // server on 127.0.0.1 that this script runs while it seeds; the store downloads them into its
-// media library. The last record written is the coupon `replatform-seed-v1`: a store holding it is
-// complete, and the script leaves it alone. A store with other data is refused.
+// media library. The last record written is the coupon `replatform-seed-v2` (v2 added brands): a
+// store holding it is complete, and the script leaves it alone. A store with other data (one
+// seeded by an earlier version included) is refused, and CI makes that store again.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +27,7 @@ import { png } from '@replatform/connectors/woocommerce/real-store/test-image';
 type Json = Record<string, unknown>;
 type WcRecord = Json & { id: number };
 
-const COMPLETE = 'replatform-seed-v1';
+const COMPLETE = 'replatform-seed-v2';
 
 /** Ten colours by ten sizes: the 100 variations of one product. */
 const colours = [

@@ -86,19 +86,21 @@ describe('store verification and sandbox stores (integration)', () => {
       orders: 0,
       coupons: 0,
       reviews: 0,
+      brands: 0,
     });
     const withCoupons = await call(
       'GET',
-      `/get-total-migration-entities?migrationId=${id}&products=false&customers=false&orders=false&coupons=true&reviews=true`,
+      `/get-total-migration-entities?migrationId=${id}&products=false&customers=false&orders=false&coupons=true&reviews=true&brands=true`,
     );
-    // The sandbox store's six sample coupons; reviews count nothing where Magento is a store,
-    // since they cannot move (and Magento is not asked).
+    // The sandbox store's six sample coupons and six brands (its manufacturer options); reviews
+    // count nothing where Magento is a store, since they cannot move (and Magento is not asked).
     expect(withCoupons.json()).toEqual({
       products: 0,
       customers: 0,
       orders: 0,
       coupons: 6,
       reviews: 0,
+      brands: 6,
     });
     // Counting is a read: the migration is left exactly as it was.
     expect((await call('GET', `/migration/${id}`)).json()).toEqual(migration);
@@ -140,8 +142,15 @@ describe('store verification and sandbox stores (integration)', () => {
       destinationVerified: true,
     });
     const counts = (await call('GET', `/get-total-migration-entities?migrationId=${id}`)).json();
-    // Without the coupons and reviews flags, the sketch's three types only.
-    expect(counts).toEqual({ products: 1500, customers: 750, orders: 250, coupons: 0, reviews: 0 });
+    // Without the coupons, reviews and brands flags, the sketch's three types only.
+    expect(counts).toEqual({
+      products: 1500,
+      customers: 750,
+      orders: 250,
+      coupons: 0,
+      reviews: 0,
+      brands: 0,
+    });
     const reviews = (
       await call('GET', `/get-total-migration-entities?migrationId=${id}&reviews=true`)
     ).json();
