@@ -34,7 +34,7 @@ describe('help centre FAQ', () => {
     const aes = filterFaq(faqItems, 'aes-256-gcm', 'all');
     expect(aes.map((i) => i.question)).toEqual(['How are my store credentials protected?']);
     expect(filterFaq(faqItems, 'aes-256-gcm', 'pricing')).toEqual([]);
-    expect(filterFaq(faqItems, 'shopify redirects', 'all').map((i) => i.category)).toEqual([
+    expect(filterFaq(faqItems, 'RANKINGS redirect', 'all').map((i) => i.category)).toEqual([
       'advanced',
     ]);
     expect(filterFaq(faqItems, 'no such words anywhere', 'all')).toEqual([]);
