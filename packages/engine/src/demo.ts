@@ -14,8 +14,9 @@ export interface DemoOptions {
 /**
  * Which source records a demo run moves: the first `limit` of each stream, and besides them the
  * customers and products the demo's orders name and the products its reviews are about, so that
- * the orders and reviews arrive linked as the full migration would write them. Categories come
- * whole (a store has few, and products need theirs). Decided by reading the first orders and
+ * the orders and reviews arrive linked as the full migration would write them (each stream's
+ * pages are read until they are all found, so what the source could not carry is reported as in
+ * any run). Categories come whole (a store has few, and products need theirs). Decided by reading the first orders and
  * reviews before any stream starts (`prepare`), so a demo run that resumes picks the same ones.
  */
 export class DemoPicker {

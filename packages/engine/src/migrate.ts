@@ -627,37 +627,13 @@ export class MigratePhase {
     }
   }
 
-  /**
-   * A demo run first fetches by id the records its orders and reviews name, where the source
-   * reads by id (else the stream's pages are read until they are all found). Answers false when
-   * the run stopped meanwhile.
-   */
-  async #demoNeeded(lane: Lane, demo: DemoPicker): Promise<boolean> {
-    const { entity } = lane;
-    const connection = this.#o.source.connection;
-    const wanted = [...demo.needed(entity)];
-    if (!wanted.length || !connection.readByIds) return true;
-    const readByIds = connection.readByIds.bind(connection);
-    for (let i = 0; i < wanted.length; i += 100) {
-      const ids = wanted.slice(i, i + 100);
-      const records = await this.#sourceCall(
-        () => readByIds(entity, ids),
-        `reading the ${entity} the demo needs`,
-      );
-      const batch = emptyBatch();
-      batch.records = records.filter((r) => demo.take(entity, r.id));
-      if (batch.records.length) await this.#dispatch(lane, batch);
-      if (this.#halted()) return false;
-    }
-    return true;
-  }
-
   async #streamPages(lane: Lane, from: Checkpoint | null): Promise<void> {
     const { entity } = lane;
     const size = this.#batchSize(entity);
     let current = emptyBatch();
+    // A demo reads the stream's pages until it has the records its orders and reviews name and
+    // its first ones (pages, not reads by id, so what the source could not carry is known).
     const demo = this.#o.demo;
-    if (demo && !(await this.#demoNeeded(lane, demo))) return;
     if (demo?.satisfied(entity)) return;
     const pages = readAhead(
       readPages(this.#o.source.connection, entity, from, this.#sourceWatch, this.#o.signal),
