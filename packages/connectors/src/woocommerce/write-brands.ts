@@ -66,7 +66,10 @@ export class BrandWriter {
   /** The store's brand of this name, the oldest of several. */
   private byName(index: Map<number, WcTerm>, name: string): WcTerm | undefined {
     const key = nameKey(name);
-    return [...index.values()].sort((a, b) => a.id - b.id).find((t) => nameKey(t.name) === key);
+    let oldest: WcTerm | undefined;
+    for (const term of index.values())
+      if (nameKey(term.name) === key && (!oldest || term.id < oldest.id)) oldest = term;
+    return oldest;
   }
 
   async write(records: Brand[], idMap: IdMap): Promise<WriteOutcome[]> {
