@@ -1,5 +1,6 @@
 import type { Brand } from './brand.ts';
 import type { Category } from './category.ts';
+import type { Page, Post } from './content.ts';
 import type { Coupon } from './coupon.ts';
 import type { Customer } from './customer.ts';
 import type { Money } from './money.ts';
@@ -42,6 +43,35 @@ export function brandDefaults(): Omit<Brand, 'id' | 'name' | 'sourceUrlPath'> {
     searchKeywords: '',
     metafields: [],
   };
+}
+
+/** What a page and a post hold when the source says nothing of a field. */
+function contentDefaults() {
+  return {
+    title: '',
+    slug: '',
+    body: '',
+    excerpt: '',
+    status: 'published' as const,
+    publishedAt: null,
+    createdAt: null,
+    updatedAt: null,
+    authorName: '',
+    featuredImageUrl: null,
+    featuredImageAlt: '',
+    seoTitle: '',
+    seoDescription: '',
+    seoKeywords: [],
+    metafields: [],
+  };
+}
+
+export function pageDefaults(): Omit<Page, 'id' | 'sourceUrlPath'> {
+  return { ...contentDefaults(), parentId: null, position: 0 };
+}
+
+export function postDefaults(): Omit<Post, 'id' | 'sourceUrlPath'> {
+  return { ...contentDefaults(), blog: '', categories: [], tags: [] };
 }
 
 export function inventoryDefaults(): Inventory {
@@ -207,6 +237,8 @@ const neutralRecords: Record<string, unknown> = {
   orders: { ...orderDefaults('XXX'), lines: [orderLineDefaults()] },
   coupons: couponDefaults(),
   reviews: { reviewerEmail: '', title: '', body: '', verified: false },
+  pages: pageDefaults(),
+  posts: postDefaults(),
 };
 
 /**

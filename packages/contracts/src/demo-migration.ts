@@ -71,6 +71,8 @@ export function adminRecordUrl(
     switch (entity) {
       case 'products':
       case 'coupons':
+      case 'pages':
+      case 'posts':
         return at(`wp-admin/post.php?post=${id}&action=edit`);
       case 'orders':
         return at(`wp-admin/admin.php?page=wc-orders&action=edit&id=${id}`);
@@ -93,6 +95,8 @@ export function adminRecordUrl(
       customers: 'customers',
       orders: 'orders',
       coupons: 'discounts',
+      pages: 'pages',
+      posts: 'articles',
       // A review lives on its product ('<product number>:<key>').
       reviews: 'products',
     };

@@ -31,6 +31,8 @@ export const dataTypeNames = [
   'coupons',
   'reviews',
   'brands',
+  'pages',
+  'posts',
 ] as const;
 export type DataTypeName = (typeof dataTypeNames)[number];
 
@@ -41,6 +43,8 @@ export const dataTypeLabels: Record<DataTypeName, string> = {
   coupons: 'Coupons',
   reviews: 'Product reviews',
   brands: 'Brands',
+  pages: 'Pages',
+  posts: 'Blog posts',
 };
 
 export const dataTypesSchema = z.object({
@@ -50,6 +54,8 @@ export const dataTypesSchema = z.object({
   coupons: z.boolean().optional(),
   reviews: z.boolean().optional(),
   brands: z.boolean().optional(),
+  pages: z.boolean().optional(),
+  posts: z.boolean().optional(),
 });
 export type DataTypes = z.infer<typeof dataTypesSchema>;
 
@@ -62,6 +68,8 @@ export const unsupportedDataTypes: Record<Platform, Partial<Record<DataTypeName,
   magento2: {
     reviews:
       "Magento 2's web API has no product reviews to read or write, so reviews cannot move to or from a Magento store.",
+    posts:
+      'Core Magento 2 has no blog, so blog posts cannot move to or from a Magento store (its CMS pages can: choose Pages).',
   },
   shopify: {},
   woocommerce: {},
@@ -153,6 +161,8 @@ export const entityCountsSchema = z.object({
   coupons: z.number().int().nonnegative().optional(),
   reviews: z.number().int().nonnegative().optional(),
   brands: z.number().int().nonnegative().optional(),
+  pages: z.number().int().nonnegative().optional(),
+  posts: z.number().int().nonnegative().optional(),
 });
 export type EntityCounts = z.infer<typeof entityCountsSchema>;
 

@@ -1,7 +1,7 @@
 /**
  * The one price rule, used by the server (quotes and checkout), the calculator and the payment
- * step: $99 base fee plus $0.01 per record (products + customers + orders, and coupons, reviews and
- * brands), in minor units (cents).
+ * step: $99 base fee plus $0.01 per record (products + customers + orders, and coupons, reviews,
+ * brands, pages and blog posts), in minor units (cents).
  * The 8% tax line of the sketch is shown but always $0.00.
  */
 export const BASE_FEE_CENTS = 9900;
@@ -29,6 +29,8 @@ export function priceFor(counts: {
   coupons?: number;
   reviews?: number;
   brands?: number;
+  pages?: number;
+  posts?: number;
 }): PriceBreakdown {
   const records =
     wholeCount(counts.products) +
@@ -36,7 +38,9 @@ export function priceFor(counts: {
     wholeCount(counts.orders) +
     wholeCount(counts.coupons) +
     wholeCount(counts.reviews) +
-    wholeCount(counts.brands);
+    wholeCount(counts.brands) +
+    wholeCount(counts.pages) +
+    wholeCount(counts.posts);
   const volumeCents = records * PER_RECORD_CENTS;
   return {
     records,

@@ -18,6 +18,11 @@ export const migrationProgressSchema = z.object({
   /** Brands, likewise: 0 when not selected. */
   brandsTotal: z.number().int().nonnegative().optional(),
   brandsCompleted: z.number().int().nonnegative().optional(),
+  /** Web pages and blog posts, likewise: 0 when not selected. */
+  pagesTotal: z.number().int().nonnegative().optional(),
+  pagesCompleted: z.number().int().nonnegative().optional(),
+  postsTotal: z.number().int().nonnegative().optional(),
+  postsCompleted: z.number().int().nonnegative().optional(),
   /** 0 to 100. */
   overallProgress: z.number().min(0).max(100),
   /** Where the run stands (beyond the sketch): payment_required asks the owner to top up. */
@@ -43,6 +48,8 @@ export function migrateStatusText(
     coupons?: boolean;
     reviews?: boolean;
     brands?: boolean;
+    pages?: boolean;
+    posts?: boolean;
   },
 ): string {
   const streams = [
@@ -81,6 +88,18 @@ export function migrateStatusText(
       done: p.reviewsCompleted ?? 0,
       total: p.reviewsTotal ?? 0,
       text: 'Migrating reviews...',
+    },
+    {
+      on: selected.pages,
+      done: p.pagesCompleted ?? 0,
+      total: p.pagesTotal ?? 0,
+      text: 'Migrating pages...',
+    },
+    {
+      on: selected.posts,
+      done: p.postsCompleted ?? 0,
+      total: p.postsTotal ?? 0,
+      text: 'Migrating blog posts...',
     },
   ].filter((s) => s.on);
   if (p.overallProgress >= 100) return 'Migration complete!';

@@ -1,5 +1,6 @@
 import type { Category } from '@replatform/canonical/category';
 import type { Brand } from '@replatform/canonical/brand';
+import type { Page as WebPage } from '@replatform/canonical/content';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Product } from '@replatform/canonical/product';
 import type { Review } from '@replatform/canonical/review';
@@ -196,6 +197,9 @@ const runsAfter: Record<EntityType, readonly EntityType[]> = {
   // After orders too: a store that marks a review as a verified buyer's (WooCommerce) decides it
   // when the review is written, from the orders it already holds.
   reviews: ['categories', 'products', 'customers', 'orders'],
+  // Pages and posts name no other record; they run on their own lanes from the start.
+  pages: [],
+  posts: [],
 };
 
 /** Why a linked record of the merchant's was left alone, when its first write gave no reason. */
@@ -478,6 +482,8 @@ export class MigratePhase {
       coupons: 0,
       reviews: 0,
       brands: 0,
+      pages: 0,
+      posts: 0,
     };
     // Only the data types of spec.md section 3 (categories travel with products, and show in
     // the run's stats and report instead).
@@ -605,7 +611,8 @@ export class MigratePhase {
       commitChain: Promise.resolve(),
     };
     try {
-      if (entity === 'categories' || entity === 'brands') await this.#streamTree(lane, entity);
+      if (entity === 'categories' || entity === 'brands' || entity === 'pages')
+        await this.#streamTree(lane, entity);
       else await this.#streamPages(lane, from);
     } catch (error) {
       if (error instanceof LeaseLostError) this.#leaseLost = true;
@@ -671,13 +678,13 @@ export class MigratePhase {
   }
 
   /**
-   * Categories and brands are read whole (a store has few) and written parents first, one tree
+   * Categories, brands and pages are read whole (a store has few) and written parents first, one tree
    * level at a time, so a child's parent always has its destination id when the child is
    * written. They keep no intermediate checkpoint: a resumed run reads them again and skips the
    * ones already written.
    */
-  async #streamTree(lane: Lane, entity: 'categories' | 'brands'): Promise<void> {
-    type Node = Category | Brand;
+  async #streamTree(lane: Lane, entity: 'categories' | 'brands' | 'pages'): Promise<void> {
+    type Node = Category | Brand | WebPage;
     const all: Node[] = [];
     const rejected: Batch['rejected'] = [];
     const losses = new Map<string, RecordDifference[]>();

@@ -10,6 +10,8 @@ export const paidEntityTypes = [
   'coupons',
   'reviews',
   'brands',
+  'pages',
+  'posts',
 ] as const satisfies EntityType[];
 export type PaidEntityType = (typeof paidEntityTypes)[number];
 
@@ -30,6 +32,8 @@ const requires: Record<EntityType, readonly EntityType[]> = {
   // A review finds its product through the id map and fails with that reason when the product
   // was not migrated (in this run or an earlier one), so selecting reviews adds nothing.
   reviews: [],
+  pages: [],
+  posts: [],
 };
 
 export interface MigrationPlan {

@@ -4,7 +4,7 @@ import { pipeline, Readable } from 'node:stream';
 import { singular } from './report.ts';
 
 /** Records that have a page of their own on a storefront, whose old address should redirect. */
-export const redirectedEntities = ['categories', 'brands', 'products'] as const;
+export const redirectedEntities = ['categories', 'brands', 'products', 'pages', 'posts'] as const;
 
 export const redirectFormats = ['csv', 'nginx', 'apache'] as const;
 export type RedirectFormat = (typeof redirectFormats)[number];

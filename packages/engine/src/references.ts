@@ -19,6 +19,10 @@ export function references(
       const parent = (record as EntityRecord['brands']).parentId;
       return parent ? [['brands', parent]] : [];
     }
+    case 'pages': {
+      const parent = (record as EntityRecord['pages']).parentId;
+      return parent ? [['pages', parent]] : [];
+    }
     case 'products': {
       const product = record as EntityRecord['products'];
       return [
@@ -87,13 +91,16 @@ export function referencesByEntity(
 }
 
 /**
- * A record's storefront path, for the redirect map: products', categories' and brands' own path ('/shoes/'),
+ * A record's storefront path, for the redirect map: the own path of a product, category, brand,
+ * page or post ('/shoes/'),
  * null when the store gives none (a draft); undefined for records that have no page of their own.
  */
 export function storefrontPath(
   entity: EntityType,
   record: EntityRecord[EntityType],
 ): string | null | undefined {
-  if (entity !== 'products' && entity !== 'categories' && entity !== 'brands') return undefined;
-  return (record as EntityRecord['products' | 'categories' | 'brands']).sourceUrlPath;
+  if (entity === 'coupons' || entity === 'customers' || entity === 'orders' || entity === 'reviews')
+    return undefined;
+  return (record as EntityRecord['products' | 'categories' | 'brands' | 'pages' | 'posts'])
+    .sourceUrlPath;
 }

@@ -7,6 +7,8 @@ import { pipeline, Readable } from 'node:stream';
 export const singular: Record<string, string> = {
   categories: 'category',
   brands: 'brand',
+  pages: 'page',
+  posts: 'post',
   products: 'product',
   coupons: 'coupon',
   customers: 'customer',

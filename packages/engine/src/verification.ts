@@ -112,6 +112,8 @@ const storeOwned: Partial<Record<EntityType, string[]>> = {
   categories: ['imageUrl', 'sourceUrlPath'],
   brands: ['imageUrl', 'sourceUrlPath'],
   products: ['images.url', 'variants.imageUrl', 'sourceUrlPath'],
+  pages: ['featuredImageUrl', 'sourceUrlPath'],
+  posts: ['featuredImageUrl', 'sourceUrlPath'],
 };
 
 /**

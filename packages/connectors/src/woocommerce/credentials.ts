@@ -36,16 +36,37 @@ const storeUrlSchema = z
   })
   .transform(normaliseStoreUrl);
 
-export const wooCommerceCredentialsSchema = z.strictObject({
-  storeUrl: storeUrlSchema,
-  consumerKey: z
-    .string()
-    .trim()
-    .regex(/^ck_[A-Za-z0-9]+$/, 'A WooCommerce consumer key starts with ck_'),
-  consumerSecret: z
-    .string()
-    .trim()
-    .regex(/^cs_[A-Za-z0-9]+$/, 'A WooCommerce consumer secret starts with cs_'),
-});
+/**
+ * WordPress's own REST API (`wp/v2`: the site's pages and blog posts) does not take WooCommerce's
+ * keys: it takes a WordPress user's application password (Users > Profile > Application
+ * Passwords). Optional: without it a WooCommerce store moves everything but its pages and posts.
+ */
+export const wooCommerceCredentialsSchema = z
+  .strictObject({
+    storeUrl: storeUrlSchema,
+    consumerKey: z
+      .string()
+      .trim()
+      .regex(/^ck_[A-Za-z0-9]+$/, 'A WooCommerce consumer key starts with ck_'),
+    consumerSecret: z
+      .string()
+      .trim()
+      .regex(/^cs_[A-Za-z0-9]+$/, 'A WooCommerce consumer secret starts with cs_'),
+    /** The WordPress user name the application password belongs to. */
+    wordpressUser: z.string().trim().max(200).optional(),
+    /** The application password, as WordPress shows it (groups of four, spaces optional). */
+    wordpressApplicationPassword: z
+      .string()
+      .trim()
+      .regex(
+        /^[A-Za-z0-9]{4}( ?[A-Za-z0-9]{4}){5}$/,
+        'A WordPress application password is 24 letters and digits, as WordPress shows it (spaces may stay)',
+      )
+      .optional(),
+  })
+  .refine((c) => !c.wordpressUser === !c.wordpressApplicationPassword, {
+    message: 'Enter both the WordPress user name and its application password, or neither',
+    path: ['wordpressApplicationPassword'],
+  });
 
 export type WooCommerceCredentials = z.infer<typeof wooCommerceCredentialsSchema>;

@@ -152,6 +152,43 @@ export interface SampleBrand {
   position: number;
 }
 
+/** What a sample web page and blog post share. */
+export interface SampleContent {
+  key: string;
+  title: string;
+  slug: string;
+  /** HTML. */
+  body: string;
+  /** HTML summary; '' when none. */
+  excerpt: string;
+  status: 'published' | 'draft';
+  /** Null for a draft never published. */
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  authorName: string;
+  /** Path of the featured image on the store's media host, or null. */
+  imagePath: string | null;
+  imageAlt: string;
+  /** '' when it has no SEO title or description of its own. */
+  seoTitle: string;
+  seoDescription: string;
+}
+
+/** A web page of the sample store (about, shipping, contact), in a tree. */
+export interface SamplePage extends SampleContent {
+  /** Key of the parent page, or null for a top page. */
+  parentKey: string | null;
+  /** Position among its siblings (0-based). */
+  position: number;
+}
+
+/** A blog post of the sample store. */
+export interface SamplePost extends SampleContent {
+  categories: string[];
+  tags: string[];
+}
+
 /** A customer's review of a sample product. */
 export interface SampleReview {
   key: string;
@@ -181,6 +218,9 @@ export interface SampleStore {
   reviews: SampleReview[];
   /** Every vendor the products name, as a brand record (none with `brands: false`). */
   brands: SampleBrand[];
+  /** The website's pages and blog posts (none with `content: false`). */
+  pages: SamplePage[];
+  posts: SamplePost[];
 }
 
 export interface SampleStoreOptions {
@@ -194,6 +234,8 @@ export interface SampleStoreOptions {
   reviews?: boolean;
   /** False for a store without brand records (its products still name their vendor). */
   brands?: boolean;
+  /** False for a store without web pages and blog posts. */
+  content?: boolean;
   currency?: string;
   /** Share of products that have options (0..1), default 0.3. */
   variableShare?: number;
@@ -535,6 +577,143 @@ function sampleBrands(): SampleBrand[] {
   });
 }
 
+/**
+ * The sample store's web pages: a tree of two levels, HTML with headings, lists, links and an
+ * ampersand, SEO fields on some, and a draft never published.
+ */
+function samplePages(): SamplePage[] {
+  const page = (
+    key: string,
+    title: string,
+    body: string,
+    more: Partial<SamplePage> & { position: number },
+  ): SamplePage => ({
+    key,
+    title,
+    slug: slugify(title),
+    body,
+    excerpt: '',
+    status: 'published',
+    publishedAt: '2024-02-01T09:00:00Z',
+    createdAt: '2024-02-01T09:00:00Z',
+    updatedAt: '2024-03-15T12:30:00Z',
+    authorName: 'Store Admin',
+    imagePath: null,
+    imageAlt: '',
+    seoTitle: '',
+    seoDescription: '',
+    parentKey: null,
+    ...more,
+  });
+  return [
+    page(
+      'page-about',
+      'About us',
+      '<h2>Who we are</h2>\n<p>A small team in <strong>Portland</strong> selling goods made to last.</p>',
+      {
+        position: 0,
+        seoTitle: 'About the Sample Store',
+        seoDescription: 'Who runs the Sample Store, and why.',
+      },
+    ),
+    page(
+      'page-shipping',
+      'Shipping & returns',
+      '<h2>Shipping</h2>\n<ul><li>Free over $50</li><li>2–4 working days</li></ul>\n<p>Returns within 30 days: see <a href="/contact/">Contact</a>.</p>',
+      { position: 1 },
+    ),
+    page(
+      'page-international',
+      'International shipping',
+      '<p>We ship to Canada, the UK and the EU. Duties are paid on delivery.</p>',
+      { position: 0, parentKey: 'page-shipping' },
+    ),
+    page('page-contact', 'Contact', '<p>Write to hello@example.com, Monday to Friday.</p>', {
+      position: 2,
+      imagePath: '/media/pages/contact.png',
+      imageAlt: 'Our shop front',
+    }),
+    page(
+      'page-spring-sale',
+      'Spring sale',
+      '<p>Everything 20% off from 1 April. <em>Not announced yet.</em></p>',
+      { position: 3, status: 'draft', publishedAt: null, authorName: 'Maja Lind' },
+    ),
+  ];
+}
+
+/** The sample store's blog posts: categories and tags, featured images, an excerpt, a draft. */
+function samplePosts(): SamplePost[] {
+  const post = (
+    key: string,
+    title: string,
+    body: string,
+    more: Partial<SamplePost>,
+  ): SamplePost => ({
+    key,
+    title,
+    slug: slugify(title),
+    body,
+    excerpt: '',
+    status: 'published',
+    publishedAt: '2024-05-02T08:00:00Z',
+    createdAt: '2024-05-01T16:20:00Z',
+    updatedAt: '2024-05-02T08:00:00Z',
+    authorName: 'Maja Lind',
+    imagePath: null,
+    imageAlt: '',
+    seoTitle: '',
+    seoDescription: '',
+    categories: ['News'],
+    tags: [],
+    ...more,
+  });
+  return [
+    post(
+      'post-linen',
+      'Caring for your linen',
+      '<p>Wash at 40°, dry flat, and iron while damp.</p>\n<h3>Stains</h3>\n<p>Cold water first.</p>',
+      {
+        excerpt: '<p>Three rules that keep linen soft for years.</p>',
+        categories: ['Guides'],
+        tags: ['linen', 'care'],
+        imagePath: '/media/blog/caring-for-your-linen.png',
+        imageAlt: 'Folded linen on a shelf',
+        seoTitle: 'Linen care guide',
+        seoDescription: 'How to wash, dry and iron linen.',
+      },
+    ),
+    post(
+      'post-fjallbo',
+      'Behind the brand: Fjällbo',
+      '<p>A visit to the workshop in Småland where Fjällbo’s pieces are made.</p>',
+      {
+        publishedAt: '2024-06-10T10:00:00Z',
+        createdAt: '2024-06-09T10:00:00Z',
+        updatedAt: '2024-06-10T10:00:00Z',
+        authorName: 'Tom Reyes',
+        categories: ['Stories'],
+        tags: ['Fjällbo', 'makers'],
+        imagePath: '/media/blog/behind-the-brand-fjallbo.png',
+        imageAlt: 'The Fjällbo workshop',
+      },
+    ),
+    post('post-lookbook', 'Our summer lookbook', '<p>Light layers & bright colours.</p>', {
+      publishedAt: '2024-07-01T07:30:00Z',
+      createdAt: '2024-06-28T15:00:00Z',
+      updatedAt: '2024-07-01T07:30:00Z',
+      categories: ['News', 'Guides'],
+    }),
+    post('post-holidays', 'Holiday opening hours', '<p>Closed 24–26 December.</p>', {
+      status: 'draft',
+      publishedAt: null,
+      createdAt: '2024-11-20T09:00:00Z',
+      updatedAt: '2024-11-21T09:00:00Z',
+      tags: ['holidays'],
+    }),
+  ];
+}
+
 const catalogue: {
   root: string;
   children: { name: string; nouns: string[]; options?: { name: string; values: string[] }[] }[];
@@ -855,7 +1034,20 @@ export function generateSampleStore(options: SampleStoreOptions = {}): SampleSto
   const coupons = options.coupons === false ? [] : sampleCoupons(categories, products, orders);
   const reviews = options.reviews === false ? [] : sampleReviews(products, customers, orders);
   const brands = options.brands === false ? [] : sampleBrands();
-  return { currency, categories, products, customers, orders, coupons, reviews, brands };
+  const pages = options.content === false ? [] : samplePages();
+  const posts = options.content === false ? [] : samplePosts();
+  return {
+    currency,
+    categories,
+    products,
+    customers,
+    orders,
+    coupons,
+    reviews,
+    brands,
+    pages,
+    posts,
+  };
 }
 
 /**

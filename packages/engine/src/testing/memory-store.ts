@@ -1,11 +1,14 @@
 import type { Brand } from '@replatform/canonical/brand';
 import type { Category } from '@replatform/canonical/category';
+import type { Page as WebPage, Post } from '@replatform/canonical/content';
 import type { Coupon } from '@replatform/canonical/coupon';
 import {
   brandDefaults,
   categoryDefaults,
   couponDefaults,
   customerDefaults,
+  pageDefaults,
+  postDefaults,
   inventoryDefaults,
   orderDefaults,
   orderLineDefaults,
@@ -43,6 +46,8 @@ export class MemoryStore {
     customers: new Map(),
     orders: new Map(),
     reviews: new Map(),
+    pages: new Map(),
+    posts: new Map(),
   };
   /** Source id -> our id, as a platform's metafield or meta_data marker would. */
   readonly markers: Record<EntityType, Map<string, string>> = {
@@ -53,6 +58,8 @@ export class MemoryStore {
     customers: new Map(),
     orders: new Map(),
     reviews: new Map(),
+    pages: new Map(),
+    posts: new Map(),
   };
   /** Write calls and records created, per entity. */
   readonly writeCalls: Record<EntityType, number> = {
@@ -63,6 +70,8 @@ export class MemoryStore {
     customers: 0,
     orders: 0,
     reviews: 0,
+    pages: 0,
+    posts: 0,
   };
   #next = 1;
   readonly #prefix: string;
@@ -173,6 +182,11 @@ function mapRefs<E extends EntityType>(
       b.parentId = b.parentId ? (idMap.get('brands', b.parentId) ?? null) : null;
       break;
     }
+    case 'pages': {
+      const page = copy as WebPage;
+      page.parentId = page.parentId ? (idMap.get('pages', page.parentId) ?? null) : null;
+      break;
+    }
     case 'reviews': {
       const r = copy as Review;
       r.productId = idMap.get('products', r.productId) ?? r.productId;
@@ -185,16 +199,22 @@ function mapRefs<E extends EntityType>(
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * A store shows the products, categories and brands written to it at its own addresses
- * ('/item/shoes/'), as platforms do, so the redirect map has old and new addresses to pair.
+ * A store shows the products, categories, brands, pages and posts written to it at its own
+ * addresses ('/item/shoes/'), as platforms do, so the redirect map has old and new addresses to
+ * pair.
  */
 function atOwnAddress<E extends EntityType>(entity: E, record: EntityRecord[E]): EntityRecord[E] {
-  if (entity !== 'products' && entity !== 'categories' && entity !== 'brands') return record;
-  const shown = record as EntityRecord['products' | 'categories' | 'brands'];
+  const bases: Partial<Record<EntityType, string>> = {
+    products: 'item',
+    categories: 'department',
+    brands: 'maker',
+    pages: 'page',
+    posts: 'news',
+  };
+  const base = bases[entity];
+  if (base === undefined) return record;
+  const shown = record as EntityRecord['products' | 'categories' | 'brands' | 'pages' | 'posts'];
   if (shown.sourceUrlPath === null || !shown.slug) return record;
-  const base: string = { products: 'item', categories: 'department', brands: 'maker' }[
-    entity as 'products' | 'categories' | 'brands'
-  ];
   return { ...shown, sourceUrlPath: `/${base}/${shown.slug}/` } as EntityRecord[E];
 }
 
@@ -416,6 +436,9 @@ export function sampleData(counts: {
   reviews?: number;
   /** Brands, one per vendor the products name (default 0: products name no vendor). */
   brands?: number;
+  /** Web pages (the third under the first) and blog posts (default 0). */
+  pages?: number;
+  posts?: number;
 }): {
   [E in EntityType]: EntityRecord[E][];
 } {
@@ -581,5 +604,35 @@ export function sampleData(counts: {
     products.forEach((p, i) => {
       p.vendor = brands[i % brands.length]!.name;
     });
-  return { categories, brands, products, coupons, customers, orders, reviews };
+  const pages: WebPage[] = [];
+  for (let i = 1; i <= (counts.pages ?? 0); i++) {
+    pages.push({
+      ...pageDefaults(),
+      id: `pg${i}`,
+      parentId: i === 3 ? 'pg1' : null,
+      title: `Page ${i}`,
+      slug: `page-${i}`,
+      body: `<p>About page ${i}</p>`,
+      position: i - 1,
+      publishedAt: at(i),
+      sourceUrlPath: `/page-${i}/`,
+    });
+  }
+  const posts: Post[] = [];
+  for (let i = 1; i <= (counts.posts ?? 0); i++) {
+    posts.push({
+      ...postDefaults(),
+      id: `ps${i}`,
+      title: `Post ${i}`,
+      slug: `post-${i}`,
+      body: `<p>News ${i}</p>`,
+      status: i % 4 === 0 ? 'draft' : 'published',
+      publishedAt: i % 4 === 0 ? null : at(i),
+      authorName: 'Store team',
+      categories: ['News'],
+      tags: i % 2 ? ['spring'] : [],
+      sourceUrlPath: i % 4 === 0 ? null : `/blog/post-${i}/`,
+    });
+  }
+  return { categories, brands, products, coupons, customers, orders, reviews, pages, posts };
 }

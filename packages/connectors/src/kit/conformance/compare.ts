@@ -76,6 +76,9 @@ export function comparable<E extends EntityType>(
     case 'brands':
       copy.parentId = mapId(options, 'brands', copy.parentId as string | null);
       break;
+    case 'pages':
+      copy.parentId = mapId(options, 'pages', copy.parentId as string | null);
+      break;
     case 'products': {
       copy.categoryIds = (copy.categoryIds as string[])
         .map((id) => mapId(options, 'categories', id))
