@@ -9,6 +9,7 @@ import {
   platformLabels,
   unsupportedDataTypes,
   unwritableDataTypes,
+  wordpressContentTypes,
   type Platform,
 } from '@replatform/contracts/migration';
 import { migrateToLatest, openDatabase, type Db } from '@replatform/db/database';
@@ -48,13 +49,13 @@ export interface CliDeps {
 /** Local state (id map, checkpoints, outcomes) lives under this user id in the state file. */
 const CLI_USER = 'cli';
 
-export const usage = `replatform — move products, customers, orders, coupons, reviews and brands between store
-platforms
+export const usage = `replatform — move products, customers, orders, coupons, reviews, brands, pages and blog
+posts between store platforms
 
 Usage:
   replatform migrate --from <platform> --from-url <url> [--from-<field> <value>...]
                      --to <platform> --to-url <url> [--to-<field> <value>...]
-                     [--entities products,customers,orders,coupons,reviews,brands] [--report report.csv]
+                     [--entities products,customers,orders,coupons,reviews,brands,pages,posts] [--report report.csv]
                      [--state ./replatform-cli.sqlite] [--allow <origin>...] [--allow-http]
                      [--concurrency <n>] [--batch-size <n>] [--timeout <seconds>]
                      [--no-verify] [--quiet]
@@ -106,13 +107,21 @@ async function sideOf(parsed: ParsedArgs, which: 'from' | 'to', deps: CliDeps): 
 /**
  * The data types asked for with --entities; without it, every type both platforms can carry
  * (reviews are left out where Magento is one of the stores, brands where Shopify is the
- * destination). `platforms` is the source, then the destination when there is one.
+ * destination, pages and posts where a WooCommerce store is given no WordPress application
+ * password). `sides` is the source, then the destination when there is one.
  */
-function entitiesOf(parsed: ParsedArgs, platforms: Platform[]): string[] {
+function entitiesOf(parsed: ParsedArgs, sides: Pick<Side, 'platform' | 'credentials'>[]): string[] {
+  const platforms = sides.map((s) => s.platform);
+  const opensContent = (side: Pick<Side, 'platform' | 'credentials'>) =>
+    side.platform !== 'woocommerce' ||
+    Boolean(
+      (side.credentials as { wordpressApplicationPassword?: string }).wordpressApplicationPassword,
+    );
   const all = paidEntityTypes.filter(
     (type) =>
       platforms.every((p) => unsupportedDataTypes[p][type] === undefined) &&
-      platforms.slice(1).every((p) => unwritableDataTypes[p][type] === undefined),
+      platforms.slice(1).every((p) => unwritableDataTypes[p][type] === undefined) &&
+      (!wordpressContentTypes.includes(type) || sides.every(opensContent)),
   );
   const list = (flag(parsed, 'entities') ?? all.join(','))
     .split(',')
@@ -253,7 +262,7 @@ async function writeReport(db: Db, migrationId: string, path: string): Promise<v
 async function migrate(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
   const from = await sideOf(parsed, 'from', deps);
   const to = await sideOf(parsed, 'to', deps);
-  const entities = entitiesOf(parsed, [from.platform, to.platform]);
+  const entities = entitiesOf(parsed, [from, to]);
   const concurrency = flag(parsed, 'concurrency');
   if (concurrency !== undefined && !/^[1-9]\d*$/.test(concurrency))
     throw new UsageError('--concurrency takes a whole number from 1');
@@ -372,7 +381,7 @@ async function verify(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
       run?.entities.length
         ? run.entities
         : planMigration(
-            entitiesOf(parsed, [from.platform, to.platform]),
+            entitiesOf(parsed, [from, to]),
             source.capabilities,
             destination.capabilities,
           ).streams
@@ -404,7 +413,7 @@ async function count(parsed: ParsedArgs, deps: CliDeps): Promise<number> {
       'categories',
       ...entitiesOf(
         parsed,
-        sides.map(([, side]) => side.platform),
+        sides.map(([, side]) => side),
       ),
     ] as EntityType[];
     for (const [label, side] of sides) {

@@ -92,18 +92,63 @@ export const unwritableDataTypes: Record<Platform, Partial<Record<DataTypeName, 
   bigcommerce: {},
 };
 
+/**
+ * Whether each store's connection opens its web pages and blog posts: a WooCommerce store's are
+ * WordPress's, which its REST keys do not open (a WordPress application password does). False
+ * when the connection lacks it; absent when not known (or not needed by the platform).
+ */
+export interface ContentAccess {
+  source?: boolean;
+  destination?: boolean;
+}
+
+/** Data types that a WooCommerce connection moves only with a WordPress application password. */
+export const wordpressContentTypes: readonly DataTypeName[] = ['pages', 'posts'];
+
 /** Why a data type cannot be selected between two platforms, or null when it can. */
 export function dataTypeUnavailable(
   type: DataTypeName,
   source: Platform,
   destination: Platform,
+  access: ContentAccess = {},
 ): string | null {
+  const locked = (side: 'source' | 'destination', platform: Platform) =>
+    platform === 'woocommerce' && access[side] === false && wordpressContentTypes.includes(type)
+      ? `The ${side} WooCommerce store was connected without a WordPress application password, which its pages and blog posts need: add one on Connect Stores.`
+      : null;
   return (
     unsupportedDataTypes[source][type] ??
     unsupportedDataTypes[destination][type] ??
     unwritableDataTypes[destination][type] ??
+    locked('source', source) ??
+    locked('destination', destination) ??
     null
   );
+}
+
+/**
+ * What the owner's migration says of each side's WordPress access: a WooCommerce side opens its
+ * pages and posts when it was connected with an application password (shown masked).
+ */
+export function contentAccessOf(
+  migration: Pick<
+    Migration,
+    | 'sourceStore'
+    | 'destinationStore'
+    | 'wordpressApplicationPassword'
+    | 'destinationWordpressApplicationPassword'
+  >,
+): ContentAccess {
+  return {
+    source:
+      migration.sourceStore === 'woocommerce'
+        ? Boolean(migration.wordpressApplicationPassword)
+        : undefined,
+    destination:
+      migration.destinationStore === 'woocommerce'
+        ? Boolean(migration.destinationWordpressApplicationPassword)
+        : undefined,
+  };
 }
 
 /**
@@ -165,6 +210,13 @@ export const entityCountsSchema = z.object({
   posts: z.number().int().nonnegative().optional(),
 });
 export type EntityCounts = z.infer<typeof entityCountsSchema>;
+
+/** Counts in `dataTypeNames` order as the counts object (a type without a figure counts 0). */
+export function countsByType(figures: readonly (number | undefined)[]): Required<EntityCounts> {
+  return Object.fromEntries(dataTypeNames.map((type, i) => [type, figures[i] ?? 0])) as Required<
+    typeof entityCountsSchema._output
+  >;
+}
 
 export const migrationStatSchema = z.object({
   total: z.number().int().nonnegative(),
@@ -232,6 +284,14 @@ export const migrationSchema = z.object({
   apiKey: z.string().optional(),
   apiSecret: z.string().optional(),
   shopifyAccessToken: z.string().optional(),
+  /**
+   * Beyond the sketch: a WooCommerce store's WordPress user and application password (masked),
+   * given to move its pages and blog posts; absent when the owner gave none.
+   */
+  wordpressUser: z.string().optional(),
+  wordpressApplicationPassword: z.string().optional(),
+  destinationWordpressUser: z.string().optional(),
+  destinationWordpressApplicationPassword: z.string().optional(),
   sourceVerified: z.boolean(),
   destinationVerified: z.boolean(),
   currentStep: z.number().int().min(1).max(totalSteps),

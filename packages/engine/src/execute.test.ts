@@ -235,6 +235,49 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(sourceStore.records.brands.size).toBe(4);
   });
 
+  it('migrates web pages parents first and blog posts on their own lane, both in the redirect map but a draft post, and skips them all on a re-run', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 0,
+      customers: 0,
+      orders: 0,
+      pages: 4,
+      posts: 5,
+    });
+    const first = await executeMigration(options({ dataTypes: ['pages', 'posts'] }));
+    expect(first.status).toBe('completed');
+    expect(destinationStore.records.pages.size).toBe(4);
+    expect(destinationStore.records.posts.size).toBe(5);
+    const copies = [...destinationStore.records.pages.values()];
+    const child = copies.find((p) => p.title === 'Page 3');
+    expect(child?.parentId).toBe(copies.find((p) => p.title === 'Page 1')?.id);
+    const migration = await migrations.findForUser(migrationId, 'u1');
+    expect(migration?.migrationStats.pages).toEqual({ total: 4, migrated: 4, failed: 0 });
+    expect(migration?.migrationStats.posts).toEqual({ total: 5, migrated: 5, failed: 0 });
+    const lines = reportLines(await collect(reportCsv(repository, migrationId, 5)));
+    expect(lines.filter((l) => l[0] === 'page')).toHaveLength(4);
+    expect(lines.filter((l) => l[0] === 'post')).toHaveLength(5);
+    expect(first.verification).toMatchObject({ status: 'passed', mismatched: 0, missing: 0 });
+    expect(first.verification?.entities.posts).toMatchObject({ matched: 5 });
+    const map = reportLines(await collect(redirectMap(repository, migrationId, 'csv', 5)));
+    expect(map.filter((l) => l[0] === 'page').map((l) => [l[3], l[4], l[5]])).toEqual(
+      [1, 2, 3, 4].map((i) => [`/page-${i}/`, `/page/page-${i}/`, 'yes']),
+    );
+    // The fourth post is a draft: no address at the source, so nothing to redirect.
+    expect(map.filter((l) => l[0] === 'post').map((l) => l[5])).toEqual([
+      'yes',
+      'yes',
+      'yes',
+      'no: the source store gives it no address (not published)',
+      'yes',
+    ]);
+
+    const calls = destinationStore.writeCalls.pages + destinationStore.writeCalls.posts;
+    const second = await executeMigration(options({ dataTypes: ['pages', 'posts'] }));
+    expect(second.stats.pages).toMatchObject({ total: 4, skipped: 4, failed: 0 });
+    expect(second.stats.posts).toMatchObject({ total: 5, skipped: 5, failed: 0 });
+    expect(destinationStore.writeCalls.pages + destinationStore.writeCalls.posts).toBe(calls);
+  });
+
   it('moves a free demo of a few records per type, with what its orders and reviews name, leaving the migration as it was; the full run then writes the rest once', async () => {
     const { sourceStore, destinationStore, options } = setup({
       products: 23,

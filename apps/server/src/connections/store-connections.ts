@@ -1,3 +1,4 @@
+import type { ContentAccess } from '@replatform/contracts/migration';
 import { z } from 'zod';
 import type { Platform } from '@replatform/contracts/migration';
 import { bigCommerceStoreHash } from '@replatform/connectors/bigcommerce/store-hash';
@@ -8,7 +9,7 @@ import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/ht
 import type { StoredMigration } from '@replatform/db/migrations-repository';
 import { ApiError } from '../http/errors.ts';
 import type { CredentialVault } from '../security/credential-vault.ts';
-import { openCredentials, type Side } from '../migrations/store-credentials.ts';
+import { contentAccess, openCredentials, type Side } from '../migrations/store-credentials.ts';
 
 export type ConnectorRegistry = Partial<Record<Platform, Connector<unknown>>>;
 
@@ -103,6 +104,11 @@ export class StoreConnections {
   }
 
   /** A connection to one verified side of a stored migration. */
+  /** Whether each side's connection opens its store's web pages and blog posts. */
+  contentAccess(migration: StoredMigration): ContentAccess {
+    return contentAccess(this.#options.vault, migration);
+  }
+
   connectSide(migration: StoredMigration, side: Side): Connection {
     const sealed = openCredentials(this.#options.vault, migration, side);
     const verified = side === 'source' ? migration.sourceVerified : migration.destinationVerified;
@@ -174,6 +180,9 @@ export const credentialFieldsSchema = z.object({
   consumerSecret: z.string().trim().max(500).optional(),
   accessToken: z.string().trim().max(2000).optional(),
   accessTokenSecret: z.string().trim().max(500).optional(),
+  /** WooCommerce only, optional: what opens the store's WordPress pages and posts. */
+  wordpressUser: z.string().trim().max(200).optional(),
+  wordpressApplicationPassword: z.string().trim().max(200).optional(),
 });
 export type CredentialFields = z.infer<typeof credentialFieldsSchema>;
 
@@ -193,6 +202,8 @@ export function connectorCredentials(
         storeUrl: fields.sourceStoreUrl,
         consumerKey: fields.consumerKey,
         consumerSecret: fields.consumerSecret,
+        wordpressUser: fields.wordpressUser,
+        wordpressApplicationPassword: fields.wordpressApplicationPassword,
       });
     case 'magento2':
       return defined({

@@ -22,6 +22,8 @@ const secretKeys = [
   'destinationConsumerSecret',
   'destinationAccessToken',
   'destinationAccessTokenSecret',
+  'wordpressApplicationPassword',
+  'destinationWordpressApplicationPassword',
   'client_secret',
   'access_token',
   'refresh_token',

@@ -1,3 +1,4 @@
+import { countsByType } from '@replatform/contracts/migration';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '@replatform/db/database';
 import { EngineJobsRepository } from '@replatform/db/engine-jobs-repository';
@@ -129,12 +130,12 @@ export function createEngineServices(options: EngineServicesOptions): EngineServ
   const recount = async (migration: StoredMigration): Promise<StoredMigration> => {
     const source = options.connections.connectSide(migration, 'source');
     const selected = selectedDataTypes(migration.dataTypes).filter((type) =>
-      countable(migration, type),
+      countable(migration, type, options.connections.contentAccess(migration)),
     );
     let counts: Record<string, number>;
     try {
       const found = await Promise.all(selected.map((type) => source.count(type)));
-      counts = { products: 0, customers: 0, orders: 0, coupons: 0, reviews: 0, brands: 0 };
+      counts = countsByType([]);
       selected.forEach((type, i) => (counts[type] = found[i] ?? 0));
     } catch (error) {
       throw connectionFailure(error);

@@ -1,5 +1,10 @@
 import { canChangeStatus, hasSelectedData, storesReady } from '@replatform/contracts/lifecycle';
-import { normaliseStatus, type EntityCounts } from '@replatform/contracts/migration';
+import {
+  countsByType,
+  dataTypeNames,
+  normaliseStatus,
+  type EntityCounts,
+} from '@replatform/contracts/migration';
 import { formatUsd, priceFor } from '@replatform/contracts/pricing';
 import type { EngineJob, RemigrationStart } from '@replatform/db/engine-jobs-repository';
 import type { StoredMigration } from '@replatform/db/migrations-repository';
@@ -32,16 +37,11 @@ export function isCounted(migration: StoredMigration): boolean {
 
 /** The counts of the selected types (0 for the others), for prices and payment checks. */
 function selectedCountsOf(migration: StoredMigration): EntityCounts {
-  const pick = (type: keyof EntityCounts) =>
-    migration.dataTypes[type] ? Number(migration.entityCounts[type]) || 0 : 0;
-  return {
-    products: pick('products'),
-    customers: pick('customers'),
-    orders: pick('orders'),
-    coupons: pick('coupons'),
-    reviews: pick('reviews'),
-    brands: pick('brands'),
-  };
+  return countsByType(
+    dataTypeNames.map((type) =>
+      migration.dataTypes[type] ? Number(migration.entityCounts[type]) || 0 : 0,
+    ),
+  );
 }
 
 /** Nothing moved yet of the selected types, as a new run begins. */

@@ -1,5 +1,7 @@
 import {
   platforms,
+  wordpressContentTypes,
+  type ContentAccess,
   unsupportedDataTypes,
   unwritableDataTypes,
   type DataTypeName,
@@ -13,15 +15,20 @@ const isPlatform = (value: string): value is Platform =>
 /**
  * Whether a data type can be counted in the migration's source: not when one of its platforms
  * (the destination may not be chosen yet) cannot hold the type at all (reviews and Magento), or
- * the destination cannot take it (brands into Shopify), which then counts 0 without asking the
+ * the destination cannot take it (brands into Shopify), or a WooCommerce side's connection does
+ * not open its WordPress pages and posts (`access`); such a type counts 0 without asking the
  * store, since it cannot move.
  */
 export function countable(
   migration: Pick<StoredMigration, 'sourceStore' | 'destinationStore'>,
   type: DataTypeName,
+  access: ContentAccess = {},
 ): boolean {
   const { sourceStore: source, destinationStore: destination } = migration;
   if (isPlatform(source) && unsupportedDataTypes[source][type] !== undefined) return false;
+  const locked = (side: 'source' | 'destination', platform: string) =>
+    platform === 'woocommerce' && access[side] === false && wordpressContentTypes.includes(type);
+  if (locked('source', source) || locked('destination', destination)) return false;
   if (!isPlatform(destination)) return true;
   return (
     unsupportedDataTypes[destination][type] === undefined &&

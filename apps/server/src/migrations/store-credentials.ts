@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoredMigration } from '@replatform/db/migrations-repository';
-import type { Migration } from '@replatform/contracts/migration';
+import type { ContentAccess, Migration } from '@replatform/contracts/migration';
 import { mask, type CredentialVault } from '../security/credential-vault.ts';
 
 export type Side = 'source' | 'destination';
@@ -49,6 +49,10 @@ type MaskedFields = Pick<
   | 'destinationAccessToken'
   | 'destinationAccessTokenSecret'
   | 'shopifyAccessToken'
+  | 'wordpressUser'
+  | 'wordpressApplicationPassword'
+  | 'destinationWordpressUser'
+  | 'destinationWordpressApplicationPassword'
 >;
 
 /** The spec's credential fields of a migration, masked, for whichever side holds them. */
@@ -76,14 +80,37 @@ export function maskedCredentialFields(
       fields.consumerSecret = mask(s.consumerSecret);
       fields.accessToken = mask(s.accessToken);
       fields.accessTokenSecret = mask(s.accessTokenSecret);
+      fields.wordpressUser = s.wordpressUser;
+      fields.wordpressApplicationPassword = mask(s.wordpressApplicationPassword);
     } else {
       fields.destinationConsumerKey = mask(s.consumerKey);
       fields.destinationConsumerSecret = mask(s.consumerSecret);
       fields.destinationAccessToken = mask(s.accessToken);
       fields.destinationAccessTokenSecret = mask(s.accessTokenSecret);
+      fields.destinationWordpressUser = s.wordpressUser;
+      fields.destinationWordpressApplicationPassword = mask(s.wordpressApplicationPassword);
     }
   }
   return Object.fromEntries(
     Object.entries(fields).filter(([, v]) => v !== undefined),
   ) as MaskedFields;
+}
+
+/**
+ * Whether each side's connection opens the store's web pages and blog posts (a WooCommerce store
+ * connected with a WordPress application password), as `dataTypeUnavailable` takes it.
+ */
+export function contentAccess(vault: CredentialVault, migration: StoredMigration): ContentAccess {
+  const access: ContentAccess = {};
+  for (const side of ['source', 'destination'] as const) {
+    let credentials: SealedCredentials | undefined;
+    try {
+      credentials = openCredentials(vault, migration, side);
+    } catch {
+      credentials = undefined;
+    }
+    if (credentials?.platform === 'woocommerce')
+      access[side] = Boolean(credentials.secrets.wordpressApplicationPassword);
+  }
+  return access;
 }

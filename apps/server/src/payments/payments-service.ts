@@ -6,6 +6,7 @@ import {
   normaliseStatus,
   type EntityCounts,
   type PaymentInfo,
+  countsByType,
 } from '@replatform/contracts/migration';
 import {
   cardBrandOf,
@@ -230,21 +231,15 @@ export class PaymentsService {
     }
     const source = this.#deps.connections.connectSide(migration, 'source');
     try {
-      const [products, customers, orders, coupons, reviews, brands] = await Promise.all(
+      const access = this.#deps.connections.contentAccess(migration);
+      const found = await Promise.all(
         dataTypeNames.map((entity) =>
-          migration.dataTypes[entity] === true && countable(migration, entity)
+          migration.dataTypes[entity] === true && countable(migration, entity, access)
             ? source.count(entity)
             : 0,
         ),
       );
-      return {
-        products: products ?? 0,
-        customers: customers ?? 0,
-        orders: orders ?? 0,
-        coupons: coupons ?? 0,
-        reviews: reviews ?? 0,
-        brands: brands ?? 0,
-      };
+      return countsByType(found);
     } catch (error) {
       this.#deps.log.warn({ err: error, migrationId: migration.id }, 'counting the source failed');
       throw new ApiError(502, 'source_count_failed', failure);

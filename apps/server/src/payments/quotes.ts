@@ -1,8 +1,9 @@
 import {
   paymentInfoSchema,
-  type DataTypeName,
   type EntityCounts,
   type PaymentInfo,
+  countsByType,
+  dataTypeNames,
 } from '@replatform/contracts/migration';
 import { paymentCurrency } from '@replatform/contracts/payments';
 import { PER_RECORD_CENTS, priceFor } from '@replatform/contracts/pricing';
@@ -38,15 +39,7 @@ export function selectedCounts(
   dataTypes: Record<string, boolean>,
   counts: Partial<EntityCounts>,
 ): EntityCounts {
-  const pick = (name: DataTypeName) => (dataTypes[name] ? (counts[name] ?? 0) : 0);
-  return {
-    products: pick('products'),
-    customers: pick('customers'),
-    orders: pick('orders'),
-    coupons: pick('coupons'),
-    reviews: pick('reviews'),
-    brands: pick('brands'),
-  };
+  return countsByType(dataTypeNames.map((name) => (dataTypes[name] ? (counts[name] ?? 0) : 0)));
 }
 
 export function isPaidMigration(migration: StoredMigration): boolean {
@@ -208,7 +201,7 @@ export function quoteFromPaymentInfo(migration: StoredMigration): StoredQuote | 
     userId: migration.userId,
     kind: 'initial',
     provider: info.demo ? 'demo' : 'stripe',
-    counts: { products: 0, customers: 0, orders: 0, coupons: 0, reviews: 0, brands: 0 },
+    counts: countsByType([]),
     recordsTotal: records,
     previouslyPaidRecords: 0,
     recordsBought: records,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Platform } from '@replatform/contracts/migration';
-import { dataTypeNames, entityCountsSchema } from '@replatform/contracts/migration';
+import { countsByType, dataTypeNames, entityCountsSchema } from '@replatform/contracts/migration';
 import type { MigrationChanges } from '@replatform/db/migrations-repository';
 import { countable } from '../../migrations/countable.ts';
 import { requireUser } from '../../auth/require-user.ts';
@@ -35,6 +35,8 @@ const fieldLabels: Record<string, string> = {
   consumerSecret: 'Consumer secret',
   accessToken: 'Access token',
   accessTokenSecret: 'Access token secret',
+  wordpressUser: 'WordPress user name',
+  wordpressApplicationPassword: 'WordPress application password',
 };
 
 /**
@@ -165,6 +167,8 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
           coupons: askedFlag,
           reviews: askedFlag,
           brands: askedFlag,
+          pages: askedFlag,
+          posts: askedFlag,
         }),
         response: { 200: entityCountsSchema },
       },
@@ -176,19 +180,13 @@ export const verifyRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!migration) throw notFound('The requested migration could not be found.');
       const source = connections.connectSide(migration, 'source');
       try {
-        const [products, customers, orders, coupons, reviews, brands] = await Promise.all(
+        const access = connections.contentAccess(migration);
+        const found = await Promise.all(
           dataTypeNames.map((entity) =>
-            wanted[entity] && countable(migration, entity) ? source.count(entity) : 0,
+            wanted[entity] && countable(migration, entity, access) ? source.count(entity) : 0,
           ),
         );
-        return {
-          products: products ?? 0,
-          customers: customers ?? 0,
-          orders: orders ?? 0,
-          coupons: coupons ?? 0,
-          reviews: reviews ?? 0,
-          brands: brands ?? 0,
-        };
+        return countsByType(found);
       } catch (error) {
         throw connectionFailure(error);
       }

@@ -70,7 +70,9 @@ export function progressOf(
   const coupons = figures('coupons');
   const reviews = figures('reviews');
   const brands = figures('brands');
-  const all = [products, customers, orders, coupons, reviews, brands];
+  const pages = figures('pages');
+  const posts = figures('posts');
+  const all = [products, customers, orders, coupons, reviews, brands, pages, posts];
   const total = all.reduce((sum, f) => sum + f.total, 0);
   const completed = all.reduce((sum, f) => sum + f.completed, 0);
   const status = normaliseStatus(migration.status);
@@ -103,6 +105,10 @@ export function progressOf(
     reviewsCompleted: reviews.completed,
     brandsTotal: brands.total,
     brandsCompleted: brands.completed,
+    pagesTotal: pages.total,
+    pagesCompleted: pages.completed,
+    postsTotal: posts.total,
+    postsCompleted: posts.completed,
     overallProgress,
     state,
     ...(message ? { message } : {}),

@@ -20,6 +20,7 @@ import { requireUser } from '../../auth/require-user.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { isPaid, presentMigration } from '../../migrations/present-migration.ts';
 import { PAYMENT_IN_FLIGHT, sideLockedByPayment } from '../../migrations/store-changes.ts';
+import { contentAccess } from '../../migrations/store-credentials.ts';
 
 const migrationNotFound = () => notFound('The requested migration could not be found.');
 
@@ -161,6 +162,8 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
           coupons: false,
           reviews: false,
           brands: false,
+          pages: false,
+          posts: false,
           ...body.dataTypes,
         };
       }
@@ -170,7 +173,8 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
         changes.fieldMappings = { ...current.fieldMappings, ...body.fieldMappings };
       }
       // A data type one of the two platforms cannot carry (reviews and Magento, brands into
-      // Shopify) cannot be chosen;
+      // Shopify), or a WooCommerce connection does not open (pages and posts without a WordPress
+      // application password), cannot be chosen;
       // a selection made before the platform changed to such a one is cleared while unpaid.
       {
         const merged = { ...current, ...changes };
@@ -179,7 +183,12 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
         if (isPlatform(merged.sourceStore) && isPlatform(merged.destinationStore)) {
           for (const type of dataTypeNames) {
             if (merged.dataTypes[type] !== true) continue;
-            const reason = dataTypeUnavailable(type, merged.sourceStore, merged.destinationStore);
+            const reason = dataTypeUnavailable(
+              type,
+              merged.sourceStore,
+              merged.destinationStore,
+              contentAccess(vault, merged),
+            );
             if (!reason) continue;
             if (body.dataTypes?.[type] === true)
               throw new ApiError(400, 'data_type_unavailable', reason);

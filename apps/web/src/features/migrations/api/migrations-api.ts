@@ -127,6 +127,8 @@ export function useEntityCounts(migration: Migration | undefined, enabled: boole
           coupons: Boolean(types.coupons),
           reviews: Boolean(types.reviews),
           brands: Boolean(types.brands),
+          pages: Boolean(types.pages),
+          posts: Boolean(types.posts),
         },
       }),
     enabled: Boolean(migration) && enabled,
@@ -146,6 +148,8 @@ export type VerifyFields = {
   consumerSecret?: string;
   accessToken?: string;
   accessTokenSecret?: string;
+  wordpressUser?: string;
+  wordpressApplicationPassword?: string;
 };
 
 export function useVerifyConnection(migrationId: string) {

@@ -2,6 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { canVerify, failureText, shopDomainOf } from './connect-fields.ts';
 
 describe('connect step rules', () => {
+  it('takes the WordPress user and application password as an optional pair', () => {
+    const keys = { sourceStoreUrl: 'https://a.com', consumerKey: 'ck', consumerSecret: 'cs' };
+    expect(
+      canVerify('woocommerce', {
+        ...keys,
+        wordpressUser: 'admin',
+        wordpressApplicationPassword: 'abcd efgh ijkl mnop qrst uvwx',
+      }),
+    ).toBe(true);
+    expect(canVerify('woocommerce', { ...keys, wordpressUser: 'admin' })).toBe(false);
+    expect(canVerify('woocommerce', { ...keys, wordpressApplicationPassword: 'abcd' })).toBe(false);
+  });
+
   it('enables verify only with every field of the platform', () => {
     expect(
       canVerify('woocommerce', {

@@ -6,6 +6,10 @@ export interface FieldSpec {
   label: string;
   secret?: boolean;
   placeholder?: string;
+  /** A field the connection works without (it opens more of the store when given). */
+  optional?: boolean;
+  /** One line under the field saying what it is for. */
+  hint?: string;
 }
 
 /** The fields each platform asks for (spec.md section 2, Step 1), the same on both sides. */
@@ -21,6 +25,19 @@ export const platformFields: Record<Exclude<Platform, 'shopify'>, FieldSpec[]> =
     { name: 'sourceStoreUrl', label: 'Store URL', placeholder: 'https://store.example.com' },
     { name: 'consumerKey', label: 'Consumer Key', secret: true, placeholder: 'ck_…' },
     { name: 'consumerSecret', label: 'Consumer Secret', secret: true, placeholder: 'cs_…' },
+    {
+      name: 'wordpressUser',
+      label: 'WordPress user name (optional)',
+      optional: true,
+    },
+    {
+      name: 'wordpressApplicationPassword',
+      label: 'WordPress application password (optional)',
+      secret: true,
+      optional: true,
+      placeholder: 'abcd efgh ijkl mnop qrst uvwx',
+      hint: 'Only needed to move your pages and blog posts (drafts too): make one under Users › Profile › Application Passwords.',
+    },
   ],
   bigcommerce: [
     { name: 'storeHash', label: 'Store Hash', placeholder: 'abc123xyz' },
@@ -39,7 +56,14 @@ export const verifyRoute: Record<Platform, string> = {
 export function canVerify(platform: Platform, values: VerifyFields): boolean {
   if (platform === 'shopify')
     return Boolean(values.sourceStoreUrl?.trim() && values.accessToken?.trim());
-  return platformFields[platform].every((f) => Boolean(values[f.name]?.trim()));
+  const fields = platformFields[platform];
+  const given = (f: FieldSpec) => Boolean(values[f.name]?.trim());
+  // Optional fields come as a pair (a user and its password): both or neither.
+  const optional = fields.filter((f) => f.optional);
+  return (
+    fields.filter((f) => !f.optional).every(given) &&
+    (optional.every(given) || !optional.some(given))
+  );
 }
 
 /** spec.md section 8's failure texts, by side and platform. */

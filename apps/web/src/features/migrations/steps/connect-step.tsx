@@ -42,6 +42,7 @@ function SecretInput({
   disabled: boolean;
 }) {
   const id = useId();
+  const hintId = useId();
   const [shown, setShown] = useState(false);
   return (
     <div>
@@ -58,6 +59,7 @@ function SecretInput({
           placeholder={spec.placeholder}
           autoComplete="off"
           spellCheck={false}
+          aria-describedby={spec.hint ? hintId : undefined}
           className="min-w-0 flex-1 rounded-md px-3 py-2 outline-none disabled:bg-slate-100"
         />
         {spec.secret ? (
@@ -72,6 +74,11 @@ function SecretInput({
           </button>
         ) : null}
       </div>
+      {spec.hint ? (
+        <p id={hintId} className="mt-1 text-xs text-slate-500">
+          {spec.hint}
+        </p>
+      ) : null}
     </div>
   );
 }

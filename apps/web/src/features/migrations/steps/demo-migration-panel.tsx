@@ -13,6 +13,8 @@ const oneOf: Record<string, string> = {
   customers: 'Customer',
   orders: 'Order',
   reviews: 'Product review',
+  pages: 'Page',
+  posts: 'Blog post',
 };
 
 /** What a finished demo did, one line a person reads. */

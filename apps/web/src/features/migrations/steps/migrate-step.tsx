@@ -61,6 +61,20 @@ function barsOf(migration: Migration, p: MigrationProgress | undefined): Bar[] {
       done: p?.brandsCompleted ?? 0,
       total: p?.brandsTotal || counted.brands || 0,
     },
+    {
+      key: 'pages',
+      label: 'Pages',
+      on: migration.dataTypes.pages,
+      done: p?.pagesCompleted ?? 0,
+      total: p?.pagesTotal || counted.pages || 0,
+    },
+    {
+      key: 'posts',
+      label: 'Blog posts',
+      on: migration.dataTypes.posts,
+      done: p?.postsCompleted ?? 0,
+      total: p?.postsTotal || counted.posts || 0,
+    },
   ].filter((b) => b.on);
 }
 

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { initialSelection, unavailableReason } from './select-data-step.tsx';
 
-const pair = { sourceStore: 'woocommerce', destinationStore: 'shopify' } as const;
+// A WooCommerce store connected with a WordPress application password (shown masked).
+const pair = {
+  sourceStore: 'woocommerce',
+  destinationStore: 'shopify',
+  wordpressApplicationPassword: '••••••uvwx',
+} as const;
 
 describe('the Select Data cards at first', () => {
   it('select every type while the owner has saved no choice', () => {
@@ -13,6 +18,8 @@ describe('the Select Data cards at first', () => {
       reviews: true,
       // Shopify keeps no brand records: off, with its reason.
       brands: false,
+      pages: true,
+      posts: true,
     });
     expect(
       initialSelection({ sourceStore: 'shopify', destinationStore: 'woocommerce', dataTypes: {} })
@@ -39,6 +46,8 @@ describe('the Select Data cards at first', () => {
       coupons: true,
       reviews: true,
       brands: false,
+      pages: false,
+      posts: false,
     });
     expect(
       initialSelection({
@@ -52,10 +61,12 @@ describe('the Select Data cards at first', () => {
       coupons: false,
       reviews: false,
       brands: false,
+      pages: false,
+      posts: false,
     });
   });
 
-  it('leave coupons, reviews and brands off in a choice saved before they could be chosen', () => {
+  it('leave the types added since off in a choice saved before they could be chosen', () => {
     expect(
       initialSelection({ ...pair, dataTypes: { products: true, customers: true, orders: true } }),
     ).toEqual({
@@ -65,6 +76,8 @@ describe('the Select Data cards at first', () => {
       coupons: false,
       reviews: false,
       brands: false,
+      pages: false,
+      posts: false,
     });
   });
 
@@ -87,5 +100,34 @@ describe('the Select Data cards at first', () => {
     expect(
       unavailableReason({ sourceStore: 'shopify', destinationStore: 'bigcommerce' }, 'brands'),
     ).toBeNull();
+  });
+
+  it('leave pages and posts off, with what to do, for a WooCommerce store connected without WordPress access', () => {
+    const keysOnly = { sourceStore: 'woocommerce', destinationStore: 'bigcommerce' } as const;
+    expect(initialSelection({ ...keysOnly, dataTypes: {} })).toMatchObject({
+      products: true,
+      pages: false,
+      posts: false,
+    });
+    expect(unavailableReason(keysOnly, 'pages')).toMatch(
+      /source WooCommerce store was connected without a WordPress application password/,
+    );
+    expect(
+      unavailableReason({ sourceStore: 'bigcommerce', destinationStore: 'woocommerce' }, 'posts'),
+    ).toMatch(/destination WooCommerce store/);
+    expect(
+      unavailableReason(
+        {
+          sourceStore: 'bigcommerce',
+          destinationStore: 'woocommerce',
+          destinationWordpressApplicationPassword: '••••••uvwx',
+        },
+        'posts',
+      ),
+    ).toBeNull();
+    expect(unavailableReason({ ...pair, destinationStore: 'magento2' }, 'posts')).toMatch(
+      /Core Magento 2 has no blog/,
+    );
+    expect(unavailableReason({ ...pair, destinationStore: 'magento2' }, 'pages')).toBeNull();
   });
 });

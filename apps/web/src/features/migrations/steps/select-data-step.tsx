@@ -1,6 +1,16 @@
-import { MessageSquareText, Package, ShoppingCart, Tag, TicketPercent, Users } from 'lucide-react';
+import {
+  FileText,
+  MessageSquareText,
+  Newspaper,
+  Package,
+  ShoppingCart,
+  Tag,
+  TicketPercent,
+  Users,
+} from 'lucide-react';
 import { useEffect, useState } from 'react';
 import {
+  contentAccessOf,
   dataTypeNames,
   dataTypeUnavailable,
   platformLabels,
@@ -32,15 +42,35 @@ const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Pa
     text: 'Brand pages with their description, logo and SEO',
     Icon: Tag,
   },
+  pages: {
+    title: 'Pages',
+    text: 'Web pages such as About and Shipping, with their text and SEO',
+    Icon: FileText,
+  },
+  posts: {
+    title: 'Blog posts',
+    text: 'Articles with their author, image, categories and tags',
+    Icon: Newspaper,
+  },
 };
 
 /** Why a type cannot be chosen for this pair of stores, or null when it can. */
-export function unavailableReason(
-  migration: Pick<Migration, 'sourceStore' | 'destinationStore'>,
-  type: DataTypeName,
-): string | null {
+type StorePair = Pick<
+  Migration,
+  | 'sourceStore'
+  | 'destinationStore'
+  | 'wordpressApplicationPassword'
+  | 'destinationWordpressApplicationPassword'
+>;
+
+export function unavailableReason(migration: StorePair, type: DataTypeName): string | null {
   if (!migration.sourceStore || !migration.destinationStore) return null;
-  return dataTypeUnavailable(type, migration.sourceStore, migration.destinationStore);
+  return dataTypeUnavailable(
+    type,
+    migration.sourceStore,
+    migration.destinationStore,
+    contentAccessOf(migration),
+  );
 }
 
 export type DataSelection = Record<DataTypeName, boolean>;
@@ -50,7 +80,7 @@ export type DataSelection = Record<DataTypeName, boolean>;
  * every type it offered), so the owner deselects what they do not want.
  */
 export function initialSelection(
-  migration: Pick<Migration, 'dataTypes' | 'sourceStore' | 'destinationStore'>,
+  migration: StorePair & Pick<Migration, 'dataTypes'>,
 ): DataSelection {
   const chosen = Object.keys(migration.dataTypes).length > 0;
   const initial = (type: DataTypeName) =>
@@ -63,6 +93,8 @@ export function initialSelection(
     coupons: initial('coupons'),
     reviews: initial('reviews'),
     brands: initial('brands'),
+    pages: initial('pages'),
+    posts: initial('posts'),
   };
 }
 
