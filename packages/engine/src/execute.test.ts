@@ -236,7 +236,7 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
   });
 
   it('migrates web pages parents first and blog posts on their own lane, both in the redirect map but a draft post, and skips them all on a re-run', async () => {
-    const { sourceStore, destinationStore, options } = setup({
+    const { destinationStore, options } = setup({
       products: 0,
       customers: 0,
       orders: 0,
