@@ -16,7 +16,16 @@ describe('quote terms', () => {
   it('counts only the selected data types', () => {
     expect(
       selectedCounts({ products: true, orders: true }, { products: 5, customers: 7, orders: 2 }),
-    ).toEqual({ products: 5, customers: 0, orders: 2, coupons: 0, reviews: 0, brands: 0 });
+    ).toEqual({
+      products: 5,
+      customers: 0,
+      orders: 2,
+      coupons: 0,
+      reviews: 0,
+      brands: 0,
+      pages: 0,
+      posts: 0,
+    });
   });
 
   it('charges the full price before the first payment (FAQ: 1,000 records cost $109)', () => {

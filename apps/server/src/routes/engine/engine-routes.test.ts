@@ -125,6 +125,8 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       coupons: 0,
       reviews: 0,
       brands: 0,
+      pages: 0,
+      posts: 0,
     });
     return id;
   }
@@ -349,6 +351,8 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
       coupons: 0,
       reviews: 0,
       brands: 0,
+      pages: 0,
+      posts: 0,
     });
     expect(await app.services.engine.jobs.liveJob(id)).toBeUndefined();
   });

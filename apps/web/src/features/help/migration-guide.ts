@@ -17,7 +17,8 @@ export const guideSteps = [
   },
   {
     title: 'Select Data',
-    summary: 'Pick products, customers, orders, coupons, reviews and brands, in any combination.',
+    summary:
+      'Pick products, customers, orders, coupons, reviews, brands, pages and blog posts, in any combination.',
     details: [
       'Products move with categories, images, variants, options, prices, inventory and URL keys.',
       'Customers move with their addresses. Passwords cannot move between platforms.',
@@ -25,6 +26,7 @@ export const guideSteps = [
       'Coupons move with their amounts, dates and limits, and stay limited to the same products and categories.',
       'Product reviews move with the reviewer, rating, text, date and status, onto the same products (not to or from Magento 2, which has no reviews API).',
       'Brands move with their description, logo and SEO fields, and products keep their brand (into Shopify, only as each product’s vendor).',
+      'Web pages and blog posts move with their text, status, dates, author, featured image and, for posts, categories and tags (Magento 2 has pages but no blog). A WooCommerce store needs a WordPress application password on Connect Stores for them.',
       'Try a free demo migration first: up to 10 records of each type move into your destination store, to be checked there before you pay.',
     ],
   },
