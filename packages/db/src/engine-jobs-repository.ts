@@ -16,6 +16,11 @@ export interface EngineJob {
   userId: string;
   /** The kind of run it carries out: the migration itself, or a free demo run before payment. */
   kind: 'migration' | 'demo';
+  /**
+   * A recent-data run: what an earlier run wrote and the source has not changed since this day
+   * (ISO date) is left alone; null for a run of everything.
+   */
+  changedSince: string | null;
   state: JobState;
   /** No payment limit (demo account or sandbox stores), as decided when it was started. */
   unlimited: boolean;
@@ -44,6 +49,7 @@ function fromRow(row: Selectable<EngineJobsTable>): EngineJob {
     migrationId: row.migration_id,
     userId: row.user_id,
     kind: row.kind === 'demo' ? 'demo' : 'migration',
+    changedSince: row.changed_since ?? null,
     state: row.state as JobState,
     unlimited: Number(row.unlimited) === 1,
     leaseOwner: row.lease_owner,
@@ -85,6 +91,8 @@ export interface StartJobInput {
    * `progress` are not applied; the migration must still be at `expectedVersion`).
    */
   kind?: 'migration' | 'demo';
+  /** A recent-data run (see EngineJob.changedSince). */
+  changedSince?: string | undefined;
   lifecycle: {
     status: string;
     currentStep: number;
@@ -176,6 +184,7 @@ export class EngineJobsRepository {
           lease_expires_at: null,
           last_error: null,
           pinned_to: options.pinnedTo ?? null,
+          changed_since: null,
           created_at: now,
           updated_at: now,
         })
@@ -282,6 +291,7 @@ export class EngineJobsRepository {
             migration_id: input.migrationId,
             user_id: input.userId,
             kind: demo ? 'demo' : 'migration',
+            changed_since: demo ? null : (input.changedSince ?? null),
             state: 'queued',
             unlimited: input.unlimited ? 1 : 0,
             lease_owner: null,

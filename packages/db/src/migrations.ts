@@ -17,6 +17,7 @@ import { runPace } from './migrations/0015-run-pace.ts';
 import { fieldMappings } from './migrations/0016-field-mappings.ts';
 import { storefrontPaths } from './migrations/0017-storefront-paths.ts';
 import { demoRuns } from './migrations/0018-demo-runs.ts';
+import { recentData } from './migrations/0019-recent-data.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0016_field_mappings': fieldMappings,
   '0017_storefront_paths': storefrontPaths,
   '0018_demo_runs': demoRuns,
+  '0019_recent_data': recentData,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -292,6 +292,8 @@ export interface EngineJobsTable {
   updated_at: string;
   /** migration | demo: the kind of run the job carries out (0018). */
   kind: Generated<string>;
+  /** A recent-data run: the day (ISO date) since which the source's changes are moved (0019). */
+  changed_since: string | null;
 }
 
 export interface RateLimitEventsTable {

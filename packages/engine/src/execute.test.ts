@@ -278,6 +278,46 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(destinationStore.writeCalls.pages + destinationStore.writeCalls.posts).toBe(calls);
   });
 
+  it('leaves alone, in a recent-data run, what an earlier run wrote and the source has not changed since the chosen day', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 4,
+      customers: 0,
+      orders: 0,
+    });
+    const first = await executeMigration(options({ dataTypes: ['products'] }));
+    expect(first.status).toBe('completed');
+    const [old, recent] = [...sourceStore.records.products.values()];
+    // Both change at the source; only one of them after the chosen day.
+    sourceStore.records.products.set(old!.id, {
+      ...old!,
+      name: 'Renamed long ago',
+      updatedAt: '2026-03-01T10:00:00Z',
+    });
+    sourceStore.records.products.set(recent!.id, {
+      ...recent!,
+      name: 'Renamed this week',
+      updatedAt: '2026-11-20T10:00:00Z',
+    });
+    const calls = destinationStore.writeCalls.products;
+    const second = await executeMigration(
+      options({ dataTypes: ['products'], changedSince: '2026-11-01' }),
+    );
+    expect(second.stats.products).toMatchObject({ total: 4, migrated: 1, skipped: 3, failed: 0 });
+    expect(destinationStore.writeCalls.products).toBe(calls + 1);
+    const names = [...destinationStore.records.products.values()].map((p) => p.name);
+    expect(names).toContain('Renamed this week');
+    expect(names).not.toContain('Renamed long ago');
+    const rows = reportLines(await collect(reportCsv(repository, migrationId, 5)));
+    expect(rows.find((l) => l[1] === old!.id)?.join(' ')).toMatch(
+      /Not changed at the source since 2026-11-01/,
+    );
+    // The next run of everything finds the older change, which the recent-data run left.
+    await executeMigration(options({ dataTypes: ['products'] }));
+    expect([...destinationStore.records.products.values()].map((p) => p.name)).toContain(
+      'Renamed long ago',
+    );
+  });
+
   it('moves a free demo of a few records per type, with what its orders and reviews name, leaving the migration as it was; the full run then writes the rest once', async () => {
     const { sourceStore, destinationStore, options } = setup({
       products: 23,

@@ -44,6 +44,12 @@ export interface ExecuteOptions {
    * step and progress as they are. It has runs of its own (kind 'demo').
    */
   demo?: DemoOptions | undefined;
+  /**
+   * A "recent data" run: records the destination already holds from an earlier run that the
+   * source has not changed since this day (ISO date, from its start in UTC) are left alone, by
+   * the record's time of change, or of creation where the platform gives no other.
+   */
+  changedSince?: string | undefined;
   signal?: AbortSignal | undefined;
   /** The job lease the run is done under; batches are not committed once it is lost. */
   fence?: LeaseFence | undefined;
@@ -219,6 +225,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       choices: mappingNotes(mappings),
       paidRecords: options.demo ? undefined : options.paidRecords,
       demo: options.demo ? new DemoPicker(options.demo) : undefined,
+      changedSince: options.demo ? undefined : options.changedSince,
       signal: options.signal,
       fence: options.fence,
       concurrency: options.concurrency,

@@ -115,6 +115,8 @@ export interface MigratePhaseOptions {
    * progress columns alone (they show the owner's own runs).
    */
   demo?: DemoPicker | undefined;
+  /** Leave alone what an earlier run wrote and the source has not changed since (ISO date). */
+  changedSince?: string | undefined;
   signal?: AbortSignal | undefined;
   fence?: LeaseFence | undefined;
   /** Batches written at once (commits stay in order). */
@@ -222,6 +224,19 @@ function lossesOf(losses: Page<EntityType>['losses']): Map<string, RecordDiffere
   return out;
 }
 const UNCHANGED = 'Unchanged since the last run; not sent again.';
+
+/** When a record last changed at the source: its time of change, else of creation; null if neither. */
+export function changedAt(record: AnyRecord): string | null {
+  const dated = record as { updatedAt?: string | null; createdAt?: string | null };
+  return dated.updatedAt ?? dated.createdAt ?? null;
+}
+
+/** Start of the day an ISO date names, in UTC (ms), or undefined when there is none. */
+function dayStart(date: string | undefined): number | undefined {
+  if (!date) return undefined;
+  const at = Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
+  return Number.isNaN(at) ? undefined : at;
+}
 const RETRIED = 'It will be written again on the next run.';
 const NOT_CARRIED = 'Not carried over: ';
 
@@ -837,6 +852,7 @@ export class MigratePhase {
       reason: `Could not be read from the source: ${r.reason}`,
     }));
     const toWrite: AnyRecord[] = [];
+    const since = dayStart(o.changedSince);
     for (const record of records) {
       const hash = contentHash(record);
       hashes.set(record.id, hash);
@@ -858,6 +874,26 @@ export class MigratePhase {
       if (relink && known?.destinationId) {
         toWrite.push(record);
         continue;
+      }
+      if (
+        since !== undefined &&
+        known?.destinationId &&
+        known.outcome !== 'failed' &&
+        known.runId !== o.runId
+      ) {
+        // A "recent data" run: what the source has not changed since the chosen day stays as
+        // an earlier run wrote it (a record without any date is compared as in any run).
+        const at = changedAt(record);
+        if (at !== null && Date.parse(at) < since) {
+          decided.push({
+            sourceId: record.id,
+            destinationId: known.destinationId,
+            contentHash: known.contentHash,
+            outcome: 'skipped',
+            reason: `Not changed at the source since ${o.changedSince?.slice(0, 10)}; left as an earlier run wrote it.`,
+          });
+          continue;
+        }
       }
       if (known && known.outcome !== 'failed' && known.contentHash === hash) {
         // Already handled earlier in this very run (before a restart): nothing to add.

@@ -206,6 +206,7 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
         source,
         destination,
         mappings: storedMappings(migration),
+        changedSince: job.changedSince ?? undefined,
         signal,
         fence,
         concurrency: deps.concurrency,

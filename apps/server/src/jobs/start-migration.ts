@@ -173,6 +173,7 @@ export async function startMigration(
   engine: EngineServices,
   migration: StoredMigration,
   user: Pick<CurrentUser, 'isDemo'>,
+  options: { changedSince?: string | undefined } = {},
 ): Promise<StartResult> {
   const live = await engine.jobs.liveJob(migration.id);
   if (live?.kind === 'demo')
@@ -198,6 +199,17 @@ export async function startMigration(
   }
   let current = migration;
   const again = normaliseStatus(current.status) === 'completed';
+  if (options.changedSince !== undefined) {
+    // A recent-data run leaves alone what an earlier run wrote: only a re-migration has that.
+    if (!again)
+      throw new ApiError(
+        409,
+        'recent_data_needs_a_run',
+        'Only a completed migration can be run again for recent changes: the first run moves everything.',
+      );
+    if (options.changedSince > new Date().toISOString().slice(0, 10))
+      throw new ApiError(400, 'invalid_date', 'Choose a day that is not in the future.');
+  }
   // After a finished or failed run the engine starts a new one, whose figures begin at zero.
   const startsOver = again || normaliseStatus(current.status) === 'failed';
   if (!free && hasSelectedData(current.dataTypes) && (again || !isCounted(current))) {
@@ -227,6 +239,7 @@ export async function startMigration(
     },
     ...(startsOver ? { progress: freshProgress(current) } : {}),
     remigration: check.remigration,
+    changedSince: options.changedSince,
     pinnedTo,
     ...engine.runner.queueing(pinnedTo),
   });

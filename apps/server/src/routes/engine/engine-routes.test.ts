@@ -395,14 +395,28 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     const { engine, db } = app.services;
     const id = await readyMigration('Again', { stores: [AGAIN_SOURCE, AGAIN_DESTINATION] });
     await pay(id, 29);
+    // Only a completed migration has an earlier run for a recent-data run to leave alone.
+    const early = await call(alice, 'POST', `/api/migrations/${id}/start`, {
+      changedSince: '2026-01-01',
+    });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.code).toBe('recent_data_needs_a_run');
     expect((await call(alice, 'POST', `/api/migrations/${id}/start`)).statusCode).toBe(200);
     await runToEnd(id);
     expect(againDestination.records.products.size).toBe(14);
     const firstRun = (await call(alice, 'GET', `/migration/${id}`)).json();
 
-    // The recent-data run: one product changed and one new since; only those two are written.
+    // The recent-data run: one product changed and one new since the chosen day; only those two
+    // are written. Another changed without a newer time of change (as a store stamps it) is
+    // left as the first run wrote it.
     const changed = againSource.records.products.get('3')!;
-    againSource.records.products.set('3', { ...changed, name: 'Changed since' });
+    againSource.records.products.set('3', {
+      ...changed,
+      name: 'Changed since',
+      updatedAt: new Date().toISOString(),
+    });
+    const stale = againSource.records.products.get('4')!;
+    againSource.records.products.set('4', { ...stale, name: 'Changed, but dated long ago' });
     const [fresh] = sampleData({ products: 15, customers: 0, orders: 0 }).products.slice(14);
     againSource.records.products.set(fresh!.id, fresh!);
     // 30 records now, 29 paid for: the free re-migration still needs the one record topped up.
@@ -413,8 +427,17 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     // Held back from the runner for a moment: the new run's progress starts at zero, not at the
     // finished run's full bars.
     await engine.runner.stop();
-    const again = await call(alice, 'POST', `/api/migrations/${id}/start`);
+    for (const wrong of ['yesterday', '2999-01-01']) {
+      const refused = await call(alice, 'POST', `/api/migrations/${id}/start`, {
+        changedSince: wrong,
+      });
+      expect(refused.statusCode, wrong).toBe(400);
+    }
+    const again = await call(alice, 'POST', `/api/migrations/${id}/start`, {
+      changedSince: '2026-01-01',
+    });
     expect(again.statusCode, again.body).toBe(200);
+    expect((await engine.jobs.liveJob(id))?.changedSince).toBe('2026-01-01');
     expect(again.json()).toMatchObject({
       status: 'in-progress',
       currentStep: 4,
@@ -442,6 +465,14 @@ describe.each(testDialects())('migration engine API on %s', (dialect) => {
     const products = lines.filter((l) => l[0] === 'product');
     expect(products.filter((l) => l[3] === 'migrated').map((l) => l[1])).toEqual(['15', '3']);
     expect(products.filter((l) => l[3] === 'skipped')).toHaveLength(13);
+    expect(products.find((l) => l[1] === '4')?.join(' ')).toMatch(
+      /Not changed at the source since 2026-01-01/,
+    );
+    expect(
+      [...againDestination.records.products.values()].some(
+        (p) => p.name === 'Changed, but dated long ago',
+      ),
+    ).toBe(false);
     expect(await engine.remigrations.list(id)).toMatchObject([{ number: 1, basis: 'first' }]);
 
     // The second re-migration is paid: refused with a clear 402 until the owner pays.

@@ -100,9 +100,10 @@ export function useStartMigration(id: string) {
   const queryClient = useQueryClient();
   const store = useStoreMigration();
   return useMutation({
-    mutationFn: () =>
+    mutationFn: (options: { changedSince?: string } | void) =>
       apiRequest(`/api/migrations/${encodeURIComponent(id)}/start`, migrationSchema, {
         method: 'POST',
+        ...(options?.changedSince ? { body: { changedSince: options.changedSince } } : {}),
       }),
     onSuccess: (migration) => {
       store(migration);

@@ -1,4 +1,5 @@
 import { CheckCircle2, RefreshCw } from 'lucide-react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { dataTypeNames, platformLabels, type Migration } from '@replatform/contracts/migration';
 import { ApiRequestError } from '../../../lib/api-client.ts';
@@ -14,6 +15,10 @@ import type { OpenStep } from './migrate-step.tsx';
  */
 function ReMigrate({ migration, onOpenStep }: { migration: Migration; onOpenStep: OpenStep }) {
   const start = useStartMigration(migration.id);
+  const sinceId = useId();
+  const sinceHint = useId();
+  const [since, setSince] = useState('');
+  const today = new Date().toISOString().slice(0, 10);
   const demo = Boolean(useSession().data?.user.isDemo);
   const needsPayment = start.error instanceof ApiRequestError && start.error.status === 402;
   // After a real charge, a word about free sandbox runs would read as if this one was free too.
@@ -35,6 +40,24 @@ function ReMigrate({ migration, onOpenStep }: { migration: Migration; onOpenStep
           ? 'Re-migrations are free on demo accounts.'
           : `Your first re-migration is free. After that, each re-migration is paid for at the Payment step before it starts, and you see the price first.${charged ? '' : ' Migrations between sandbox stores are always free.'}`}
       </p>
+      <div className="mt-3">
+        <label htmlFor={sinceId} className="block text-sm font-medium text-slate-700">
+          Only records changed since (optional)
+        </label>
+        <input
+          id={sinceId}
+          type="date"
+          value={since}
+          max={today}
+          onChange={(e) => setSince(e.target.value)}
+          aria-describedby={sinceHint}
+          className="mt-1 rounded-md border border-slate-300 px-3 py-2"
+        />
+        <p id={sinceHint} className="mt-1 text-xs text-slate-500">
+          Records already moved that your source store has not changed since this day are left as
+          they are; new records always come. Leave it empty to check everything.
+        </p>
+      </div>
       {start.isError && !needsPayment ? (
         <p role="alert" className="mt-2 text-sm font-medium text-red-700">
           {start.error.message}
@@ -43,7 +66,7 @@ function ReMigrate({ migration, onOpenStep }: { migration: Migration; onOpenStep
       <button
         type="button"
         onClick={() =>
-          start.mutate(undefined, {
+          start.mutate(since ? { changedSince: since } : undefined, {
             onError: (error) => {
               if (error instanceof ApiRequestError && error.status === 402)
                 onOpenStep(3, error.message);
@@ -54,7 +77,7 @@ function ReMigrate({ migration, onOpenStep }: { migration: Migration; onOpenStep
         className="mt-4 inline-flex items-center gap-2 rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
       >
         <RefreshCw size={16} aria-hidden className={start.isPending ? 'animate-spin' : undefined} />
-        {start.isPending ? 'Starting...' : 'Re-migrate'}
+        {start.isPending ? 'Starting...' : since ? 'Re-migrate recent changes' : 'Re-migrate'}
       </button>
     </section>
   );
