@@ -98,6 +98,16 @@ export function pagePayload(page: Page): Json {
   return body;
 }
 
+/** The SEO fields a new page is created without when they are empty (Magento keeps them unset). */
+const optionalOnCreate = ['meta_title', 'meta_description', 'meta_keywords'] as const;
+
+/** The body of a create: as `pagePayload`, without empty SEO fields. */
+export function createPayload(page: Page): Json {
+  const body = pagePayload(page);
+  for (const key of optionalOnCreate) if (body[key] === '') delete body[key];
+  return body;
+}
+
 /**
  * Whether the stored page already holds what `payload` would write: every field sent compared
  * as Magento answers it (a field without a value is left out of an answer).

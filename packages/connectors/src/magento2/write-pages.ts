@@ -4,7 +4,7 @@ import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { MagentoApiError } from './client.ts';
 import { searchResults } from './magento-schemas.ts';
 import type { Json } from './native.ts';
-import { fieldsNotKept, pagePayload, samePage, unwritable } from './page-mapping.ts';
+import { createPayload, fieldsNotKept, pagePayload, samePage, unwritable } from './page-mapping.ts';
 import { criteria, type MagentoSession } from './session.ts';
 import { createOnce, isStoreWide, leftUnchanged, reasonOf } from './write-support.ts';
 
@@ -107,7 +107,7 @@ async function writeOne(
   const created = await createOnce(
     () =>
       session.client.request('POST', '/V1/cmsPage', json, {
-        body: { page: payload },
+        body: { page: createPayload(record) },
         scope: 'all',
       }),
     async () => (await pagesOf(session, record.slug))[0],
