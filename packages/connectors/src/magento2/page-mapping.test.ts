@@ -38,6 +38,7 @@ const page = (over: Partial<Page> = {}): Page => ({
   slug: 'about-us',
   body: '<p>x</p>',
   status: 'published',
+  sourceUrlPath: '/about-us/',
   ...over,
 });
 
