@@ -832,6 +832,7 @@ describe('Magento connector (integration with the emulator)', () => {
       'Magento_Sales::sales_invoice',
       'Magento_Sales::sales_creditmemo',
       'Magento_SalesRule::quote',
+      'Magento_Cms::page',
     ];
     const writing = [
       ...reading,

@@ -18,6 +18,7 @@ import {
   countCoupons,
   countCustomers,
   countOrders,
+  countPages,
   countProducts,
   pageSizes,
   readBrands,
@@ -25,6 +26,7 @@ import {
   readCoupons,
   readCustomers,
   readOrders,
+  readPages,
   readProducts,
 } from './read.ts';
 import { MagentoSession } from './session.ts';
@@ -35,6 +37,7 @@ import { magentoDestinationFields, magentoNativeFields } from './native-fields.t
 import { writeCoupons } from './write-coupons.ts';
 import { writeCustomers } from './write-customers.ts';
 import { writeOrders } from './write-orders.ts';
+import { writePages } from './write-pages.ts';
 import { checkWriteAccess } from './write-access.ts';
 
 /**
@@ -67,10 +70,11 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
   platform: 'magento2',
   label: 'Magento 2 / Adobe Commerce',
   credentialsSchema: magentoCredentialsSchema,
-  // Reviews are neither: Magento's web API (admin-schema-2.4.9) has no product reviews.
+  // Reviews are neither: Magento's web API (admin-schema-2.4.9) has no product reviews. Blog
+  // posts are neither: core Magento has no blog (CMS pages are the only content it keeps).
   capabilities: {
-    read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders'],
-    write: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders'],
+    read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'pages'],
+    write: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'pages'],
     batchSize: {
       categories: 25,
       brands: 50,
@@ -78,6 +82,7 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
       coupons: 20,
       customers: 50,
       orders: 20,
+      pages: 20,
     },
     pageSize: pageSizes,
     rateLimit: {
@@ -137,8 +142,12 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
             return countCustomers(session);
           case 'orders':
             return countOrders(session);
+          case 'pages':
+            return countPages(session);
           case 'reviews':
             throw noReviews();
+          case 'posts':
+            throw noPosts();
         }
       },
       read<E extends EntityType>(entity: E, checkpoint: Checkpoint | null): AsyncIterable<Page<E>> {
@@ -149,8 +158,12 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
           coupons: (c) => readCoupons(session, c),
           customers: (c) => readCustomers(session, c),
           orders: (c) => readOrders(session, c),
+          pages: () => readPages(session),
           reviews: () => {
             throw noReviews();
+          },
+          posts: () => {
+            throw noPosts();
           },
         };
         return readers[entity](checkpoint) as AsyncIterable<Page<E>>;
@@ -173,8 +186,12 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
             return writeCustomers(session, records as EntityRecord['customers'][]);
           case 'orders':
             return writeOrders(session, records as EntityRecord['orders'][], idMap);
+          case 'pages':
+            return writePages(session, records as EntityRecord['pages'][], idMap);
           case 'reviews':
             throw noReviews();
+          case 'posts':
+            throw noPosts();
         }
         throw new ConnectorError('system', 'unknown_entity', `Unknown entity ${String(entity)}`);
       },
@@ -191,5 +208,17 @@ function noReviews(): ConnectorError {
     'config',
     'unsupported_entity',
     "Magento 2's web API has no product reviews to read or write.",
+  );
+}
+
+/**
+ * Core Magento has no blog (its content is CMS pages and blocks), so a Magento store can neither
+ * give nor take blog posts; the product asks for neither.
+ */
+function noPosts(): ConnectorError {
+  return new ConnectorError(
+    'config',
+    'unsupported_entity',
+    'Core Magento 2 has no blog: there are no blog posts to read or write.',
   );
 }

@@ -81,6 +81,10 @@ describeConformance('magento2', {
         'custom_attributes.image':
           "Magento's REST API cannot upload a category image (reported per category)",
       },
+      pages: {
+        creation_time: 'Magento stamps its own creation time when a CMS page is saved',
+        update_time: 'Magento stamps its own update time when a CMS page is saved',
+      },
       customers: {
         'extension_attributes.is_subscribed':
           'not written: subscribing a customer to the newsletter makes Magento e-mail them (reported per customer)',

@@ -13,6 +13,7 @@ import {
   weightKept,
 } from './comparable.ts';
 import { NO_SKU } from './order-values.ts';
+import { keywordsKept, pageMetafieldsKept, pageStatusKept } from './page-mapping.ts';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
 
 /**
@@ -1196,10 +1197,53 @@ const brands: Record<string, SourceField> = {
   ),
 };
 
+// ------------------------------------------------------------------ CMS pages
+
+const pageSetting = (what: string): SourceField => ({
+  converted: 'metafields',
+  how: `${what}: no field in the model, carried as the 'magento' custom field of the same name, which a Magento destination writes back`,
+});
+
+/**
+ * A web page is a CMS page as GET /V1/cmsPage/search answers it (cms-data-page-interface). The
+ * interface has no store view field: which store views a page shows on cannot be read.
+ */
+const pages: Record<string, SourceField> = {
+  id: assigned('Magento numbers its CMS pages (the page’s id)'),
+  identifier: { carried: 'slug' },
+  title: { carried: 'title' },
+  content: { carried: 'body' },
+  content_heading: pageSetting('the heading shown above the content'),
+  page_layout: pageSetting('the page’s layout (1column, 2columns-left…)'),
+  layout_update_xml: pageSetting('layout update XML'),
+  custom_theme: pageSetting('the theme the page is shown in for a period'),
+  custom_root_template: pageSetting('the layout the page has for that period'),
+  custom_layout_update_xml: pageSetting('the layout update of that period'),
+  custom_theme_from: pageSetting('the first day of that period'),
+  custom_theme_to: pageSetting('the last day of that period'),
+  meta_title: { carried: 'seoTitle' },
+  meta_description: { carried: 'seoDescription' },
+  meta_keywords: {
+    converted: 'seoKeywords',
+    how: 'one comma-separated text in Magento, split on its commas into the list of keywords',
+  },
+  sort_order: {
+    converted: 'position',
+    how: 'a number kept as text; a negative or unreadable order is read as 0',
+  },
+  active: {
+    converted: ['status', 'sourceUrlPath'],
+    how: "an active page is 'published' at /<identifier>; an inactive one is a 'draft' with no storefront address (Magento has no other states)",
+  },
+  creation_time: { carried: 'createdAt' },
+  update_time: { carried: 'updatedAt' },
+};
+
 export const magentoNativeFields: NativeCatalogue = {
   products,
   categories,
   brands,
+  pages,
   coupons,
   customers,
   orders,
@@ -1213,6 +1257,7 @@ export const magentoDestinationFields: {
   coupons: DestinationFields;
   customers: DestinationFields;
   orders: DestinationFields;
+  pages: DestinationFields;
 } = {
   categories: {
     comparable: { displayType: displayTypeKept },
@@ -1399,6 +1444,33 @@ export const magentoDestinationFields: {
       fees: 'Written as custom fees (Adobe Commerce Admin UI SDK), positive or negative.',
       metafields:
         "Magento's own order fields (magento.*) are written back to them; other custom fields are reported (Magento orders have no custom fields).",
+    },
+  },
+  pages: {
+    comparable: {
+      status: pageStatusKept,
+      seoKeywords: keywordsKept,
+      metafields: pageMetafieldsKept,
+    },
+    converted: {
+      status:
+        "A Magento CMS page is active or not: 'published' is an active page; 'draft', 'pending', 'private' and 'scheduled' are inactive pages (Magento has no review state, no staff-only pages and no publication date, so a scheduled page must be switched on by hand).",
+      seoKeywords:
+        'Magento keeps meta keywords as one text: the keywords are joined with commas (a keyword holding a comma comes back as two).',
+      metafields:
+        "Magento's own page settings (magento.content_heading, page_layout, layout updates, custom theme and its dates) are written back to them; a CMS page has no other custom fields (each is reported on its page).",
+    },
+    unsupported: {
+      parentId:
+        'Magento CMS pages are flat (no parent page): the page is written as a top page with its own URL key.',
+      excerpt: 'A Magento CMS page has no excerpt.',
+      authorName: 'A Magento CMS page has no author.',
+      featuredImageUrl:
+        'A Magento CMS page has no featured image (images sit in its content, at their own addresses).',
+      featuredImageAlt: 'A Magento CMS page has no featured image, so no alternative text.',
+      publishedAt: 'A Magento CMS page has no publication date (it is active or not).',
+      createdAt: 'Magento stamps its own creation time when a CMS page is saved.',
+      updatedAt: 'Magento stamps its own update time when a CMS page is saved.',
     },
   },
 };

@@ -5,6 +5,7 @@ import { ConnectorError } from '../kit/errors.ts';
 import { brandAttribute, brandToCanonical } from './brand-mapping.ts';
 import { couponToCanonical, ruleConditions, zoneOf } from './coupon-mapping.ts';
 import { lossesOf, type Loss } from './losses.ts';
+import { pageToCanonical } from './page-mapping.ts';
 import { magentoNativeFields } from './native-fields.ts';
 import {
   configurableChildIds,
@@ -49,6 +50,8 @@ export const pageSizes = {
   coupons: 50,
   customers: 100,
   orders: 50,
+  // CMS pages are read whole (the engine writes them in one pass), in pages of this size.
+  pages: 100,
 } as const;
 
 const anyList = searchResults(z.unknown());
@@ -598,6 +601,45 @@ export async function* readOrders(
   }
 }
 
+// ------------------------------------------------------------------ CMS pages
+
+/** Every CMS page of the store (all store views), by id (GET /V1/cmsPage/search). */
+export async function nativePages(session: MagentoSession): Promise<Json[]> {
+  const out: Json[] = [];
+  for (let after = 0; ;) {
+    const { items, total } = await pageAfter(
+      session,
+      '/V1/cmsPage/search',
+      'page_id',
+      after,
+      pageSizes.pages,
+    );
+    out.push(...items);
+    if (total <= items.length || !items.length) return out;
+    after = Math.max(...items.map((p) => Number(p.id)));
+  }
+}
+
+export async function countPages(session: MagentoSession): Promise<number> {
+  const result = await session.client.get(
+    '/V1/cmsPage/search',
+    anyList,
+    criteria({ pageSize: 1, currentPage: 1 }),
+  );
+  return result.total_count;
+}
+
+/** CMS pages are read whole: one page of records (the checkpoint has nothing to resume). */
+export async function* readPages(session: MagentoSession): AsyncGenerator<Page<'pages'>> {
+  const natives = await nativePages(session);
+  const mapped: Mapped<'pages'>[] = natives.map((native) => ({
+    sourceId: String(native.id),
+    native,
+    record: pageToCanonical(native),
+  }));
+  yield page('pages', mapped, null);
+}
+
 // ------------------------------------------------------------------ native records
 
 /**
@@ -650,8 +692,12 @@ export async function readNative(
       for (const record of await nativeBrands(session))
         out.push({ id: String(record.value), record });
       return out;
+    case 'pages':
+      for (const record of await nativePages(session)) out.push({ id: String(record.id), record });
+      return out;
     case 'reviews':
-      // Magento's web API has no product reviews: the store holds none this side can read.
+    case 'posts':
+      // Magento has no product reviews in its web API and no blog: nothing this side can read.
       return out;
   }
 }

@@ -10,7 +10,7 @@ import { criteria } from './session.ts';
  * method, and checks it before the request's input is even read; a refusal is a 401 "The consumer
  * isn't authorized to access %resources." There is no route that lists an integration's
  * resources, so each resource the writes need is tried with one request that changes nothing:
- * - the catalogue, tax, customer group, invoice and credit memo resources guard reading and
+ * - the catalogue, CMS page, tax, customer group, invoice and credit memo resources guard reading and
  *   writing alike (GET and POST /V1/products both need Magento_Catalog::products), so a read of
  *   each proves it;
  * - Magento_Customer::manage: PUT /V1/customers/validate, which only validates a customer;
@@ -70,6 +70,12 @@ const probes: Probe[] = [
     label: 'Marketing > Cart Price Rules',
     needed: 'create coupons',
     send: (client) => client.get('/V1/salesRules/search', anything, first),
+  },
+  {
+    resource: 'Magento_Cms::page',
+    label: 'Content > Elements > Pages',
+    needed: 'create CMS pages',
+    send: (client) => client.get('/V1/cmsPage/search', anything, first),
   },
   {
     resource: 'Magento_Customer::manage',

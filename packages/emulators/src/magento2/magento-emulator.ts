@@ -16,6 +16,7 @@ import {
   samplePng,
   type SampleStoreOptions,
 } from '../framework/sample-store.ts';
+import { CmsPages } from './cms-pages.ts';
 import { countryJson } from './directory.ts';
 import { MagentoError } from './magento-error.ts';
 import { isObject, optionalInt, type Json } from './input.ts';
@@ -34,7 +35,7 @@ import { platformSpecsDir } from '../framework/platform-specs.ts';
 
 /**
  * A stateful Magento 2.4 admin REST API (admin-schema-2.4.9.yaml) on 127.0.0.1: the store,
- * catalogue, cart price rule and coupon, customer, order and bulk-status routes a migration uses,
+ * catalogue, CMS page, cart price rule and coupon, customer, order and bulk-status routes a migration uses,
  * under /rest/V1, /rest/<store_code>/V1, and the asynchronous /rest/<store_code>/async[/bulk]/V1
  * forms Magento derives from them. Requests are authenticated as an integration (OAuth 1.0a), as a real store
  * requires, and authorised by the ACL resource of their route, which the integration must have
@@ -154,7 +155,8 @@ export async function startMagentoEmulator(
     ...(options.integrations ?? []).map((i) => ({ ...i, guard: guardFor(i.credentials) })),
   ];
   const limits = options.inputLimits ? { maxPageSize: 300, defaultPageSize: 20 } : {};
-  const { catalog, customers, sales, bulk, tax, creditmemos, invoices, salesRules } = store;
+  const { catalog, customers, sales, bulk, tax, creditmemos, invoices, salesRules, cmsPages } =
+    store;
 
   function list<T>(
     ctx: Context,
@@ -693,6 +695,46 @@ export async function startMagentoEmulator(
         salesRules.couponJson(
           salesRules.saveCoupon(body(ctx), intParam(ctx.params.couponId, 'couponId')),
         ),
+    },
+    // CMS pages (Magento_Cms etc/webapi.xml: Magento_Cms::page, deleting Magento_Cms::page_delete)
+    {
+      method: 'GET',
+      path: '/V1/cmsPage/search',
+      resource: 'Magento_Cms::page',
+      service: 'Magento\\Cms\\Api\\PageRepositoryInterface::getList',
+      handler: (ctx) =>
+        list(ctx, [...cmsPages.pages.values()], cmsPages.field, (p) => cmsPages.json(p)),
+    },
+    {
+      method: 'GET',
+      path: '/V1/cmsPage/:pageId',
+      resource: 'Magento_Cms::page',
+      service: 'Magento\\Cms\\Api\\PageRepositoryInterface::getById',
+      handler: (ctx) => cmsPages.json(cmsPages.get(intParam(ctx.params.pageId, 'pageId'))),
+    },
+    {
+      method: 'POST',
+      path: '/V1/cmsPage',
+      resource: 'Magento_Cms::page',
+      service: 'Magento\\Cms\\Api\\PageRepositoryInterface::save',
+      handler: (ctx) => cmsPages.json(cmsPages.save(body(ctx), CmsPages.storesOf(ctx.storeCode))),
+    },
+    {
+      method: 'PUT',
+      path: '/V1/cmsPage/:id',
+      resource: 'Magento_Cms::page',
+      service: 'Magento\\Cms\\Api\\PageRepositoryInterface::save',
+      handler: (ctx) =>
+        cmsPages.json(
+          cmsPages.save(body(ctx), CmsPages.storesOf(ctx.storeCode), intParam(ctx.params.id, 'id')),
+        ),
+    },
+    {
+      method: 'DELETE',
+      path: '/V1/cmsPage/:pageId',
+      resource: 'Magento_Cms::page_delete',
+      service: 'Magento\\Cms\\Api\\PageRepositoryInterface::deleteById',
+      handler: (ctx) => cmsPages.delete(intParam(ctx.params.pageId, 'pageId')),
     },
     // Customers
     {

@@ -1,12 +1,14 @@
 import type {
   SampleAddress,
   SampleCoupon,
+  SamplePage,
   SampleProduct,
   SampleStore,
 } from '../framework/sample-store.ts';
 import { DEFAULT_ATTRIBUTE_SET_ID, DEFAULT_CATEGORY_ID } from './catalog.ts';
 import { regionByCodeOrName } from './directory.ts';
 import { formatUrlKey, magentoTime, type Json } from './input.ts';
+import { routeFrontNames } from './cms-pages.ts';
 import type { MagentoStore } from './store.ts';
 
 /**
@@ -388,6 +390,7 @@ export function seedFromSample(store: MagentoStore, sample: SampleStore): Seeded
     orderIds.set(o.key, Number(saved.entity_id));
   }
   for (const coupon of sample.coupons) seedCoupon(store, coupon, categoryIds, productsByKey);
+  for (const page of sample.pages) seedPage(store, page);
   return {
     categories: categoryIds,
     products: productIds,
@@ -573,4 +576,31 @@ function stateOf(status: string): [string, string] {
     default:
       return ['new', 'pending'];
   }
+}
+
+/**
+ * A sample page as a CMS page of all store views, in Magento's shape: no parent (a child page
+ * is a top page of its own identifier), no author, excerpt or featured image; the SEO title and
+ * description as meta title and description; a draft inactive. An identifier Magento keeps for a
+ * storefront route (the sample's 'contact') cannot name a page, so the page is the '-us' form a
+ * merchant would give it.
+ */
+function seedPage(store: MagentoStore, page: SamplePage): void {
+  const saved = store.cmsPages.save(
+    {
+      page: {
+        identifier: routeFrontNames.has(page.slug) ? `${page.slug}-us` : page.slug,
+        title: page.title,
+        content: page.body,
+        ...(page.seoTitle ? { meta_title: page.seoTitle } : {}),
+        ...(page.seoDescription ? { meta_description: page.seoDescription } : {}),
+        page_layout: '1column',
+        sort_order: String(page.position),
+        active: page.status === 'published',
+      },
+    },
+    [0],
+  );
+  saved.creation_time = magentoTime(page.createdAt);
+  saved.update_time = magentoTime(page.updatedAt);
 }

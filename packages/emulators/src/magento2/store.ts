@@ -1,6 +1,7 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import { BulkQueue } from './bulk.ts';
 import { Catalog } from './catalog.ts';
+import { CmsPages } from './cms-pages.ts';
 import { Customers } from './customers.ts';
 import { Sales } from './sales.ts';
 import { SalesRules } from './sales-rules.ts';
@@ -37,6 +38,7 @@ export class MagentoStore {
   readonly salesRules = new SalesRules(this.customers);
   readonly creditmemos = new SalesDocuments('creditmemo', this.sales);
   readonly invoices = new SalesDocuments('invoice', this.sales);
+  readonly cmsPages = new CmsPages();
   readonly bulk: BulkQueue;
 
   constructor(
@@ -60,8 +62,8 @@ export class MagentoStore {
    * Records as a migration counts them: categories below the store roots, products with
    * configurable children folded into their parent, cart price rules that take a coupon (a
    * specific code or a generated pool; automatic promotions are no coupons), customers, orders,
-   * brands (the options of the manufacturer attribute; none without the attribute). Reviews:
-   * none, Magento's API has none.
+   * brands (the options of the manufacturer attribute; none without the attribute), CMS pages.
+   * Reviews and blog posts: none, core Magento has neither.
    */
   countCanonical(entity: EntityType): number {
     switch (entity) {
@@ -79,7 +81,10 @@ export class MagentoStore {
         return this.sales.orders.size;
       case 'brands':
         return this.catalog.attributes.get('manufacturer')?.options.length ?? 0;
+      case 'pages':
+        return this.cmsPages.pages.size;
       case 'reviews':
+      case 'posts':
         return 0;
     }
   }

@@ -1,0 +1,116 @@
+import type { Page } from '@replatform/canonical/content';
+import { z } from 'zod';
+import type { IdMap, WriteOutcome } from '../kit/contract.ts';
+import { MagentoApiError } from './client.ts';
+import { searchResults } from './magento-schemas.ts';
+import type { Json } from './native.ts';
+import { createPayload, fieldsNotKept, pagePayload, samePage, unwritable } from './page-mapping.ts';
+import { criteria, type MagentoSession } from './session.ts';
+import { createOnce, isStoreWide, leftUnchanged, reasonOf } from './write-support.ts';
+
+/**
+ * Web pages are written as CMS pages (POST /V1/cmsPage, PUT /V1/cmsPage/{id}) in the global
+ * scope, so they show on every store view (store id 0).
+ *
+ * A CMS page has no field to hold a marker, so a page is found by its identifier (the slug,
+ * GET /V1/cmsPage/search): the page the id map names is ours, updated when what it holds differs
+ * from what would be written and left alone otherwise; a page of that identifier the id map does
+ * not name is the merchant's (or was linked as such before): linked and never changed. A page of
+ * ours whose slug changed at the source is found by the id map and renamed. A create whose answer
+ * was lost is found again by its identifier before it is sent again. Magento pages are flat, so
+ * the engine's parent-first order needs nothing here.
+ */
+
+const json = z.record(z.string(), z.unknown());
+const pageList = searchResults(json);
+
+export async function writePages(
+  session: MagentoSession,
+  records: Page[],
+  idMap: IdMap,
+): Promise<WriteOutcome[]> {
+  const outcomes: WriteOutcome[] = [];
+  const seen = new Set<string>();
+  for (const record of records) {
+    const problem =
+      unwritable(record) ??
+      (seen.has(record.slug)
+        ? `another page in this batch has the URL key '${record.slug}' (Magento page identifiers are unique)`
+        : undefined);
+    if (problem) {
+      outcomes.push({ sourceId: record.id, outcome: 'failed', reason: problem });
+      continue;
+    }
+    seen.add(record.slug);
+    try {
+      const outcome = await writeOne(session, record, idMap.get('pages', record.id));
+      const warnings = outcome.linked ? [] : fieldsNotKept(record);
+      outcomes.push(warnings.length ? { ...outcome, warnings } : outcome);
+    } catch (error) {
+      if (isStoreWide(error)) throw error;
+      outcomes.push({ sourceId: record.id, outcome: 'failed', reason: reasonOf(error) });
+    }
+  }
+  return outcomes;
+}
+
+/** The store's pages of an identifier (one per store view at most). */
+async function pagesOf(session: MagentoSession, identifier: string): Promise<Json[]> {
+  const found = await session.client.get(
+    '/V1/cmsPage/search',
+    pageList,
+    criteria({ filters: [[['identifier', identifier, 'eq']]] }),
+  );
+  return found.items.filter((p) => p.identifier === identifier);
+}
+
+/** The page of an id, or undefined when the store no longer has it. */
+async function pageById(session: MagentoSession, id: string): Promise<Json | undefined> {
+  try {
+    return await session.client.get(`/V1/cmsPage/${encodeURIComponent(id)}`, json);
+  } catch (error) {
+    if (error instanceof MagentoApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+async function writeOne(
+  session: MagentoSession,
+  record: Page,
+  mapped: string | undefined,
+): Promise<WriteOutcome> {
+  const payload = pagePayload(record);
+  const same = await pagesOf(session, record.slug);
+  const byMap = same.find((p) => String(p.id) === mapped);
+  const theirs = same.find((p) => String(p.id) !== mapped);
+  if (!byMap && theirs)
+    return {
+      sourceId: record.id,
+      outcome: 'skipped',
+      destinationId: String(theirs.id),
+      reason: `${leftUnchanged}: the store's own CMS page '${record.slug}'`,
+      linked: true,
+    };
+  const ours = byMap ?? (mapped ? await pageById(session, mapped) : undefined);
+  if (ours) {
+    const id = String(ours.id);
+    if (samePage(ours, payload))
+      return { sourceId: record.id, outcome: 'skipped', destinationId: id, reason: leftUnchanged };
+    // PUT /V1/cmsPage/{id} (admin-schema-2.4.9.yaml PutV1CmsPageId)
+    await session.client.request('PUT', `/V1/cmsPage/${encodeURIComponent(id)}`, json, {
+      body: { page: { ...payload, id: Number(id) } },
+      scope: 'all',
+    });
+    return { sourceId: record.id, outcome: 'updated', destinationId: id };
+  }
+  // POST /V1/cmsPage (admin-schema-2.4.9.yaml PostV1CmsPage)
+  const created = await createOnce(
+    () =>
+      session.client.request('POST', '/V1/cmsPage', json, {
+        body: { page: createPayload(record) },
+        scope: 'all',
+      }),
+    async () => (await pagesOf(session, record.slug))[0],
+  );
+  return { sourceId: record.id, outcome: 'created', destinationId: String(created.id) };
+}
