@@ -693,6 +693,8 @@ export function seedContent(
     add('description_tag', s.seoDescription);
     return out;
   };
+  // A theme template on the contact page and the first article, as merchants give them.
+  const template = (key: string) => (key === 'page-contact' ? 'contact' : null);
   for (const p of pages) {
     const taken = (h: string) => [...store.pages.values()].some((x) => x.handle === h);
     const page: PageRec = {
@@ -701,7 +703,7 @@ export function seedContent(
       title: p.title,
       body: p.body,
       publishedAt: p.status === 'published' ? dateTime(p.publishedAt ?? p.createdAt) : null,
-      templateSuffix: null,
+      templateSuffix: template(p.key),
       metafields: seo(p, p.createdAt),
       createdAt: dateTime(p.createdAt),
       updatedAt: dateTime(p.updatedAt),
@@ -724,7 +726,7 @@ export function seedContent(
       image: p.imagePath ? image(p.imagePath, p.imageAlt, p.createdAt) : null,
       tags: shopifyTags(p.tags),
       publishedAt: p.status === 'published' ? dateTime(p.publishedAt ?? p.createdAt) : null,
-      templateSuffix: null,
+      templateSuffix: store.articles.size === 0 ? 'featured' : null,
       metafields: seo(p, p.createdAt),
       createdAt: dateTime(p.createdAt),
       updatedAt: dateTime(p.updatedAt),
