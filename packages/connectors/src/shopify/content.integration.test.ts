@@ -257,6 +257,34 @@ describe('writing pages and blog articles', () => {
     expect(store.emulator.countStored('pages')).toBe(1);
   });
 
+  it('finds its own page without a handle again by title and marker, never the merchant’s', async () => {
+    const store = await startStore('content-noslug');
+    const { connection } = connect(store);
+    const first = await connection.write(
+      'pages',
+      [page('1', { slug: '', title: 'FAQ' })],
+      new MemoryIdMap(),
+    );
+    expect(first[0]?.outcome).toBe('created');
+    const again = await connection.write(
+      'pages',
+      [page('1', { slug: '', title: 'FAQ' })],
+      new MemoryIdMap(),
+    );
+    expect(again[0]).toMatchObject({ outcome: 'skipped', destinationId: first[0]?.destinationId });
+    // Another source page of the same title is not ours: it becomes a page of its own.
+    const other = await connection.write(
+      'pages',
+      [page('2', { slug: '', title: 'FAQ' })],
+      new MemoryIdMap(),
+    );
+    expect(other[0]?.outcome).toBe('created');
+    expect([...store.emulator.shop().pages.values()].map((p) => p.handle)).toEqual([
+      'faq',
+      'faq-1',
+    ]);
+  });
+
   it('fails a page Shopify cannot take, with the reason, and writes the rest', async () => {
     const store = await startStore('content-refused');
     const { connection } = connect(store);

@@ -337,7 +337,7 @@ export class ContentWriter {
     built: ContentInput,
     known: string | undefined,
     byId: (id: string) => Promise<Found | undefined>,
-    byHandle: Lookup | undefined,
+    byHandle: Lookup,
     handle: string,
     create: (input: Input) => Promise<Payload>,
     update: (id: string, input: Input) => Promise<Payload>,
@@ -347,7 +347,7 @@ export class ContentWriter {
     const extra = warnings.length ? { warnings } : {};
     const ours = (found: Found | undefined) => found?.marker?.value === sourceId;
     let found = known ? await byId(known) : undefined;
-    if (!found && byHandle) {
+    if (!found) {
       const other = await byHandle();
       if (other && !ours(other))
         return {
@@ -388,7 +388,7 @@ export class ContentWriter {
     const payload = await this.#retrying(
       () => create(input),
       async () => {
-        const landed = byHandle ? await byHandle() : undefined;
+        const landed = await byHandle();
         if (!landed || !ours(landed)) return undefined;
         return { record: { id: landed.id }, userErrors: [] };
       },
@@ -401,7 +401,7 @@ export class ContentWriter {
         ...extra,
       };
     const errors = payload?.userErrors ?? [];
-    if (byHandle && errors.some((e) => e.code === 'TAKEN')) {
+    if (errors.some((e) => e.code === 'TAKEN')) {
       // Made meanwhile: ours (a create whose answer was lost) or the merchant's.
       const other = await byHandle();
       if (other && ours(other))
@@ -441,16 +441,20 @@ export class ContentWriter {
     const built = pageInput(p, { idOf: (entity, id) => idMap.get(entity, id) });
     if ('failure' in built) return { sourceId: p.id, outcome: 'failed', reason: built.failure };
     const { client } = this.#ctx;
-    const search = async (query: string) =>
-      (await client.request(pagesSearch, { query })).pages.nodes[0] as Found | undefined;
+    const all = async (query: string) =>
+      (await client.request(pagesSearch, { query })).pages.nodes as Found[];
+    const search = async (query: string) => (await all(query))[0];
     const handle = p.slug;
+    // Without a handle Shopify makes one from the title: only our own copy is looked for then.
+    const byTitle = async () =>
+      (await all(`title:${quote(p.title)}`)).find((n) => n.marker?.value === p.id);
     return this.#write(
       'page',
       p.id,
       built,
       idMap.get('pages', p.id),
       (id) => search(`id:${id.split('/').pop() ?? id}`),
-      handle ? () => search(`handle:${quote(handle)}`) : undefined,
+      handle ? () => search(`handle:${quote(handle)}`) : byTitle,
       handle,
       async (input) => {
         const r = (await client.request(pageCreate, { page: input }, { idempotent: false }))
@@ -516,17 +520,22 @@ export class ContentWriter {
     const blog = await this.#blogOf(p.blog);
     if ('failure' in blog) return { sourceId: p.id, outcome: 'failed', reason: blog.failure };
     const { client } = this.#ctx;
-    const search = async (query: string) =>
-      (await client.request(articlesSearch, { query })).articles.nodes[0] as Found | undefined;
+    const all = async (query: string) =>
+      (await client.request(articlesSearch, { query })).articles.nodes as Found[];
+    const search = async (query: string) => (await all(query))[0];
     const handle = p.slug;
     const blogNumber = blog.id.split('/').pop() ?? blog.id;
+    const byTitle = async () =>
+      (await all(`blog_id:${blogNumber} AND title:${quote(p.title)}`)).find(
+        (n) => n.marker?.value === p.id,
+      );
     return this.#write(
       'blog article',
       p.id,
       built,
       idMap.get('posts', p.id),
       (id) => search(`id:${id.split('/').pop() ?? id}`),
-      handle ? () => search(`blog_id:${blogNumber} AND handle:${quote(handle)}`) : undefined,
+      handle ? () => search(`blog_id:${blogNumber} AND handle:${quote(handle)}`) : byTitle,
       handle,
       async (input) => {
         const r = (
