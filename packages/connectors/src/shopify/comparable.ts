@@ -49,13 +49,16 @@ const ownDefaults: Record<'categories' | 'customers' | 'orders', (m: Metafield) 
  * Shopify type (as the write stores them and the read answers them). A field the write leaves out
  * (an empty value, a name taken twice) stays as it was, so it still counts as a difference.
  */
-function asShopifyKeeps(entity: keyof typeof ownDefaults | 'products' | 'coupons') {
+function asShopifyKeeps(
+  entity: keyof typeof ownDefaults | 'products' | 'coupons' | 'pages' | 'posts',
+) {
   return (value: unknown): unknown => {
     if (!Array.isArray(value)) return value;
     const out: Metafield[] = [];
     for (const m of value as Metafield[]) {
       if (m.namespace === OWN_NAMESPACE) {
-        if (entity === 'products' || entity === 'coupons' || !ownDefaults[entity](m)) out.push(m);
+        if (entity in ownDefaults && ownDefaults[entity as keyof typeof ownDefaults](m)) continue;
+        out.push(m);
         continue;
       }
       const [written] = shopifyMetafields([m], [], { idOf: (_kind, id) => id });
@@ -202,5 +205,46 @@ export const shopifyComparable: Record<
     // A credit (negative fee) is kept in the order's discount.
     fees: (fees) =>
       Array.isArray(fees) ? (fees as Loose[]).filter((f) => amountOf(f.amount) >= 0) : fees,
+  },
+};
+
+/** A status as Shopify keeps it: shown, scheduled (with a date) or hidden. */
+const contentStatus = (status: unknown, record: Readonly<Loose>) => {
+  if (status === 'pending' || status === 'private') return 'draft';
+  if (status === 'scheduled' && !record.publishedAt) return 'draft';
+  return status;
+};
+
+/** Shopify keeps a publish date for shown and scheduled pages and articles only. */
+const contentPublishedAt = (publishedAt: unknown, record: Readonly<Loose>) =>
+  record.status === 'published' || record.status === 'scheduled' ? publishedAt : null;
+
+/** Tags as Shopify keeps them: once each, in alphabetical order whatever the case. */
+const shopifyTagOrder = (tags: unknown) =>
+  Array.isArray(tags)
+    ? [...new Set(tags as string[])].sort((a, b) => {
+        const x = a.toLowerCase();
+        const y = b.toLowerCase();
+        if (x !== y) return x < y ? -1 : 1;
+        return a < b ? -1 : a > b ? 1 : 0;
+      })
+    : tags;
+
+export const contentComparable: Record<
+  'pages' | 'posts',
+  NonNullable<DestinationFields['comparable']>
+> = {
+  pages: {
+    // Before 'status': the date as the source has it decides whether the status is kept.
+    publishedAt: contentPublishedAt,
+    status: contentStatus,
+    metafields: asShopifyKeeps('pages'),
+  },
+  posts: {
+    publishedAt: contentPublishedAt,
+    status: contentStatus,
+    metafields: asShopifyKeeps('posts'),
+    tags: shopifyTagOrder,
+    blog: (blog) => (blog === '' ? 'News' : blog),
   },
 };

@@ -21,7 +21,10 @@ import { platformSpecsDir } from '@replatform/emulators/framework/platform-specs
 import { isConnectionType, requestedQueryCost } from '@replatform/emulators/shopify/query-cost';
 import {
   allOperations,
+  ARTICLE_PAGE_SIZE,
+  BLOG_PAGE_SIZE,
   COLLECTION_PAGE_SIZE,
+  PAGE_PAGE_SIZE,
   CUSTOMER_PAGE_SIZE,
   ORDER_PAGE_SIZE,
   PRODUCT_PAGE_SIZE,
@@ -77,6 +80,9 @@ const pageSizes: Record<string, number> = {
   CouponsPage: COUPON_PAGE_SIZE,
   ProductReviewsPage: REVIEW_PRODUCTS_PAGE,
   ProductVendorsPage: VENDOR_PAGE_SIZE,
+  PagesPage: PAGE_PAGE_SIZE,
+  ArticlesPage: ARTICLE_PAGE_SIZE,
+  BlogsPage: BLOG_PAGE_SIZE,
   // As many as a product can have.
   ProductMediaState: 250,
 };
@@ -148,9 +154,8 @@ describe('GraphQL documents against the official 2026-10 schema', () => {
         if (selection.kind !== Kind.FIELD) continue;
         const access = mutationAccess.get(selection.name.value);
         expect(access, `${selection.name.value} is in the schema`).not.toBeUndefined();
-        const scopes = [...(access ?? '').matchAll(/`([a-z_]+)` access scope/g)].map(
-          (m) => m[1] ?? '',
-        );
+        // "`x` access scope." or "Any of `x`, `y` access scopes.".
+        const scopes = [...(access ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1] ?? '');
         if (scopes.length === 0) continue;
         // A scope named without read_ or write_ ("`orders` access scope") is held with either;
         // a write scope includes its read scope.

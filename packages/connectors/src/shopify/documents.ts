@@ -884,6 +884,19 @@ export const counts = {
     z.object({ count: countSchema }),
     1,
   ),
+  pages: op(
+    'PagesCount',
+    /* GraphQL */ `
+      query PagesCount {
+        count: pagesCount(limit: null) {
+          count
+          precision
+        }
+      }
+    `,
+    z.object({ count: countSchema }),
+    1,
+  ),
 };
 
 export const productsPage = op(
@@ -2487,6 +2500,363 @@ export const productRatingDelete = op(
   10,
 );
 
+// ------------------------------------------------------------------ pages and blog articles
+
+export const PAGE_PAGE_SIZE = 50;
+export const ARTICLE_PAGE_SIZE = 50;
+export const BLOG_PAGE_SIZE = 50;
+/** Metafields read with each page or article; the rest are read with MetafieldsPage. */
+export const CONTENT_METAFIELDS = 10;
+
+const PAGE_FIELDS = /* GraphQL */ `
+fragment PageFields on Page {
+  id
+  handle
+  title
+  body
+  isPublished
+  publishedAt
+  templateSuffix
+  createdAt
+  updatedAt
+  metafields(first: ${CONTENT_METAFIELDS}) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      ${METAFIELD_FIELDS}
+    }
+  }
+}`;
+
+const ARTICLE_FIELDS = /* GraphQL */ `
+fragment ArticleFields on Article {
+  id
+  handle
+  title
+  body
+  summary
+  author {
+    name
+  }
+  image {
+    url
+    altText
+  }
+  tags
+  isPublished
+  publishedAt
+  templateSuffix
+  createdAt
+  updatedAt
+  blog {
+    id
+    handle
+    title
+  }
+  metafields(first: ${CONTENT_METAFIELDS}) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      ${METAFIELD_FIELDS}
+    }
+  }
+}`;
+
+export const pageSchema = z.object({
+  id: z.string(),
+  handle: z.string(),
+  title: z.string(),
+  body: z.string(),
+  isPublished: z.boolean(),
+  publishedAt: z.string().nullable(),
+  templateSuffix: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  metafields: connectionOf(metafieldSchema),
+});
+export type ShopifyPage = z.infer<typeof pageSchema>;
+
+export const articleSchema = z.object({
+  id: z.string(),
+  handle: z.string(),
+  title: z.string(),
+  body: z.string(),
+  summary: z.string().nullable(),
+  author: z.object({ name: z.string() }).nullable(),
+  image: z.object({ url: z.string(), altText: z.string().nullable() }).nullable(),
+  tags: z.array(z.string()),
+  isPublished: z.boolean(),
+  publishedAt: z.string().nullable(),
+  templateSuffix: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string().nullable(),
+  blog: z.object({ id: z.string(), handle: z.string(), title: z.string() }),
+  metafields: connectionOf(metafieldSchema),
+});
+export type ShopifyArticle = z.infer<typeof articleSchema>;
+
+/** A page or article costs 1, its metafields connection 2 + 10 (one per metafield). */
+const CONTENT_COST = 1 + 2 + CONTENT_METAFIELDS;
+
+export const pagesPage = op(
+  'PagesPage',
+  /* GraphQL */ `
+    query PagesPage($first: Int!, $after: String) {
+      pages(first: $first, after: $after, sortKey: ID) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...PageFields
+        }
+      }
+    }
+    ${PAGE_FIELDS}
+  `,
+  z.object({ pages: z.object({ pageInfo, nodes: z.array(z.unknown()) }) }),
+  (v) => 2 + firstOf(v, PAGE_PAGE_SIZE) * CONTENT_COST,
+);
+
+export const articlesPage = op(
+  'ArticlesPage',
+  /* GraphQL */ `
+    query ArticlesPage($first: Int!, $after: String) {
+      articles(first: $first, after: $after, sortKey: ID) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...ArticleFields
+        }
+      }
+    }
+    ${ARTICLE_FIELDS}
+  `,
+  z.object({ articles: z.object({ pageInfo, nodes: z.array(z.unknown()) }) }),
+  (v) => 2 + firstOf(v, ARTICLE_PAGE_SIZE) * (CONTENT_COST + 3),
+);
+
+/** The shop's blogs with their number of articles (there is no articlesCount at the root). */
+export const blogsPage = op(
+  'BlogsPage',
+  /* GraphQL */ `
+    query BlogsPage($first: Int!, $after: String) {
+      blogs(first: $first, after: $after, sortKey: ID) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          title
+          handle
+          articlesCount(limit: null) {
+            count
+          }
+        }
+      }
+    }
+  `,
+  z.object({
+    blogs: z.object({
+      pageInfo,
+      nodes: z.array(
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          handle: z.string(),
+          articlesCount: z.object({ count: z.number().int() }).nullable(),
+        }),
+      ),
+    }),
+  }),
+  (v) => 2 + firstOf(v, BLOG_PAGE_SIZE) * 2,
+);
+
+const contentMarker = /* GraphQL */ `marker: metafield(namespace: "${MARKER_NAMESPACE}", key: "${MARKER_KEY}") {
+  value
+}`;
+
+const contentMarkerSchema = z.object({ value: z.string() }).nullable();
+
+/** Pages found by a search (a handle or an id), with the migration's marker. */
+export const pagesSearch = op(
+  'PagesSearch',
+  /* GraphQL */ `
+    query PagesSearch($query: String!) {
+      pages(first: 5, query: $query) {
+        nodes {
+          ...PageFields
+          ${contentMarker}
+        }
+      }
+    }
+    ${PAGE_FIELDS}
+  `,
+  z.object({
+    pages: z.object({
+      nodes: z.array(z.object({ id: z.string(), marker: contentMarkerSchema }).loose()),
+    }),
+  }),
+  2 + 5 * (CONTENT_COST + 1),
+);
+
+/** Articles found by a search (a handle in a blog, or an id), with the migration's marker. */
+export const articlesSearch = op(
+  'ArticlesSearch',
+  /* GraphQL */ `
+    query ArticlesSearch($query: String!) {
+      articles(first: 5, query: $query) {
+        nodes {
+          ...ArticleFields
+          ${contentMarker}
+        }
+      }
+    }
+    ${ARTICLE_FIELDS}
+  `,
+  z.object({
+    articles: z.object({
+      nodes: z.array(z.object({ id: z.string(), marker: contentMarkerSchema }).loose()),
+    }),
+  }),
+  2 + 5 * (CONTENT_COST + 4),
+);
+
+const contentUserErrors = /* GraphQL */ `userErrors {
+  field
+  message
+  code
+}`;
+
+export const pageCreate = op(
+  'PageCreate',
+  /* GraphQL */ `
+    mutation PageCreate($page: PageCreateInput!) {
+      pageCreate(page: $page) {
+        page {
+          id
+          handle
+        }
+        ${contentUserErrors}
+      }
+    }
+  `,
+  z.object({
+    pageCreate: z
+      .object({
+        page: z.object({ id: z.string(), handle: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+export const pageUpdate = op(
+  'PageUpdate',
+  /* GraphQL */ `
+    mutation PageUpdate($id: ID!, $page: PageUpdateInput!) {
+      pageUpdate(id: $id, page: $page) {
+        page {
+          id
+          handle
+        }
+        ${contentUserErrors}
+      }
+    }
+  `,
+  z.object({
+    pageUpdate: z
+      .object({
+        page: z.object({ id: z.string(), handle: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+export const blogCreate = op(
+  'BlogCreate',
+  /* GraphQL */ `
+    mutation BlogCreate($blog: BlogCreateInput!) {
+      blogCreate(blog: $blog) {
+        blog {
+          id
+          title
+          handle
+        }
+        ${contentUserErrors}
+      }
+    }
+  `,
+  z.object({
+    blogCreate: z
+      .object({
+        blog: z.object({ id: z.string(), title: z.string(), handle: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+const articlePayload = z
+  .object({
+    article: z
+      .object({ id: z.string(), handle: z.string(), blog: z.object({ handle: z.string() }) })
+      .nullable(),
+    userErrors: z.array(userError),
+  })
+  .nullable();
+
+export const articleCreate = op(
+  'ArticleCreate',
+  /* GraphQL */ `
+    mutation ArticleCreate($article: ArticleCreateInput!) {
+      articleCreate(article: $article) {
+        article {
+          id
+          handle
+          blog {
+            handle
+          }
+        }
+        ${contentUserErrors}
+      }
+    }
+  `,
+  z.object({ articleCreate: articlePayload }),
+  10,
+);
+
+export const articleUpdate = op(
+  'ArticleUpdate',
+  /* GraphQL */ `
+    mutation ArticleUpdate($id: ID!, $article: ArticleUpdateInput!) {
+      articleUpdate(id: $id, article: $article) {
+        article {
+          id
+          handle
+          blog {
+            handle
+          }
+        }
+        ${contentUserErrors}
+      }
+    }
+  `,
+  z.object({ articleUpdate: articlePayload }),
+  10,
+);
+
 /** All documents, for validation against the schema in tests. */
 export const allOperations: Operation<unknown>[] = [
   shopInfo,
@@ -2550,4 +2920,14 @@ export const allOperations: Operation<unknown>[] = [
   productReviewsState,
   productReviewsSet,
   productRatingDelete,
+  pagesPage,
+  articlesPage,
+  blogsPage,
+  pagesSearch,
+  articlesSearch,
+  pageCreate,
+  pageUpdate,
+  blogCreate,
+  articleCreate,
+  articleUpdate,
 ] as Operation<unknown>[];

@@ -1,6 +1,7 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import type { DestinationFields, NativeCatalogue, SourceField } from '../kit/fields.ts';
-import { shopifyComparable } from './comparable.ts';
+import { contentComparable, shopifyComparable } from './comparable.ts';
+import { DEFAULT_BLOG_TITLE } from './content.ts';
 import { couponLimitsShopifyLacks } from './from-canonical.ts';
 
 /**
@@ -553,6 +554,75 @@ const brandFields: Record<string, SourceField> = {
   vendor: { carried: 'name' },
 };
 
+const contentMetafields: Record<string, SourceField> = {
+  'metafields.pageInfo': { assigned: connection },
+  'metafields.nodes[]': {
+    converted: ['metafields', 'seoTitle', 'seoDescription'],
+    how: "The metafields global.title_tag and global.description_tag (the admin's search engine listing) are the SEO title and description; the others are carried as custom fields 'shopify.<namespace>' with their key, type and value.",
+    unordered: true,
+  },
+};
+
+const visibility = {
+  isPublished: {
+    converted: 'status',
+    how: "Shown ('published'), or hidden: 'scheduled' when a publish date is still to come, else 'draft'.",
+  },
+  publishedAt: {
+    converted: ['publishedAt', 'status'],
+    how: 'The publish date; a date still to come makes the record scheduled. Shopify keeps no date for a hidden page or article.',
+  },
+} satisfies Record<string, SourceField>;
+
+const pageFields: Record<string, SourceField> = {
+  id: { assigned: shopifyId },
+  handle: {
+    converted: ['slug', 'sourceUrlPath'],
+    how: 'The handle, and the page’s address /pages/<handle> while it is shown.',
+  },
+  title: { carried: 'title' },
+  body: { carried: 'body' },
+  ...visibility,
+  templateSuffix: own('template_suffix'),
+  createdAt: { carried: 'createdAt' },
+  updatedAt: { carried: 'updatedAt' },
+  ...contentMetafields,
+};
+
+const articleFields: Record<string, SourceField> = {
+  id: { assigned: shopifyId },
+  handle: {
+    converted: ['slug', 'sourceUrlPath'],
+    how: 'The handle, and the article’s address /blogs/<blog handle>/<handle> while it is shown.',
+  },
+  title: { carried: 'title' },
+  body: { carried: 'body' },
+  summary: { carried: 'excerpt' },
+  author: { converted: 'authorName', how: "The author's name as the storefront shows it." },
+  'author.name': { carried: 'authorName' },
+  image: {
+    converted: ['featuredImageUrl', 'featuredImageAlt'],
+    how: 'The article image and its alternative text are the featured image.',
+  },
+  'image.url': {
+    converted: 'featuredImageUrl',
+    how: "The image is copied from Shopify's file; a destination serves its own copy.",
+  },
+  'image.altText': { carried: 'featuredImageAlt' },
+  tags: { carried: 'tags', unordered: true },
+  ...visibility,
+  templateSuffix: own('template_suffix'),
+  createdAt: { carried: 'createdAt' },
+  updatedAt: { carried: 'updatedAt' },
+  'blog.id': { assigned: 'The blog is named by its title; Shopify numbers its blogs itself.' },
+  'blog.title': { carried: 'blog' },
+  'blog.handle': {
+    converted: 'sourceUrlPath',
+    how: 'Part of the article’s address /blogs/<blog handle>/<handle>.',
+  },
+  ...contentMetafields,
+};
+
 export const shopifyNativeFields: NativeCatalogue = {
   categories: collectionFields,
   brands: brandFields,
@@ -561,6 +631,8 @@ export const shopifyNativeFields: NativeCatalogue = {
   customers: customerFields,
   orders: orderFields,
   reviews: reviewFields,
+  pages: pageFields,
+  posts: articleFields,
 };
 
 /**
@@ -584,6 +656,16 @@ export const shopifyAssignedOnWrite: Partial<Record<EntityType, Record<string, s
   customers: {
     createdAt: 'customerCreate takes no creation date: Shopify stamps it.',
   },
+  pages: {
+    createdAt: 'pageCreate takes no creation date: Shopify stamps it.',
+    updatedAt: 'Shopify stamps the time of every change itself.',
+  },
+  posts: {
+    createdAt: 'articleCreate takes no creation date: Shopify stamps it.',
+    updatedAt: 'Shopify stamps the time of every change itself.',
+    'blog.id': 'Shopify numbers the blog it creates itself.',
+    'image.url': 'Shopify downloads the article image and serves its own copy from its CDN.',
+  },
   orders: {
     updatedAt: 'Shopify stamps the time of every change itself.',
     cancelledAt: 'orderCancel takes no date: Shopify stamps when the order was cancelled.',
@@ -592,6 +674,20 @@ export const shopifyAssignedOnWrite: Partial<Record<EntityType, Record<string, s
       "The id of the copy's own line; which line it is, is compared by the canonical round trip.",
   },
 };
+
+function contentConverted(what: 'page' | 'article'): Record<string, string> {
+  return {
+    status: `Shopify ${what}s are shown or hidden: 'draft', 'pending' and 'private' are written hidden (a pending or private ${what} reads back as a draft), 'scheduled' is written with its publish date (without one it is written hidden, with a warning).`,
+    publishedAt: `Written as the publish date of a shown or scheduled ${what}; Shopify keeps no date for a hidden one.`,
+    seoTitle:
+      "Written as the metafield global.title_tag (the admin's search engine listing title).",
+    seoDescription:
+      "Written as the metafield global.description_tag (the admin's search engine listing description).",
+    metafields:
+      "Written as metafields under their namespace ('shopify.custom' becomes 'custom'; others keep theirs, with characters Shopify refuses replaced), and the theme template (shopify.template_suffix) into its field.",
+    slug: `Written as the handle; a ${what} without one gets the handle Shopify makes from its title.`,
+  };
+}
 
 /**
  * What a Shopify store cannot hold of the model, with the reason, and what it holds in another
@@ -787,6 +883,42 @@ export const shopifyDestinationFields: Partial<Record<EntityType, DestinationFie
       status:
         "Kept as the entry's status: the list holds every review, pending, rejected and spam ones too, so a theme that shows the list must show the approved ones only. The stars (reviews.rating and reviews.rating_count) count the approved reviews only.",
       createdAt: 'Kept in UTC, to the millisecond.',
+    },
+  },
+  pages: {
+    comparable: contentComparable.pages,
+    unsupported: {
+      parentId:
+        "Shopify pages are flat: the page is created at the top level (menus are the store's navigation, set up by hand).",
+      position: 'Shopify pages have no order of their own: their order is that of the menus.',
+      authorName: 'Shopify pages have no author.',
+      excerpt: 'Shopify pages have no summary (only blog articles do).',
+      featuredImageUrl: 'Shopify pages have no featured image (only blog articles do).',
+      featuredImageAlt: 'Shopify pages have no featured image (only blog articles do).',
+      seoKeywords: 'Shopify has no SEO keywords (search engines ignore them).',
+      createdAt: "Shopify stamps a page's creation date itself.",
+      updatedAt: 'Shopify stamps the time of every change itself.',
+    },
+    converted: contentConverted('page'),
+  },
+  posts: {
+    comparable: contentComparable.posts,
+    unsupported: {
+      categories:
+        'Shopify blog articles have tags only, no categories; the blog an article belongs to is kept from the blog field.',
+      seoKeywords: 'Shopify has no SEO keywords (search engines ignore them).',
+      createdAt: "Shopify stamps an article's creation date itself.",
+      updatedAt: 'Shopify stamps the time of every change itself.',
+    },
+    converted: {
+      ...contentConverted('article'),
+      blog: `Written into the shop's blog of that title, created when the shop has none; a post without a blog goes into the shop's first blog (a new blog '${DEFAULT_BLOG_TITLE}' when it has none).`,
+      excerpt: "Written as the article's summary.",
+      featuredImageUrl:
+        "Written as the article image, which Shopify downloads from the source's URL and serves from its CDN.",
+      tags: 'Shopify keeps tags once each, in alphabetical order.',
+      authorName:
+        'Written as the author name; Shopify requires one, so a post without an author fails with the reason.',
     },
   },
 };

@@ -31,6 +31,9 @@ export const SHOPIFY_SCOPES = [
   'write_merchant_managed_fulfillment_orders',
   'read_discounts',
   'write_discounts',
+  // Pages, blogs and blog articles of the online store.
+  'read_content',
+  'write_content',
 ] as const;
 
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;

@@ -12,7 +12,16 @@ import {
   type Grouped,
   type JsonlObject,
 } from './bulk.ts';
+import { articleToPost, pageToCanonical } from './content.ts';
 import {
+  ARTICLE_PAGE_SIZE,
+  articleSchema,
+  articlesPage,
+  BLOG_PAGE_SIZE,
+  blogsPage,
+  PAGE_PAGE_SIZE,
+  pageSchema,
+  pagesPage,
   bulkCollectionsQuery,
   bulkCustomersQuery,
   bulkOrdersQuery,
@@ -92,6 +101,8 @@ export const readPageSizes: Record<EntityType, number> = {
   customers: CUSTOMER_PAGE_SIZE * 2,
   orders: ORDER_PAGE_SIZE * 8,
   reviews: REVIEW_PRODUCTS_PAGE,
+  pages: PAGE_PAGE_SIZE,
+  posts: ARTICLE_PAGE_SIZE,
 };
 
 interface Cursor {
@@ -135,6 +146,24 @@ export async function countOf(client: ShopifyGraphqlClient, entity: EntityType):
     let n = 0;
     for await (const page of vendorPages(client, null)) n += page.vendors.length;
     return n;
+  }
+  // There is no articlesCount at the root: each blog counts its articles.
+  if (entity === 'posts') {
+    let n = 0;
+    let after: string | null = null;
+    for (;;) {
+      const {
+        blogs,
+      }: {
+        blogs: {
+          pageInfo: Nested['pageInfo'];
+          nodes: { articlesCount: { count: number } | null }[];
+        };
+      } = await client.request(blogsPage, { first: BLOG_PAGE_SIZE, after });
+      for (const b of blogs.nodes) n += b.articlesCount?.count ?? 0;
+      if (!blogs.pageInfo.hasNextPage) return n;
+      after = blogs.pageInfo.endCursor;
+    }
   }
   const { count } = await client.request(
     counts[entity] as Operation<{ count: { count: number } | null }>,
@@ -213,6 +242,14 @@ async function completeProduct(client: ShopifyGraphqlClient, p: Node): Promise<N
       async (after) =>
         (await client.request(productCollectionsPage, { id, after })).product?.collections,
     ),
+  };
+}
+
+/** A page or article with all its metafields (the SEO fields among them). */
+async function completeContent(client: ShopifyGraphqlClient, c: Node): Promise<Node> {
+  return {
+    ...c,
+    metafields: await completeMetafields(client, String(c.id), nested(c, 'metafields')),
   };
 }
 
@@ -350,6 +387,12 @@ async function mapEntity<E extends EntityType>(
       case 'customers':
         mapped = customerToCanonical(customerSchema.parse(node));
         break;
+      case 'pages':
+        mapped = pageToCanonical(pageSchema.parse(node));
+        break;
+      case 'posts':
+        mapped = articleToPost(articleSchema.parse(node));
+        break;
       default:
         mapped = orderToCanonical(orderSchema.parse(node));
     }
@@ -419,6 +462,17 @@ async function fetchPage(
     case 'orders': {
       const { orders } = await client.request(ordersPage, { first: ORDER_PAGE_SIZE, after });
       return page(orders, completeOrder);
+    }
+    case 'pages': {
+      const { pages } = await client.request(pagesPage, { first: PAGE_PAGE_SIZE, after });
+      return page(pages, completeContent);
+    }
+    case 'posts': {
+      const { articles } = await client.request(articlesPage, {
+        first: ARTICLE_PAGE_SIZE,
+        after,
+      });
+      return page(articles, completeContent);
     }
   }
 }
@@ -550,10 +604,10 @@ function assemble(
 }
 
 /**
- * Coupons are read page by page only: shops hold few discounts, each with nested lists. Reviews
+ * Coupons, pages and blog articles are read page by page only: shops hold few of them. Reviews
  * are read through the products' lists, brands from the list of vendors.
  */
-type BulkEntity = Exclude<EntityType, 'coupons' | 'reviews' | 'brands'>;
+type BulkEntity = Exclude<EntityType, 'coupons' | 'reviews' | 'brands' | 'pages' | 'posts'>;
 
 const bulkQueries: Record<BulkEntity, (filter: string) => string> = {
   categories: bulkCollectionsQuery,
@@ -646,11 +700,11 @@ export async function* readEntity<E extends EntityType>(
   const paged = entity as PagedEntity;
   const cursor = decode(checkpoint);
   const mode =
-    paged === 'coupons'
+    paged === 'coupons' || paged === 'pages' || paged === 'posts'
       ? 'page'
       : (cursor?.mode ??
         ((await countOf(ctx.client, paged)) > ctx.bulkThreshold ? 'bulk' : 'page'));
-  if (mode === 'bulk' && paged !== 'coupons')
+  if (mode === 'bulk' && paged !== 'coupons' && paged !== 'pages' && paged !== 'posts')
     yield* readBulk(ctx, paged, cursor?.after ?? null) as AsyncIterable<Page<E>>;
   else yield* readPaged(ctx, paged, cursor?.after ?? null) as AsyncIterable<Page<E>>;
 }

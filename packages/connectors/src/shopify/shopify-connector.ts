@@ -54,9 +54,28 @@ export interface ShopifyConnection extends Connection {
 export const shopifyCapabilities: Capabilities = {
   // Brands are read (the products' vendors) but not written: Shopify has no brand records
   // (unwritableDataTypes.shopify.brands), and a product written keeps its brand as its vendor.
-  read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
-  write: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews'],
-  batchSize: { categories: 25, products: 10, coupons: 25, customers: 25, orders: 10, reviews: 50 },
+  read: [
+    'categories',
+    'brands',
+    'products',
+    'coupons',
+    'customers',
+    'orders',
+    'reviews',
+    'pages',
+    'posts',
+  ],
+  write: ['categories', 'products', 'coupons', 'customers', 'orders', 'reviews', 'pages', 'posts'],
+  batchSize: {
+    categories: 25,
+    products: 10,
+    coupons: 25,
+    customers: 25,
+    orders: 10,
+    reviews: 50,
+    pages: 25,
+    posts: 25,
+  },
   pageSize: readPageSizes,
   rateLimit: {
     description:
@@ -82,7 +101,10 @@ export const destinationScopes = {
   write_orders: 'orders',
 } as const;
 
+// Without write_content the records are written, and each page and blog article fails with the
+// scope named.
 const optionalWriteScopes = [
+  'write_content',
   'write_online_store_navigation',
   'write_merchant_managed_fulfillment_orders',
 ];

@@ -30,13 +30,19 @@ describeConformance('shopify', {
   // Shopify downloads every image given by URL and serves its own copy from its CDN, so image URLs
   // at the destination are the shop's own by design; shopify-connector.test.ts checks that each
   // image arrived (same file, alt text and position).
-  storeOwned: { products: ['images.url', 'variants.imageUrl'], categories: ['imageUrl'] },
+  storeOwned: {
+    products: ['images.url', 'variants.imageUrl'],
+    categories: ['imageUrl'],
+    posts: ['featuredImageUrl'],
+  },
   // Dates Shopify stamps itself on every record it creates.
   storeAssigned: {
     products: ['createdAt', 'updatedAt'],
     coupons: ['createdAt'],
     customers: ['createdAt'],
     orders: ['updatedAt'],
+    pages: ['createdAt', 'updatedAt'],
+    posts: ['createdAt', 'updatedAt'],
   },
   native: {
     // Shopify closes an order when it is cancelled: that closing is the cancellation's own stamp

@@ -1,4 +1,5 @@
 import type { Category } from '@replatform/canonical/category';
+import type { Page, Post } from '@replatform/canonical/content';
 import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
@@ -10,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { gidNumber } from './bulk.ts';
+import { ContentWriter } from './content.ts';
 import {
   collectionByIdentifier,
   collectionCreate,
@@ -241,9 +243,11 @@ export class ShopifyWriter {
   readonly #orderTimes: number[] = [];
   /** Set once Shopify refused an order for the per-minute limit although the plan did not say. */
   #limitedStore = false;
+  readonly #content: ContentWriter;
 
   constructor(ctx: WriteContext) {
     this.#ctx = ctx;
+    this.#content = new ContentWriter(ctx);
   }
 
   /**
@@ -413,6 +417,10 @@ export class ShopifyWriter {
         return this.#writeCoupon(record as Coupon, idMap);
       case 'customers':
         return this.#writeCustomer(record as Customer, idMap);
+      case 'pages':
+        return this.#content.writePage(record as Page, idMap);
+      case 'posts':
+        return this.#content.writePost(record as Post, idMap);
       default:
         return this.#writeOrder(record as Order, idMap);
     }

@@ -1,4 +1,5 @@
 import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from 'graphql';
+import { contentMutations, contentMutationScopes, contentOwner } from './content.ts';
 import { discountMutations } from './discounts.ts';
 import { ingestImage, type MediaHostPolicy } from './media.ts';
 import {
@@ -2012,7 +2013,7 @@ function ownerOf(
       return d ? { type: 'DISCOUNT', owner: d } : undefined;
     }
     default:
-      return undefined;
+      return contentOwner(store, parsed.type, parsed.id);
   }
 }
 
@@ -2159,6 +2160,9 @@ const supportedOwnerTypes = new Set<MetafieldOwnerType>([
   'CUSTOMER',
   'ORDER',
   'DISCOUNT',
+  'PAGE',
+  'BLOG',
+  'ARTICLE',
 ]);
 
 function metafieldDefinitionCreate(ctx: MutationContext, args: Args): Record<string, unknown> {
@@ -2296,6 +2300,7 @@ export const mutationScopes: Record<string, string | null> = {
   discountCodeFreeShippingCreate: 'write_discounts',
   discountCodeFreeShippingUpdate: 'write_discounts',
   discountCodeDeactivate: 'write_discounts',
+  ...contentMutationScopes,
 };
 
 export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
@@ -2319,8 +2324,12 @@ export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
   const discounts = Object.fromEntries(
     Object.entries(discountMutations(ctx)).map(([name, run]) => [name, guard(name, run)]),
   );
+  const content = Object.fromEntries(
+    Object.entries(contentMutations(ctx)).map(([name, run]) => [name, guard(name, run)]),
+  );
   return {
     ...discounts,
+    ...content,
     productSet: guard('productSet', (args) => productSet(ctx, args)),
     productVariantsBulkCreate: guard('productVariantsBulkCreate', (args) =>
       productVariantsBulk(ctx, args, 'create'),

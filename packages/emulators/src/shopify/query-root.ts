@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { contentNode, contentQueries } from './content.ts';
 import { APP_NAMESPACE } from './metafields.ts';
 import { matchesSearch, parseSearchQuery } from './search-query.ts';
 import {
@@ -150,7 +151,7 @@ export function nodeView(ctx: ViewContext, id: unknown): unknown {
       return r ? redirectView(r) : null;
     }
     default:
-      return null;
+      return contentNode(ctx, parsed.type, parsed.id) ?? null;
   }
 }
 
@@ -162,6 +163,7 @@ export function queryRoot(ctx: ViewContext): Record<string, unknown> {
   const discounts = (field: string) => requireScope(ctx, 'read_discounts', field);
 
   return {
+    ...contentQueries(ctx),
     shop: () => shopView(ctx),
     // No scope needed: any app may ask which scopes it was granted.
     currentAppInstallation: () => appInstallationView(ctx),

@@ -1,3 +1,4 @@
+import { seedContent } from './content.ts';
 import type { SampleAddress, SampleCoupon, SampleStore } from '../framework/sample-store.ts';
 import { normalisePhone } from './mutations.ts';
 import {
@@ -344,6 +345,7 @@ export function seedShop(store: ShopStore, sample: SampleStore): void {
   }
   seedReviews(store, sample.reviews, (key) => productByKey.get(key));
   enrichShop(store);
+  seedContent(store, sample.pages, sample.posts, (path, alt, at) => imageAt(store, path, alt, at));
 }
 
 /**

@@ -46,7 +46,15 @@ import type { ViewContext } from './views.ts';
  */
 
 export type ShopifyEntity =
-  'categories' | 'brands' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
+  | 'categories'
+  | 'brands'
+  | 'products'
+  | 'coupons'
+  | 'customers'
+  | 'orders'
+  | 'reviews'
+  | 'pages'
+  | 'posts';
 
 export interface ShopifyEmulatorOptions extends Omit<EmulatorOptions, 'seed'> {
   /** Sample data for every shop ('empty' for none); default: the sandbox counts. */
@@ -127,6 +135,8 @@ const ALL_SCOPES = new Set([
   'write_merchant_managed_fulfillment_orders',
   'read_discounts',
   'write_discounts',
+  'read_content',
+  'write_content',
 ]);
 
 function json(status: number, body: unknown, extra: Record<string, string> = {}): EmulatorResponse {
@@ -393,7 +403,8 @@ export async function startShopifyEmulator(
       const known = [...stores.values()].some(
         (s) =>
           [...s.products.values()].some((p) => p.media.some((m) => m.path === pathname)) ||
-          [...s.collections.values()].some((c) => c.image?.path === pathname),
+          [...s.collections.values()].some((c) => c.image?.path === pathname) ||
+          [...s.articles.values()].some((a) => a.image?.path === pathname),
       );
       if (!known) return undefined;
       return {
@@ -481,6 +492,10 @@ export async function startShopifyEmulator(
           return store.discounts.size;
         case 'reviews':
           return countReviews(store);
+        case 'pages':
+          return store.pages.size;
+        case 'posts':
+          return store.articles.size;
       }
     },
   };

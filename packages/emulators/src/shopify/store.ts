@@ -18,7 +18,15 @@ export const restoreRates: Record<Plan, number> = {
 };
 
 export type MetafieldOwnerType =
-  'PRODUCT' | 'PRODUCTVARIANT' | 'COLLECTION' | 'CUSTOMER' | 'ORDER' | 'DISCOUNT';
+  | 'PRODUCT'
+  | 'PRODUCTVARIANT'
+  | 'COLLECTION'
+  | 'CUSTOMER'
+  | 'ORDER'
+  | 'DISCOUNT'
+  | 'PAGE'
+  | 'BLOG'
+  | 'ARTICLE';
 
 export interface MetafieldRec {
   id: number;
@@ -421,6 +429,57 @@ export function discountStatus(d: DiscountRec, now: number): 'ACTIVE' | 'EXPIRED
   return 'ACTIVE';
 }
 
+/**
+ * A page of the online store (Page). Visible when `publishedAt` is set and has come; a future
+ * `publishedAt` is a page scheduled to become visible then; null is a hidden page.
+ */
+export interface PageRec {
+  id: number;
+  handle: string;
+  title: string;
+  body: string;
+  publishedAt: string | null;
+  templateSuffix: string | null;
+  metafields: MetafieldRec[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A blog of the online store (Blog); its articles are kept apart, naming it by id. */
+export interface BlogRec {
+  id: number;
+  handle: string;
+  title: string;
+  commentPolicy: 'AUTO_PUBLISHED' | 'CLOSED' | 'MODERATED';
+  templateSuffix: string | null;
+  metafields: MetafieldRec[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A blog article (Article); published as a page is (see PageRec.publishedAt). */
+export interface ArticleRec {
+  id: number;
+  blogId: number;
+  handle: string;
+  title: string;
+  body: string;
+  summary: string | null;
+  authorName: string | null;
+  image: MediaRec | null;
+  tags: string[];
+  publishedAt: string | null;
+  templateSuffix: string | null;
+  metafields: MetafieldRec[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Whether a page or article is visible now: published, and its date has come. */
+export function isVisible(record: { publishedAt: string | null }, now: number): boolean {
+  return record.publishedAt !== null && Date.parse(record.publishedAt) <= now;
+}
+
 export interface UrlRedirectRec {
   id: number;
   path: string;
@@ -562,6 +621,9 @@ export class ShopStore {
   readonly customers = new Map<number, CustomerRec>();
   readonly orders = new Map<number, OrderRec>();
   readonly discounts = new Map<number, DiscountRec>();
+  readonly pages = new Map<number, PageRec>();
+  readonly blogs = new Map<number, BlogRec>();
+  readonly articles = new Map<number, ArticleRec>();
   readonly metafieldDefinitions: MetafieldDefinitionRec[] = [];
   readonly urlRedirects: UrlRedirectRec[] = [];
   readonly bulkOperations = new Map<number, BulkOperationRec>();
@@ -732,6 +794,12 @@ export class ShopStore {
         return [...this.orders.values()];
       case 'DISCOUNT':
         return [...this.discounts.values()];
+      case 'PAGE':
+        return [...this.pages.values()];
+      case 'BLOG':
+        return [...this.blogs.values()];
+      case 'ARTICLE':
+        return [...this.articles.values()];
     }
   }
 

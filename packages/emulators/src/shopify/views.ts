@@ -245,7 +245,7 @@ export function metafieldView(
   };
 }
 
-function metafieldFields(
+export function metafieldFields(
   ctx: ViewContext,
   ownerType: MetafieldOwnerType,
   list: MetafieldRec[],
@@ -301,7 +301,7 @@ export function metafieldDefinitionView(ctx: ViewContext, d: MetafieldDefinition
   };
 }
 
-function imageView(ctx: ViewContext, media: MediaRec): View | null {
+export function imageView(ctx: ViewContext, media: MediaRec): View | null {
   const state = mediaState(media, ctx.store.now());
   if (state.status !== 'READY' || !state.path) return null;
   const url = absoluteUrl(ctx, state.path);
