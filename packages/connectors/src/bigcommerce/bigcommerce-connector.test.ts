@@ -424,12 +424,14 @@ describe('BigCommerce writes that must not double', () => {
     // Reviews are created under their product: the first of each product's was cut.
     const kindsCut = [...cut].map((p) => p.replace(/\/products\/\d+\//, '/products/{id}/'));
     expect([...new Set(kindsCut)].sort()).toEqual([
+      '/v2/blog/posts',
       '/v2/coupons',
       '/v2/orders',
       '/v3/catalog/brands',
       '/v3/catalog/products',
       '/v3/catalog/products/{id}/reviews',
       '/v3/catalog/trees/categories',
+      '/v3/content/pages',
       '/v3/customers',
       '/v3/customers/attributes',
     ]);

@@ -25,6 +25,8 @@ import {
   readCoupons,
   readCustomers,
   readOrders,
+  readPages,
+  readPosts,
   readProducts,
   readReviews,
 } from './read.ts';
@@ -35,7 +37,8 @@ import { writeCoupons } from './write-coupons.ts';
 import { customerConcurrency, customersPerCall, writeCustomers } from './write-customers.ts';
 import { OrderMarkers, writeOrders } from './write-orders.ts';
 import { writeReviews } from './write-reviews.ts';
-import { allNative, countReviews } from './native.ts';
+import { writePages, writePosts } from './write-content.ts';
+import { allNative, allWebPages, countReviews, isContentPage } from './native.ts';
 import { bigCommerceDestinationFields, bigCommerceNativeFields } from './native-fields.ts';
 import { couponCountSchema, orderCountSchema } from './payloads.ts';
 import { parseAnswer } from './session.ts';
@@ -92,8 +95,28 @@ export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'conn
 };
 
 export const bigCommerceCapabilities: Capabilities = {
-  read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
-  write: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+  read: [
+    'categories',
+    'brands',
+    'products',
+    'coupons',
+    'customers',
+    'orders',
+    'reviews',
+    'pages',
+    'posts',
+  ],
+  write: [
+    'categories',
+    'brands',
+    'products',
+    'coupons',
+    'customers',
+    'orders',
+    'reviews',
+    'pages',
+    'posts',
+  ],
   batchSize: {
     categories: 50,
     brands: 50,
@@ -102,6 +125,9 @@ export const bigCommerceCapabilities: Capabilities = {
     customers: customersPerCall * customerConcurrency,
     orders: 25,
     reviews: 25,
+    // One level of the page tree per call; pages are written one per create.
+    pages: 25,
+    posts: 25,
   },
   pageSize: pageSizes,
   rateLimit: {
@@ -225,6 +251,12 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
       }
       case 'reviews':
         return countReviews(this.#session);
+      case 'pages':
+        return (await allWebPages(this.#session)).filter(isContentPage).length;
+      case 'posts': {
+        const answer = await client.ok('GET', '/v2/blog/posts/count');
+        return parseAnswer(couponCountSchema, answer.body, 'GET /v2/blog/posts/count').count;
+      }
     }
   }
 
@@ -239,6 +271,8 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
       customers: readCustomers,
       orders: readOrders,
       reviews: readReviews,
+      pages: readPages,
+      posts: readPosts,
     };
     return readers[entity](this.#session, checkpoint) as AsyncIterable<Page<E>>;
   }
@@ -264,6 +298,10 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
         return writeOrders(this.#session, this.#orders, records as EntityRecord['orders'][], idMap);
       case 'reviews':
         return writeReviews(this.#session, records as EntityRecord['reviews'][], idMap);
+      case 'pages':
+        return writePages(this.#session, records as EntityRecord['pages'][], idMap);
+      case 'posts':
+        return writePosts(this.#session, records as EntityRecord['posts'][], idMap);
     }
     return [];
   }
