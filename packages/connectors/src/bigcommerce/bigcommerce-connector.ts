@@ -144,7 +144,8 @@ export const bigCommerceCapabilities: Capabilities = {
  * update of products, an empty batch update of customers (the spec sets no minimum on either
  * list), an empty update of order 0, which no store has (order ids are positive), and an update
  * of coupon 0, which no store has either (a coupon update takes the coupon whole, marketing.v2.yml
- * coupon_Base, so it carries a valid coupon that is never stored). API
+ * coupon_Base, so it carries a valid coupon that is never stored), and an empty bulk update of web
+ * pages. API
  * accounts have no endpoint that lists their scopes, but BigCommerce checks the scope of a request
  * before anything else, so a token that may only read gets 403 and any other answer (200, 404,
  * 422) shows it may write.
@@ -170,6 +171,8 @@ const writeProbes = [
       applies_to: { entity: 'categories', ids: [0] },
     },
   },
+  // pages.v3.yml updatePages takes an array of pages: an empty one changes nothing.
+  { scope: 'Content', records: 'web pages and blog posts', path: '/v3/content/pages', body: [] },
 ] as const;
 
 class BigCommerceStoreConnection implements BigCommerceConnection {
@@ -223,7 +226,7 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
     throw new ConnectorError(
       'config',
       'read_only_credentials',
-      `This BigCommerce API account may not change ${listInWords(missing.map((p) => p.records))}: its ${listInWords(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers, Orders and Marketing set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
+      `This BigCommerce API account may not change ${listInWords(missing.map((p) => p.records))}: its ${listInWords(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers, Orders, Marketing and Content set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
       { status: 403 },
     );
   }
