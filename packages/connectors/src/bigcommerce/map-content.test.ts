@@ -171,6 +171,16 @@ describe('canonical pages to BigCommerce', () => {
       url: '/contact-us/',
     });
     expect(write.warnings.join()).toMatch(/custom.x not written/);
+    const home = pageToBc(
+      page({
+        metafields: [
+          { namespace: 'bigcommerce_fields', key: 'is_homepage', value: 'true', type: 'boolean' },
+        ],
+      }),
+      0,
+    );
+    expect(home.ok && home.body.is_homepage).toBe(false);
+    expect(home.ok && home.warnings.join()).toMatch(/not made the destination's home page/);
     expect(write.warnings.join()).not.toMatch(/bigcommerce_fields/);
   });
 

@@ -177,7 +177,8 @@ export function pageToBc(page: Page, parentId: number): ContentWrite<PageBody> {
     parent_id: parentId,
     sort_order: page.position,
     channel_id: numberOr(extras.fields.get('channel_id'), 1),
-    is_homepage: extras.fields.get('is_homepage') === true,
+    // Never made the destination's home page: that would take the flag from the store's own.
+    is_homepage: false,
     is_customers_only: extras.fields.get('is_customers_only') === true,
     search_keywords: textOr(extras.fields.get('search_keywords')),
   };
@@ -198,6 +199,10 @@ export function pageToBc(page: Page, parentId: number): ContentWrite<PageBody> {
     body.email = textOr(extras.fields.get('email'));
     body.contact_fields = textOr(extras.fields.get('contact_fields'));
   }
+  if (extras.fields.get('is_homepage') === true)
+    warnings.push(
+      "it is the source store's home page; it was not made the destination's home page, which would replace the store's own (metafields: bigcommerce_fields.is_homepage)",
+    );
   const path = contentPath(page, '/');
   if (path) body.url = path;
   else
