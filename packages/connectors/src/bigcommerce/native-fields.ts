@@ -729,6 +729,10 @@ const reviewFields: Record<string, SourceField> = {
 
 const pageFields: Record<string, SourceField> = {
   ...extrasOf(webPageExtras, '', 'metafields'),
+  is_homepage: {
+    converted: 'metafields',
+    how: "kept as a custom field (namespace bigcommerce_fields); a BigCommerce destination does not make the page its home page, which would take the flag from the store's own.",
+  },
   id: assigned('BigCommerce numbers pages itself'),
   name: { carried: 'title' },
   body: { carried: 'body' },
@@ -842,6 +846,10 @@ export const bigCommerceAssignedOnWrite: Partial<Record<EntityType, Record<strin
   },
   brands: {
     image_url: 'BigCommerce downloads the logo and serves its own copy',
+  },
+  pages: {
+    is_homepage:
+      "a migrated page is not made the destination's home page, which would take the flag from the store's own",
   },
   posts: {
     summary: 'BigCommerce makes the summary from the body itself',
