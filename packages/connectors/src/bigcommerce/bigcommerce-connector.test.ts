@@ -176,6 +176,7 @@ describe('BigCommerce destination check', () => {
             'store_v2_orders_read_only',
             'store_v2_information_read_only',
             'store_v2_marketing',
+            'store_v2_content',
           ],
         },
       ],
@@ -196,7 +197,7 @@ describe('BigCommerce destination check', () => {
     expect(error).toBeInstanceOf(ConnectorError);
     expect(error).toMatchObject({ errorClass: 'config', code: 'read_only_credentials' });
     expect((error as Error).message).toContain(
-      'may not change products, categories, brands and product reviews, customers, orders and coupons: its Products, Customers, Orders and Marketing scopes are not set to modify.',
+      'may not change products, categories, brands and product reviews, customers, orders, coupons and web pages and blog posts: its Products, Customers, Orders, Marketing and Content scopes are not set to modify.',
     );
     expect(String((error as Error).message)).not.toContain('read-only-token');
   });
@@ -227,6 +228,7 @@ describe('BigCommerce destination check', () => {
       `PUT /stores/${emulator.storeHash}/v3/customers`,
       `PUT /stores/${emulator.storeHash}/v2/orders/0`,
       `PUT /stores/${emulator.storeHash}/v2/coupons/0`,
+      `PUT /stores/${emulator.storeHash}/v3/content/pages`,
     ]);
     expect(specProblems(http.requests)).toEqual([]);
   });
@@ -424,12 +426,14 @@ describe('BigCommerce writes that must not double', () => {
     // Reviews are created under their product: the first of each product's was cut.
     const kindsCut = [...cut].map((p) => p.replace(/\/products\/\d+\//, '/products/{id}/'));
     expect([...new Set(kindsCut)].sort()).toEqual([
+      '/v2/blog/posts',
       '/v2/coupons',
       '/v2/orders',
       '/v3/catalog/brands',
       '/v3/catalog/products',
       '/v3/catalog/products/{id}/reviews',
       '/v3/catalog/trees/categories',
+      '/v3/content/pages',
       '/v3/customers',
       '/v3/customers/attributes',
     ]);

@@ -25,6 +25,8 @@ import {
   readCoupons,
   readCustomers,
   readOrders,
+  readPages,
+  readPosts,
   readProducts,
   readReviews,
 } from './read.ts';
@@ -35,7 +37,8 @@ import { writeCoupons } from './write-coupons.ts';
 import { customerConcurrency, customersPerCall, writeCustomers } from './write-customers.ts';
 import { OrderMarkers, writeOrders } from './write-orders.ts';
 import { writeReviews } from './write-reviews.ts';
-import { allNative, countReviews } from './native.ts';
+import { writePages, writePosts } from './write-content.ts';
+import { allNative, allWebPages, countReviews, isContentPage } from './native.ts';
 import { bigCommerceDestinationFields, bigCommerceNativeFields } from './native-fields.ts';
 import { couponCountSchema, orderCountSchema } from './payloads.ts';
 import { parseAnswer } from './session.ts';
@@ -92,8 +95,28 @@ export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'conn
 };
 
 export const bigCommerceCapabilities: Capabilities = {
-  read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
-  write: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+  read: [
+    'categories',
+    'brands',
+    'products',
+    'coupons',
+    'customers',
+    'orders',
+    'reviews',
+    'pages',
+    'posts',
+  ],
+  write: [
+    'categories',
+    'brands',
+    'products',
+    'coupons',
+    'customers',
+    'orders',
+    'reviews',
+    'pages',
+    'posts',
+  ],
   batchSize: {
     categories: 50,
     brands: 50,
@@ -102,6 +125,9 @@ export const bigCommerceCapabilities: Capabilities = {
     customers: customersPerCall * customerConcurrency,
     orders: 25,
     reviews: 25,
+    // One level of the page tree per call; pages are written one per create.
+    pages: 25,
+    posts: 25,
   },
   pageSize: pageSizes,
   rateLimit: {
@@ -118,7 +144,8 @@ export const bigCommerceCapabilities: Capabilities = {
  * update of products, an empty batch update of customers (the spec sets no minimum on either
  * list), an empty update of order 0, which no store has (order ids are positive), and an update
  * of coupon 0, which no store has either (a coupon update takes the coupon whole, marketing.v2.yml
- * coupon_Base, so it carries a valid coupon that is never stored). API
+ * coupon_Base, so it carries a valid coupon that is never stored), and an empty bulk update of web
+ * pages. API
  * accounts have no endpoint that lists their scopes, but BigCommerce checks the scope of a request
  * before anything else, so a token that may only read gets 403 and any other answer (200, 404,
  * 422) shows it may write.
@@ -144,6 +171,8 @@ const writeProbes = [
       applies_to: { entity: 'categories', ids: [0] },
     },
   },
+  // pages.v3.yml updatePages takes an array of pages: an empty one changes nothing.
+  { scope: 'Content', records: 'web pages and blog posts', path: '/v3/content/pages', body: [] },
 ] as const;
 
 class BigCommerceStoreConnection implements BigCommerceConnection {
@@ -197,7 +226,7 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
     throw new ConnectorError(
       'config',
       'read_only_credentials',
-      `This BigCommerce API account may not change ${listInWords(missing.map((p) => p.records))}: its ${listInWords(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers, Orders and Marketing set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
+      `This BigCommerce API account may not change ${listInWords(missing.map((p) => p.records))}: its ${listInWords(missing.map((p) => p.scope))} scope${missing.length > 1 ? 's are' : ' is'} not set to modify. A destination store needs an API account with Products, Customers, Orders, Marketing and Content set to modify: edit the account (or create a new one) under Settings > API > Store-level API accounts.`,
       { status: 403 },
     );
   }
@@ -225,6 +254,12 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
       }
       case 'reviews':
         return countReviews(this.#session);
+      case 'pages':
+        return (await allWebPages(this.#session)).filter(isContentPage).length;
+      case 'posts': {
+        const answer = await client.ok('GET', '/v2/blog/posts/count');
+        return parseAnswer(couponCountSchema, answer.body, 'GET /v2/blog/posts/count').count;
+      }
     }
   }
 
@@ -239,6 +274,8 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
       customers: readCustomers,
       orders: readOrders,
       reviews: readReviews,
+      pages: readPages,
+      posts: readPosts,
     };
     return readers[entity](this.#session, checkpoint) as AsyncIterable<Page<E>>;
   }
@@ -264,6 +301,10 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
         return writeOrders(this.#session, this.#orders, records as EntityRecord['orders'][], idMap);
       case 'reviews':
         return writeReviews(this.#session, records as EntityRecord['reviews'][], idMap);
+      case 'pages':
+        return writePages(this.#session, records as EntityRecord['pages'][], idMap);
+      case 'posts':
+        return writePosts(this.#session, records as EntityRecord['posts'][], idMap);
     }
     return [];
   }

@@ -287,14 +287,20 @@ export function errorText(body: unknown): string {
       .join('; ');
   }
   if (body && typeof body === 'object') {
-    const { title, errors } = body as { title?: unknown; errors?: unknown };
+    const { title, errors, detail } = body as {
+      title?: unknown;
+      errors?: unknown;
+      detail?: unknown;
+    };
     const details =
       errors && typeof errors === 'object'
         ? Object.entries(errors as Record<string, unknown>)
             .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
             .join('; ')
         : '';
-    return [typeof title === 'string' ? title : '', details].filter(Boolean).join(' — ');
+    // The pages API says what was wrong in `detail` (pages.v3.yml ResponseErrorDetailed).
+    const said = typeof detail === 'string' && detail !== details ? detail : '';
+    return [typeof title === 'string' ? title : '', details, said].filter(Boolean).join(' — ');
   }
   return '';
 }

@@ -97,3 +97,11 @@ export function buyerEmailOnBilling(
 ): unknown {
   return value === '' && typeof order.email === 'string' ? order.email : value;
 }
+
+/**
+ * A page's or post's status as BigCommerce keeps it: published, or hidden (read back as 'draft')
+ * for every other status.
+ */
+export function hiddenAsDraft(value: unknown): unknown {
+  return typeof value === 'string' && value !== 'published' ? 'draft' : value;
+}

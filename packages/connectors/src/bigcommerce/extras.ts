@@ -125,6 +125,21 @@ export const categoryExtras: readonly Extra[] = [
 /** Brand fields (brands_catalog.v3.yml brand_Full) with no canonical field. */
 export const brandExtras: readonly Extra[] = [extra('custom_url.is_customized', 'boolean', true)];
 
+/**
+ * Web page fields (pages.v3.yml) with no canonical field: its kind (a raw page holds markup of
+ * its own, a contact form its address and fields), its channel, search keywords, and whether it
+ * is the home page or for signed-in customers only.
+ */
+export const webPageExtras: readonly Extra[] = [
+  extra('type', 'text', 'page'),
+  extra('channel_id', 'integer', 1),
+  extra('search_keywords', 'text', ''),
+  extra('is_customers_only', 'boolean', false),
+  extra('is_homepage', 'boolean', false),
+  extra('email', 'text', ''),
+  extra('contact_fields', 'text', ''),
+];
+
 /** Customer fields (customers.v3.yml customer_Full) with no canonical field. */
 export const customerExtras: readonly Extra[] = [
   extra('company', 'text', ''),

@@ -1,6 +1,7 @@
 import type { EntityType } from '@replatform/canonical/entities';
 import {
   asBigCommerceKeeps,
+  hiddenAsDraft,
   asOrderSource,
   buyerEmailOnBilling,
   digitalAsBoth,
@@ -18,6 +19,7 @@ import {
   orderExtras,
   productExtras,
   variantExtras,
+  webPageExtras,
   type Extra,
 } from './extras.ts';
 
@@ -725,6 +727,103 @@ const reviewFields: Record<string, SourceField> = {
   date_modified: assigned('BigCommerce stamps the date a review is changed'),
 };
 
+const pageFields: Record<string, SourceField> = {
+  ...extrasOf(webPageExtras, '', 'metafields'),
+  is_homepage: {
+    converted: 'metafields',
+    how: "kept as a custom field (namespace bigcommerce_fields); a BigCommerce destination does not make the page its home page, which would take the flag from the store's own.",
+  },
+  id: assigned('BigCommerce numbers pages itself'),
+  name: { carried: 'title' },
+  body: { carried: 'body' },
+  url: {
+    converted: ['slug', 'sourceUrlPath'],
+    how: 'the storefront path, and the slug as its last part.',
+  },
+  parent_id: {
+    converted: 'parentId',
+    how: 'the parent page (0, none, is a top page).',
+    ref: 'pages',
+  },
+  sort_order: {
+    converted: 'position',
+    how: 'the order among its siblings (a negative order reads as 0).',
+  },
+  is_visible: {
+    converted: 'status',
+    how: "a visible page is 'published', a hidden one 'draft'.",
+  },
+  meta_title: { carried: 'seoTitle' },
+  meta_keywords: {
+    converted: 'seoKeywords',
+    how: 'the comma-separated keywords as a list, in their order; empty ones left out.',
+    meaning: (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean)
+        : value,
+  },
+  meta_description: { carried: 'seoDescription' },
+  link: {
+    notCarried:
+      'only menu links have one, and a menu link is not read (it has no content): each is named in the report.',
+  },
+  content_type: assigned("BigCommerce's type of a raw page's body (text/html)"),
+};
+
+const postFields: Record<string, SourceField> = {
+  id: assigned('BigCommerce numbers blog posts itself'),
+  title: { carried: 'title' },
+  body: { carried: 'body' },
+  url: {
+    converted: ['slug', 'sourceUrlPath'],
+    how: 'the storefront path, and the slug as its last part.',
+  },
+  preview_url: assigned('the address BigCommerce previews the post at, its path'),
+  tags: { carried: 'tags' },
+  summary: {
+    converted: 'excerpt',
+    how: "BigCommerce's own summary, which it makes from the body (the API cannot set it).",
+  },
+  is_published: {
+    converted: 'status',
+    how: "a published post is 'published', an unpublished one 'draft'.",
+  },
+  published_date: {
+    converted: 'publishedAt',
+    how: 'as ISO-8601 (BigCommerce gives every post a date, a draft too).',
+    meaning: (value) =>
+      value && typeof value === 'object' && 'date' in value
+        ? Date.parse(String((value as { date: unknown }).date))
+        : value,
+  },
+  published_date_iso8601: {
+    converted: 'publishedAt',
+    how: 'the same date in ISO-8601.',
+    meaning: (value) =>
+      typeof value === 'string' ? Date.parse(value.replace(/([+-]\d\d)(\d\d)$/, '$1:$2')) : value,
+  },
+  meta_description: { carried: 'seoDescription' },
+  meta_keywords: {
+    converted: 'seoKeywords',
+    how: 'the comma-separated keywords as a list, in their order; empty ones left out.',
+    meaning: (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean)
+        : value,
+  },
+  author: { carried: 'authorName' },
+  thumbnail_path: {
+    converted: 'featuredImageUrl',
+    how: "the thumbnail's address: its /product_images/ path on the store's storefront.",
+  },
+};
+
 export const bigCommerceNativeFields: NativeCatalogue = {
   categories: categoryFields,
   brands: brandFields,
@@ -733,6 +832,8 @@ export const bigCommerceNativeFields: NativeCatalogue = {
   customers: customerFields,
   orders: orderFields,
   reviews: reviewFields,
+  pages: pageFields,
+  posts: postFields,
 };
 
 /**
@@ -745,6 +846,15 @@ export const bigCommerceAssignedOnWrite: Partial<Record<EntityType, Record<strin
   },
   brands: {
     image_url: 'BigCommerce downloads the logo and serves its own copy',
+  },
+  pages: {
+    is_homepage:
+      "a migrated page is not made the destination's home page, which would take the flag from the store's own",
+  },
+  posts: {
+    summary: 'BigCommerce makes the summary from the body itself',
+    thumbnail_path:
+      "a thumbnail is a file uploaded to the store's /product_images/ folder by WebDAV, which the API cannot do",
   },
   products: {
     date_created: 'BigCommerce stamps the date a product is made and takes none',
@@ -928,6 +1038,55 @@ export const bigCommerceDestinationFields: Partial<Record<EntityType, Destinatio
       categoryIds: 'Written as the categories the coupon applies to.',
       metafields:
         "BigCommerce coupons have no custom fields: BigCommerce's own coupon fields (namespace bigcommerce_fields) go back to their fields, others are named in the report.",
+    },
+  },
+  pages: {
+    comparable: { metafields: asBigCommerceKeeps, status: hiddenAsDraft },
+    unsupported: {
+      excerpt: 'BigCommerce web pages have no excerpt.',
+      publishedAt: 'BigCommerce web pages have no publishing date.',
+      createdAt: 'BigCommerce web pages have no creation date.',
+      updatedAt: 'BigCommerce web pages have no date of change.',
+      authorName: 'BigCommerce web pages have no author.',
+      featuredImageUrl: 'BigCommerce web pages have no featured image.',
+      featuredImageAlt: 'BigCommerce web pages have no featured image, so no text for one.',
+    },
+    converted: {
+      status:
+        "BigCommerce pages are visible or hidden: 'published' is visible; 'draft', 'pending', 'private' and 'scheduled' are hidden (a scheduled page has no date to be shown at), named in the page's report row.",
+      seoKeywords: 'Written as comma-separated meta keywords (a raw page has none).',
+      slug: "Written as the last part of the page's path (/<slug>/ when the page has no path of its own).",
+      sourceUrlPath:
+        "Written as the page's path; a path BigCommerce does not take is left to BigCommerce, which makes one from the name, named in the page's report row.",
+      parentId:
+        "Written as the parent's copy; a page whose parent is not at the destination goes to the top level, named in its report row.",
+      metafields:
+        "BigCommerce web pages have no custom fields: BigCommerce's own page fields (namespace bigcommerce_fields: kind, channel, search keywords, home page, customers only, contact form) go back to their fields, others are named in the report.",
+    },
+  },
+  posts: {
+    comparable: { status: hiddenAsDraft },
+    unsupported: {
+      excerpt: 'BigCommerce makes the summary of a blog post from its body; the API cannot set it.',
+      featuredImageUrl:
+        "A BigCommerce blog post's thumbnail is a file uploaded to the store's /product_images/ folder by WebDAV, which the API cannot upload: the image is not written.",
+      featuredImageAlt: 'BigCommerce blog post thumbnails have no alternative text.',
+      seoTitle: 'BigCommerce blog posts have no SEO title: the storefront uses the title.',
+      categories: 'BigCommerce blog posts have no categories (tags are kept).',
+      blog: 'A BigCommerce store has one blog.',
+      createdAt: 'BigCommerce blog posts have no creation date.',
+      updatedAt: 'BigCommerce blog posts have no date of change.',
+      metafields: 'BigCommerce blog posts have no custom fields.',
+    },
+    converted: {
+      status:
+        "BigCommerce posts are published or not: 'published' is published; 'draft', 'pending' and 'private' are unpublished, 'scheduled' unpublished with its date (BigCommerce publishes no post by itself), named in the post's report row.",
+      publishedAt:
+        'Written as the published date; a post without one gets the date BigCommerce gives it.',
+      seoKeywords: 'Written as comma-separated meta keywords.',
+      slug: "Written as the last part of the post's path (/blog/<slug>/ when the post has no path of its own).",
+      sourceUrlPath:
+        "Written as the post's path; a path BigCommerce does not take is left to BigCommerce, which makes one from the title, named in the post's report row.",
     },
   },
   reviews: {

@@ -23,6 +23,9 @@ import { allPages, markerNamespace, parseAnswer, type BcSession } from './sessio
  * - coupons: an item of GET /v2/coupons, as it is (v2 coupons have no sub-resources);
  * - reviews: an item of GET /v3/catalog/products/{id}/reviews, with `product_id` (the product
  *   it was listed under) when the answer leaves it out; every product is asked, in id order;
+ * - pages: an item of GET /v3/content/pages?include=body of a content kind (page, raw,
+ *   contact_form; menu links and the blog's own page are no content pages), as it is;
+ * - posts: an item of GET /v2/blog/posts, as it is;
  * - orders: an item of GET /v2/orders?include=fees, whose `products`, `shipping_addresses` and
  *   `coupons` links are replaced by those lists (GET /v2/orders/{id}/products, ...; coupons are
  *   fetched only when `coupon_discount` is not 0, else []).
@@ -268,6 +271,55 @@ export async function* nativeCoupons(session: BcSession, startPage = 1): AsyncIt
   }
 }
 
+// ------------------------------------------------------------------ pages and posts
+
+/** Every web page of the store, of every kind, in id order (pages.v3.yml getPages). */
+export async function allWebPages(session: BcSession): Promise<Json[]> {
+  const out: Json[] = [];
+  for (let page: number | null = 1; page !== null;) {
+    const answer = await v3Page(
+      session,
+      '/v3/content/pages',
+      { include: ['body'] },
+      page,
+      session.pageSizes.pages,
+    );
+    out.push(...answer.records);
+    page = answer.next;
+  }
+  return out;
+}
+
+const contentKinds = new Set(['page', 'raw', 'contact_form']);
+export const isContentPage = (record: Json) => contentKinds.has(String(record.type));
+
+/** The content pages, read whole: a page tree is written parents first. */
+export async function* nativePages(session: BcSession): AsyncIterable<NativePage> {
+  yield { records: (await allWebPages(session)).filter(isContentPage), next: null };
+}
+
+/**
+ * Blog posts page by page (store_content.v2.yml getBlogPosts, newest first, `page` at most 50).
+ * v2 answers 204 with no body past the end.
+ */
+export async function* nativePosts(session: BcSession, startPage = 1): AsyncIterable<NativePage> {
+  const limit = session.pageSizes.posts;
+  for (let page = startPage; ; page++) {
+    const answer = await session.client.ok('GET', '/v2/blog/posts', { query: { page, limit } });
+    const list =
+      answer.body === undefined
+        ? []
+        : parseAnswer(
+            z.array(z.record(z.string(), z.unknown())),
+            answer.body,
+            'GET /v2/blog/posts',
+          );
+    const more = list.length === limit;
+    yield { records: list, next: more ? page + 1 : null };
+    if (!more) return;
+  }
+}
+
 // ------------------------------------------------------------------ reviews
 
 /**
@@ -480,9 +532,13 @@ export async function allNative(session: BcSession, entity: EntityType): Promise
           ? nativeProducts(session)
           : entity === 'coupons'
             ? nativeCoupons(session)
-            : entity === 'customers'
-              ? nativeCustomers(session)
-              : nativeOrders(session);
+            : entity === 'pages'
+              ? nativePages(session)
+              : entity === 'posts'
+                ? nativePosts(session)
+                : entity === 'customers'
+                  ? nativeCustomers(session)
+                  : nativeOrders(session);
   const out: Json[] = [];
   for await (const page of pages) out.push(...page.records);
   return out;

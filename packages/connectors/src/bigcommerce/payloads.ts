@@ -37,6 +37,8 @@ export function collectionSchema<T extends z.ZodType>(item: T) {
 
 export const storeInfoSchema = z.object({
   name: z.string(),
+  /** The storefront's address, where a blog thumbnail's /product_images/ path is served. */
+  secure_url: z.string().optional(),
   currency: z.string().optional(),
   weight_units: text,
   dimension_units: text,
@@ -388,3 +390,47 @@ export const reviewSchema = z.object({
   date_modified: z.string().optional(),
 });
 export type BcReview = z.infer<typeof reviewSchema>;
+
+/** A web page (pages.v3.yml typePage/typeRaw/typeContactForm/typeLink/typeBlog). */
+export const webPageSchema = z.object({
+  id: z.number().int(),
+  channel_id: int,
+  name: z.string(),
+  is_visible: z.boolean().nullish(),
+  parent_id: int,
+  sort_order: int,
+  type: z.string(),
+  body: text,
+  is_homepage: z.boolean().nullish(),
+  is_customers_only: z.boolean().nullish(),
+  url: text,
+  meta_title: text,
+  meta_keywords: text,
+  meta_description: text,
+  search_keywords: text,
+  email: text,
+  contact_fields: text,
+  link: text,
+});
+export type BcWebPage = z.infer<typeof webPageSchema>;
+
+/** A blog post (store_content.v2.yml blogPost_Full). */
+export const blogPostSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  url: text,
+  body: text,
+  tags: z
+    .array(z.string())
+    .nullish()
+    .transform((v) => v ?? []),
+  summary: text,
+  is_published: z.boolean().nullish(),
+  published_date: z.object({ date: z.string(), timezone: z.string().optional() }).loose().nullish(),
+  published_date_iso8601: text,
+  meta_description: text,
+  meta_keywords: text,
+  author: text,
+  thumbnail_path: text,
+});
+export type BcBlogPost = z.infer<typeof blogPostSchema>;

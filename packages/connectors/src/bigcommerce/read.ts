@@ -9,11 +9,15 @@ import { couponToCanonical } from './map-coupon.ts';
 import { customerToCanonical } from './map-customer.ts';
 import { orderToCanonical } from './map-order.ts';
 import { reviewToCanonical } from './map-review.ts';
+import { blogPostToCanonical, notContentReason, webPageToCanonical } from './map-content.ts';
 import {
   nativeBrands,
   nativeCategories,
   nativeCoupons,
+  allWebPages,
+  isContentPage,
   nativeCustomers,
+  nativePosts,
   nativeOrders,
   nativeProducts,
   nativeReviews,
@@ -24,7 +28,9 @@ import {
 } from './native.ts';
 import { bigCommerceNativeFields } from './native-fields.ts';
 import {
+  blogPostSchema,
   brandFullSchema,
+  webPageSchema,
   couponSchema,
   customerSchema,
   orderSchema,
@@ -53,6 +59,10 @@ export const pageSizes: Record<EntityType, number> = {
   orders: 50,
   // products_catalog.v3.yml getProductReviews takes `limit` up to 250.
   reviews: 250,
+  // pages.v3.yml getPages takes `limit` (v3 lists give at most 250); pages are read whole.
+  pages: 250,
+  // store_content.v2.yml getBlogPosts: `limit` at most 250 (and `page` at most 50).
+  posts: 250,
 };
 
 type Rejected = { sourceId: string; reason: string };
@@ -259,4 +269,38 @@ export async function* readReviews(
     const converted = pageOf<'reviews'>(results, null);
     yield { ...converted, next: page.next === null ? null : { version: 1, cursor: page.next } };
   }
+}
+
+/**
+ * Web pages, read whole (one page of records): content pages (page, raw, contact_form) are read;
+ * menu links and the blog's own page are reported as not read, with the reason.
+ */
+export async function* readPages(
+  session: BcSession,
+  checkpoint: Checkpoint | null,
+): AsyncIterable<Page<'pages'>> {
+  if (checkpoint) startPage(checkpoint);
+  const all = await allWebPages(session);
+  const results = all.map((raw) =>
+    isContentPage(raw)
+      ? convert('pages', raw, webPageSchema, webPageToCanonical)
+      : {
+          losses: [],
+          rejected: {
+            sourceId: String(raw.id ?? '?'),
+            reason: `not read: ${notContentReason({ type: String(raw.type), link: typeof raw.link === 'string' ? raw.link : null })}`,
+          },
+        },
+  );
+  yield pageOf<'pages'>(results, null);
+}
+
+export async function* readPosts(
+  session: BcSession,
+  checkpoint: Checkpoint | null,
+): AsyncIterable<Page<'posts'>> {
+  const { secure_url: storefront } = await session.store();
+  yield* mapPages<'posts'>(nativePosts(session, startPage(checkpoint)), (raw) =>
+    convert('posts', raw, blogPostSchema, (p) => blogPostToCanonical(p, storefront)),
+  );
 }

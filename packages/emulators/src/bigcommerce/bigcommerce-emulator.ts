@@ -21,12 +21,13 @@ import {
 } from './quota.ts';
 import { buildRoutes, type ConcurrencyStats } from './routes.ts';
 import { allScopes, missingScope, missingScopeTitle } from './scopes.ts';
+import { contentPageTypes } from './content.ts';
 import { seedFromSample } from './seed.ts';
 import { BcState } from './state.ts';
 
 /**
  * A stateful BigCommerce store on 127.0.0.1: /stores/{hash}/v3 (catalog with product reviews,
- * customers) and /stores/{hash}/v2 (store information, orders, coupons), X-Auth-Token
+ * customers, web pages) and /stores/{hash}/v2 (store information, orders, coupons, blog), X-Auth-Token
  * authentication with the API account's OAuth scopes (scopes.ts), the per-store request quota
  * with its X-Rate-Limit-* headers, the customers API's batch and concurrency limits, and
  * BigCommerce's error bodies. Media are served under /media/.
@@ -60,7 +61,15 @@ export interface BigCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'
 }
 
 export type StoredEntity =
-  'categories' | 'brands' | 'products' | 'coupons' | 'customers' | 'orders' | 'reviews';
+  | 'categories'
+  | 'brands'
+  | 'products'
+  | 'coupons'
+  | 'customers'
+  | 'orders'
+  | 'reviews'
+  | 'pages'
+  | 'posts';
 
 export interface RunningBigCommerceEmulator extends RunningEmulator {
   storeHash: string;
@@ -108,7 +117,11 @@ export async function startBigCommerceEmulator(
   const running = await startEmulator(
     async (request): Promise<EmulatorResponse> => {
       const path = request.url.pathname;
-      if (request.method === 'GET' && path.startsWith('/media/')) {
+      // Media, and the store's WebDAV image folder that blog thumbnails are paths of.
+      if (
+        request.method === 'GET' &&
+        (path.startsWith('/media/') || path.startsWith('/product_images/'))
+      ) {
         return { status: 200, headers: { 'content-type': 'image/png' }, body: samplePng(path) };
       }
       const match = /^\/stores\/([^/]+)(\/v[23])(\/.*)?$/.exec(path);
@@ -179,6 +192,11 @@ export async function startBigCommerceEmulator(
         return state.orders.length;
       case 'reviews':
         return state.reviews.length;
+      case 'pages':
+        // Content pages: menu links and the blog's own page are not pages a migration carries.
+        return state.webPages.filter((p) => contentPageTypes.has(p.type)).length;
+      case 'posts':
+        return state.blogPosts.length;
     }
   };
 

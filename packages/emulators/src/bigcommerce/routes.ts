@@ -47,6 +47,23 @@ import {
   updateCoupon,
 } from './coupons.ts';
 import {
+  blogTags,
+  createPage,
+  createPost,
+  deletePage,
+  pageBulkUpdateSchema,
+  pageCreateSchema,
+  pageError,
+  pageJson,
+  pageUpdateSchema,
+  postCreateSchema,
+  postJson,
+  postUpdateSchema,
+  updatePage,
+  updatePost,
+  type PageCreate,
+} from './content.ts';
+import {
   addressInputSchema,
   addressJson,
   attributeCreateSchema,
@@ -1110,7 +1127,8 @@ export function buildRoutes(
       id: ctx.storeHash,
       account_uuid: '8d4d492f-17a1-4d95-b396-e1c5720815a5',
       domain: `${ctx.storeHash}.mybigcommerce.com`,
-      secure_url: `https://${ctx.storeHash}.mybigcommerce.com`,
+      // The storefront of a sandbox store is the emulator itself: it serves /product_images/.
+      secure_url: ctx.baseUrl(),
       control_panel_base_url: `https://store-${ctx.storeHash}.mybigcommerce.com`,
       status: 'live',
       name: s.name,
@@ -1342,6 +1360,181 @@ export function buildRoutes(
   router.on('DELETE', '/v2/coupons/:coupon_id', (_request, params) => {
     const coupon = couponOr404(params);
     state.coupons.splice(state.coupons.indexOf(coupon), 1);
+    return { status: 204 };
+  });
+
+  // ------------------------------------------------------------------ web pages (pages.v3)
+  // The pages API answers its own error bodies (ResponseErrorDetailed, with `detail`).
+  const pagesRoute =
+    (handler: (request: EmulatorRequest, params: Record<string, string>) => EmulatorResponse) =>
+    (request: EmulatorRequest, params: Record<string, string>): EmulatorResponse => {
+      try {
+        return handler(request, params);
+      } catch (error) {
+        if (error instanceof BcHttpError) return pageError(error);
+        throw error;
+      }
+    };
+  const withBody = (url: URL) => includeSet(url).has('body');
+  const pageOr404 = (params: Record<string, string>) => {
+    const id = intId(params.page_id, 'Page');
+    const page = state.webPages.find((p) => p.id === id);
+    if (!page) throw new BcHttpError(404, `A Page was not found with an ID of ${id}`);
+    return page;
+  };
+  router.on(
+    'GET',
+    '/v3/content/pages',
+    pagesRoute((request) => {
+      const { url } = request;
+      const channel = intParam(url, 'channel_id');
+      const ids = intListParam(url, 'id:in');
+      const name = url.searchParams.get('name');
+      const like = url.searchParams.get('name:like')?.toLowerCase();
+      const items = state.webPages
+        .filter(
+          (p) =>
+            (channel === undefined || p.channel_id === channel) &&
+            (ids === undefined || ids.includes(p.id)) &&
+            (name === null || p.name === name) &&
+            (like === undefined ||
+              p.name.toLowerCase().includes(like) ||
+              (p.body ?? '').toLowerCase().includes(like)),
+        )
+        .sort((a, b) => a.id - b.id);
+      const result = paginate(items, pageRequest(url, 50, 250), url);
+      return ok({ ...result, data: result.data.map((p) => pageJson(p, withBody(url))) });
+    }),
+  );
+  router.on(
+    'POST',
+    '/v3/content/pages',
+    pagesRoute((request) => {
+      const input = jsonBody(request);
+      const many = Array.isArray(input);
+      const entries = many ? input : [input];
+      const created = [];
+      let refused: BcHttpError | undefined;
+      // An invalid entry answers 422 for the whole request; the valid ones are still created.
+      for (const entry of entries) {
+        try {
+          created.push(createPage(ctx, parseBody(pageCreateSchema, entry) as PageCreate));
+        } catch (error) {
+          if (!(error instanceof BcHttpError)) throw error;
+          refused ??= error;
+        }
+      }
+      if (refused) throw refused;
+      const data = created.map((p) => pageJson(p, true));
+      return ok({ data: many ? data : data[0], meta: {} }, 201);
+    }),
+  );
+  router.on(
+    'PUT',
+    '/v3/content/pages',
+    pagesRoute((request) => {
+      const input = jsonBody(request);
+      const entries = (Array.isArray(input) ? input : [input]).map((entry) =>
+        parseBody(pageBulkUpdateSchema, entry),
+      );
+      const pages = entries.map((entry) => {
+        if (entry.id === undefined) throw new BcHttpError(422, 'missing the required field: id');
+        return { page: pageOr404({ page_id: String(entry.id) }), entry };
+      });
+      for (const { page, entry } of pages) updatePage(ctx, page, entry);
+      return ok({ data: pages.map(({ page }) => pageJson(page, withBody(request.url))), meta: {} });
+    }),
+  );
+  router.on(
+    'DELETE',
+    '/v3/content/pages',
+    pagesRoute((request) => {
+      const ids = intListParam(request.url, 'id:in');
+      if (!ids?.length) throw new BcHttpError(422, 'missing the required field: id');
+      const withChildren = boolParam(request.url, 'delete_children') ?? false;
+      const missing = ids.filter((id) => !state.webPages.some((p) => p.id === id));
+      for (const id of ids) {
+        const page = state.webPages.find((p) => p.id === id);
+        if (page) deletePage(state, page, withChildren);
+      }
+      if (missing.length)
+        throw new BcHttpError(404, `A Page was not found with an ID of ${missing.join(', ')}`);
+      return { status: 204 };
+    }),
+  );
+  router.on(
+    'GET',
+    '/v3/content/pages/:page_id',
+    pagesRoute((request, params) =>
+      ok({ data: pageJson(pageOr404(params), withBody(request.url)), meta: {} }),
+    ),
+  );
+  router.on(
+    'PUT',
+    '/v3/content/pages/:page_id',
+    pagesRoute((request, params) => {
+      const page = pageOr404(params);
+      updatePage(ctx, page, parseBody(pageUpdateSchema, jsonBody(request)));
+      return ok({ data: pageJson(page, true), meta: {} });
+    }),
+  );
+  router.on(
+    'DELETE',
+    '/v3/content/pages/:page_id',
+    pagesRoute((request, params) => {
+      deletePage(state, pageOr404(params), boolParam(request.url, 'delete_children') ?? false);
+      return { status: 204 };
+    }),
+  );
+
+  // ------------------------------------------------------------------ blog (store_content.v2)
+  const postOr404 = (params: Record<string, string>) => {
+    const id = intId(params.post_id, 'Blog post');
+    const post = state.blogPosts.find((p) => p.id === id);
+    if (!post) throw notFound(`Blog post ${id}`);
+    return post;
+  };
+  /** getBlogPosts: newest published date first (then the newest post). */
+  const postsInOrder = () =>
+    [...state.blogPosts].sort((a, b) => b.published_date - a.published_date || b.id - a.id);
+  router.on('GET', '/v2/blog/posts/count', () => ok({ count: state.blogPosts.length }));
+  router.on('GET', '/v2/blog/tags', () => ok(blogTags(state)));
+  router.on('GET', '/v2/blog/posts', (request) => {
+    const { url } = request;
+    const published = boolParam(url, 'is_published');
+    const path = url.searchParams.get('url');
+    const tag = url.searchParams.get('tag')?.toLowerCase();
+    const items = postsInOrder().filter(
+      (p) =>
+        (published === undefined || p.is_published === published) &&
+        (path === null || p.url.toLowerCase() === path.toLowerCase()) &&
+        (tag === undefined || p.tags.some((t) => t.toLowerCase() === tag)),
+    );
+    const { page, limit } = pageRequest(url, 50, 250);
+    const data = items.slice((page - 1) * limit, page * limit);
+    // v2 lists answer 204 No Content past their end.
+    return data.length ? ok(data.map(postJson)) : { status: 204 };
+  });
+  router.on('POST', '/v2/blog/posts', (request) =>
+    ok(postJson(createPost(ctx, parseBody(postCreateSchema, jsonBody(request))))),
+  );
+  router.on('DELETE', '/v2/blog/posts', (request) => {
+    const { page, limit } = pageRequest(request.url, 50, 250);
+    for (const post of postsInOrder().slice((page - 1) * limit, page * limit))
+      state.blogPosts.splice(state.blogPosts.indexOf(post), 1);
+    return { status: 204 };
+  });
+  router.on('GET', '/v2/blog/posts/:post_id', (_request, params) =>
+    ok(postJson(postOr404(params))),
+  );
+  router.on('PUT', '/v2/blog/posts/:post_id', (request, params) => {
+    const post = postOr404(params);
+    updatePost(ctx, post, parseBody(postUpdateSchema, jsonBody(request)));
+    return ok(postJson(post));
+  });
+  router.on('DELETE', '/v2/blog/posts/:post_id', (_request, params) => {
+    const post = postOr404(params);
+    state.blogPosts.splice(state.blogPosts.indexOf(post), 1);
     return { status: 204 };
   });
 

@@ -7,7 +7,8 @@
  * admits only GET.
  */
 
-export type ScopeArea = 'products' | 'customers' | 'orders' | 'information' | 'marketing';
+export type ScopeArea =
+  'products' | 'customers' | 'orders' | 'information' | 'marketing' | 'content';
 
 /** The `modify` parameter of each area (the read-only one adds `_read_only`). */
 export const modifyScopes: Record<ScopeArea, string> = {
@@ -17,6 +18,8 @@ export const modifyScopes: Record<ScopeArea, string> = {
   information: 'store_v2_information',
   // marketing.v2.yml X-Auth-Token: Marketing, for coupons.
   marketing: 'store_v2_marketing',
+  // pages.v3.yml and store_content.v2.yml X-Auth-Token: Content, for web pages and the blog.
+  content: 'store_v2_content',
 };
 
 /** Every area at modify: what the emulator's own access token is given. */
@@ -31,6 +34,7 @@ function areaOf(path: string): ScopeArea | undefined {
   if (/^\/v2\/(orders|order_statuses)(\/|$)/.test(path)) return 'orders';
   if (/^\/v2\/(store|time)(\/|$)/.test(path)) return 'information';
   if (/^\/v2\/coupons(\/|$)/.test(path)) return 'marketing';
+  if (/^\/(v3\/content|v2\/blog)(\/|$)/.test(path)) return 'content';
   return undefined;
 }
 

@@ -22,6 +22,7 @@ import { toUnits, v2Date } from './http.ts';
 import { createMetafield } from './metafields.ts';
 import { createOrder, type OrderCreate } from './orders.ts';
 import { createReview, type ReviewCreate } from './reviews.ts';
+import { createPage, createPost } from './content.ts';
 import type { BcOrder, BcProduct } from './state.ts';
 
 /**
@@ -715,6 +716,52 @@ export function seedFromSample(ctx: CatalogContext, sample: SampleStore): void {
     const product = state.product(productIds.get(r.productKey) ?? 0);
     if (!product) continue;
     createReview(ctx, product, reviewInput(r), Date.parse(r.createdAt));
+  }
+  seedContent(ctx, sample);
+}
+
+/**
+ * Web pages and blog posts as BigCommerce holds them. Pages have no author, dates, excerpt or
+ * featured image; a draft is a hidden page; the contact page is BigCommerce's contact form. Posts
+ * have no categories, SEO title or alternative text; a draft is unpublished and keeps a date (every
+ * post has one); a featured image is a file in the store's /product_images/ folder.
+ */
+function seedContent(ctx: CatalogContext, sample: SampleStore): void {
+  const pageIds = new Map<string, number>();
+  for (const p of sample.pages) {
+    const parent = p.parentKey === null ? 0 : pageIds.get(p.parentKey);
+    if (parent === undefined) throw new Error(`sample page ${p.key} before its parent`);
+    const contact = p.key === 'page-contact';
+    const page = createPage(ctx, {
+      name: p.title,
+      type: contact ? 'contact_form' : 'page',
+      body: p.body,
+      url: `/${p.slug}/`,
+      parent_id: parent,
+      sort_order: p.position,
+      is_visible: p.status === 'published',
+      meta_title: p.seoTitle,
+      meta_description: p.seoDescription,
+      ...(contact ? { email: 'hello@example.com', contact_fields: 'fullname,phone' } : {}),
+    });
+    pageIds.set(p.key, page.id);
+  }
+  for (const p of sample.posts) {
+    const date = p.publishedAt ?? p.createdAt;
+    createPost(ctx, {
+      title: p.title,
+      body: p.body,
+      url: `/blog/${p.slug}/`,
+      tags: p.tags,
+      is_published: p.status === 'published',
+      published_date: new Date(date).toUTCString().replace('GMT', '+0000'),
+      author: p.authorName,
+      meta_description: p.seoDescription,
+      meta_keywords: p.tags.join(','),
+      thumbnail_path: p.imagePath
+        ? `/product_images/uploaded_images/${p.imagePath.split('/').at(-1) ?? ''}`
+        : '',
+    });
   }
 }
 

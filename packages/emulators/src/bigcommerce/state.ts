@@ -422,6 +422,55 @@ export interface BcCoupon {
 }
 
 /**
+ * A web page (pages.v3.yml): a content page, a raw page (any markup), a contact form, a menu link
+ * to another site, or the blog's own page. `body` is null for types without one.
+ */
+export interface BcWebPage {
+  id: number;
+  channel_id: number;
+  name: string;
+  is_visible: boolean;
+  parent_id: number;
+  sort_order: number;
+  type: 'page' | 'raw' | 'contact_form' | 'link' | 'blog';
+  body: string | null;
+  is_homepage: boolean;
+  is_customers_only: boolean;
+  /** Storefront path ('/about-us/'); '' for a link. */
+  url: string;
+  meta_title: string | null;
+  meta_keywords: string | null;
+  meta_description: string | null;
+  search_keywords: string | null;
+  /** contact_form only. */
+  email?: string;
+  contact_fields?: string;
+  /** link only. */
+  link?: string;
+  /** raw only. */
+  content_type?: string;
+}
+
+/**
+ * A blog post (store_content.v2.yml blogPost_Full). `summary` is BigCommerce's own (read-only),
+ * made from the body; `published_date` is epoch milliseconds.
+ */
+export interface BcBlogPost {
+  id: number;
+  title: string;
+  url: string;
+  body: string;
+  tags: string[];
+  is_published: boolean;
+  published_date: number;
+  meta_description: string;
+  meta_keywords: string;
+  author: string;
+  /** Path of a file in the store's WebDAV /product_images/ folder, '' when none. */
+  thumbnail_path: string;
+}
+
+/**
  * A product review (products_catalog.v3.yml "Product Review"): the reviewer's title and text, the
  * stars (0 to 5), the moderation state and when it was reviewed; BigCommerce stamps when it was
  * entered and changed. Dates are epoch milliseconds, answered as v3 date-times.
@@ -610,6 +659,8 @@ export class BcState {
   readonly orders: BcOrder[] = [];
   readonly coupons: BcCoupon[] = [];
   readonly reviews: BcReview[] = [];
+  readonly webPages: BcWebPage[] = [];
+  readonly blogPosts: BcBlogPost[] = [];
   readonly #counters = new Map<string, number>();
 
   constructor(settings: StoreSettings) {
