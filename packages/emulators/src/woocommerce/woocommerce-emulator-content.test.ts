@@ -164,6 +164,19 @@ describe('WooCommerce emulator pages and posts (wp/v2)', () => {
     const bytes = await fetch(String(one.body.source_url));
     expect(Buffer.from(await bytes.arrayBuffer())).toEqual(png);
 
+    // Sideloading by address: the store downloads it; the alt text of that request is not kept.
+    const side = await call('POST', '/media', { url: String(one.body.source_url), alt_text: 'x' });
+    expect(side).toMatchObject({ status: 201, body: { alt_text: '' } });
+    expect(
+      await call('POST', '/media', { url: `${emu.url}/wp-content/uploads/none.png` }),
+    ).toMatchObject({ status: 500, body: { code: 'http_404' } });
+    expect(await call('POST', '/media', { url: 'https://example.org/a.png' })).toMatchObject({
+      status: 400,
+      body: { code: 'rest_invalid_param' },
+    });
+    const altered = await call('POST', `/media/${String(side.body.id)}`, { alt_text: 'Now' });
+    expect(altered.body.alt_text).toBe('Now');
+
     const news = (await call('GET', '/categories?slug=news')).body[0] as Obj;
     expect(await call('POST', '/categories', { name: 'news' })).toMatchObject({
       status: 400,

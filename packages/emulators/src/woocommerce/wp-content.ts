@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import spec from '../../specs/woocommerce/wp-v2-index.wordpress-7.1.json' with { type: 'json' };
 import type { EmulatorRequest, EmulatorResponse } from '../framework/server.ts';
 import { compileRoutePattern, type ArgSchema } from './route-table.ts';
@@ -125,7 +126,10 @@ export class WpContent {
   home = '';
   readonly defaultCategoryId: number;
 
-  constructor(private readonly store: WooStore) {
+  private readonly store: WooStore;
+
+  constructor(store: WooStore) {
+    this.store = store;
     this.users.set(1, {
       id: 1,
       username: 'admin',
@@ -473,7 +477,7 @@ export class WpContent {
       return wpError(
         401,
         'invalid_username',
-        'Unknown username. Check again or try your email address.',
+        '<strong>Error:</strong> Unknown username. Check again or try your email address.',
       );
     const ok = user.applicationPasswords.some(
       (p) => p.length === password.length && timingSafeEqual(Buffer.from(p), Buffer.from(password)),
@@ -509,7 +513,11 @@ export class WpContent {
       );
     const isMedia = found.route.pattern.startsWith('/wp/v2/media');
     let body: Record<string, unknown> = {};
-    const raw = isMedia && method === 'POST' && !found.params.id;
+    const raw =
+      isMedia &&
+      method === 'POST' &&
+      !found.params.id &&
+      !String(request.headers['content-type'] ?? '').includes('json');
     if (!raw && request.body.length > 0 && method !== 'GET') {
       try {
         const parsed: unknown = JSON.parse(request.body.toString('utf8'));
@@ -712,13 +720,56 @@ export class WpContent {
     return { status: 200, body: this.postJson(saved, 'edit') };
   }
 
-  private mediaRoute(
+  /**
+   * POST wp/v2/media with `url`: the store downloads the image itself (WordPress 7.1). As a real
+   * store answers: an address it may not reach is an invalid parameter, an answer other than 2xx
+   * is a 500 named after its status (http_404), a file that is no image is rest_invalid_url; the
+   * alt_text of the same request is not applied.
+   */
+  private async sideload(values: Record<string, unknown>): Promise<EmulatorResponse> {
+    const url = String(values.url);
+    let fetched: { bytes: Buffer; contentType: string };
+    try {
+      fetched = await this.store.fetchImage(url);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : '';
+      const status = Object.entries(STATUS_CODES).find(([, text]) => text === message)?.[0];
+      if (status) throw new RestError(500, `http_${status}`, message, { code: Number(status) });
+      if (/file type/.test(message))
+        throw new RestError(
+          400,
+          'rest_invalid_url',
+          'The provided URL does not point to a supported image file.',
+        );
+      throw new RestError(400, 'rest_invalid_param', 'Invalid parameter(s): url', {
+        params: {
+          url: 'Invalid URL. Provide a valid, publicly reachable HTTP or HTTPS image URL.',
+        },
+      });
+    }
+    const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? 'image').replace(
+      /[^A-Za-z0-9._-]/g,
+      '-',
+    );
+    const attachment = this.store.addAttachment(
+      this.store.uniqueUploadPath(fileName),
+      '',
+      this.store.now(),
+      fileName.replace(/\.[^.]+$/, ''),
+    );
+    attachment.bytes = fetched.bytes;
+    attachment.contentType = fetched.contentType;
+    attachment.source = url;
+    return { status: 201, body: this.mediaJson(attachment.id) };
+  }
+
+  private async mediaRoute(
     method: string,
     id: number,
     values: Record<string, unknown>,
     user: WpUser | undefined,
     request: EmulatorRequest,
-  ): EmulatorResponse {
+  ): Promise<EmulatorResponse> {
     if (method === 'GET' && !id) {
       const ids = [...this.store.attachments.keys()].sort((a, b) => b - a);
       return this.list(ids, values, (i) => this.mediaJson(i));
@@ -730,6 +781,7 @@ export class WpContent {
           'rest_cannot_create',
           'Sorry, you are not allowed to upload media on this site.',
         );
+      if (values.url !== undefined) return this.sideload(values);
       if (request.body.length === 0)
         throw new RestError(400, 'rest_upload_no_data', 'No data supplied.');
       const disposition = String(request.headers['content-disposition'] ?? '');
