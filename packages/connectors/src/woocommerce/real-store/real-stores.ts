@@ -60,7 +60,8 @@ export type RealStoreSetup =
 
 const run = promisify(execFile);
 
-function loadStore(file: string): RealStore {
+/** A store of the kit as its store.json describes it. */
+export function loadStore(file: string): RealStore {
   const json = JSON.parse(readFileSync(file, 'utf8')) as StoreFile;
   return {
     name: json.name,
