@@ -449,6 +449,8 @@ export class ContentAccess {
     idMap: IdMap,
     warnings: string[],
     assets: { key: string; destinationId: string }[],
+    /** Leaves a new featured image to after the create (see writeOne). */
+    imageLater = false,
   ): Promise<{ body: Record<string, unknown>; incomplete: boolean }> {
     const body: Record<string, unknown> = {
       title: record.title,
@@ -474,7 +476,9 @@ export class ContentAccess {
         `The store has no WordPress user named '${record.authorName}': written as the connected user's.`,
       );
     let incomplete = false;
-    if (record.featuredImageUrl) {
+    if (record.featuredImageUrl && imageLater) {
+      // Set once the page exists.
+    } else if (record.featuredImageUrl) {
       const media = await this.featuredMedia(
         record.featuredImageUrl,
         record.featuredImageAlt,
@@ -582,9 +586,26 @@ export class ContentAccess {
       };
     const warnings: string[] = [];
     const assets: { key: string; destinationId: string }[] = [];
-    const { body, incomplete } = await this.body(entity, record, idMap, warnings, assets);
+    // WordPress keeps a page's slug unique among pages and media files alike: an image stored
+    // first under the page's own slug ('contact.png' -> 'contact') would push a new page to
+    // 'contact-2'. So a new page gets a featured image not stored yet after it exists.
+    const imageLater =
+      !target &&
+      entity === 'pages' &&
+      record.featuredImageUrl !== null &&
+      !this.images.has(record.featuredImageUrl) &&
+      !(Number(idMap.asset?.('image', record.featuredImageUrl)) > 0);
+    const { body, incomplete: partial } = await this.body(
+      entity,
+      record,
+      idMap,
+      warnings,
+      assets,
+      imageLater,
+    );
+    let incomplete = partial;
     const assetRecords = assets.map((a) => ({ kind: 'image' as const, ...a }));
-    const extras = {
+    const extras: Pick<WriteOutcome, 'warnings' | 'incomplete' | 'assets'> = {
       ...(warnings.length ? { warnings } : {}),
       ...(incomplete ? { incomplete: true } : {}),
       ...(assetRecords.length ? { assets: assetRecords } : {}),
@@ -627,6 +648,30 @@ export class ContentAccess {
     if ('refused' in data)
       return { sourceId: record.id, outcome: 'failed', reason: String(data.refused) };
     this.created.add(data.id);
+    if (imageLater && record.featuredImageUrl) {
+      const media = await this.featuredMedia(
+        record.featuredImageUrl,
+        record.featuredImageAlt,
+        idMap,
+      );
+      if ('id' in media) {
+        await this.client.request('POST', `${route(entity)}/${data.id}`, {
+          body: { featured_media: media.id },
+          schema: wpPostSchema,
+          retryable: true,
+        });
+        assetRecords.push({
+          kind: 'image',
+          key: record.featuredImageUrl,
+          destinationId: String(media.id),
+        });
+        extras.assets = assetRecords;
+      } else {
+        warnings.push(media.error);
+        incomplete = true;
+        extras.incomplete = true;
+      }
+    }
     if (
       record.slug &&
       data.slug !== record.slug &&
@@ -673,6 +718,8 @@ export class ContentAccess {
   }
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Records in an order that puts each page after its parent when both are among them. */
 function parentsFirst(records: (CanonicalPage | Post)[]): (CanonicalPage | Post)[] {
   const ids = new Set(records.map((r) => r.id));
@@ -699,7 +746,8 @@ function sameContent(wp: WpPost, body: Record<string, unknown>): boolean {
     [wp.title.raw, body.title],
     [wp.content.raw, body.content],
     [wp.excerpt.raw, body.excerpt],
-    [wp.slug, body.slug],
+    // A slug WordPress made unique ('contact-2': the one asked for is another's) stays so.
+    [new RegExp(`^${escapeRegExp(String(body.slug))}(-\\d+)?$`).test(wp.slug), true],
     [wp.status, body.status],
     [wp.featured_media, body.featured_media ?? wp.featured_media],
     [wp.author, body.author ?? wp.author],

@@ -282,14 +282,14 @@ describe('WooCommerce pages and posts written into a store', () => {
 
   it("links the merchant's own page of the same slug and never changes it", async () => {
     const mine = emu.store.wp.savePost('page', {
-      title: 'Contact',
-      slug: 'contact',
+      title: 'Imprint',
+      slug: 'imprint',
       content: '<p>The merchant’s own</p>',
       status: 'publish',
     });
     const connection = connect(emu);
     const ids = new MemoryIdMap();
-    const outcomes = await connection.write('pages', [webPage('c1', 'Contact')], ids);
+    const outcomes = await connection.write('pages', [webPage('c1', 'Imprint')], ids);
     expect(outcomes[0]).toMatchObject({
       outcome: 'skipped',
       linked: true,

@@ -234,6 +234,7 @@ export class WpContent {
     // wp_unique_post_slug(): drafts and pending posts keep any slug; a page's slug is unique
     // among its siblings, a post's among all posts (any status but the bin's own copies).
     if (post.status === 'draft' || post.status === 'pending') return wanted;
+    // A page's slug is also checked against media files (WordPress checks both together).
     const taken = (slug: string) =>
       [...this.posts.values()].some(
         (p) =>
@@ -241,7 +242,13 @@ export class WpContent {
           p.type === post.type &&
           p.slug === slug &&
           (post.type === 'post' || p.parent === post.parent),
-      );
+      ) ||
+      (post.type === 'page' &&
+        post.parent === 0 &&
+        // Only files stored before the page: a later one got a slug of its own ('-2').
+        [...this.store.attachments.values()].some(
+          (a) => a.id < post.id && sanitizeTitle(a.name) === slug,
+        ));
     if (!taken(wanted)) return wanted;
     let n = 2;
     while (taken(`${wanted}-${n}`)) n++;

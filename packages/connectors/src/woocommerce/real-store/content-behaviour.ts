@@ -130,6 +130,11 @@ export function describeContentBehaviour(
       expect(media.alt_text).toBe('');
       const altered = await send('POST', `media/${String(media.id)}`, { alt_text: 'Kept' });
       expect(altered.body.alt_text).toBe('Kept');
+      // A page's slug is unique among media files too: a file stored before it takes the slug.
+      const page = await made('pages', { title: 'Icon', slug: 'tiktok-white', status: 'publish' });
+      expect(page.slug).toBe('tiktok-white-2');
+      const post = await made('posts', { title: 'Icon', slug: 'tiktok-white', status: 'publish' });
+      expect(post.slug).toBe('tiktok-white');
       expect(await send('POST', 'media', { url: `${store.url}/nope/missing.png` })).toMatchObject({
         status: 500,
         body: { code: 'http_404' },
