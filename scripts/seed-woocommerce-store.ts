@@ -7,14 +7,18 @@
 // afterwards, custom meta on products, variations, customers and orders, a grouped and an
 // external product, downloadable and virtual products, global and local attributes, product
 // reviews in every status, brands in two levels (with an HTML description and a logo, bare, a name
-// with an ampersand) that the products name.
+// with an ampersand) that the products name, and WordPress's own pages (a parent with a child,
+// block HTML, a draft, a private one) and blog posts (nested categories, tags, a featured image, an
+// excerpt, a scheduled one) through wp/v2 with an application password the script makes by HTTP
+// (real-store/wordpress-password.ts).
 //
 //   node scripts/seed-woocommerce-store.ts <store.json>
 //
 // store.json is the file the WooCommerce test-store kit writes for each store (url_https,
 // consumer_key, consumer_secret, ca_cert). Images are served to the store from a small http
 // server on 127.0.0.1 that this script runs while it seeds; the store downloads them into its
-// media library. The last record written is the coupon `replatform-seed-v2` (v2 added brands): a
+// media library. The last record written is the coupon `replatform-seed-v3` (v2 added brands, v3
+// pages and posts): a
 // store holding it is complete, and the script leaves it alone. A store with other data (one
 // seeded by an earlier version included) is refused, and CI makes that store again.
 import { readFileSync } from 'node:fs';
@@ -22,12 +26,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StoreFile } from '@replatform/connectors/woocommerce/real-store/real-stores';
 import { WooRest } from '@replatform/connectors/woocommerce/real-store/store-rest';
+import { loadStore } from '@replatform/connectors/woocommerce/real-store/real-stores';
+import { withWordPress } from '@replatform/connectors/woocommerce/real-store/wordpress-password';
 import { png } from '@replatform/connectors/woocommerce/real-store/test-image';
 
 type Json = Record<string, unknown>;
 type WcRecord = Json & { id: number };
 
-const COMPLETE = 'replatform-seed-v2';
+const COMPLETE = 'replatform-seed-v3';
 
 /** Ten colours by ten sizes: the 100 variations of one product. */
 const colours = [
@@ -79,7 +85,82 @@ async function imageServer(): Promise<{ server: Server; url: (name: string) => s
 const meta = (entries: Record<string, unknown>) =>
   Object.entries(entries).map(([key, value]) => ({ key, value }));
 
-async function seed(store: WooRest, imageUrl: (name: string) => string): Promise<string[]> {
+/** WordPress's pages and blog posts (wp/v2), the hard cases of each. */
+async function seedContent(
+  wp: WooRest,
+  imageUrl: (name: string) => string,
+  say: (line: string) => void,
+): Promise<void> {
+  const about = await wp.post('pages', {
+    title: 'Über uns – who we are',
+    slug: 'ueber-uns',
+    status: 'publish',
+    date_gmt: '2024-02-01T09:00:00',
+    menu_order: 1,
+    content:
+      '<!-- wp:heading -->\n<h2 class="wp-block-heading">Wer wir sind 🌿</h2>\n<!-- /wp:heading -->\n\n<!-- wp:paragraph -->\n<p>Ein kleines Team in <strong>Köln</strong> &amp; Kyoto.</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:list -->\n<ul class="wp-block-list"><!-- wp:list-item -->\n<li>Seit 2019</li>\n<!-- /wp:list-item --></ul>\n<!-- /wp:list -->',
+  });
+  await wp.post('pages', {
+    title: '日本の店舗',
+    slug: 'japan',
+    parent: about.id,
+    status: 'publish',
+    menu_order: 0,
+    content: '<!-- wp:paragraph -->\n<p>京都の店舗は月曜日休みです。</p>\n<!-- /wp:paragraph -->',
+  });
+  await wp.post('pages', {
+    title: 'Sommerschlussverkauf (Entwurf)',
+    status: 'draft',
+    content: '<p>Noch nicht angekündigt.</p>',
+  });
+  await wp.post('pages', {
+    title: 'Intern: Lieferanten',
+    status: 'private',
+    content: '<p>Nur für das Team.</p>',
+  });
+  say('pages: 4 (a parent with a child, block HTML, a draft, a private one)');
+
+  const guides = await wp.post('categories', { name: 'Ratgeber & Pflege' });
+  const linen = await wp.post('categories', { name: 'Leinen', parent: guides.id });
+  const stories = await wp.post('categories', { name: 'Geschichten' });
+  const tag = async (name: string) => (await wp.post('tags', { name })).id;
+  const [care, kyoto] = [await tag('pflege'), await tag('京都')];
+  const image = await wp.post('media', { url: imageUrl(imageFiles[0] ?? '') });
+  await wp.post(`media/${image.id}`, { alt_text: 'Gefaltetes Leinen im Regal' });
+  await wp.post('posts', {
+    title: 'Leinen richtig pflegen',
+    status: 'publish',
+    date_gmt: '2024-05-02T08:00:00',
+    categories: [linen.id],
+    tags: [care],
+    featured_media: image.id,
+    excerpt: '<p>Drei Regeln für weiches Leinen – jahrelang.</p>',
+    content:
+      '<!-- wp:paragraph -->\n<p>Bei 40° waschen, flach trocknen, feucht bügeln.</p>\n<!-- /wp:paragraph -->',
+  });
+  await wp.post('posts', {
+    title: 'Besuch in Kyoto',
+    status: 'future',
+    date_gmt: '2099-06-10T10:00:00',
+    categories: [stories.id, guides.id],
+    tags: [kyoto, care],
+    content: '<p>Ein Besuch in der Werkstatt.</p>',
+  });
+  await wp.post('posts', {
+    title: 'Feiertage (Entwurf)',
+    status: 'draft',
+    content: '<p>24.–26. Dezember geschlossen.</p>',
+  });
+  say(
+    'posts: 3 (a nested category, tags, a featured image with alt text, an excerpt, a scheduled one, a draft)',
+  );
+}
+
+async function seed(
+  store: WooRest,
+  wp: WooRest,
+  imageUrl: (name: string) => string,
+): Promise<string[]> {
   const log: string[] = [];
   const say = (line: string) => {
     log.push(line);
@@ -904,6 +985,8 @@ async function seed(store: WooRest, imageUrl: (name: string) => string): Promise
     `reviews: ${reviewed.length} (approved, held, in the bin, spam; one verified buyer, one without stars)`,
   );
 
+  await seedContent(wp, imageUrl, say);
+
   await store.post('coupons', {
     code: COMPLETE,
     discount_type: 'fixed_cart',
@@ -946,7 +1029,13 @@ async function main(): Promise<void> {
     const { server, url } = await imageServer();
     try {
       const started = Date.now();
-      await seed(store, url);
+      // Pages and posts are WordPress's: an application password made as an owner makes one.
+      const wp = new WooRest(await withWordPress(loadStore(path)), 'wp/v2');
+      try {
+        await seed(store, wp, url);
+      } finally {
+        await wp.close();
+      }
       console.log(`seeded ${file.url_https} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } finally {
       server.close();

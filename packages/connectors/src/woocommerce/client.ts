@@ -53,6 +53,18 @@ export interface WcResult<T> {
   data: T;
 }
 
+/** WordPress's own REST namespace (pages, posts, media, users), opened by an application password. */
+export const isWordPressPath = (pathname: string) => /\/wp-json\/wp\/v2(\/|$)/.test(pathname);
+
+/** What a connection without a WordPress application password answers for pages and posts. */
+export function missingWordPressPassword(): ConnectorError {
+  return new ConnectorError(
+    'config',
+    'wordpress_password_missing',
+    "WooCommerce's API keys do not open the store's pages and blog posts, which are WordPress's: add a WordPress application password on the connect form to move pages and posts (a WordPress user name and an application password made under Users > Profile > Application Passwords).",
+  );
+}
+
 export class WooClient {
   readonly apiBase: string;
   private readonly credentials: WooCommerceCredentials;
@@ -136,6 +148,16 @@ export class WooClient {
   /** Credentials for one attempt: Basic over https, else a signature with a nonce of its own. */
   private authorise(method: string, url: URL): { url: string; headers: Record<string, string> } {
     const headers: Record<string, string> = { accept: 'application/json' };
+    if (isWordPressPath(url.pathname)) {
+      // WordPress's own namespace takes a user's application password, never WooCommerce's keys.
+      const { wordpressUser, wordpressApplicationPassword } = this.credentials;
+      if (!wordpressUser || !wordpressApplicationPassword) throw missingWordPressPassword();
+      const token = Buffer.from(
+        `${wordpressUser}:${wordpressApplicationPassword.replace(/\s+/g, '')}`,
+      ).toString('base64');
+      headers.authorization = `Basic ${token}`;
+      return { url: url.toString(), headers };
+    }
     if (this.https) {
       const token = Buffer.from(
         `${this.credentials.consumerKey}:${this.credentials.consumerSecret}`,
@@ -172,12 +194,14 @@ export class WooClient {
   private async send(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: URL,
-    body: string | undefined,
+    body: string | Uint8Array | undefined,
+    extraHeaders: Record<string, string> = {},
   ): Promise<ConnectorHttpResponse> {
     const caller = this.context.signal;
     caller?.throwIfAborted();
-    const { url: target, headers } = this.authorise(method, url);
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const { url: target, headers: signed } = this.authorise(method, url);
+    const headers = { ...signed, ...extraHeaders };
+    if (typeof body === 'string') headers['content-type'] = 'application/json';
     const deadline = attemptDeadline({
       limiter: this.options.limiter,
       timeoutMs: this.options.timeoutMs,
@@ -251,6 +275,13 @@ export class WooClient {
           ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
         },
       );
+    if ((status === 401 || status === 403) && isWordPressPath(url.pathname))
+      return new ConnectorError(
+        'config',
+        'auth_failed',
+        `WordPress refused the application password (${wcMessage}). Check the WordPress user name and its application password (Users > Profile > Application Passwords), and that the user may edit pages and posts.`,
+        { status },
+      );
     if (status === 401 || status === 403)
       return new ConnectorError(
         'config',
@@ -287,16 +318,33 @@ export class WooClient {
   async request<T>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
-    init: { query?: Query; body?: unknown; retryable?: boolean; schema: z.ZodType<T> },
+    init: {
+      query?: Query;
+      body?: unknown;
+      /** A file sent as it is (wp/v2/media), with its type and name. */
+      file?: { bytes: Uint8Array; contentType: string; fileName: string };
+      retryable?: boolean;
+      schema: z.ZodType<T>;
+    },
   ): Promise<WcResult<T>> {
     const url = this.url(path, init.query);
     const retryable = init.retryable ?? method === 'GET';
-    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const body = init.file
+      ? init.file.bytes
+      : init.body === undefined
+        ? undefined
+        : JSON.stringify(init.body);
+    const fileHeaders: Record<string, string> = init.file
+      ? {
+          'content-type': init.file.contentType,
+          'content-disposition': `attachment; filename="${init.file.fileName.replace(/["\\\r\n]/g, '')}"`,
+        }
+      : {};
     for (let attempt = 0; ; attempt++) {
       let error: ConnectorError;
       try {
         this.tally.requests += 1;
-        const response = await this.send(method, url, body);
+        const response = await this.send(method, url, body, fileHeaders);
         if (response.status >= 200 && response.status < 300) {
           let json: unknown;
           try {
@@ -339,6 +387,27 @@ export class WooClient {
       });
       await this.options.sleep(delay, this.context.signal);
     }
+  }
+
+  /** Whether this connection may open wp/v2 (pages and posts). */
+  get hasWordPressPassword(): boolean {
+    return Boolean(this.credentials.wordpressUser && this.credentials.wordpressApplicationPassword);
+  }
+
+  /** Downloads a file from another address (a source store's image), as it is, without our keys. */
+  async download(url: string): Promise<{ bytes: Uint8Array; contentType: string }> {
+    const caller = this.context.signal;
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const response = await this.context.http.request({
+      method: 'GET',
+      url,
+      headers: {},
+      retryable: true,
+      signal: caller ? AbortSignal.any([caller, deadline]) : deadline,
+    });
+    if (response.status < 200 || response.status >= 300)
+      throw new Error(`the image's address answered HTTP ${response.status}`);
+    return { bytes: response.body, contentType: response.headers['content-type'] ?? '' };
   }
 
   get<T>(path: string, query: Query, schema: z.ZodType<T>): Promise<WcResult<T>> {

@@ -22,6 +22,9 @@ export const storeOwned: Partial<Record<EntityType, readonly string[]>> = {
   brands: ['imageUrl'],
   products: ['images.url', 'variants.imageUrl', 'updatedAt'],
   orders: ['updatedAt'],
+  // A featured image is uploaded into the destination's media library: its address is the store's.
+  pages: ['featuredImageUrl'],
+  posts: ['featuredImageUrl'],
 };
 
 /** Unsupported fields WooCommerce fills itself: its own numbers and dates. */
@@ -29,6 +32,10 @@ export const storeAssigned: Partial<Record<EntityType, readonly string[]>> = {
   coupons: ['createdAt'],
   customers: ['createdAt'],
   orders: ['number', 'createdAt', 'refunds.createdAt', 'notes.createdAt'],
+  // The connected user when the destination has no user of the author's name; WordPress's own
+  // modification date.
+  pages: ['authorName', 'updatedAt'],
+  posts: ['authorName', 'updatedAt'],
 };
 
 /** The store's records as WooCommerce answers them, for the native tests of the suite. */

@@ -54,6 +54,9 @@ const routes: Record<EntityType, string> = {
   customers: '/customers',
   orders: '/orders',
   reviews: '/products/reviews',
+  // WordPress's own (wp/v2), opened by the application password, in every status but the bin.
+  pages: '/wp-json/wp/v2/pages',
+  posts: '/wp-json/wp/v2/posts',
 };
 
 const importersCoupon = (r: Json) =>
@@ -76,7 +79,15 @@ export async function readNative(
       ? (await Promise.all(reviewLists.map((status) => all(client, routes.reviews, { status }))))
           .flat()
           .sort((a, b) => Number(a.id) - Number(b.id))
-      : await all(client, routes[entity], entity === 'coupons' ? { status: 'any' } : {});
+      : await all(
+          client,
+          routes[entity],
+          entity === 'coupons'
+            ? { status: 'any' }
+            : entity === 'pages' || entity === 'posts'
+              ? { status: 'publish,future,draft,pending,private' }
+              : {},
+        );
   const records = listed.filter(
     (r) =>
       (entity !== 'categories' || r.slug !== 'uncategorized') &&
@@ -123,7 +134,20 @@ export async function variationKeys(client: WooClient): Promise<Map<string, stri
  * What WooCommerce assigns itself when a record is written, and the REST API cannot set: left out
  * of a comparison of two stores' own fields.
  */
+const contentAssigned = {
+  modified: 'WordPress stamps the modification date itself.',
+  modified_gmt: 'WordPress stamps the modification date itself.',
+  date: "A draft's date is the day it is written at the destination (WordPress fills it); publication dates are compared in the model (publishedAt).",
+  date_gmt:
+    "A draft's date is the day it is written at the destination (WordPress fills it); publication dates are compared in the model (publishedAt).",
+  author:
+    "Each store's own WordPress user: the one of the author's name where the destination has one, else the connected user.",
+  featured_media: "The id of the store's own copy of the featured image in its media library.",
+};
+
 export const assignedOnWrite: Partial<Record<EntityType, Readonly<Record<string, string>>>> = {
+  pages: contentAssigned,
+  posts: contentAssigned,
   categories: {
     menu_order: "WooCommerce 11's REST API cannot set a category's sort position.",
   },

@@ -754,7 +754,107 @@ const reviewFields: Record<string, SourceField> = {
   _links: links,
 };
 
+/** What a page and a post of wp/v2 share (`context=edit`). */
+const contentFields = (kind: 'page' | 'post'): Record<string, SourceField> => ({
+  id: { assigned: 'WordPress numbers posts, pages and media in one sequence' },
+  date: {
+    converted: 'publishedAt',
+    how: "the store's local time of date_gmt (read through date_gmt).",
+  },
+  date_gmt: {
+    converted: 'publishedAt',
+    how: 'the publication date, also a scheduled one; WordPress fills a draft’s or pending one’s with the day it was started, which is no publication date: read as none (null).',
+  },
+  guid: { assigned: "WordPress's permanent identifier of the post (its first address)" },
+  modified: { converted: 'updatedAt', how: "the store's local time of modified_gmt." },
+  modified_gmt: { carried: 'updatedAt' },
+  password: {
+    notCarried:
+      'Protected by a password, which the model cannot carry and a migration never moves unseen: read as private (shown to the staff only) so it does not become public at the destination; protect it with a password there again.',
+  },
+  slug: { carried: 'slug' },
+  status: {
+    converted: 'status',
+    how: 'publish → published, future → scheduled, draft, pending and private as they are; a password-protected published one → private (see password).',
+  },
+  type: { assigned: `always '${kind}'` },
+  link: {
+    converted: 'sourceUrlPath',
+    how: 'the path of the permalink when published or private; a draft’s, pending or scheduled one’s link is a preview (?page_id= / ?p=): no storefront path (null).',
+    // Each store has its own address and numbers its previews itself: the path is what counts.
+    meaning: (value: unknown) =>
+      typeof value === 'string' && URL.canParse(value) && !new URL(value).search
+        ? new URL(value).pathname
+        : null,
+  },
+  'title.raw': { carried: 'title' },
+  'title.rendered': { assigned: 'the title as the theme shows it (texturised)' },
+  'content.raw': { carried: 'body' },
+  'content.rendered': {
+    assigned: 'the content as the theme shows it (blocks and shortcodes rendered)',
+  },
+  'content.protected': { assigned: 'whether a password protects it (see password)' },
+  'content.block_version': { assigned: 'whether the content is made of blocks (from content.raw)' },
+  'excerpt.raw': { carried: 'excerpt' },
+  'excerpt.rendered': {
+    assigned: 'the excerpt as the theme shows it (made from the content when empty)',
+  },
+  'excerpt.protected': { assigned: 'whether a password protects it (see password)' },
+  author: {
+    converted: 'authorName',
+    how: "the display name (name) of the WordPress user (users?context=edit); '' when the user is gone.",
+  },
+  featured_media: {
+    converted: ['featuredImageUrl', 'featuredImageAlt'],
+    how: "the media library item's source_url and alt_text (media?include=).",
+  },
+  comment_status: {
+    notCarried: 'Whether comments are open is not in the model (WordPress discussion setting).',
+  },
+  ping_status: {
+    notCarried:
+      'Whether pingbacks are accepted is not in the model (WordPress discussion setting).',
+  },
+  template: {
+    notCarried:
+      "The page template is the theme's own (a file of the source's theme); the model keeps no template.",
+  },
+  meta: {
+    assigned:
+      'only keys a plugin registers are listed; core WordPress registers footnotes, made from the footnote blocks of the content, which the body carries',
+  },
+  class_list: { assigned: 'CSS classes WordPress works out for the theme' },
+  permalink_template: { assigned: 'the permalink pattern WordPress works out' },
+  generated_slug: { assigned: 'the slug WordPress would make from the title' },
+  _links: links,
+});
+
+const pageFields: Record<string, SourceField> = {
+  ...contentFields('page'),
+  parent: { carried: 'parentId', ref: 'pages' },
+  menu_order: {
+    converted: 'position',
+    how: 'a negative menu_order (which WordPress keeps) is read as 0, the first place.',
+  },
+};
+
+const postFields: Record<string, SourceField> = {
+  ...contentFields('post'),
+  categories: {
+    converted: 'categories',
+    how: "the names of the post's categories (wp/v2/categories, WordPress's escaping undone); a category's parent is not carried.",
+  },
+  tags: { converted: 'tags', how: "the names of the post's tags (wp/v2/tags)." },
+  sticky: { notCarried: 'A sticky post (kept at the top of the blog) has no place in the model.' },
+  format: {
+    notCarried:
+      'A post format other than standard (aside, gallery, quote…) has no place in the model.',
+  },
+};
+
 export const nativeFields: NativeCatalogue = {
+  pages: pageFields,
+  posts: postFields,
   categories: categoryFields,
   brands: brandFields,
   products: productFields,
@@ -764,8 +864,45 @@ export const nativeFields: NativeCatalogue = {
   reviews: reviewFields,
 };
 
+const contentDestination = (kind: 'page' | 'post'): DestinationFields => ({
+  unsupported: {
+    seoTitle: `Core WordPress has no SEO title for a ${kind} (SEO plugins keep it, outside wp/v2).`,
+    seoDescription: `Core WordPress has no SEO description for a ${kind} (SEO plugins keep it, outside wp/v2).`,
+    seoKeywords: `Core WordPress has no SEO keywords for a ${kind}.`,
+    metafields: `wp/v2 writes only meta keys a plugin registered: a ${kind}'s custom fields are not written.`,
+    createdAt: `WordPress keeps no creation date apart from a ${kind}'s publication date.`,
+    authorName:
+      "WordPress keeps an author as one of its users, and a migration makes no user accounts (they need an e-mail address and a password the source does not give): a name the destination has a user of is kept, any other is written as the connected user's (its report row says so).",
+    updatedAt: 'WordPress stamps the modification date itself.',
+    ...(kind === 'post'
+      ? { blog: 'A WordPress site has one blog: the posts of every blog of the source go into it.' }
+      : {}),
+  },
+  converted: {
+    status:
+      'Each status has its WordPress twin (publish, future, draft, pending, private); a scheduled one whose date has passed is published by WordPress at once (its report row says so).',
+    publishedAt:
+      'Written as date_gmt for published, scheduled and private ones; a draft or pending one gets the day it is written, which WordPress shows as its date until it is published.',
+    featuredImageUrl:
+      "Downloaded from the source and uploaded into the destination's media library (POST wp/v2/media), once per address, with its alternative text; answered with its new address there.",
+    slug: `A published ${kind} whose slug another ${kind} of the store has gets WordPress's next free one (slug-2; the report row says so).`,
+    ...(kind === 'page'
+      ? {
+          parentId:
+            'A parent not migrated yet leaves the page at the top (and writes it again next run).',
+        }
+      : {
+          categories:
+            'Found by name among the WordPress categories (case folded), else created (at the top level).',
+          tags: 'Found by name among the WordPress tags (case folded), else created.',
+        }),
+  },
+});
+
 /** Canonical fields WooCommerce cannot hold as a destination, or holds in another form. */
 export const destinationFields: Partial<Record<EntityType, DestinationFields>> = {
+  pages: contentDestination('page'),
+  posts: contentDestination('post'),
   categories: {
     unsupported: {
       position:

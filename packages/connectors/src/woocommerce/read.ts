@@ -68,7 +68,7 @@ export function pageOf(checkpoint: Checkpoint | null): number {
   return Number(match[1]);
 }
 
-const nextCheckpoint = (page: number, totalPages: number): Checkpoint | null =>
+export const nextCheckpoint = (page: number, totalPages: number): Checkpoint | null =>
   page < totalPages ? { version: 1, cursor: `page:${page + 1}` } : null;
 
 function split<T>(converted: { id: number; result: Converted<T> }[]) {

@@ -2,6 +2,8 @@ import type { Brand } from '@replatform/canonical/brand';
 import type { Coupon } from '@replatform/canonical/coupon';
 import type { Customer } from '@replatform/canonical/customer';
 import {
+  pageDefaults,
+  postDefaults,
   brandDefaults,
   couponDefaults,
   customerDefaults,
@@ -13,6 +15,7 @@ import {
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
 import type { Review } from '@replatform/canonical/review';
+import type { Page as ContentPage, Post } from '@replatform/canonical/content';
 
 /** Canonical records for the connector's tests: neutral values, and what each test sets. */
 
@@ -149,6 +152,46 @@ export function review(id: string, productId: string, overrides: Partial<Review>
     status: 'approved',
     verified: false,
     createdAt: '2024-03-04T05:06:07.000Z',
+    ...overrides,
+  };
+}
+
+/** A published top page unless the overrides say otherwise. */
+export function webPage(
+  id: string,
+  title: string,
+  overrides: Partial<ContentPage> = {},
+): ContentPage {
+  return {
+    ...pageDefaults(),
+    id,
+    title,
+    slug: title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, ''),
+    body: `<p>${title}</p>`,
+    status: 'published',
+    publishedAt: '2024-02-01T09:00:00Z',
+    sourceUrlPath: null,
+    ...overrides,
+  };
+}
+
+/** A published blog post unless the overrides say otherwise. */
+export function blogPost(id: string, title: string, overrides: Partial<Post> = {}): Post {
+  return {
+    ...postDefaults(),
+    id,
+    title,
+    slug: title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, ''),
+    body: `<p>${title}</p>`,
+    status: 'published',
+    publishedAt: '2024-05-02T08:00:00Z',
+    sourceUrlPath: null,
     ...overrides,
   };
 }

@@ -40,6 +40,8 @@ describeConformance('woocommerce through the egress-guarded client', {
         storeUrl: emulator.url,
         consumerKey: emulator.consumerKey,
         consumerSecret: emulator.consumerSecret,
+        wordpressUser: emulator.wordpressUser,
+        wordpressApplicationPassword: emulator.wordpressApplicationPassword,
       },
       emulator,
       countStored: (entity) => storedCount(emulator, entity),

@@ -6,6 +6,7 @@ import type { Customer } from '@replatform/canonical/customer';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
 import type { Review } from '@replatform/canonical/review';
+import type { Page as ContentPage, Post } from '@replatform/canonical/content';
 import {
   defineConnector,
   type Checkpoint,
@@ -31,7 +32,15 @@ import { countReviews, readEntity, readIds, readMerchantCoupons } from './read.t
 import type { ReadContext } from './to-canonical.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
 import { anyJson, wcIdSchema, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
+import { z } from 'zod';
+
+const wpUserMeSchema = z.looseObject({
+  id: z.number(),
+  name: z.string(),
+  roles: z.array(z.string()).optional(),
+});
 import { BrandWriter } from './write-brands.ts';
+import { ContentAccess, type ContentEntity } from './content.ts';
 import { CategoryWriter } from './write-categories.ts';
 import { CouponWriter } from './write-coupons.ts';
 import { CustomerWriter } from './write-customers.ts';
@@ -62,7 +71,10 @@ export interface ConnectionOptions extends ClientOptions {
   emailSwitch?: EmailSwitchOptions;
 }
 
-const countPaths: Record<Exclude<EntityType, 'coupons' | 'reviews'>, string> = {
+const isContent = (entity: EntityType): entity is ContentEntity =>
+  entity === 'pages' || entity === 'posts';
+
+const countPaths: Record<Exclude<EntityType, 'coupons' | 'reviews' | ContentEntity>, string> = {
   categories: '/products/categories',
   brands: '/products/brands',
   products: '/products',
@@ -80,6 +92,8 @@ export class WooCommerceConnection implements Connection {
   private readonly customers: CustomerWriter;
   private readonly orders: OrderWriter;
   private readonly reviews: ReviewWriter;
+  /** Pages and blog posts: WordPress's, through wp/v2 with the application password. */
+  readonly content: ContentAccess;
   private readonly emails: EmailSwitch;
   private readonly state = new ImportState();
 
@@ -100,6 +114,7 @@ export class WooCommerceConnection implements Connection {
     this.customers = new CustomerWriter(this.client, this.state);
     this.orders = new OrderWriter(this.client, this.state);
     this.reviews = new ReviewWriter(this.client, this.state);
+    this.content = new ContentAccess(this.client);
     this.emails = new EmailSwitch(this.client, emailSwitch);
   }
 
@@ -113,6 +128,7 @@ export class WooCommerceConnection implements Connection {
 
   async check(options: CheckOptions = {}): Promise<CheckResult> {
     const result = await this.checkRead();
+    if (this.client.hasWordPressPassword) await this.checkWordPress();
     if (!options.write) return result;
     await this.checkWrite();
     return { ...result, canWrite: true };
@@ -152,6 +168,35 @@ export class WooCommerceConnection implements Connection {
     }
   }
 
+  /**
+   * The WordPress user and application password given for pages and posts: the user must exist,
+   * the password must be one of its application passwords, and the user must be able to edit
+   * pages and posts (an administrator's or editor's account).
+   */
+  private async checkWordPress(): Promise<void> {
+    let user;
+    try {
+      user = (await this.client.get('/wp-json/wp/v2/users/me', { context: 'edit' }, wpUserMeSchema))
+        .data;
+    } catch (error) {
+      if (error instanceof ConnectorError && error.code === 'not_woocommerce')
+        throw new ConnectorError(
+          'config',
+          'wordpress_api_missing',
+          "The store's WordPress REST API (wp/v2) is not reachable: pages and posts cannot be moved. Check that no plugin or host blocks /wp-json/wp/v2.",
+          { cause: error },
+        );
+      throw error;
+    }
+    const roles = user.roles ?? [];
+    if (!roles.some((r) => r === 'administrator' || r === 'editor'))
+      throw new ConnectorError(
+        'config',
+        'insufficient_permissions',
+        `The WordPress user '${user.name}' may not edit every page and post: make the application password for an administrator or editor.`,
+      );
+  }
+
   private async checkRead(): Promise<CheckResult> {
     let status;
     try {
@@ -187,6 +232,7 @@ export class WooCommerceConnection implements Connection {
   }
 
   async count(entity: EntityType): Promise<number> {
+    if (isContent(entity)) return this.content.count(entity);
     // The store's coupons include the importer's own records, which are not migrated.
     if (entity === 'coupons') return (await readMerchantCoupons(this.client)).length;
     // Approved and held, spam, and the bin: no one list holds them all.
@@ -202,6 +248,10 @@ export class WooCommerceConnection implements Connection {
     entity: E,
     checkpoint: Checkpoint | null,
   ): AsyncIterable<Page<E>> {
+    if (isContent(entity)) {
+      yield* this.content.read(entity, checkpoint) as AsyncIterable<Page<E>>;
+      return;
+    }
     yield* readEntity(this.client, await this.storeInfo(), entity, checkpoint);
   }
 
@@ -209,6 +259,7 @@ export class WooCommerceConnection implements Connection {
     entity: E,
     ids: readonly string[],
   ): Promise<EntityRecord[E][]> {
+    if (isContent(entity)) return (await this.content.readByIds(entity, ids)) as EntityRecord[E][];
     const info = await this.storeInfo();
     this.#byIdContext ??= {
       currency: info.currency,
@@ -227,12 +278,14 @@ export class WooCommerceConnection implements Connection {
     idMap: IdMap,
   ): Promise<WriteOutcome[]> {
     if (records.length === 0) return [];
+    if (isContent(entity))
+      return this.content.write(entity, records as (ContentPage | Post)[], idMap);
     this.#byIdContext = undefined;
     await this.emails.beat();
     const sent =
       entity === 'categories'
         ? undefined
-        : this.state.unanswered[entity as Exclude<E, 'categories'>];
+        : this.state.unanswered[entity as Exclude<E, 'categories' | ContentEntity>];
     try {
       const outcomes =
         entity === 'categories'
@@ -309,8 +362,28 @@ export const wooCommerceConnector = defineConnector<WooCommerceCredentials>({
   label: 'WooCommerce',
   credentialsSchema: wooCommerceCredentialsSchema,
   capabilities: {
-    read: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
-    write: ['categories', 'brands', 'products', 'coupons', 'customers', 'orders', 'reviews'],
+    read: [
+      'categories',
+      'brands',
+      'products',
+      'coupons',
+      'customers',
+      'orders',
+      'reviews',
+      'pages',
+      'posts',
+    ],
+    write: [
+      'categories',
+      'brands',
+      'products',
+      'coupons',
+      'customers',
+      'orders',
+      'reviews',
+      'pages',
+      'posts',
+    ],
     // The batch routes' maximum: a real store writes 100 simple products in about 3 s, 100
     // customers in 10 s, 100 orders in 9 s and 100 reviews in 1.5 s, alone, within the client's
     // 60 s deadline; a store that cannot gets smaller batches from then on (batch.ts).
@@ -322,6 +395,9 @@ export const wooCommerceConnector = defineConnector<WooCommerceCredentials>({
       customers: 100,
       orders: 100,
       reviews: 100,
+      // One request per page or post (wp/v2 has no batch route), with its image and terms.
+      pages: 20,
+      posts: 20,
     },
     pageSize: {
       categories: 100,
@@ -331,6 +407,8 @@ export const wooCommerceConnector = defineConnector<WooCommerceCredentials>({
       customers: 100,
       orders: 100,
       reviews: 100,
+      pages: 100,
+      posts: 100,
     },
     rateLimit: {
       description: 'No limit in the WooCommerce REST API itself; some hosts add their own.',

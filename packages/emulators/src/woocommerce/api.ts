@@ -123,6 +123,11 @@ export class WooApi {
     const restPath = path.replace(/^\/wp-json/, '').replace(/\/+$/, '') || '/';
     // WooCommerce authenticates requests to its own namespaces only; the root index is WordPress's.
     if (restPath === '/') return { status: 200, body: this.rootIndex() };
+    // WordPress's own namespace: application passwords, not WooCommerce's keys (wp-content.ts).
+    if (restPath === '/wp/v2' || restPath.startsWith('/wp/v2/')) {
+      this.store.wp.home = this.home;
+      return this.store.wp.handle(request, restPath);
+    }
 
     let authResult = this.auth.authenticate(request, this.home, this.https);
     if (authResult.kind === 'error') return authResult.response;

@@ -9,6 +9,7 @@ import {
 } from './shop.ts';
 import type { Json, Taxonomy } from './store.ts';
 import { escHtml } from './wp-text.ts';
+import { seedContent } from './seed-content.ts';
 
 /**
  * Fills a store with the platform-neutral sample store, in WooCommerce's shape, and then with what
@@ -317,6 +318,7 @@ export async function seedFromSample(store: WooStore, sample: SampleStore): Prom
   const coupons = seedCoupons(store, sample, products, categoryIds);
   seedOrders(store, sample, products, customers, coupons);
   seedReviews(store, sample, products);
+  seedContent(store, sample);
   seedTermDetails(store);
   // Seeding is history: nothing of it was e-mailed now.
   store.outbox.length = 0;

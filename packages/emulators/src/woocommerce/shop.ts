@@ -16,6 +16,7 @@ import {
 import { ProductReviews } from './reviews.ts';
 import { routeTable } from './route-table.ts';
 import { RestError } from './wp-rest.ts';
+import { WpContent } from './wp-content.ts';
 
 /** get_woocommerce_currencies(), as the orders route lists them. */
 const currencies = new Set(
@@ -304,6 +305,13 @@ export class WooStore extends CatalogStore {
   protected nextUserId = 2;
   protected nextItemId = 1;
   protected nextCommentId = 1;
+  /** WordPress's own pages, blog posts, their categories and tags, and its users (wp/v2). */
+  readonly wp: WpContent = new WpContent(this);
+
+  /** WordPress users (customers and authors) share one ID sequence; 1 is the administrator. */
+  userId(): number {
+    return this.nextUserId++;
+  }
 
   constructor(settings: StoreSettings, fetchImage: ImageFetcher) {
     super(settings, fetchImage);

@@ -536,7 +536,7 @@ export class CatalogStore {
   // -------------------------------------------------------------------------------------------
   // Media
 
-  private uniqueUploadPath(fileName: string): string {
+  uniqueUploadPath(fileName: string): string {
     const date = new Date(this.now());
     const dir = `/wp-content/uploads/${date.getUTCFullYear()}/${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
     const dot = fileName.lastIndexOf('.');

@@ -51,6 +51,11 @@ export interface WooCommerceEmulatorOptions extends Omit<EmulatorOptions, 'seed'
   batchItemsLimit?: number;
   /** How the store downloads images given by URL; by default only from 127.0.0.1/localhost. */
   fetchImage?: ImageFetcher;
+  /**
+   * The administrator's application password for wp/v2 (pages, posts, media), as WordPress shows
+   * it; default defaultApplicationPassword. The user name is 'admin'.
+   */
+  applicationPassword?: string;
 }
 
 export interface WooCommerceStoreCounts {
@@ -65,6 +70,9 @@ export interface WooCommerceStoreCounts {
   orders: number;
   /** Product reviews in every status (held, spam and binned ones too). */
   reviews: number;
+  /** WordPress pages and blog posts in every status but the bin. */
+  pages: number;
+  posts: number;
   attachments: number;
 }
 
@@ -73,11 +81,16 @@ export interface RunningWooCommerceEmulator extends RunningEmulator {
   consumerSecret: string;
   /** Base of the REST API, e.g. http://127.0.0.1:4312/wp-json/wc/v3 */
   apiUrl: string;
+  /** The WordPress user and application password that open wp/v2. */
+  wordpressUser: string;
+  wordpressApplicationPassword: string;
   store: WooStore & { counts(): WooCommerceStoreCounts; outbox: SentEmail[] };
 }
 
 export const defaultConsumerKey = 'ck_0a1b2c3d4e5f60718293a4b5c6d7e8f901234567';
 export const defaultConsumerSecret = 'cs_fedcba98765432100123456789abcdef01234567';
+/** The emulator administrator's application password (WordPress shows it in groups of four). */
+export const defaultApplicationPassword = 'Abcd EFGH ijkl MNOP qrst 1234';
 
 const sampleCsvPath = resolve(import.meta.dirname, 'sample-data/sample_products.csv');
 
@@ -156,6 +169,9 @@ export async function startWooCommerceEmulator(
   else if (seed !== 'empty')
     await seedFromSample(store, generateSampleStore({ ...sandboxCounts, ...seed }));
 
+  const applicationPassword = options.applicationPassword ?? defaultApplicationPassword;
+  store.wp.admin.applicationPasswords.push(applicationPassword.replace(/\s+/g, ''));
+
   const keys: ApiKey[] = [
     { consumerKey, consumerSecret, permissions: options.keyPermissions ?? 'read_write' },
     ...(options.extraKeys ?? []),
@@ -179,6 +195,8 @@ export async function startWooCommerceEmulator(
     customers: store.customers.size,
     orders: [...store.orders.values()].filter((o) => o.status !== 'trash').length,
     reviews: store.reviews.list({ status: 'any' }).length,
+    pages: store.wp.count('page'),
+    posts: store.wp.count('post'),
     attachments: store.attachments.size,
   });
   return {
@@ -186,6 +204,8 @@ export async function startWooCommerceEmulator(
     consumerKey,
     consumerSecret,
     apiUrl: `${running.url}/wp-json/wc/v3`,
+    wordpressUser: store.wp.admin.username,
+    wordpressApplicationPassword: applicationPassword,
     store: Object.assign(store, { counts }),
   };
 }

@@ -24,6 +24,8 @@ export const nativeEntities = [
   'orders',
   'reviews',
   'media',
+  'pages',
+  'posts',
 ] as const;
 export type NativeEntity = (typeof nativeEntities)[number];
 
@@ -43,12 +45,25 @@ export class NativeReader {
     this.#auth = `Basic ${Buffer.from(`${consumerKey}:${consumerSecret}`).toString('base64')}`;
   }
 
+  /** WooCommerce's keys for wc/v3; WordPress's own routes of pages and posts take the password. */
+  #authFor(path: string): string {
+    const { wordpressUser, wordpressApplicationPassword } = this.#store.credentials;
+    if (!path.startsWith('wp/v2/')) return this.#auth;
+    if (wordpressUser && wordpressApplicationPassword)
+      return `Basic ${Buffer.from(`${wordpressUser}:${wordpressApplicationPassword.replace(/\s+/g, '')}`).toString('base64')}`;
+    if (/^wp\/v2\/(pages|posts|users|categories|tags)/.test(path))
+      throw new Error(
+        `${this.#store.name}: WordPress's pages and posts need an application password (wordpress-password.ts makes one)`,
+      );
+    return this.#auth;
+  }
+
   async #get(path: string, query: Record<string, string | number>) {
     const response = await this.#http.request({
       method: 'GET',
       url: `${this.#store.url}/wp-json/${path}`,
       query,
-      headers: { authorization: this.#auth, accept: 'application/json' },
+      headers: { authorization: this.#authFor(path), accept: 'application/json' },
     });
     if (!response.ok)
       throw new Error(
@@ -73,7 +88,7 @@ export class NativeReader {
       method,
       url: `${this.#store.url}/wp-json/${path}`,
       headers: {
-        authorization: this.#auth,
+        authorization: this.#authFor(path),
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -145,6 +160,13 @@ export class NativeReader {
       case 'media':
         // WooCommerce's keys do not sign WordPress's own routes: the public view of the library.
         return this.list('wp/v2/media', {});
+      case 'pages':
+      case 'posts':
+        // Every status but the bin, as stored (the application password opens edit context).
+        return this.list(`wp/v2/${entity}`, {
+          ...edit,
+          status: 'publish,future,draft,pending,private',
+        });
     }
   }
 
@@ -163,7 +185,11 @@ export class NativeReader {
 
   async snapshot(): Promise<NativeSnapshot> {
     const out = {} as NativeSnapshot;
-    for (const entity of nativeEntities) out[entity] = await this.read(entity);
+    const { wordpressUser } = this.#store.credentials;
+    for (const entity of nativeEntities)
+      // Pages and posts only with a WordPress application password in the credentials.
+      out[entity] =
+        (entity === 'pages' || entity === 'posts') && !wordpressUser ? [] : await this.read(entity);
     return out;
   }
 }

@@ -60,7 +60,8 @@ export type RealStoreSetup =
 
 const run = promisify(execFile);
 
-function loadStore(file: string): RealStore {
+/** A store of the kit as its store.json describes it. */
+export function loadStore(file: string): RealStore {
   const json = JSON.parse(readFileSync(file, 'utf8')) as StoreFile;
   return {
     name: json.name,
@@ -169,6 +170,11 @@ export async function storedCount(store: RealStore, entity: EntityType): Promise
     // products in the bin (post-trashed).
     reviews:
       "SELECT COUNT(*) FROM wp_comments WHERE comment_type = 'review' AND comment_approved IN ('0', '1', 'spam', 'trash')",
+    // WordPress pages and posts in the statuses wp/v2 lists with status=publish,future,draft,pending,private.
+    pages:
+      "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'page' AND post_status IN ('publish', 'future', 'draft', 'pending', 'private')",
+    posts:
+      "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'post' AND post_status IN ('publish', 'future', 'draft', 'pending', 'private')",
   };
   return Number(await sql(store, queries[entity]));
 }

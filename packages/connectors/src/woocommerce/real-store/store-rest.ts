@@ -15,9 +15,24 @@ export class WooRest {
   readonly #auth: string;
   readonly #http: HttpClient;
 
-  constructor(store: Pick<RealStore, 'url' | 'credentials' | 'ca'>) {
-    this.#base = `${store.url}/wp-json/wc/v3`;
-    this.#auth = `Basic ${Buffer.from(`${store.credentials.consumerKey}:${store.credentials.consumerSecret}`).toString('base64')}`;
+  /**
+   * wc/v3 with the store's WooCommerce keys, or WordPress's wp/v2 (pages, posts, media, terms)
+   * with the application password in the credentials.
+   */
+  constructor(
+    store: Pick<RealStore, 'url' | 'credentials' | 'ca'>,
+    namespace: 'wc/v3' | 'wp/v2' = 'wc/v3',
+  ) {
+    this.#base = `${store.url}/wp-json/${namespace}`;
+    const { consumerKey, consumerSecret, wordpressUser, wordpressApplicationPassword } =
+      store.credentials;
+    if (namespace === 'wp/v2' && !(wordpressUser && wordpressApplicationPassword))
+      throw new Error('wp/v2 needs a WordPress application password in the credentials');
+    const pair =
+      namespace === 'wp/v2'
+        ? `${wordpressUser ?? ''}:${(wordpressApplicationPassword ?? '').replace(/\s+/g, '')}`
+        : `${consumerKey}:${consumerSecret}`;
+    this.#auth = `Basic ${Buffer.from(pair).toString('base64')}`;
     this.#http = createHttpClient({
       allowlist: [new URL(store.url).origin],
       ca: store.ca,

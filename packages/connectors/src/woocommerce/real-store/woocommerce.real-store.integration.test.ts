@@ -20,6 +20,8 @@ import {
 } from './native.ts';
 import { describeObservedBehaviour } from './observed-behaviour.ts';
 import { describeReviewRewrites } from './reviews-rewrite.ts';
+import { withWordPress } from './wordpress-password.ts';
+import { describeContentBehaviour } from './content-behaviour.ts';
 import {
   realStoreHttp,
   realStoreSetup,
@@ -149,6 +151,13 @@ if (!setup.ready) {
 } else {
   const { sources, destination, kit } = setup;
   const realOf = new Map<ConformanceStore<WooCommerceCredentials>, RealStore>();
+  // Pages and posts are WordPress's: each store gets an application password, made after any reset.
+  const opened = new Map<RealStore, RealStore>();
+  const open = async (store: RealStore): Promise<RealStore> => {
+    const withPassword = await withWordPress(store);
+    opened.set(store, withPassword);
+    return withPassword;
+  };
   const handle = (store: RealStore): ConformanceStore<WooCommerceCredentials> => {
     const made: ConformanceStore<WooCommerceCredentials> = {
       credentials: store.credentials,
@@ -170,10 +179,10 @@ if (!setup.ready) {
   const sourceReads = new Map<string, Promise<NativeRecord[]>>();
   const readNative = (store: RealStore, entity: NativeEntity | 'reviews') => {
     const read = () => {
-      const reader = new NativeReader(nativeHttp, store);
+      const reader = new NativeReader(nativeHttp, opened.get(store) ?? store);
       return entity === 'reviews' ? reader.reviews() : reader.read(entity);
     };
-    if (store === destination) return read();
+    if (store.file === destination.file) return read();
     const key = `${store.file} ${entity}`;
     const cached = sourceReads.get(key) ?? read();
     sourceReads.set(key, cached);
@@ -252,12 +261,13 @@ if (!setup.ready) {
           'a real store cannot inject faults; the emulator suites run this test (woocommerce.conformance*.test.ts)',
       },
       startStore: async (kind) => {
-        if (kind === 'seeded') return handle(source);
+        if (kind === 'seeded') return handle(opened.get(source) ?? (await open(source)));
         await resetStore(kit, destination);
-        return handle(destination);
+        return handle(await open(destination));
       },
     });
   }
   describeObservedBehaviour(destination, kit, () => nativeHttp);
   describeReviewRewrites(destination, kit, () => nativeHttp);
+  describeContentBehaviour(destination, kit, () => nativeHttp);
 }
