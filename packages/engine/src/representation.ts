@@ -115,6 +115,8 @@ const timestampFields: Partial<Record<EntityType, string[]>> = {
   customers: ['createdAt'],
   orders: ['createdAt', 'updatedAt'],
   reviews: ['createdAt'],
+  pages: ['publishedAt', 'createdAt', 'updatedAt'],
+  posts: ['publishedAt', 'createdAt', 'updatedAt'],
 };
 
 /**
@@ -139,5 +141,12 @@ export function normaliseRepresentation(entity: EntityType, form: Loose): Loose 
     normaliseAddressPhone(form.billingAddress);
     normaliseAddressPhone(form.shippingAddress);
   }
+  // A draft's date is each platform's own (when it was started, on WordPress and BigCommerce;
+  // none on Shopify): it is no publication date, so it is not compared.
+  if (
+    (entity === 'pages' || entity === 'posts') &&
+    (form.status === 'draft' || form.status === 'pending')
+  )
+    delete form.publishedAt;
   return form;
 }

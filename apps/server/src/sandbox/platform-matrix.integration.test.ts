@@ -16,15 +16,18 @@ import { routeToEmulators, startPlatformStore, type PlatformStore } from './sand
 const platforms: Platform[] = ['woocommerce', 'magento2', 'bigcommerce', 'shopify'];
 const sample = { seed: 11, products: 10, customers: 6, orders: 5 };
 /**
- * Every data type, but reviews only where neither store is one that cannot hold them, and brands
- * only into a store that keeps brand records (not Shopify).
+ * Every data type, but reviews only where neither store is one that cannot hold them, brands
+ * only into a store that keeps brand records (not Shopify), and blog posts only where neither
+ * store is Magento (no blog). The WooCommerce stores are connected with WordPress access.
  */
 const dataTypesFor = (from: Platform, to: Platform) => [
   'products',
   'customers',
   'orders',
   'coupons',
-  ...(['reviews', 'brands'] as const).filter((type) => !dataTypeUnavailable(type, from, to)),
+  ...(['reviews', 'brands', 'pages', 'posts'] as const).filter(
+    (type) => !dataTypeUnavailable(type, from, to),
+  ),
 ];
 /** The sample store's coupons: one of each kind, with the limits platforms differ on. */
 const sampleCoupons = 6;
@@ -32,6 +35,9 @@ const sampleCoupons = 6;
 const sampleReviews = 7;
 /** The sample store's brands: one per vendor its products may name. */
 const sampleBrands = 6;
+/** The sample store's web pages (a tree, a draft) and blog posts (a draft). */
+const samplePages = 5;
+const samplePosts = 4;
 
 interface Row {
   pair: string;
@@ -193,6 +199,10 @@ describe('all 16 platform pairs end to end (integration)', () => {
             expect(result.stats.brands?.migrated).toBe(result.stats.brands?.total);
             if (from !== 'shopify') expect(result.stats.brands?.total).toBe(sampleBrands);
           }
+          if (dataTypesFor(from, to).includes('pages'))
+            expect(result.stats.pages?.migrated).toBe(samplePages);
+          if (dataTypesFor(from, to).includes('posts'))
+            expect(result.stats.posts?.migrated).toBe(samplePosts);
           expect(verification?.missing, JSON.stringify(verification?.examples.missing)).toBe(0);
           expect(unexplained, 'differences neither unsupported nor warned about').toEqual([]);
           expect(verification?.status).toBe('passed');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import type { Platform } from '@replatform/contracts/migration';
 import type { ConnectorHttp } from '@replatform/connectors/kit/contract';
 import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
@@ -26,6 +26,13 @@ interface SandboxSide {
 
 const secret = (prefix: string) => `${prefix}${randomBytes(20).toString('hex')}`;
 
+/** A WordPress application password as WordPress shows one: six groups of four. */
+const applicationPassword = () => {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const chars = Array.from({ length: 24 }, () => letters[randomInt(letters.length)]);
+  return chars.join('').replace(/(.{4})(?!$)/g, '$1 ');
+};
+
 export interface PlatformStore {
   emulator: RunningEmulator;
   /** Connection details in the verify routes' field names. */
@@ -52,6 +59,7 @@ export async function startPlatformStore(
         seed,
         consumerKey: secret('ck_'),
         consumerSecret: secret('cs_'),
+        applicationPassword: applicationPassword(),
         siteTitle: `Sandbox ${label} (WooCommerce)`,
       });
       return {
@@ -60,6 +68,9 @@ export async function startPlatformStore(
           sourceStoreUrl: woo.url,
           consumerKey: woo.consumerKey,
           consumerSecret: woo.consumerSecret,
+          // The sandbox's pages and posts are WordPress's: its application password opens them.
+          wordpressUser: woo.wordpressUser,
+          wordpressApplicationPassword: woo.wordpressApplicationPassword,
         },
       };
     }

@@ -275,7 +275,6 @@ describe('Magento CMS pages as a destination', () => {
     const outcomes = await connection.write(
       'pages',
       [
-        webPage('40', 'contact'),
         webPage('41', 'Shipping Info'),
         webPage('42', '2024'),
         webPage('43', ''),
@@ -288,16 +287,29 @@ describe('Magento CMS pages as a destination', () => {
       'failed',
       'failed',
       'failed',
-      'failed',
       'created',
       'failed',
     ]);
-    expect(outcomes[0]?.reason).toContain('would generate a URL that already exists');
-    expect(outcomes[1]?.reason).toContain("can't use capital letters or disallowed symbols");
-    expect(outcomes[2]?.reason).toContain("can't use only numbers");
-    expect(outcomes[3]?.reason).toContain('no URL key');
-    expect(outcomes[5]?.reason).toContain('another page in this batch');
+    expect(outcomes[0]?.reason).toContain("can't use capital letters or disallowed symbols");
+    expect(outcomes[1]?.reason).toContain("can't use only numbers");
+    expect(outcomes[2]?.reason).toContain('no URL key');
+    expect(outcomes[4]?.reason).toContain('another page in this batch');
+  });
+
+  it('writes a page whose URL key is a storefront route of Magento (contact) under that key with -page added, says so, and finds it there again', async () => {
+    const connection = connect(destination);
+    const map = new TestIdMap();
+    const [first] = await connection.write('pages', [webPage('46', 'contact')], map);
+    expect(first).toMatchObject({ outcome: 'created' });
+    expect(first?.warnings?.join(' ')).toMatch(
+      /slug: Magento keeps \/contact for a storefront route of its own, so the page is at \/contact-page/,
+    );
     expect(byIdentifier('contact')).toEqual([]);
+    expect(byIdentifier('contact-page')).toHaveLength(1);
+    map.set('pages', '46', first?.destinationId ?? '');
+    const [again] = await connection.write('pages', [webPage('46', 'contact')], map);
+    expect(again).toMatchObject({ outcome: 'skipped', destinationId: first?.destinationId });
+    expect(byIdentifier('contact-page')).toHaveLength(1);
   });
 
   it('sent only requests that admin-schema-2.4.9.yaml describes', () => {

@@ -24,6 +24,19 @@ import { createOnce, isStoreWide, leftUnchanged, reasonOf } from './write-suppor
 const json = z.record(z.string(), z.unknown());
 const pageList = searchResults(json);
 
+/**
+ * Magento refuses a page identifier equal to a storefront route's front name (PageRepository's
+ * route check: 'contact', 'checkout', 'customer'...), which a store's own pages often use. Such a
+ * page is written under its URL key with this added, and its report row says so (the redirect map
+ * pairs the old address with the new one).
+ */
+const routeSuffix = '-page';
+const routeTaken = (error: unknown) =>
+  error instanceof MagentoApiError &&
+  /would generate a URL that already exists/i.test(error.magentoMessage);
+const movedFrom = (slug: string) =>
+  `slug: Magento keeps /${slug} for a storefront route of its own, so the page is at /${slug}${routeSuffix}`;
+
 export async function writePages(
   session: MagentoSession,
   records: Page[],
@@ -44,7 +57,9 @@ export async function writePages(
     seen.add(record.slug);
     try {
       const outcome = await writeOne(session, record, idMap.get('pages', record.id));
-      const warnings = outcome.linked ? [] : fieldsNotKept(record);
+      const warnings = outcome.linked
+        ? []
+        : [...(outcome.warnings ?? []), ...fieldsNotKept(record)];
       outcomes.push(warnings.length ? { ...outcome, warnings } : outcome);
     } catch (error) {
       if (isStoreWide(error)) throw error;
@@ -94,23 +109,57 @@ async function writeOne(
   const ours = byMap ?? (mapped ? await pageById(session, mapped) : undefined);
   if (ours) {
     const id = String(ours.id);
-    if (samePage(ours, payload))
-      return { sourceId: record.id, outcome: 'skipped', destinationId: id, reason: leftUnchanged };
+    // Written under the route-free URL key before: it stays there.
+    const moved = ours.identifier === `${record.slug}${routeSuffix}`;
+    const wanted = moved ? { ...payload, identifier: ours.identifier } : payload;
+    const warnings = moved ? [movedFrom(record.slug)] : [];
+    if (samePage(ours, wanted))
+      return {
+        sourceId: record.id,
+        outcome: 'skipped',
+        destinationId: id,
+        reason: leftUnchanged,
+        ...(warnings.length ? { warnings } : {}),
+      };
     // PUT /V1/cmsPage/{id} (admin-schema-2.4.9.yaml PutV1CmsPageId)
     await session.client.request('PUT', `/V1/cmsPage/${encodeURIComponent(id)}`, json, {
-      body: { page: { ...payload, id: Number(id) } },
+      body: { page: { ...wanted, id: Number(id) } },
       scope: 'all',
     });
-    return { sourceId: record.id, outcome: 'updated', destinationId: id };
+    return {
+      sourceId: record.id,
+      outcome: 'updated',
+      destinationId: id,
+      ...(warnings.length ? { warnings } : {}),
+    };
   }
   // POST /V1/cmsPage (admin-schema-2.4.9.yaml PostV1CmsPage)
-  const created = await createOnce(
-    () =>
-      session.client.request('POST', '/V1/cmsPage', json, {
-        body: { page: createPayload(record) },
-        scope: 'all',
-      }),
-    async () => (await pagesOf(session, record.slug))[0],
-  );
-  return { sourceId: record.id, outcome: 'created', destinationId: String(created.id) };
+  const create = (identifier: string) =>
+    createOnce(
+      () =>
+        session.client.request('POST', '/V1/cmsPage', json, {
+          body: { page: { ...createPayload(record), identifier } },
+          scope: 'all',
+        }),
+      async () => (await pagesOf(session, identifier))[0],
+    );
+  try {
+    const created = await create(record.slug);
+    return { sourceId: record.id, outcome: 'created', destinationId: String(created.id) };
+  } catch (error) {
+    if (!routeTaken(error)) throw error;
+  }
+  const moved = `${record.slug}${routeSuffix}`;
+  const warnings = [movedFrom(record.slug)];
+  const there = (await pagesOf(session, moved))[0];
+  if (there)
+    return {
+      sourceId: record.id,
+      outcome: 'skipped',
+      destinationId: String(there.id),
+      reason: `${leftUnchanged}: the store's own CMS page '${moved}'`,
+      linked: true,
+    };
+  const created = await create(moved);
+  return { sourceId: record.id, outcome: 'created', destinationId: String(created.id), warnings };
 }
