@@ -76,7 +76,10 @@ export const postSchema = z.strictObject({
    * with one blog.
    */
   blog: z.string(),
-  /** Names of the post's categories, in the store's order; [] when none. */
+  /**
+   * The post's categories, in the store's order, each by its name, a nested one by its path from
+   * the top ('Guides > Linen'); [] when none.
+   */
   categories: z.array(z.string().min(1)),
   /** The post's tags, in the store's order; [] when none. */
   tags: z.array(z.string().min(1)),

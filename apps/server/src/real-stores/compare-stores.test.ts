@@ -134,6 +134,47 @@ function store(origin: string, shift: number): NativeSnapshot {
         post: id(10),
       },
     ],
+    pages: [
+      {
+        id: id(70),
+        slug: 'about',
+        status: 'publish',
+        link: `${origin}/about/`,
+        guid: { raw: `${origin}/?page_id=${id(70)}` },
+        title: { raw: 'About' },
+        content: { raw: '<!-- wp:paragraph --><p>Hi</p><!-- /wp:paragraph -->' },
+        parent: 0,
+        menu_order: 0,
+        featured_media: id(50),
+        class_list: [`post-${id(70)}`, 'page'],
+      },
+      {
+        id: id(71),
+        slug: 'team',
+        status: 'draft',
+        link: `${origin}/?page_id=${id(71)}`,
+        title: { raw: 'Team' },
+        parent: id(70),
+        menu_order: 1,
+        featured_media: 0,
+      },
+    ],
+    posts: [
+      {
+        id: id(80),
+        slug: 'news',
+        status: 'publish',
+        title: { raw: 'News' },
+        categories: [id(90), id(91)],
+        tags: [id(95)],
+        featured_media: 0,
+      },
+    ],
+    postCategories: [
+      { id: id(90), name: 'Guides', slug: 'guides', parent: 0 },
+      { id: id(91), name: 'Linen', slug: 'linen', parent: id(90) },
+    ],
+    postTags: [{ id: id(95), name: 'care', slug: 'care' }],
   };
 }
 
@@ -148,6 +189,8 @@ function maps(shift: number): IdMaps {
     customers: pairs([30]),
     orders: pairs([100]),
     reviews: pairs([60]),
+    pages: pairs([70, 71]),
+    posts: pairs([80]),
   };
 }
 
@@ -172,6 +215,29 @@ describe('comparing two WooCommerce stores field by field', () => {
     const { compared, equal } = result.figures.products;
     expect(compared).toBeGreaterThan(20);
     expect(equal).toBe(compared);
+  });
+
+  it('compares pages and posts through the id map (parent, draft link), their featured image by file, and their categories and tags by slug', () => {
+    const copy = store(DST, 1000);
+    const [about, team] = copy.pages as Record<string, unknown>[];
+    const [news] = copy.posts as Record<string, unknown>[];
+    team!.parent = 0;
+    team!.link = `${DST}/?page_id=1070`;
+    about!.featured_media = 0;
+    news!.categories = [1090];
+    expect(fields(copy)).toEqual([
+      'customers 30 date_created',
+      'orders 100 number',
+      'pages 70 featured_media',
+      // The draft's preview link names another page.
+      'pages 71 link',
+      'pages 71 parent',
+      'posts 80 categories',
+    ]);
+    // A category whose parent was lost is a difference of the category itself.
+    const flat = store(DST, 1000);
+    (flat.postCategories[1] as Record<string, unknown>).parent = 0;
+    expect(fields(flat)).toContain('postCategories linen parent');
   });
 
   it('names a field the copy lost, with both values', () => {

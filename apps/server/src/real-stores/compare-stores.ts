@@ -36,7 +36,12 @@ export type RefKind =
   | 'orders'
   | 'variations'
   | 'attributes'
-  | 'orderLines';
+  | 'orderLines'
+  | 'pages'
+  | 'posts'
+  | 'media'
+  | 'postCategories'
+  | 'postTags';
 
 export interface Rule {
   internal?: string;
@@ -78,6 +83,11 @@ export interface Difference {
   destination: unknown;
   /** Set for a refused field: why WooCommerce differs, and the names the report may give it. */
   refused?: { reason: string; reportAs: readonly string[] };
+  /**
+   * The destination's own record, which the migration linked and left as it was (a WordPress
+   * page every store is installed with): it differs where the two stores' own copies do.
+   */
+  linked?: boolean;
 }
 
 export interface EntityFigures {
@@ -152,6 +162,22 @@ const metaRules = (at: string, ours = isMarker): Record<string, Rule> => ({
 const lineRules = (at: string): Record<string, Rule> => ({
   [`${at}[].id`]: { internal: itemId },
   ...metaRules(`${at}[].meta_data`),
+});
+
+/** WordPress's own of a page or post (wp/v2, edit context). */
+const contentRules = (kind: 'pages' | 'posts'): Rules => ({
+  id: { internal: internalId },
+  guid: {
+    internal: 'WordPress’s own permanent name of the record, made of its id when it is created',
+  },
+  modified: { internal: modified },
+  link: { linksTo: kind },
+  class_list: {
+    internal: 'classes WordPress derives for themes from the record’s id, type, status and terms',
+  },
+  // The file the featured image shows, compared by the media library's own rules.
+  featured_media: { ref: 'media' },
+  ...(kind === 'pages' ? { parent: { ref: 'pages' } } : {}),
 });
 
 /** What WooCommerce assigns itself, per entity (see the file comment). */
@@ -269,6 +295,17 @@ const ownRules: Record<NativeEntity, Rules> = {
     product_id: { ref: 'products' },
     product_permalink: { linksTo: 'products' },
   },
+  pages: contentRules('pages'),
+  posts: {
+    ...contentRules('posts'),
+    categories: { ref: 'postCategories', unordered: true },
+    tags: { ref: 'postTags', unordered: true },
+  },
+  postCategories: {
+    id: { internal: internalId },
+    parent: { ref: 'postCategories' },
+  },
+  postTags: { id: { internal: internalId } },
   media: {
     id: { internal: mediaCopy },
     post: {
@@ -493,7 +530,7 @@ class Comparer {
       const linksTo = rule?.linksTo;
       if (typeof v === 'string' && linksTo)
         return normaliseText(v, side.origin).replace(
-          /([?&]p=)(\d+)/,
+          /([?&](?:p|page_id)=)(\d+)/,
           (_, key: string, id: string) => `${key}${side.ref(linksTo, id, root)}`,
         );
       if (typeof v === 'string' && !rule?.ref) return normaliseText(v, side.origin);
@@ -644,6 +681,8 @@ export function compareStores(
   source: { origin: string; snapshot: NativeSnapshot },
   destination: { origin: string; snapshot: NativeSnapshot },
   idMaps: IdMaps,
+  /** Destination ids of the records the migration linked rather than wrote, per entity. */
+  linked: Partial<Record<EntityType, ReadonlySet<string>>> = {},
 ): StoreComparison {
   const src = source.snapshot;
   const dst = destination.snapshot;
@@ -680,9 +719,27 @@ export function compareStores(
     return index < 0 ? `unknown line ${id}` : `line ${index}`;
   };
 
+  // What the id map does not hold, by what each store knows it by: a media item by its file, a
+  // post category or tag by its slug.
+  const byKey = (records: NativeRecord[], key: (r: NativeRecord) => string) =>
+    new Map(records.map((r) => [String(r.id), key(r)]));
+  const namesOf = (snapshot: NativeSnapshot) => ({
+    media: byKey(snapshot.media, (r) => String(mediaView(r).file)),
+    postCategories: byKey(snapshot.postCategories, (r) => str(r.slug)),
+    postTags: byKey(snapshot.postTags, (r) => str(r.slug)),
+  });
+  const sourceNames = namesOf(src);
+  const destinationNames = namesOf(dst);
+  const named = (names: ReturnType<typeof namesOf>, kind: RefKind, id: string) =>
+    kind === 'media' || kind === 'postCategories' || kind === 'postTags'
+      ? (names[kind].get(id) ?? `unknown ${kind} ${id}`)
+      : undefined;
+
   const sourceSide: Side = {
     origin: source.origin,
     ref: (kind, id, root) => {
+      const name = named(sourceNames, kind, id);
+      if (name !== undefined) return name;
       if (kind === 'attributes') return sourceAttributes.get(id) ?? `unknown attribute ${id}`;
       if (kind === 'orderLines') return linePosition(id, root);
       if (kind === 'variations') return sourceVariations.has(id) ? id : `deleted variation ${id}`;
@@ -692,13 +749,15 @@ export function compareStores(
   const destinationSide: Side = {
     origin: destination.origin,
     ref: (kind, id, root) => {
+      const name = named(destinationNames, kind, id);
+      if (name !== undefined) return name;
       if (kind === 'attributes') return destinationAttributes.get(id) ?? `unknown attribute ${id}`;
       if (kind === 'orderLines') return linePosition(id, root);
       if (kind === 'variations')
         return (
           sourceVariationIds.get(destinationVariations.get(id) ?? '') ?? `unmapped variation ${id}`
         );
-      return back(kind, id);
+      return back(kind as keyof IdMaps, id);
     },
   };
 
@@ -707,6 +766,7 @@ export function compareStores(
 
   // Records the migration maps: matched through the id map; extra destination records are
   // duplicates or strays.
+  const linkedRecords = new Set<string>();
   for (const entity of entityTypes) {
     const sourceRecords = byId(src[entity]);
     const matched = new Map<string, NativeRecord>();
@@ -720,8 +780,11 @@ export function compareStores(
         matched.set(sourceId, record);
       else extra.push(record);
     }
-    for (const [id, record] of sourceRecords)
-      comparer.record(entity, id, labelOf(record), record, matched.get(id));
+    for (const [id, record] of sourceRecords) {
+      const copy = matched.get(id);
+      if (copy && linked[entity]?.has(String(copy.id))) linkedRecords.add(`${entity}\u0000${id}`);
+      comparer.record(entity, id, labelOf(record), record, copy);
+    }
     for (const record of extra)
       comparer.record(entity, `destination ${record.id}`, labelOf(record), undefined, record);
   }
@@ -751,11 +814,16 @@ export function compareStores(
       if (!left.has(k)) comparer.record(entity, k, labelOf(record), undefined, record);
   };
   keyed('tags', (r) => str(r.slug));
+  keyed('postCategories', (r) => str(r.slug));
+  keyed('postTags', (r) => str(r.slug));
   keyed('attributes', (r) => str(r.slug));
   keyed('media', (r) => mediaView(r).file as string, mediaView);
 
   for (const entity of Object.keys(wooCommerceRules) as NativeEntity[]) comparer.figuresOf(entity);
-  return { differences: comparer.differences, figures: comparer.figures };
+  const differences = comparer.differences.map((d) =>
+    linkedRecords.has(`${d.entity}\u0000${d.record}`) ? { ...d, linked: true } : d,
+  );
+  return { differences, figures: comparer.figures };
 }
 
 /**

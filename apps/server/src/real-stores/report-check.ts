@@ -11,6 +11,8 @@ export interface ReportNames {
   records: Map<string, Map<string, string[]>>;
   /** The run's notes about the import as a whole. */
   notes: string[];
+  /** Per report type and source id: the records the run left as they were (skipped). */
+  skipped: Map<string, Set<string>>;
 }
 
 /** RFC 4180 rows (quoted cells with doubled quotes, CRLF or LF line ends). */
@@ -56,6 +58,7 @@ export function reportNames(csv: string): ReportNames {
   ];
   const records = new Map<string, Map<string, string[]>>();
   const notes: string[] = [];
+  const skipped = new Map<string, Set<string>>();
   for (const row of rows) {
     if (row[type] === 'import' && row[outcome] === 'note') {
       notes.push(row[reason] ?? '');
@@ -65,11 +68,16 @@ export function reportNames(csv: string): ReportNames {
       .split(' | ')
       .map((entry) => entry.slice(0, entry.indexOf(':') < 0 ? undefined : entry.indexOf(':')))
       .filter(Boolean);
+    if (row[outcome] === 'skipped') {
+      const ids = skipped.get(row[type] ?? '') ?? new Set<string>();
+      ids.add(row[id] ?? '');
+      skipped.set(row[type] ?? '', ids);
+    }
     const byId = records.get(row[type] ?? '') ?? new Map<string, string[]>();
     byId.set(row[id] ?? '', fields);
     records.set(row[type] ?? '', byId);
   }
-  return { records, notes };
+  return { records, notes, skipped };
 }
 
 const reportType: Partial<Record<NativeEntity, string>> = {
@@ -80,10 +88,17 @@ const reportType: Partial<Record<NativeEntity, string>> = {
   customers: 'customer',
   orders: 'order',
   reviews: 'review',
+  pages: 'page',
+  posts: 'post',
 };
 
 /** Whether the report names a refused difference for its record. */
 export function isReported(difference: Difference, report: ReportNames): boolean {
+  // The destination's own record, linked: the report lists it as left as it was.
+  if (difference.linked) {
+    const type = reportType[difference.entity];
+    return Boolean(type && report.skipped.get(type)?.has(difference.record));
+  }
   const refused = difference.refused;
   if (!refused) return false;
   const type = reportType[difference.entity];
@@ -106,7 +121,7 @@ export interface Verdict {
 export function judge(comparison: StoreComparison, report: ReportNames): Verdict {
   const verdict: Verdict = { unexpected: [], reported: [], unreported: [] };
   for (const d of comparison.differences) {
-    if (!d.refused) verdict.unexpected.push(d);
+    if (!d.refused && !d.linked) verdict.unexpected.push(d);
     else if (isReported(d, report)) verdict.reported.push(d);
     else verdict.unreported.push(d);
   }

@@ -14,6 +14,7 @@ import {
   storedMediaCount,
   type RealStore,
 } from '@replatform/connectors/woocommerce/real-store/real-stores';
+import { withWordPress } from '@replatform/connectors/woocommerce/real-store/wordpress-password';
 import { wooCommerceConnector } from '@replatform/connectors/woocommerce/woocommerce';
 import type { Db } from '@replatform/db/database';
 import { EngineRepository } from '@replatform/db/engine-repository';
@@ -53,7 +54,16 @@ import {
  */
 
 const setup = realStoreSetup('TEST_WOO_MIGRATION_STORE');
-const dataTypes = ['products', 'coupons', 'customers', 'orders', 'reviews', 'brands'];
+const dataTypes = [
+  'products',
+  'coupons',
+  'customers',
+  'orders',
+  'reviews',
+  'brands',
+  'pages',
+  'posts',
+];
 const mapped: EntityType[] = [...entityTypes];
 
 if (!setup.ready) {
@@ -94,14 +104,20 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
         verify: false,
       });
 
+    /** Destination ids of the records the run linked (the destination's own), per entity. */
+    const linked: Partial<Record<EntityType, Set<string>>> = {};
+
     /** Destination id -> source id, from the migration's id map. */
     async function idMaps(): Promise<IdMaps> {
       const maps = {} as IdMaps;
       for (const entity of mapped) {
         const map = new Map<string, string>();
+        const own = new Set<string>();
+        linked[entity] = own;
         for (let after: string | null = null; ;) {
           const rows = await repository.idMapPage(migrationId, entity, after, 1000);
           for (const row of rows) if (row.destinationId) map.set(row.destinationId, row.sourceId);
+          for (const row of rows) if (row.destinationId && row.linked) own.add(row.destinationId);
           if (rows.length < 1000) break;
           after = rows[rows.length - 1]?.sourceId ?? null;
         }
@@ -140,6 +156,10 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
 
     beforeAll(async () => {
       await resetStore(kit, destination);
+      // Pages and posts are WordPress's: both stores are connected with an application
+      // password, as an owner gives one on the connect form (a reset store forgets its own).
+      source = await withWordPress(source);
+      destination = await withWordPress(destination);
       db = await openTestDatabase('sqlite');
       repository = new EngineRepository(db);
       http = realStoreHttp([source, destination]);
@@ -179,6 +199,7 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
         { origin: source.url, snapshot: sourceSnapshot },
         { origin: destination.url, snapshot: destinationSnapshot },
         await idMaps(),
+        linked,
       );
       const names = reportNames(csv);
       console.log(`The run's notes on the import:\n${names.notes.map((n) => `  ${n}`).join('\n')}`);
@@ -231,7 +252,7 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
       expect(changed, 'fields the second run changed at the destination').toEqual([]);
     }, 1_800_000);
 
-    it('pairs every product and category with its old and new address in the redirect map', async () => {
+    it('pairs every product, category, page and post with its old and new address in the redirect map', async () => {
       expect(first?.status, 'the first run completed').toBe('completed');
       const verification = await verifyMigration({
         repository,
@@ -252,6 +273,8 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
       );
       expect(of('product')).toHaveLength(counts.products ?? -1);
       expect(of('category')).toHaveLength(counts.categories ?? -1);
+      expect(of('page')).toHaveLength(counts.pages ?? -1);
+      expect(of('post')).toHaveLength(counts.posts ?? -1);
       // Every published record has its old and its new address; a draft has neither.
       for (const row of rows) {
         if (row.old_path) {

@@ -61,6 +61,9 @@ const wpTermSchema = z.looseObject({
   parent: z.number().optional(),
 });
 const wpUserSchema = z.looseObject({ id: z.number(), name: z.string() });
+
+/** How a nested post category is named in the model: its path from the top. */
+const categoryPathSeparator = ' > ';
 const wpMediaSchema = z.looseObject({
   id: z.number(),
   source_url: z.string(),
@@ -140,9 +143,10 @@ export function contentToCanonical(
     body: wp.content.raw ?? '',
     excerpt: wp.excerpt.raw ?? '',
     status: isProtected && status === 'published' ? ('private' as const) : status,
-    // A draft's date is the day it was started (WordPress fills it): no publication date.
+    // A draft's date is the day it was started (WordPress fills it): no publication date, but
+    // its creation date.
     publishedAt: published ? gmt(wp.date_gmt) : null,
-    createdAt: null,
+    createdAt: published ? null : gmt(wp.date_gmt),
     updatedAt: gmt(wp.modified_gmt),
     authorName: lookups.users.get(wp.author) ?? '',
     featuredImageUrl: media?.url ?? null,
@@ -238,10 +242,23 @@ export class ContentAccess {
     return this.users;
   }
 
+  /**
+   * The store's categories or tags by id: a tag by its name, a category by its path from the top
+   * ('Guides > Linen'), so a nested category keeps its parent through the model.
+   */
   private async loadTerms(kind: 'categories' | 'tags', refresh = false) {
     if (!refresh && this.terms[kind]) return this.terms[kind];
     const list = await this.allPages(`/wp-json/wp/v2/${kind}`, { context: 'edit' }, wpTermSchema);
-    const map = new Map(list.map((t) => [t.id, decodeEntities(t.name)]));
+    const byId = new Map(list.map((t) => [t.id, t]));
+    const pathOf = (id: number, seen = new Set<number>()): string => {
+      const term = byId.get(id);
+      if (!term) return '';
+      const name = decodeEntities(term.name);
+      const parent = term.parent ?? 0;
+      if (kind === 'tags' || parent === 0 || seen.has(id) || !byId.has(parent)) return name;
+      return `${pathOf(parent, seen.add(id))}${categoryPathSeparator}${name}`;
+    };
+    const map = new Map(list.map((t) => [t.id, pathOf(t.id)]));
     this.terms[kind] = map;
     return map;
   }
@@ -348,6 +365,22 @@ export class ContentAccess {
   // writing
 
   /** The store's pages or posts with these ids and slugs, in every status. */
+  /** A draft or pending record of this exact title that has no slug yet, if the store has one. */
+  private async slugless(entity: ContentEntity, title: string): Promise<WpPost | undefined> {
+    const { items } = await this.client.page(
+      route(entity),
+      {
+        context: 'edit',
+        status: 'draft,pending',
+        search: title,
+        per_page: contentPageSize,
+        page: 1,
+      },
+      wpPostSchema,
+    );
+    return items.find((p) => p.slug === '' && (p.title.raw ?? '') === title);
+  }
+
   private async existing(
     entity: ContentEntity,
     query: { include?: number[]; slug?: string[] },
@@ -373,7 +406,10 @@ export class ContentAccess {
     return out;
   }
 
-  /** The id of a category or tag of this name, made when the store has none. */
+  /**
+   * The id of a tag of this name, or of a category of this path ('Guides > Linen'), made when the
+   * store has none (a category's parents first).
+   */
   private async termId(kind: 'categories' | 'tags', name: string): Promise<number> {
     const find = (map: Map<number, string>) =>
       [...map].find(
@@ -381,13 +417,19 @@ export class ContentAccess {
       )?.[0];
     const known = find(await this.loadTerms(kind));
     if (known !== undefined) return known;
+    const path = kind === 'categories' ? name.split(categoryPathSeparator) : [name];
+    const own = path[path.length - 1] ?? name;
+    const parent =
+      path.length > 1
+        ? await this.termId(kind, path.slice(0, -1).join(categoryPathSeparator))
+        : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
         const { data } = await this.client.request('POST', `/wp-json/wp/v2/${kind}`, {
-          body: { name },
+          body: { name: own, ...(parent === undefined ? {} : { parent }) },
           schema: wpTermSchema,
         });
-        this.terms[kind]?.set(data.id, decodeEntities(data.name));
+        this.terms[kind]?.set(data.id, name);
         return data.id;
       } catch (error) {
         // Made meanwhile (term_exists), or by a create whose answer was lost: the list has it now.
@@ -461,6 +503,9 @@ export class ContentAccess {
     };
     if (record.publishedAt && record.status !== 'draft' && record.status !== 'pending')
       body.date_gmt = new Date(record.publishedAt).toISOString().slice(0, 19);
+    // A draft keeps the day it was started as its date, as WordPress gives a draft one.
+    else if (record.createdAt && (record.status === 'draft' || record.status === 'pending'))
+      body.date_gmt = new Date(record.createdAt).toISOString().slice(0, 19);
     if (
       record.status === 'scheduled' &&
       record.publishedAt &&
@@ -574,6 +619,10 @@ export class ContentAccess {
       target = bySlug.find(
         (p) => p.slug === record.slug && (entity === 'posts' || (p.parent ?? 0) === parent),
       );
+      found = target !== undefined;
+    } else if (!target && record.title) {
+      // A draft WordPress has given no slug yet is found by its title among such drafts.
+      target = await this.slugless(entity, record.title);
       found = target !== undefined;
     }
     if (target && found && !this.unanswered[entity].has(record.id) && !this.created.has(target.id))

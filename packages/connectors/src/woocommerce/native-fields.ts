@@ -762,8 +762,8 @@ const contentFields = (kind: 'page' | 'post'): Record<string, SourceField> => ({
     how: "the store's local time of date_gmt (read through date_gmt).",
   },
   date_gmt: {
-    converted: 'publishedAt',
-    how: 'the publication date, also a scheduled one; WordPress fills a draft’s or pending one’s with the day it was started, which is no publication date: read as none (null).',
+    converted: ['publishedAt', 'createdAt'],
+    how: 'the publication date, also a scheduled one; WordPress fills a draft’s or pending one’s with the day it was started, which is no publication date: read as its creation date (createdAt), and written back as a draft’s date.',
   },
   guid: { assigned: "WordPress's permanent identifier of the post (its first address)" },
   modified: { converted: 'updatedAt', how: "the store's local time of modified_gmt." },
@@ -870,7 +870,7 @@ const contentDestination = (kind: 'page' | 'post'): DestinationFields => ({
     seoDescription: `Core WordPress has no SEO description for a ${kind} (SEO plugins keep it, outside wp/v2).`,
     seoKeywords: `Core WordPress has no SEO keywords for a ${kind}.`,
     metafields: `wp/v2 writes only meta keys a plugin registered: a ${kind}'s custom fields are not written.`,
-    createdAt: `WordPress keeps no creation date apart from a ${kind}'s publication date.`,
+    createdAt: `WordPress keeps no creation date apart from a ${kind}'s publication date (a draft's date is the day it was started, which it keeps).`,
     authorName:
       "WordPress keeps an author as one of its users, and a migration makes no user accounts (they need an e-mail address and a password the source does not give): a name the destination has a user of is kept, any other is written as the connected user's (its report row says so).",
     updatedAt: 'WordPress stamps the modification date itself.',

@@ -280,6 +280,18 @@ describe('WooCommerce pages and posts written into a store', () => {
     expect(outcomes[0]?.destinationId).toBe(String(same[0]?.id));
   });
 
+  it('finds a draft that has no slug yet by its title, so a run without the id map creates it once', async () => {
+    const connection = connect(emu);
+    const draft = webPage('d1', 'Unnamed draft', { slug: '', status: 'draft', publishedAt: null });
+    const [first] = await connection.write('pages', [draft], new MemoryIdMap());
+    expect(first).toMatchObject({ outcome: 'created' });
+    // Another connection, as after a crash that lost the id map's row.
+    const [again] = await connect(emu).write('pages', [draft], new MemoryIdMap());
+    expect(again).toMatchObject({ outcome: 'skipped', destinationId: first?.destinationId });
+    const drafts = [...emu.store.wp.posts.values()].filter((p) => p.title === 'Unnamed draft');
+    expect(drafts).toHaveLength(1);
+  });
+
   it("links the merchant's own page of the same slug and never changes it", async () => {
     const mine = emu.store.wp.savePost('page', {
       title: 'Imprint',

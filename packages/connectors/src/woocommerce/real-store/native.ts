@@ -26,10 +26,15 @@ export const nativeEntities = [
   'media',
   'pages',
   'posts',
+  'postCategories',
+  'postTags',
 ] as const;
 export type NativeEntity = (typeof nativeEntities)[number];
 
 export type NativeSnapshot = Record<NativeEntity, NativeRecord[]>;
+
+/** What only a WordPress application password opens (WooCommerce's keys do not). */
+const wordPressOnly = new Set<NativeEntity>(['pages', 'posts', 'postCategories', 'postTags']);
 
 const perPage = 100;
 
@@ -160,6 +165,11 @@ export class NativeReader {
       case 'media':
         // WooCommerce's keys do not sign WordPress's own routes: the public view of the library.
         return this.list('wp/v2/media', {});
+      case 'postCategories':
+        // WordPress's own categories and tags of posts (not WooCommerce's product terms).
+        return this.list('wp/v2/categories', edit);
+      case 'postTags':
+        return this.list('wp/v2/tags', edit);
       case 'pages':
       case 'posts':
         // Every status but the bin, as stored (the application password opens edit context).
@@ -187,9 +197,8 @@ export class NativeReader {
     const out = {} as NativeSnapshot;
     const { wordpressUser } = this.#store.credentials;
     for (const entity of nativeEntities)
-      // Pages and posts only with a WordPress application password in the credentials.
-      out[entity] =
-        (entity === 'pages' || entity === 'posts') && !wordpressUser ? [] : await this.read(entity);
+      // WordPress's own records only with an application password in the credentials.
+      out[entity] = wordPressOnly.has(entity) && !wordpressUser ? [] : await this.read(entity);
     return out;
   }
 }

@@ -63,7 +63,7 @@ function realStoreHandle(store: RealStore): RunningEmulator {
 
 type Json = Record<string, unknown>;
 
-/** The connector without some entities (product reviews, brands), for a store that holds none. */
+/** The connector without some entities (product reviews, brands for a store that holds none). */
 function without<C>(connector: Connector<C>, left: readonly EntityType[]): Connector<C> {
   const { capabilities } = connector;
   if (!left.length) return connector;
@@ -231,14 +231,19 @@ if (!setup.ready) {
     // WooCommerce's own sample data has no product reviews and no brands; the suite needs
     // records of every entity it runs over, so such a store's run leaves them to the hard-data
     // store's.
-    const left: EntityType[] = [];
+    // WordPress installs every store with pages and a post of its own (Sample Page, Shop,
+    // Cart..., Hello world!), which a migration into another store links to that store's own
+    // rather than writes: the suite's premises (every record created, an equal native copy) do
+    // not hold for them. The real round trip (woocommerce-real-migration) compares pages and
+    // posts field by field, those linked records accounted for, and runs again.
+    const none: EntityType[] = [];
     for (const entity of ['reviews', 'brands'] as const)
-      if ((await storedCount(source, entity)) === 0) left.push(entity);
-    if (left.length)
+      if ((await storedCount(source, entity)) === 0) none.push(entity);
+    if (none.length)
       console.log(
-        `${source.name} holds no ${left.join(' and no ')}: its conformance run leaves them out (the hard-data store's covers them)`,
+        `${source.name} holds no ${none.join(' and no ')}: its conformance run leaves them out (the hard-data store's covers them)`,
       );
-    const connector = without(wooCommerceConnector, left);
+    const connector = without(wooCommerceConnector, ['pages', 'posts', ...none]);
     const sample = {
       seed: 0,
       products: await storedCount(source, 'products'),
