@@ -17,6 +17,8 @@ const barKeys: Record<string, string> = {
   'Orders migrated': 'orders',
   'Coupons migrated': 'coupons',
   'Product reviews migrated': 'reviews',
+  'Pages migrated': 'pages',
+  'Blog posts migrated': 'posts',
 };
 
 const screenshot = screenshotsOf(import.meta.url);
@@ -36,6 +38,8 @@ const statusTexts = [
   'Migrating customers...',
   'Migrating orders...',
   'Migrating reviews...',
+  'Migrating pages...',
+  'Migrating blog posts...',
   'Finalizing migration...',
   'Migration complete!',
 ];
@@ -236,6 +240,8 @@ describe('migration journey in Chromium (e2e)', () => {
         coupons: true,
         reviews: true,
         brands: false,
+        pages: true,
+        posts: true,
       },
     });
 
@@ -294,6 +300,8 @@ describe('migration journey in Chromium (e2e)', () => {
         'Orders migrated',
         'Coupons migrated',
         'Product reviews migrated',
+        'Pages migrated',
+        'Blog posts migrated',
       ]);
       for (const bar of view.bars) {
         const shown = doneOf(bar.text);
@@ -328,10 +336,16 @@ describe('migration journey in Chromium (e2e)', () => {
     // The last state before step 5: complete, every bar full at the store's counts.
     expect(views.at(-1)).toEqual({
       status: 'Migration complete!',
-      bars: (['products', 'customers', 'orders', 'coupons', 'reviews'] as const).map((type) => {
-        // The sandbox stores hold the sample store's six coupons and seven reviews besides the
-        // sketch's counts.
-        const count = type === 'coupons' ? 6 : type === 'reviews' ? 7 : sandboxCounts[type];
+      bars: (
+        ['products', 'customers', 'orders', 'coupons', 'reviews', 'pages', 'posts'] as const
+      ).map((type) => {
+        // The sandbox stores hold the sample store's six coupons, seven reviews, five pages and
+        // four blog posts besides the sketch's counts.
+        const sample = { coupons: 6, reviews: 7, pages: 5, posts: 4 } as const;
+        const count =
+          type in sample
+            ? sample[type as keyof typeof sample]
+            : sandboxCounts[type as keyof typeof sandboxCounts];
         return {
           label: Object.keys(barKeys).find((label) => barKeys[label] === type),
           value: 100,
@@ -471,15 +485,11 @@ describe('migration journey in Chromium (e2e)', () => {
     expect(rows.some((r) => r[0] === 'product' && (r[5] ?? '') !== '')).toBe(true);
     // Besides the records, the report holds the destination's notes on the import and the
     // categories that travel with products; the detail page counts the data types the owner
-    // selects (spec.md section 3's three, coupons and reviews).
-    for (const [type] of rows)
-      expect(['import', 'category', 'product', 'customer', 'order', 'coupon', 'review']).toContain(
-        type,
-      );
+    // selects (spec.md section 3's three, coupons, reviews, pages and posts).
+    const types = ['product', 'customer', 'order', 'coupon', 'review', 'page', 'post'];
+    for (const [type] of rows) expect(['import', 'category', ...types]).toContain(type);
     expect(rows.filter((r) => r[0] === 'import').every((r) => r[3] === 'note')).toBe(true);
-    const records = rows.filter((r) =>
-      ['product', 'customer', 'order', 'coupon', 'review'].includes(r[0] ?? ''),
-    );
+    const records = rows.filter((r) => types.includes(r[0] ?? ''));
     // Every record of the selected data types is in the report once.
     const perType: Record<string, number> = {};
     for (const [type = ''] of records) perType[type] = (perType[type] ?? 0) + 1;
@@ -489,6 +499,8 @@ describe('migration journey in Chromium (e2e)', () => {
       order: sandboxCounts.orders,
       coupon: 6,
       review: 7,
+      page: 5,
+      post: 4,
     });
     expect(new Set(records.map((r) => `${r[0]} ${r[1]}`)).size).toBe(records.length);
     // The detail page's figures are the report's: every record, those migrated or skipped (an
@@ -522,10 +534,20 @@ describe('migration journey in Chromium (e2e)', () => {
     );
     const redirected = mapRows.filter((r) => r[5] === 'yes');
     expect(redirected.length).toBeGreaterThan(0);
+    // WooCommerce's product and category addresses become Shopify's; its pages (at the top)
+    // become Shopify's /pages/, its posts /blogs/<blog>/.
+    const addresses: Record<string, [RegExp, RegExp]> = {
+      product: [/^\/product\//, /^\/products\//],
+      category: [/^\/product-category\//, /^\/collections\//],
+      page: [/^\/[^/]/, /^\/pages\//],
+      post: [/^\/[^/]/, /^\/blogs\/[^/]+\//],
+    };
     for (const row of redirected) {
-      expect(row[3], `old address of ${row[0]} ${row[1]}`).toMatch(/^\/product(-category)?\//);
-      expect(row[4], `new address of ${row[0]} ${row[1]}`).toMatch(/^\/(products|collections)\//);
+      const [from, to] = addresses[row[0] ?? ''] ?? [/^$/, /^$/];
+      expect(row[3], `old address of ${row[0]} ${row[1]}`).toMatch(from);
+      expect(row[4], `new address of ${row[0]} ${row[1]}`).toMatch(to);
     }
+    expect(mapRows.filter((r) => r[0] === 'page' && r[5] === 'yes').length).toBeGreaterThan(0);
     const nginx = await page.evaluate(async (mid) => {
       const answer = await fetch(`/api/migrations/${mid}/redirect-map/nginx`);
       return answer.text();

@@ -166,6 +166,9 @@ describe('payment through Stripe Checkout (API, e2e)', () => {
       coupons: stored.coupons,
       reviews: stored.reviews,
       brands: stored.brands,
+      // Not selected: counted as none.
+      pages: 0,
+      posts: 0,
     });
     expect(summary.amountDueCents).toBe(9900 + summary.records);
 

@@ -77,6 +77,8 @@ describe('Stripe Checkout journey in Chromium (e2e)', () => {
     await page.getByRole('switch', { name: /Coupons/ }).click();
     await page.getByRole('switch', { name: /Product reviews/ }).click();
     await page.getByRole('switch', { name: /Brands/ }).click();
+    await page.getByRole('switch', { name: /^Pages/ }).click();
+    await page.getByRole('switch', { name: /Blog posts/ }).click();
     await page.getByRole('button', { name: 'Proceed to Payment' }).click();
 
     // A refusal shows spec.md's text and the server's reason (here: a payment still settling).

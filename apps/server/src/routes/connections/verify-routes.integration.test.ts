@@ -21,7 +21,7 @@ describe('store verification and sandbox stores (integration)', () => {
   let cookie: string;
   let logs = '';
 
-  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
     app.inject({
       method,
       url,
@@ -87,13 +87,16 @@ describe('store verification and sandbox stores (integration)', () => {
       coupons: 0,
       reviews: 0,
       brands: 0,
+      pages: 0,
+      posts: 0,
     });
     const withCoupons = await call(
       'GET',
-      `/get-total-migration-entities?migrationId=${id}&products=false&customers=false&orders=false&coupons=true&reviews=true&brands=true`,
+      `/get-total-migration-entities?migrationId=${id}&products=false&customers=false&orders=false&coupons=true&reviews=true&brands=true&pages=true&posts=true`,
     );
-    // The sandbox store's six sample coupons and six brands (its manufacturer options); reviews
-    // count nothing where Magento is a store, since they cannot move (and Magento is not asked).
+    // The sandbox store's six sample coupons, six brands (its manufacturer options) and five CMS
+    // pages; reviews and blog posts count nothing where Magento is a store, since they cannot
+    // move (and Magento is not asked).
     expect(withCoupons.json()).toEqual({
       products: 0,
       customers: 0,
@@ -101,6 +104,8 @@ describe('store verification and sandbox stores (integration)', () => {
       coupons: 6,
       reviews: 0,
       brands: 6,
+      pages: 5,
+      posts: 0,
     });
     // Counting is a read: the migration is left exactly as it was.
     expect((await call('GET', `/migration/${id}`)).json()).toEqual(migration);
@@ -150,12 +155,69 @@ describe('store verification and sandbox stores (integration)', () => {
       coupons: 0,
       reviews: 0,
       brands: 0,
+      pages: 0,
+      posts: 0,
     });
     const reviews = (
-      await call('GET', `/get-total-migration-entities?migrationId=${id}&reviews=true`)
+      await call(
+        'GET',
+        `/get-total-migration-entities?migrationId=${id}&reviews=true&pages=true&posts=true`,
+      )
     ).json();
-    // The sandbox store's seven sample reviews.
-    expect(reviews.reviews).toBe(7);
+    // The sandbox store's seven sample reviews, five pages and four blog posts (a WooCommerce
+    // sandbox is connected with its WordPress application password, shown masked).
+    expect(reviews).toMatchObject({ reviews: 7, pages: 5, posts: 4 });
+    if (platform === 'woocommerce')
+      expect(migration).toMatchObject({
+        wordpressUser: 'admin',
+        wordpressApplicationPassword: expect.stringMatching(/^••••••/),
+        destinationWordpressApplicationPassword: expect.stringMatching(/^••••••/),
+      });
+  });
+
+  it('leaves the pages and posts of a WooCommerce store connected without WordPress access unavailable, with what to do', async () => {
+    const id = await newMigration();
+    for (const side of ['source', 'destination'] as const) {
+      const { fields } = (
+        await call('GET', `/api/sandbox-stores?platform=woocommerce&side=${side}`)
+      ).json();
+      const { wordpressUser, wordpressApplicationPassword, ...keysOnly } = fields as Record<
+        string,
+        string
+      >;
+      expect(wordpressUser && wordpressApplicationPassword).toBeTruthy();
+      const res = await call('POST', '/verify-woocommerce-connection', {
+        ...(side === 'source' ? keysOnly : fields),
+        migrationId: id,
+        side,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const migration = (await call('GET', `/migration/${id}`)).json();
+    expect(migration.wordpressApplicationPassword).toBeUndefined();
+    const counts = (
+      await call('GET', `/get-total-migration-entities?migrationId=${id}&pages=true&posts=true`)
+    ).json();
+    expect(counts).toMatchObject({ pages: 0, posts: 0 });
+    const refused = await call('PATCH', `/api/migrations/${id}`, {
+      dataTypes: { products: true, pages: true },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({
+      code: 'data_type_unavailable',
+      message: expect.stringMatching(
+        /source WooCommerce store was connected without a WordPress application password/,
+      ),
+    });
+    // Only half of the pair is refused at once, with the field named.
+    const half = await call('POST', '/verify-woocommerce-connection', {
+      ...((await call('GET', '/api/sandbox-stores?platform=woocommerce&side=source')).json()
+        .fields as Record<string, string>),
+      wordpressApplicationPassword: '',
+      migrationId: id,
+      side: 'source',
+    });
+    expect(half.statusCode).toBe(400);
   });
 
   it('refuses wrong credentials with a clear error and stores nothing', async () => {
