@@ -105,6 +105,23 @@ export interface ContentAccess {
 /** Data types that a WooCommerce connection moves only with a WordPress application password. */
 export const wordpressContentTypes: readonly DataTypeName[] = ['pages', 'posts'];
 
+/**
+ * Why one side's connection cannot move a data type, or null when it can: a WooCommerce store
+ * connected without a WordPress application password (`access` false) for pages and posts.
+ */
+export function wordpressAccessMissing(
+  type: DataTypeName,
+  side: 'source' | 'destination',
+  platform: string,
+  access: ContentAccess,
+): string | null {
+  return platform === 'woocommerce' &&
+    access[side] === false &&
+    wordpressContentTypes.includes(type)
+    ? `The ${side} WooCommerce store was connected without a WordPress application password, which its pages and blog posts need: add one on Connect Stores.`
+    : null;
+}
+
 /** Why a data type cannot be selected between two platforms, or null when it can. */
 export function dataTypeUnavailable(
   type: DataTypeName,
@@ -112,16 +129,12 @@ export function dataTypeUnavailable(
   destination: Platform,
   access: ContentAccess = {},
 ): string | null {
-  const locked = (side: 'source' | 'destination', platform: Platform) =>
-    platform === 'woocommerce' && access[side] === false && wordpressContentTypes.includes(type)
-      ? `The ${side} WooCommerce store was connected without a WordPress application password, which its pages and blog posts need: add one on Connect Stores.`
-      : null;
   return (
     unsupportedDataTypes[source][type] ??
     unsupportedDataTypes[destination][type] ??
     unwritableDataTypes[destination][type] ??
-    locked('source', source) ??
-    locked('destination', destination) ??
+    wordpressAccessMissing(type, 'source', source, access) ??
+    wordpressAccessMissing(type, 'destination', destination, access) ??
     null
   );
 }

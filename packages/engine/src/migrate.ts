@@ -226,7 +226,7 @@ function lossesOf(losses: Page<EntityType>['losses']): Map<string, RecordDiffere
 const UNCHANGED = 'Unchanged since the last run; not sent again.';
 
 /** When a record last changed at the source: its time of change, else of creation; null if neither. */
-export function changedAt(record: AnyRecord): string | null {
+function changedAt(record: AnyRecord): string | null {
   const dated = record as { updatedAt?: string | null; createdAt?: string | null };
   return dated.updatedAt ?? dated.createdAt ?? null;
 }

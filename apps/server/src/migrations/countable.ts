@@ -1,6 +1,6 @@
 import {
   platforms,
-  wordpressContentTypes,
+  wordpressAccessMissing,
   type ContentAccess,
   unsupportedDataTypes,
   unwritableDataTypes,
@@ -26,9 +26,11 @@ export function countable(
 ): boolean {
   const { sourceStore: source, destinationStore: destination } = migration;
   if (isPlatform(source) && unsupportedDataTypes[source][type] !== undefined) return false;
-  const locked = (side: 'source' | 'destination', platform: string) =>
-    platform === 'woocommerce' && access[side] === false && wordpressContentTypes.includes(type);
-  if (locked('source', source) || locked('destination', destination)) return false;
+  if (
+    wordpressAccessMissing(type, 'source', source, access) ||
+    wordpressAccessMissing(type, 'destination', destination, access)
+  )
+    return false;
   if (!isPlatform(destination)) return true;
   return (
     unsupportedDataTypes[destination][type] === undefined &&
