@@ -60,13 +60,29 @@ export interface WriteOutcome {
   assets?: AssetRecord[];
 }
 
-/** A file stored once per destination and reused by every record that shows it. */
+/**
+ * Something a write stored at the destination beside the record, for the first time: a file kept
+ * once per destination and reused by every record that shows it ('image'), or a term the write
+ * created because the destination had none of that name ('term': a product tag, a blog, a post
+ * category, an attribute value). Undo removes them with the records.
+ */
 export interface AssetRecord {
-  kind: 'image';
-  /** The file's identity at the source (its URL). */
+  kind: 'image' | 'term';
+  /** Its identity at the source: an image's URL; a term's taxonomy and name ('product_tag:Linen'). */
   key: string;
-  /** The destination's id of its copy (a media library id, a file name). */
+  /** The destination's id of its copy (a media library id, a file name, 'product_tag:45'). */
   destinationId: string;
+}
+
+/**
+ * How the removal of one record (or asset) a migration created ended: removed; gone (the store
+ * no longer has it, so there was nothing to remove); or failed, with the reason in words a
+ * store owner understands.
+ */
+export interface RemoveOutcome {
+  destinationId: string;
+  outcome: 'removed' | 'gone' | 'failed';
+  reason?: string;
 }
 
 /**
@@ -140,6 +156,11 @@ export interface Capabilities {
    * the reason (each record with a value for an unsupported field reports it).
    */
   destinationFields: Partial<Record<EntityType, DestinationFields>>;
+  /**
+   * Data types written here that the platform's API cannot delete, with the reason and what the
+   * owner can do instead; undo reports their records as kept. Absent: every written type.
+   */
+  removeUnsupported?: Partial<Record<EntityType, string>>;
 }
 
 /** What a connection needs from the outside world. */
@@ -257,6 +278,20 @@ export interface Connection {
   prepareImport?(options?: ImportOptions): Promise<string[]>;
   /** Undoes prepareImport; always called, also after a failure. Returns what it did. */
   finishImport?(options?: ImportOptions): Promise<string[]>;
+  /**
+   * Deletes records a migration created, by destination id (for undo), answering one outcome per
+   * id in input order. Deletes for good (no trash a later run or the storefront still sees), and
+   * takes the record's own sub-records with it (a product's variants and images, an order's
+   * lines). An id the store no longer has is 'gone', not a failure; a record that cannot be
+   * deleted fails alone with the reason. The engine hands records in reverse dependency order
+   * (orders before customers and products, a child category before its parent).
+   */
+  remove?(entity: EntityType, destinationIds: readonly string[]): Promise<RemoveOutcome[]>;
+  /**
+   * Deletes assets a migration stored (AssetRecord: media library images, terms), once the records
+   * that used them are gone; one outcome per asset, in input order, as remove().
+   */
+  removeAssets?(assets: readonly AssetRecord[]): Promise<RemoveOutcome[]>;
   /** Rate-limit use so far, when the platform publishes a limit the connection paces itself to. */
   rateUsage?(): RateUsage;
   /** What the transport did since the connection opened (requests, failures, recoveries). */

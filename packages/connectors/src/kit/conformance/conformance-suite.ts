@@ -13,6 +13,7 @@ import type {
   ConnectorHttp,
   ConnectorHttpResponse,
   IdMap,
+  RemoveOutcome,
   WriteOutcome,
 } from '../contract.ts';
 import { ConnectorError } from '../errors.ts';
@@ -111,6 +112,7 @@ export const conformanceTests = [
   'native round trip',
   'read by ids',
   'idempotent rewrite',
+  'remove',
   'faults on read',
   'faults on write',
 ] as const;
@@ -481,6 +483,69 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
           expect(await target.countStored(entity), `${entity} stored after marker lookup`).toBe(
             before[entity],
           );
+        }
+      });
+
+      test('remove', async ({ skip }) => {
+        expect(first, 'the round trip ran first').toBeDefined();
+        if (!destination.remove) return skip('the connector removes no records');
+        const unsupported = connector.capabilities.removeUnsupported ?? {};
+        // Undo's order: what depends on others first, each entity's records newest first (a
+        // child category or page before its parent).
+        const removable = [...writable].reverse().filter((e) => !(e in unsupported));
+        // Removal runs through the same noise as writes: a delete whose answer was lost and that
+        // is sent again finds nothing to delete, which is 'gone', not a failure.
+        target.emulator.setFaults({
+          rate429: 0.1,
+          rate5xx: 0.1,
+          resetRate: 0.05,
+          truncateRate: 0.05,
+          timeoutRate: 0.01,
+          retryAfterSeconds: 0,
+        });
+        const connection = connectWithDeadline(target);
+        const removals: Record<string, RemoveOutcome[]> = {};
+        try {
+          for (const entity of removable) {
+            const ids = first[entity]
+              .flatMap((o) => (o.destinationId ? [o.destinationId] : []))
+              .reverse();
+            removals[entity] = await connection.remove!(entity, ids);
+            expect(
+              removals[entity].map((o) => o.destinationId),
+              `${entity}: one outcome per id, in order`,
+            ).toEqual(ids);
+          }
+        } finally {
+          target.emulator.setFaults(undefined);
+        }
+        for (const entity of removable) {
+          expect(
+            removals[entity]!.filter((o) => o.outcome === 'failed'),
+            `${entity} failed to remove`,
+          ).toEqual([]);
+          expect(await target.countStored(entity), `${entity} left at the destination`).toBe(0);
+          expect(await readAll(destination, entity), `${entity} read after removal`).toEqual([]);
+        }
+        // Files and terms the writes stored go too, once nothing uses them.
+        const assets = writable.flatMap((e) => first[e].flatMap((o) => o.assets ?? []));
+        if (assets.length) {
+          expect(destination.removeAssets, 'assets were stored: removeAssets exists').toBeDefined();
+          const gone = await destination.removeAssets!(assets);
+          expect(gone.filter((o) => o.outcome === 'failed')).toEqual([]);
+          expect(
+            gone.map((o) => o.destinationId),
+            'one outcome per asset, in order',
+          ).toEqual(assets.map((a) => a.destinationId));
+        }
+        // Removing again, or an id the store never had, finds nothing: 'gone'.
+        for (const entity of removable) {
+          const ids = first[entity].flatMap((o) => (o.destinationId ? [o.destinationId] : []));
+          const again = await destination.remove!(entity, [...ids.slice(0, 2), '987654321']);
+          expect(
+            again.map((o) => o.outcome),
+            `${entity} removed twice`,
+          ).toEqual(again.map(() => 'gone'));
         }
       });
 
