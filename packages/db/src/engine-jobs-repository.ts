@@ -14,8 +14,11 @@ export interface EngineJob {
   id: string;
   migrationId: string;
   userId: string;
-  /** The kind of run it carries out: the migration itself, or a free demo run before payment. */
-  kind: 'migration' | 'demo';
+  /**
+   * The kind of run it carries out: the migration itself, a free demo run before payment, or an
+   * undo of what the migration created.
+   */
+  kind: 'migration' | 'demo' | 'undo';
   /**
    * A recent-data run: what an earlier run wrote and the source has not changed since this day
    * (ISO date) is left alone; null for a run of everything.
@@ -48,7 +51,7 @@ function fromRow(row: Selectable<EngineJobsTable>): EngineJob {
     id: row.id,
     migrationId: row.migration_id,
     userId: row.user_id,
-    kind: row.kind === 'demo' ? 'demo' : 'migration',
+    kind: row.kind === 'demo' || row.kind === 'undo' ? row.kind : 'migration',
     changedSince: row.changed_since ?? null,
     state: row.state as JobState,
     unlimited: Number(row.unlimited) === 1,
@@ -87,10 +90,10 @@ export interface StartJobInput {
   /** The migration's version as the caller checked it: the start applies only to that state. */
   expectedVersion: number;
   /**
-   * 'demo' queues a free demo run, which leaves the migration row as it is (`lifecycle` and
-   * `progress` are not applied; the migration must still be at `expectedVersion`).
+   * 'demo' queues a free demo run and 'undo' an undo, which leave the migration row as it is
+   * (`lifecycle` and `progress` are not applied; the migration must still be at `expectedVersion`).
    */
-  kind?: 'migration' | 'demo';
+  kind?: 'migration' | 'demo' | 'undo';
   /** A recent-data run (see EngineJob.changedSince). */
   changedSince?: string | undefined;
   lifecycle: {
@@ -216,7 +219,8 @@ export class EngineJobsRepository {
           .executeTakeFirst();
         if (live) return { outcome: 'already_running' as const, job: fromRow(live) };
 
-        const demo = input.kind === 'demo';
+        // A demo or an undo leaves the migration's row as it is.
+        const demo = input.kind === 'demo' || input.kind === 'undo';
         const moved = await trx
           .updateTable('migrations')
           .set(
@@ -290,7 +294,7 @@ export class EngineJobsRepository {
             id: newId(),
             migration_id: input.migrationId,
             user_id: input.userId,
-            kind: demo ? 'demo' : 'migration',
+            kind: input.kind ?? 'migration',
             changed_since: demo ? null : (input.changedSince ?? null),
             state: 'queued',
             unlimited: input.unlimited ? 1 : 0,

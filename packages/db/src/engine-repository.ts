@@ -9,8 +9,9 @@ export type RunPhase = 'migrate' | 'verify' | 'done';
 /**
  * 'migration': the owner's run, which moves the migration through its lifecycle. 'demo': a free
  * demo run of a few records per type before payment, which leaves the migration where it is.
+ * 'undo': removes from the destination what the migration created (also leaving it where it is).
  */
-export type RunKind = 'migration' | 'demo';
+export type RunKind = 'migration' | 'demo' | 'undo';
 
 /** What a finished run did to one entity's records. */
 export interface RunEntityStats {
@@ -45,6 +46,29 @@ export interface EngineRun {
   /** What the run did per entity, kept when its migrate phase ended; null before. */
   stats: Record<string, RunEntityStats> | null;
   updatedAt: string;
+}
+
+/** A record an undo looks at: what the migration created, and what it knows of its copy. */
+export interface UndoCandidate {
+  sourceId: string;
+  destinationId: string;
+  /** Field hashes (JSON) of the record as the migration last wrote it (sourceNote), or null. */
+  sourceFields: string | null;
+  /** The record's report row: what the destination could not hold of it, when it said. */
+  reason: string | null;
+  /** When the engine last wrote (or linked) the record. */
+  writtenAt: string;
+}
+
+export type UndoOutcome = 'removed' | 'gone' | 'kept' | 'failed';
+
+/** How one record (entity 'assets': a file or term, source id 'kind:key') ended in an undo. */
+export interface UndoRecord {
+  entity: string;
+  sourceId: string;
+  destinationId: string;
+  outcome: UndoOutcome;
+  reason?: string | null;
 }
 
 export interface RunWaiting {
@@ -225,7 +249,7 @@ function runFromRow(row: Selectable<EngineRunsTable>): EngineRun {
       row.verify_mode === 'full' || row.verify_mode === 'incremental' ? row.verify_mode : null,
     limitedBy:
       row.limited_by === 'source' || row.limited_by === 'destination' ? row.limited_by : null,
-    kind: row.kind === 'demo' ? 'demo' : 'migration',
+    kind: runKindOf(row.kind),
     stats: row.stats ? (JSON.parse(row.stats) as Record<string, RunEntityStats>) : null,
     updatedAt: row.updated_at,
   };
@@ -254,6 +278,10 @@ function entryFromRow(
     runId: row.run_id,
     linked: row.linked === 1,
   };
+}
+
+function runKindOf(kind: string): RunKind {
+  return kind === 'demo' || kind === 'undo' ? kind : 'migration';
 }
 
 // Keeps IN lists well under SQLite's and PostgreSQL's bound-parameter limits.
@@ -970,6 +998,251 @@ export class EngineRepository {
       for (const row of rows) if (row.verify_fields) found.set(row.source_id, row.verify_fields);
     }
     return found;
+  }
+
+  /**
+   * Records this migration created at the destination (and that are not the merchant's) which an
+   * undo run has not looked at yet, in source-id order after `after`; with the field hashes of
+   * what was written, its report row, and when the row was last written.
+   */
+  async undoCandidates(
+    migrationId: string,
+    entity: string,
+    runId: string,
+    after: string | null,
+    limit: number,
+  ): Promise<UndoCandidate[]> {
+    let query = this.#k
+      .selectFrom('engine_id_map as m')
+      .select(['m.source_id', 'm.destination_id', 'm.source_fields', 'm.reason', 'm.updated_at'])
+      .where('m.migration_id', '=', migrationId)
+      .where('m.entity', '=', entity)
+      .where('m.created', '=', 1)
+      .where('m.linked', '=', 0)
+      .where('m.destination_id', 'is not', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('engine_undo_records as u')
+              .select('u.source_id')
+              .where('u.run_id', '=', runId)
+              .whereRef('u.entity', '=', 'm.entity')
+              .whereRef('u.source_id', '=', 'm.source_id'),
+          ),
+        ),
+      );
+    if (after !== null) query = query.where('m.source_id', '>', after);
+    const rows = await query.orderBy('m.source_id').limit(limit).execute();
+    return rows.map((r) => ({
+      sourceId: r.source_id,
+      destinationId: r.destination_id ?? '',
+      sourceFields: r.source_fields,
+      reason: r.reason,
+      writtenAt: r.updated_at,
+    }));
+  }
+
+  /** Of these destination ids, the undo candidates (see undoCandidates) they belong to. */
+  async undoCandidatesAmong(
+    migrationId: string,
+    entity: string,
+    runId: string,
+    destinationIds: readonly string[],
+  ): Promise<UndoCandidate[]> {
+    const found: UndoCandidate[] = [];
+    for (const part of chunks([...new Set(destinationIds)], IN_CHUNK)) {
+      const rows = await this.#k
+        .selectFrom('engine_id_map as m')
+        .select(['m.source_id', 'm.destination_id', 'm.source_fields', 'm.reason', 'm.updated_at'])
+        .where('m.migration_id', '=', migrationId)
+        .where('m.entity', '=', entity)
+        .where('m.created', '=', 1)
+        .where('m.linked', '=', 0)
+        .where('m.destination_id', 'in', part)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('engine_undo_records as u')
+                .select('u.source_id')
+                .where('u.run_id', '=', runId)
+                .whereRef('u.entity', '=', 'm.entity')
+                .whereRef('u.source_id', '=', 'm.source_id'),
+            ),
+          ),
+        )
+        .execute();
+      for (const r of rows)
+        found.push({
+          sourceId: r.source_id,
+          destinationId: r.destination_id ?? '',
+          sourceFields: r.source_fields,
+          reason: r.reason,
+          writtenAt: r.updated_at,
+        });
+    }
+    return found;
+  }
+
+  /** Records per entity an undo would look at: created by the migration, not the merchant's. */
+  async undoTotals(migrationId: string): Promise<Record<string, number>> {
+    const rows = await this.#k
+      .selectFrom('engine_id_map')
+      .select(['entity', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('migration_id', '=', migrationId)
+      .where('created', '=', 1)
+      .where('linked', '=', 0)
+      .where('destination_id', 'is not', null)
+      .groupBy('entity')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.entity, Number(r.count)]));
+  }
+
+  /** Every asset (file, term) the migration stored at the destination. */
+  async allAssets(
+    migrationId: string,
+  ): Promise<{ kind: string; key: string; destinationId: string }[]> {
+    const rows = await this.#k
+      .selectFrom('engine_assets')
+      .select(['kind', 'source_key', 'destination_id'])
+      .where('migration_id', '=', migrationId)
+      .orderBy('kind')
+      .orderBy('source_key')
+      .execute();
+    return rows.map((r) => ({ kind: r.kind, key: r.source_key, destinationId: r.destination_id }));
+  }
+
+  /** Keeps how records of an undo run ended, under the run's lease. */
+  async recordUndo(
+    migrationId: string,
+    runId: string,
+    rows: readonly UndoRecord[],
+    fence?: LeaseFence,
+  ): Promise<void> {
+    if (!rows.length) return;
+    const now = this.#stamp();
+    await this.#k.transaction().execute(async (trx) => {
+      await this.#fence(trx, fence);
+      for (const part of chunks(rows, INSERT_CHUNK))
+        await trx
+          .insertInto('engine_undo_records')
+          .values(
+            part.map((r) => ({
+              migration_id: migrationId,
+              run_id: runId,
+              entity: r.entity,
+              source_id: r.sourceId,
+              destination_id: r.destinationId,
+              outcome: r.outcome,
+              reason: r.reason ?? null,
+              updated_at: now,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['run_id', 'entity', 'source_id']).doUpdateSet((eb) => ({
+              outcome: eb.ref('excluded.outcome'),
+              reason: eb.ref('excluded.reason'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+    });
+  }
+
+  /** How many records of each entity ended how in an undo run. */
+  async undoCounts(
+    runId: string,
+  ): Promise<{ entity: string; outcome: UndoOutcome; count: number }[]> {
+    const rows = await this.#k
+      .selectFrom('engine_undo_records')
+      .select(['entity', 'outcome', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('run_id', '=', runId)
+      .groupBy(['entity', 'outcome'])
+      .execute();
+    return rows.map((r) => ({
+      entity: r.entity,
+      outcome: r.outcome as UndoOutcome,
+      count: Number(r.count),
+    }));
+  }
+
+  /** The records of an undo run, the ones that were not removed first; at most `limit`. */
+  async undoRecords(runId: string, limit?: number): Promise<UndoRecord[]> {
+    let query = this.#k
+      .selectFrom('engine_undo_records')
+      .select(['entity', 'source_id', 'destination_id', 'outcome', 'reason'])
+      .where('run_id', '=', runId)
+      .orderBy(
+        sql`case outcome when 'failed' then 0 when 'kept' then 1 when 'gone' then 2 else 3 end`,
+      )
+      .orderBy('entity')
+      .orderBy('source_id');
+    if (limit !== undefined) query = query.limit(limit);
+    const rows = await query.execute();
+    return rows.map((r) => ({
+      entity: r.entity,
+      sourceId: r.source_id,
+      destinationId: r.destination_id,
+      outcome: r.outcome as UndoOutcome,
+      reason: r.reason,
+    }));
+  }
+
+  /**
+   * Ends an undo run in the id map, in one transaction: records removed (or found gone) leave the
+   * id map, with their noted differences, so a later migration creates them afresh; records kept
+   * because the owner changed them become the owner's (linked: no run changes them again); assets
+   * removed leave the asset list. Failed ones stay, for another undo.
+   */
+  async settleUndo(migrationId: string, runId: string, fence?: LeaseFence): Promise<void> {
+    await this.#k.transaction().execute(async (trx) => {
+      await this.#fence(trx, fence);
+      for (const table of ['engine_id_map', 'engine_record_differences'] as const)
+        await trx
+          .deleteFrom(table)
+          .where('migration_id', '=', migrationId)
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom('engine_undo_records as u')
+                .select('u.source_id')
+                .where('u.run_id', '=', runId)
+                .where('u.outcome', 'in', ['removed', 'gone'])
+                .whereRef('u.entity', '=', sql.ref(`${table}.entity`))
+                .whereRef('u.source_id', '=', sql.ref(`${table}.source_id`)),
+            ),
+          )
+          .execute();
+      await trx
+        .updateTable('engine_id_map')
+        .set({ linked: 1 })
+        .where('migration_id', '=', migrationId)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('engine_undo_records as u')
+              .select('u.source_id')
+              .where('u.run_id', '=', runId)
+              .where('u.outcome', '=', 'kept')
+              .whereRef('u.entity', '=', sql.ref('engine_id_map.entity'))
+              .whereRef('u.source_id', '=', sql.ref('engine_id_map.source_id')),
+          ),
+        )
+        .execute();
+      const assets = await trx
+        .selectFrom('engine_undo_records')
+        .select('source_id')
+        .where('run_id', '=', runId)
+        .where('entity', '=', 'assets')
+        .where('outcome', 'in', ['removed', 'gone'])
+        .execute();
+      for (const { source_id: key } of assets) {
+        const at = key.indexOf(':');
+        await trx
+          .deleteFrom('engine_assets')
+          .where('migration_id', '=', migrationId)
+          .where('kind', '=', key.slice(0, at))
+          .where('source_key', '=', key.slice(at + 1))
+          .execute();
+      }
+    });
   }
 
   /** Writes the progress columns of the migration row (not its version: the owner may edit). */

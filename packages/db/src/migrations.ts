@@ -18,6 +18,7 @@ import { fieldMappings } from './migrations/0016-field-mappings.ts';
 import { storefrontPaths } from './migrations/0017-storefront-paths.ts';
 import { demoRuns } from './migrations/0018-demo-runs.ts';
 import { recentData } from './migrations/0019-recent-data.ts';
+import { undoRecords } from './migrations/0020-undo.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0017_storefront_paths': storefrontPaths,
   '0018_demo_runs': demoRuns,
   '0019_recent_data': recentData,
+  '0020_undo': undoRecords,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -202,7 +202,7 @@ export interface EngineRunsTable {
   verify_mode: Generated<string | null>;
   /** source | destination: the store that set the pace at the last sample; null: none (0015). */
   limited_by: Generated<string | null>;
-  /** migration | demo: a demo run leaves the migration's lifecycle alone (0018). */
+  /** migration | demo | undo: demo and undo runs leave the migration's lifecycle alone (0018). */
   kind: Generated<string>;
   /** JSON of what a finished run did per entity: { migrated, skipped, failed } (0018). */
   stats: Generated<string | null>;
@@ -267,6 +267,20 @@ export interface EngineAssetsTable {
   updated_at: string;
 }
 
+/** How each record an undo run looked at ended (0020). */
+export interface EngineUndoRecordsTable {
+  migration_id: string;
+  run_id: string;
+  /** The record's entity, or 'assets' for a file or term (source_id is then 'kind:key'). */
+  entity: string;
+  source_id: string;
+  destination_id: string;
+  /** removed | gone | kept | failed */
+  outcome: string;
+  reason: string | null;
+  updated_at: string;
+}
+
 export interface EngineJobsTable {
   id: string;
   migration_id: string;
@@ -290,7 +304,7 @@ export interface EngineJobsTable {
   queue_job_id: string | null;
   created_at: string;
   updated_at: string;
-  /** migration | demo: the kind of run the job carries out (0018). */
+  /** migration | demo | undo: the kind of run the job carries out (0018, undo 0020). */
   kind: Generated<string>;
   /** A recent-data run: the day (ISO date) since which the source's changes are moved (0019). */
   changed_since: string | null;
@@ -310,6 +324,7 @@ export interface Database {
   engine_jobs: EngineJobsTable;
   engine_record_differences: EngineRecordDifferencesTable;
   engine_assets: EngineAssetsTable;
+  engine_undo_records: EngineUndoRecordsTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;

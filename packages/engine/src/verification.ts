@@ -215,7 +215,7 @@ function sourceForm(entity: EntityType, form: Record<string, unknown>): Record<s
 }
 
 /** Top-level fields whose hashes differ between the source's note and the destination's. */
-function differingFields(
+export function differingFields(
   entity: EntityType,
   expected: Record<string, string>,
   actual: Record<string, string>,
@@ -230,14 +230,16 @@ function differingFields(
 /**
  * What destination records look like in the comparison, by the source id each was migrated
  * from (records this migration did not write are left out): ids mapped back to source ids.
+ * Notes where each is shown at the destination too, unless `keepPaths` is false (an undo).
  */
-async function destinationNotes(
+export async function destinationNotes(
   repository: EngineRepository,
   migrationId: string,
   entity: EntityType,
   records: readonly EntityRecord[EntityType][],
   ignore: readonly string[],
   destination: StoreSide,
+  options: { keepPaths?: boolean } = {},
 ): Promise<Map<string, Record<string, string>>> {
   const own = await repository.sourceIdsOf(
     migrationId,
@@ -263,7 +265,7 @@ async function destinationNotes(
     notes.set(sourceId, fieldHashes(form));
   }
   // Where each copy is shown at the destination, for the redirect map.
-  await repository.setDestinationPaths(migrationId, entity, paths);
+  if (options.keepPaths !== false) await repository.setDestinationPaths(migrationId, entity, paths);
   return notes;
 }
 

@@ -73,6 +73,8 @@ export class MemoryStore {
     pages: 0,
     posts: 0,
   };
+  /** Files and terms stored beside the records (AssetRecord destination ids). */
+  readonly assets = new Set<string>();
   #next = 1;
   readonly #prefix: string;
 
@@ -126,6 +128,10 @@ export interface MemoryConnectionOptions {
    * record is written without it, with the warning, and reported incomplete.
    */
   incomplete?: (entity: EntityType, record: EntityRecord[EntityType]) => string | undefined;
+  /** Records the store refuses to delete, with its reason (remove answers failed). */
+  refuseRemove?: (entity: EntityType, id: string) => string | undefined;
+  /** Data types the store cannot delete (Capabilities.removeUnsupported). */
+  removeUnsupported?: Capabilities['removeUnsupported'];
   /** What prepareImport and finishImport answer (neither exists when not given). */
   importNotes?: { prepare: string[]; finish: string[] };
   rateUsage?: () => RateUsage;
@@ -255,6 +261,7 @@ export function memoryConnection(
     rateLimit: options.rateLimit ?? { description: 'unlimited' },
     nativeFields: {},
     destinationFields: options.destinationFields ?? {},
+    ...(options.removeUnsupported ? { removeUnsupported: options.removeUnsupported } : {}),
   };
 
   const connection: Connection = {
@@ -309,6 +316,25 @@ export function memoryConnection(
       } finally {
         options.trace?.(`write:${entity}:end`);
       }
+    },
+    async remove(entity, ids) {
+      options.trace?.(`remove:${entity}:${ids.length}`);
+      await guard();
+      return ids.map((id) => {
+        const refused = options.refuseRemove?.(entity, id);
+        if (refused) return { destinationId: id, outcome: 'failed' as const, reason: refused };
+        const held = store.records[entity].delete(id);
+        for (const [sourceId, ours] of store.markers[entity])
+          if (ours === id) store.markers[entity].delete(sourceId);
+        return { destinationId: id, outcome: held ? ('removed' as const) : ('gone' as const) };
+      });
+    },
+    async removeAssets(assets) {
+      await guard();
+      return assets.map((a) => ({
+        destinationId: a.destinationId,
+        outcome: store.assets.delete(a.destinationId) ? ('removed' as const) : ('gone' as const),
+      }));
     },
     ...(options.importNotes
       ? {

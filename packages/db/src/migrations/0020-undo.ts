@@ -1,0 +1,35 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * Undo: `engine_undo_records` holds, per undo run, how each record (or asset) the migration
+ * created ended: removed, gone (the store no longer had it), kept (the owner changed it since,
+ * or the platform cannot delete it) or failed, with the reason. An undo run resumes by taking
+ * the id-map rows it has no record for yet. Assets are kept under entity 'assets' with their
+ * kind and key as the source id.
+ */
+export const undoRecords: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('engine_undo_records')
+      .addColumn('migration_id', 'text', (c) =>
+        c.notNull().references('migrations.id').onDelete('cascade'),
+      )
+      .addColumn('run_id', 'text', (c) => c.notNull())
+      .addColumn('entity', 'text', (c) => c.notNull())
+      .addColumn('source_id', 'text', (c) => c.notNull())
+      .addColumn('destination_id', 'text', (c) => c.notNull())
+      .addColumn('outcome', 'text', (c) => c.notNull())
+      .addColumn('reason', 'text')
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('engine_undo_records_pk', ['run_id', 'entity', 'source_id'])
+      .execute();
+    await db.schema
+      .createIndex('engine_undo_records_migration')
+      .on('engine_undo_records')
+      .columns(['migration_id'])
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('engine_undo_records').execute();
+  },
+};

@@ -1,0 +1,243 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { entityTypes, type EntityType } from '@replatform/canonical/entities';
+import type { Db } from '@replatform/db/database';
+import { EngineRepository } from '@replatform/db/engine-repository';
+import { MigrationsRepository } from '@replatform/db/migrations-repository';
+import { openTestDatabase, testDialects } from '@replatform/db/test-databases';
+import { executeMigration } from './execute.ts';
+import {
+  MemoryStore,
+  memoryConnection,
+  sampleData,
+  type MemoryConnectionOptions,
+} from './testing/memory-store.ts';
+import { executeUndo } from './undo.ts';
+
+const fast = { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
+const selected = ['products', 'customers', 'orders', 'coupons', 'reviews', 'pages', 'posts'];
+
+/** Every record a store holds, by entity, as [id, JSON] pairs, for snapshots. */
+function snapshot(store: MemoryStore): Record<string, [string, string][]> {
+  return Object.fromEntries(
+    entityTypes.map((e) => [
+      e,
+      [...store.records[e]].map(([id, r]) => [id, JSON.stringify(r)] as [string, string]),
+    ]),
+  );
+}
+
+describe.each(testDialects())('undo on %s', (dialect) => {
+  let db: Db;
+  let repository: EngineRepository;
+  let migrationId: string;
+
+  beforeEach(async () => {
+    db = await openTestDatabase(dialect);
+    repository = new EngineRepository(db);
+    const migrations = new MigrationsRepository(db);
+    migrationId = (await migrations.create({ userId: 'u1', email: 'u@x.io', storeName: 'S' })).id;
+  });
+  afterEach(async () => {
+    await db.close();
+  });
+
+  /** A destination holding the merchant's own records, and a migration into it. */
+  async function migrated(destinationOptions: MemoryConnectionOptions = {}) {
+    const source = MemoryStore.seeded(
+      sampleData({
+        products: 12,
+        customers: 6,
+        orders: 8,
+        coupons: 3,
+        reviews: 4,
+        pages: 4,
+        posts: 3,
+      }),
+    );
+    const destinationStore = new MemoryStore();
+    const own = sampleData({ products: 2, customers: 1, orders: 0, categories: 1 });
+    for (const product of own.products)
+      destinationStore.records.products.set(`m${product.id}`, { ...product, id: `m${product.id}` });
+    const before = snapshot(destinationStore);
+    // The merchant already sells the source's first product under the same SKU: linked.
+    const firstProduct = [...source.records.products.keys()][0]!;
+    destinationStore.records.products.set('mine', {
+      ...source.records.products.get(firstProduct)!,
+      id: 'mine',
+    });
+    const linkedBefore = snapshot(destinationStore);
+    const options = {
+      ...destinationOptions,
+      merchantOwn: (entity: EntityType, record: { id: string }) =>
+        entity === 'products' && record.id === firstProduct ? 'mine' : undefined,
+    };
+    const destination = memoryConnection(destinationStore, { batchSize: 4, ...options });
+    const result = await executeMigration({
+      repository,
+      migrationId,
+      dataTypes: selected,
+      source: memoryConnection(source, { pageSize: 5 }),
+      destination,
+      retry: fast,
+    });
+    expect(result.status).toBe('completed');
+    // Everything the run wrote arrived; the merchant's linked product keeps its own categories.
+    expect(result.verification?.examples.mismatched.map((m) => m.destinationId)).toEqual(['mine']);
+    return { source, destinationStore, destination, before, linkedBefore };
+  }
+
+  it('removes exactly what the migration created, keeps what the owner changed since, and forgets the removed', async () => {
+    const { destinationStore, destination, linkedBefore } = await migrated();
+    // The owner renamed one migrated product after the migration.
+    const edited = [...destinationStore.records.products.values()].find(
+      (p) => !p.id.startsWith('m'),
+    )!;
+    destinationStore.records.products.set(edited.id, { ...edited, name: 'Renamed by the owner' });
+    const editedCopy = destinationStore.records.products.get(edited.id)!;
+
+    const result = await executeUndo({ repository, migrationId, destination, retry: fast });
+    expect(result.status).toBe('completed');
+    expect(result.counts.products).toEqual({ removed: 10, gone: 0, kept: 1, failed: 0 });
+    expect(result.counts.orders).toEqual({ removed: 8, gone: 0, kept: 0, failed: 0 });
+
+    // The store is as it was before the migration, but for the record the owner changed.
+    const after = snapshot(destinationStore);
+    expect(after.products?.filter(([id]) => id !== edited.id)).toEqual(linkedBefore.products);
+    expect(destinationStore.records.products.get(edited.id)).toEqual(editedCopy);
+    for (const entity of entityTypes.filter((e) => e !== 'products'))
+      expect(after[entity], entity).toEqual(linkedBefore[entity]);
+
+    const rows = await repository.undoRecords(result.runId);
+    const kept = rows.filter((r) => r.outcome === 'kept');
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ entity: 'products', destinationId: edited.id });
+    expect(kept[0]?.reason).toMatch(/changed in your store since the migration wrote it \(name\)/);
+
+    // The id map keeps the changed record as the owner's, and the linked one; the rest is gone.
+    expect(await repository.undoTotals(migrationId)).toEqual({});
+    const page = await repository.idMapPage(migrationId, 'products', null, 100);
+    expect(page.map((r) => [r.destinationId, r.linked]).sort()).toEqual([
+      [edited.id, true],
+      ['mine', true],
+    ]);
+    // A later undo finds nothing more to remove.
+    const again = await executeUndo({ repository, migrationId, destination, retry: fast });
+    expect(again.status).toBe('completed');
+    expect(Object.values(again.counts).every((c) => c.removed === 0)).toBe(true);
+  });
+
+  it('removes children before their parents, and dependants before what they depend on', async () => {
+    const trace: string[] = [];
+    const { destinationStore, destination } = await migrated({ trace: (t) => trace.push(t) });
+    // A store that refuses to delete a category or page that still has children, or a customer
+    // or product an order still names.
+    const strict = memoryConnection(destinationStore, {
+      trace: (t) => trace.push(t),
+      refuseRemove: (entity, id) => {
+        if (entity === 'categories' || entity === 'pages') {
+          const children = [...destinationStore.records[entity].values()].some(
+            (r) => r.parentId === id,
+          );
+          return children ? 'It still has children.' : undefined;
+        }
+        if (entity === 'customers' || entity === 'products') {
+          const named = [...destinationStore.records.orders.values()].some(
+            (o) => o.customerId === id || o.lines.some((l) => l.productId === id),
+          );
+          return named ? 'An order still names it.' : undefined;
+        }
+        return undefined;
+      },
+    });
+    void destination;
+    trace.length = 0;
+    const result = await executeUndo({
+      repository,
+      migrationId,
+      destination: strict,
+      retry: fast,
+      batchSize: 2,
+    });
+    expect(result.status).toBe('completed');
+    for (const counts of Object.values(result.counts)) expect(counts.failed).toBe(0);
+    expect(destinationStore.records.categories.size).toBe(0);
+    expect(destinationStore.records.pages.size).toBe(0);
+    const order = [
+      ...new Set(trace.filter((t) => t.startsWith('remove:')).map((t) => t.split(':')[1])),
+    ];
+    expect(order).toEqual([...entityTypes].reverse().filter((e) => order.includes(e)));
+  });
+
+  it('carries on after an interruption without removing or counting anything twice', async () => {
+    const { destinationStore, destination, linkedBefore } = await migrated();
+    const controller = new AbortController();
+    let removals = 0;
+    const interrupted = await executeUndo({
+      repository,
+      migrationId,
+      destination,
+      retry: fast,
+      batchSize: 3,
+      signal: controller.signal,
+      onProgress: () => {
+        removals += 1;
+        if (removals === 4) controller.abort();
+      },
+    });
+    expect(interrupted.status).toBe('interrupted');
+    const resumed = await executeUndo({ repository, migrationId, destination, retry: fast });
+    expect(resumed.runId).toBe(interrupted.runId);
+    expect(resumed.status).toBe('completed');
+    expect(snapshot(destinationStore)).toEqual(linkedBefore);
+    const removed = Object.values(resumed.counts).reduce((n, c) => n + c.removed, 0);
+    // 11 products (one linked), 6 customers, 8 orders, 3 coupons, 4 reviews, 4 pages, 3 posts,
+    // and the 6 categories the products brought.
+    expect(removed).toBe(11 + 6 + 8 + 3 + 4 + 4 + 3 + 6);
+  });
+
+  it('keeps what the platform cannot delete or refuses to, says why, and tries a refusal again next time', async () => {
+    let refuse = true;
+    const { destinationStore, destination } = await migrated();
+    const limited = memoryConnection(destinationStore, {
+      removeUnsupported: { orders: 'The platform cannot delete orders; cancel them in its admin.' },
+      refuseRemove: (entity, id) =>
+        refuse && entity === 'coupons' && id === [...destinationStore.records.coupons.keys()][0]
+          ? 'The store answered 409: the coupon is in use.'
+          : undefined,
+    });
+    const result = await executeUndo({
+      repository,
+      migrationId,
+      destination: limited,
+      retry: fast,
+    });
+    expect(result.status).toBe('completed');
+    expect(result.counts.orders).toEqual({ removed: 0, gone: 0, kept: 8, failed: 0 });
+    expect(result.counts.coupons).toEqual({ removed: 2, gone: 0, kept: 0, failed: 1 });
+    const rows = await repository.undoRecords(result.runId);
+    expect(rows[0]).toMatchObject({
+      entity: 'coupons',
+      outcome: 'failed',
+      reason: 'The store answered 409: the coupon is in use.',
+    });
+    expect(rows.find((r) => r.entity === 'orders')?.reason).toBe(
+      'Kept: The platform cannot delete orders; cancel them in its admin.',
+    );
+    // Orders are still there, so the customers and products they name stay too when the store
+    // refuses; here the memory store does not, so they went.
+    expect(destinationStore.records.orders.size).toBe(8);
+    expect(destinationStore.records.coupons.size).toBe(1);
+    refuse = false;
+    const again = await executeUndo({ repository, migrationId, destination: limited, retry: fast });
+    expect(again.counts.coupons).toEqual({ removed: 1, gone: 0, kept: 0, failed: 0 });
+    expect(destinationStore.records.coupons.size).toBe(0);
+  });
+
+  it('counts a record the owner deleted meanwhile as gone', async () => {
+    const { destinationStore, destination } = await migrated();
+    const customer = [...destinationStore.records.customers.keys()][0]!;
+    destinationStore.records.customers.delete(customer);
+    const result = await executeUndo({ repository, migrationId, destination, retry: fast });
+    expect(result.counts.customers).toEqual({ removed: 5, gone: 1, kept: 0, failed: 0 });
+  });
+});
