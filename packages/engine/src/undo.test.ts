@@ -128,7 +128,7 @@ describe.each(testDialects())('undo on %s', (dialect) => {
 
   it('removes children before their parents, and dependants before what they depend on', async () => {
     const trace: string[] = [];
-    const { destinationStore, destination } = await migrated({ trace: (t) => trace.push(t) });
+    const { destinationStore } = await migrated({ trace: (t) => trace.push(t) });
     // A store that refuses to delete a category or page that still has children, or a customer
     // or product an order still names.
     const strict = memoryConnection(destinationStore, {
@@ -149,7 +149,6 @@ describe.each(testDialects())('undo on %s', (dialect) => {
         return undefined;
       },
     });
-    void destination;
     trace.length = 0;
     const result = await executeUndo({
       repository,

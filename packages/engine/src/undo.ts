@@ -8,9 +8,12 @@ import type {
   UndoOutcome,
   UndoRecord,
 } from '@replatform/db/engine-repository';
+import { stringify } from 'csv-stringify';
+import { pipeline, Readable } from 'node:stream';
 import { EngineError, fatalError } from './errors.ts';
 import type { StoreSide } from './migrate.ts';
 import { readPages } from './read-pages.ts';
+import { singular } from './report.ts';
 import { defaultRetryPolicy, StoreWatch, type RetryPolicy, type StoreOutage } from './retry.ts';
 import { destinationNotes, differingFields, ignoredFields, namesField } from './verification.ts';
 
@@ -402,4 +405,36 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
     finishedAt: now().toISOString(),
   });
   return { runId, status: 'completed', counts };
+}
+
+export const undoReportHeader = [
+  'type',
+  'source_id',
+  'destination_id',
+  'outcome',
+  'reason',
+] as const;
+
+async function* undoRows(repository: EngineRepository, runId: string): AsyncGenerator<string[]> {
+  yield [...undoReportHeader];
+  for (const row of await repository.undoRecords(runId)) {
+    const asset = row.entity === ASSETS ? row.sourceId.split(':')[0] : undefined;
+    yield [
+      asset ?? singular[row.entity] ?? row.entity,
+      asset ? row.sourceId.slice(asset.length + 1) : row.sourceId,
+      row.destinationId,
+      row.outcome,
+      row.reason ?? '',
+    ];
+  }
+}
+
+/**
+ * An undo run's report as CSV (as the migration report: RFC 4180, CRLF, formula-like cells
+ * escaped): every record and asset it looked at, how it ended and why; those not removed first.
+ */
+export function undoReportCsv(repository: EngineRepository, runId: string): Readable {
+  const csv = stringify({ record_delimiter: 'windows', escape_formulas: true });
+  pipeline(Readable.from(undoRows(repository, runId)), csv, () => {});
+  return csv;
 }

@@ -9,6 +9,7 @@ import type { StoreSide } from '@replatform/engine/migrate';
 import { paidRecordLimit } from '@replatform/engine/payment-limit';
 import { selectedDataTypes } from '@replatform/engine/plan';
 import type { RetryPolicy, StoreOutage } from '@replatform/engine/retry';
+import { executeUndo, type UndoResult } from '@replatform/engine/undo';
 import type { StoreConnections } from '../connections/store-connections.ts';
 import { storedMappings } from '../migrations/present-migration.ts';
 import type { JobHandler, JobOutcome } from './runner.ts';
@@ -168,10 +169,75 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
     };
   };
 
+  /** How an undo went, in one notification. */
+  const announceUndo = async (migration: StoredMigration, result: UndoResult) => {
+    const total = (key: 'removed' | 'kept' | 'failed') =>
+      Object.entries(result.counts)
+        .filter(([entity]) => entity !== 'assets')
+        .reduce((n, [, c]) => n + c[key], 0);
+    const count = (n: number) => n.toLocaleString('en-US');
+    if (result.status === 'completed') {
+      const kept = total('kept');
+      const failed = total('failed');
+      const rest = [
+        kept ? `${count(kept)} kept (changed since, or not removable; the report says which)` : '',
+        failed ? `${count(failed)} could not be removed (undo again to retry)` : '',
+      ].filter(Boolean);
+      await notify(
+        migration,
+        failed ? 'warning' : 'success',
+        'Undo finished',
+        `${migration.storeName}: ${count(total('removed'))} records the migration created were removed from your destination store${rest.length ? `; ${rest.join('; ')}` : ''}.`,
+      );
+    } else if (result.status === 'failed')
+      await notify(
+        migration,
+        'error',
+        'Undo stopped',
+        `${migration.storeName}: ${result.message ?? ''} Undo again to carry on where it stopped.`,
+      );
+  };
+
+  const runUndo = async (
+    migration: StoredMigration,
+    signal: AbortSignal,
+    fence: Parameters<JobHandler['run']>[0]['fence'],
+  ): Promise<JobOutcome> => {
+    let destination: StoreSide;
+    try {
+      destination = side(migration, 'destination');
+    } catch (error) {
+      const message = `The destination store could not be opened: ${errorText(error)}`;
+      await recordRunFailure(deps.engine, migration.id, 'store_config', message, undefined, 'undo');
+      await notify(migration, 'error', 'Undo stopped', `${migration.storeName}: ${message}`);
+      return { state: 'failed', error: message };
+    }
+    try {
+      const result = await executeUndo({
+        repository: deps.engine,
+        migrationId: migration.id,
+        destination,
+        signal,
+        fence,
+        retry: deps.retry,
+        log: (message, fields) =>
+          deps.log.info({ migrationId: migration.id, undo: true, ...fields }, message),
+      });
+      if (result.status !== 'interrupted') await announceUndo(migration, result);
+      if (result.status === 'completed') return { state: 'done' };
+      if (result.status === 'failed') return { state: 'failed', error: result.message ?? 'failed' };
+      return { state: 'interrupted' };
+    } finally {
+      await destination.connection.close?.();
+    }
+  };
+
   return {
     async run({ job, fence, signal }): Promise<JobOutcome> {
       const migration = await deps.migrations.findForUser(job.migrationId, job.userId);
       if (!migration) return { state: 'failed', error: 'The migration no longer exists.' };
+
+      if (job.kind === 'undo') return runUndo(migration, signal, fence);
 
       let source: StoreSide;
       let destination: StoreSide;
@@ -272,15 +338,17 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
     async giveUp(job: EngineJob, reason: string, explanation?: string): Promise<void> {
       const migration = await deps.migrations.findForUser(job.migrationId, job.userId);
       if (!migration) return;
-      const demo = job.kind === 'demo';
+      const what = { demo: 'demo migration', undo: 'undo', migration: 'migration' }[job.kind];
       const message =
         explanation ??
-        `The ${demo ? 'demo migration' : 'migration'} was stopped because ${reason}. Nothing was lost; please contact support or start it again.`;
+        `The ${what} was stopped because ${reason}. Nothing was lost; please contact support or start it again.`;
       await recordRunFailure(deps.engine, migration.id, 'internal', message, undefined, job.kind);
       await notify(
         migration,
         'error',
-        demo ? 'Demo migration failed' : 'Migration failed',
+        { demo: 'Demo migration failed', undo: 'Undo stopped', migration: 'Migration failed' }[
+          job.kind
+        ],
         `${migration.storeName}: ${message}`,
       );
     },

@@ -6,10 +6,11 @@ import { getReportCsv } from './get-report-csv.ts';
 import { getVerification } from './get-verification.ts';
 import { postStartMigration } from './post-start-migration.ts';
 import { postVerifyAgain } from './post-verify-again.ts';
+import { undoMigrationRoutes } from './undo-migration-routes.ts';
 
 /**
  * The migration engine's endpoints: start, the free demo migration, progress, per-record report,
- * redirect map, verification and verifying again.
+ * redirect map, verification and verifying again, and undo.
  */
 export const engineRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(postStartMigration);
@@ -19,4 +20,5 @@ export const engineRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(getRedirectMap);
   await app.register(getVerification);
   await app.register(postVerifyAgain);
+  await app.register(undoMigrationRoutes);
 };
