@@ -1,7 +1,7 @@
 import type { Page, Post } from '@replatform/canonical/content';
 import { pageDefaults, postDefaults } from '@replatform/canonical/defaults';
 import type { Metafield } from '@replatform/canonical/metafield';
-import type { IdMap, WriteOutcome } from '../kit/contract.ts';
+import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
 import {
   articleCreate,
@@ -19,6 +19,7 @@ import {
 } from './documents.ts';
 import { markerMetafield, shopifyMetafields, type MetafieldContext } from './from-canonical.ts';
 import type { ShopifyGraphqlClient } from './graphql-client.ts';
+import { BLOG_TERM } from './remove.ts';
 import { isMarker, ownField, ownValue, splitMetafields } from './own-fields.ts';
 import { canonicalTime, type Mapped } from './to-canonical.ts';
 
@@ -307,6 +308,7 @@ export class ContentWriter {
   readonly #ctx: ContentWriteContext;
   #blogs: Promise<Map<string, string>> | undefined;
   #firstBlog: string | undefined;
+  readonly #creatingBlogs = new Map<string, Promise<{ id: string } | { failure: string }>>();
 
   constructor(ctx: ContentWriteContext) {
     this.#ctx = ctx;
@@ -495,19 +497,45 @@ export class ContentWriter {
   }
 
   /** The blog of a post: by title, else created; '' is the shop's first blog (News if none). */
-  async #blogOf(title: string): Promise<{ id: string } | { failure: string }> {
+  async #blogOf(
+    title: string,
+  ): Promise<{ id: string; created?: AssetRecord } | { failure: string }> {
     const blogs = await this.#blogMap();
     if (title === '' && this.#firstBlog) return { id: this.#firstBlog };
     const wanted = title || DEFAULT_BLOG_TITLE;
     const known = blogs.get(wanted);
     if (known) return { id: known };
-    const answer = (await this.#ctx.client.request(blogCreate, { blog: { title: wanted } }))
-      .blogCreate;
+    // Posts of one new blog written side by side create it once; the post that created it
+    // records it (a term asset, which undo removes).
+    let creating = this.#creatingBlogs.get(wanted);
+    const mine = !creating;
+    if (!creating) {
+      creating = this.#createBlog(wanted);
+      this.#creatingBlogs.set(wanted, creating);
+      void creating.finally(() => this.#creatingBlogs.delete(wanted));
+    }
+    const made = await creating;
+    if ('failure' in made) return made;
+    return mine
+      ? {
+          id: made.id,
+          created: {
+            kind: 'term',
+            key: `${BLOG_TERM}:${wanted}`,
+            destinationId: `${BLOG_TERM}:${made.id}`,
+          },
+        }
+      : made;
+  }
+
+  async #createBlog(title: string): Promise<{ id: string } | { failure: string }> {
+    const blogs = await this.#blogMap();
+    const answer = (await this.#ctx.client.request(blogCreate, { blog: { title } })).blogCreate;
     if (!answer?.blog)
       return {
-        failure: `Shopify refused the blog ${wanted}: ${messages(answer?.userErrors ?? [])}`,
+        failure: `Shopify refused the blog ${title}: ${messages(answer?.userErrors ?? [])}`,
       };
-    blogs.set(wanted, answer.blog.id);
+    blogs.set(title, answer.blog.id);
     this.#firstBlog ??= answer.blog.id;
     return { id: answer.blog.id };
   }
@@ -519,6 +547,20 @@ export class ContentWriter {
     if ('failure' in author) return { sourceId: p.id, outcome: 'failed', reason: author.failure };
     const blog = await this.#blogOf(p.blog);
     if ('failure' in blog) return { sourceId: p.id, outcome: 'failed', reason: blog.failure };
+    const outcome = await this.#writeArticle(p, idMap, built, author, blog.id);
+    return blog.created
+      ? { ...outcome, assets: [...(outcome.assets ?? []), blog.created] }
+      : outcome;
+  }
+
+  async #writeArticle(
+    p: Post,
+    idMap: IdMap,
+    built: Exclude<ReturnType<typeof articleInput>, { failure: string }>,
+    author: Exclude<ReturnType<typeof authorInput>, { failure: string }>,
+    blogId: string,
+  ): Promise<WriteOutcome> {
+    const blog = { id: blogId };
     const { client } = this.#ctx;
     const all = async (query: string) =>
       (await client.request(articlesSearch, { query })).articles.nodes as Found[];

@@ -18,6 +18,7 @@ import { ShopifyGraphqlClient } from './graphql-client.ts';
 import { isValidShopDomain } from './oauth.ts';
 import { shopifyDestinationFields, shopifyNativeFields } from './native-fields.ts';
 import { countOf, readEntity, readNativeRecords, readPageSizes } from './read.ts';
+import { ShopifyRemover } from './remove.ts';
 import { ShopifyWriter } from './write.ts';
 
 /**
@@ -178,6 +179,7 @@ export function connectShopify(
     developmentStore: async () => limitsOrders((await shopDetails()).plan),
     currency: async () => (await shopDetails()).currencyCode,
   });
+  const remover = new ShopifyRemover(client);
   const readContext = {
     client,
     http: context.http,
@@ -202,6 +204,8 @@ export function connectShopify(
     prepareImport: () => writer.prepare(),
     // Nothing to undo: imported orders never notify and the marker definitions stay for re-runs.
     finishImport: async () => [],
+    remove: (entity, ids) => remover.remove(entity, ids),
+    removeAssets: (assets) => remover.removeAssets(assets),
     stats: () => client.stats(),
     readNative: (entity) => readNativeRecords(client, entity),
     rateUsage: () => client.rateUsage(shopifyCapabilities.rateLimit.requestsPerSecond ?? 100),

@@ -1,5 +1,6 @@
 import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { contentMutations, contentMutationScopes, contentOwner } from './content.ts';
+import { deleteMutationScopes, deleteMutations } from './deletes.ts';
 import { discountMutations } from './discounts.ts';
 import { ingestImage, type MediaHostPolicy } from './media.ts';
 import {
@@ -1726,6 +1727,7 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
     taxesIncluded: input.taxesIncluded === true,
     test: input.test === true,
     sourceName: str(input.sourceName) ?? 'replatform-sandbox-app',
+    createdByApp: true,
     buyerAcceptsMarketing: input.buyerAcceptsMarketing === true,
   };
   store.orders.set(order.id, order);
@@ -2301,6 +2303,7 @@ export const mutationScopes: Record<string, string | null> = {
   discountCodeFreeShippingUpdate: 'write_discounts',
   discountCodeDeactivate: 'write_discounts',
   ...contentMutationScopes,
+  ...deleteMutationScopes,
 };
 
 export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
@@ -2327,9 +2330,13 @@ export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
   const content = Object.fromEntries(
     Object.entries(contentMutations(ctx)).map(([name, run]) => [name, guard(name, run)]),
   );
+  const deletes = Object.fromEntries(
+    Object.entries(deleteMutations(ctx)).map(([name, run]) => [name, guard(name, run)]),
+  );
   return {
     ...discounts,
     ...content,
+    ...deletes,
     productSet: guard('productSet', (args) => productSet(ctx, args)),
     productVariantsBulkCreate: guard('productVariantsBulkCreate', (args) =>
       productVariantsBulk(ctx, args, 'create'),

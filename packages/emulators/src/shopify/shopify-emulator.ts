@@ -137,6 +137,8 @@ const ALL_SCOPES = new Set([
   'write_discounts',
   'read_content',
   'write_content',
+  'read_files',
+  'write_files',
 ]);
 
 function json(status: number, body: unknown, extra: Record<string, string> = {}): EmulatorResponse {

@@ -369,6 +369,8 @@ export interface OrderRec {
   taxesIncluded: boolean;
   test: boolean;
   sourceName: string | null;
+  /** Made by an app through orderCreate (which orderDelete may delete), not the shop's checkout. */
+  createdByApp?: boolean;
   buyerAcceptsMarketing: boolean;
 }
 
