@@ -91,6 +91,10 @@ export interface BigCommerceConnection extends Connection {
    * along (native.ts): what nativeFields declares and what two stores are compared on.
    */
   nativeRecords(entity: EntityType): Promise<Record<string, unknown>[]>;
+  /** Undo: every written type can be removed (remove.ts). */
+  remove(entity: EntityType, destinationIds: readonly string[]): Promise<RemoveOutcome[]>;
+  /** Undo: the customer attributes the writes made (remove.ts). */
+  removeAssets(assets: readonly AssetRecord[]): Promise<RemoveOutcome[]>;
 }
 
 export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'connect'> & {
