@@ -12,6 +12,8 @@ import {
   type IdMap,
   type Page,
   type RateUsage,
+  type AssetRecord,
+  type RemoveOutcome,
   type WriteOutcome,
 } from '../kit/contract.ts';
 import { listInWords } from '../kit/words.ts';
@@ -38,6 +40,7 @@ import { customerConcurrency, customersPerCall, writeCustomers } from './write-c
 import { OrderMarkers, writeOrders } from './write-orders.ts';
 import { writeReviews } from './write-reviews.ts';
 import { writePages, writePosts } from './write-content.ts';
+import { removeRecords, removeStoredAssets } from './remove.ts';
 import { allNative, allWebPages, countReviews, isContentPage } from './native.ts';
 import { bigCommerceDestinationFields, bigCommerceNativeFields } from './native-fields.ts';
 import { couponCountSchema, orderCountSchema } from './payloads.ts';
@@ -88,6 +91,10 @@ export interface BigCommerceConnection extends Connection {
    * along (native.ts): what nativeFields declares and what two stores are compared on.
    */
   nativeRecords(entity: EntityType): Promise<Record<string, unknown>[]>;
+  /** Undo: every written type can be removed (remove.ts). */
+  remove(entity: EntityType, destinationIds: readonly string[]): Promise<RemoveOutcome[]>;
+  /** Undo: the customer attributes the writes made (remove.ts). */
+  removeAssets(assets: readonly AssetRecord[]): Promise<RemoveOutcome[]>;
 }
 
 export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'connect'> & {
@@ -278,6 +285,16 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
       posts: readPosts,
     };
     return readers[entity](this.#session, checkpoint) as AsyncIterable<Page<E>>;
+  }
+
+  remove(entity: EntityType, destinationIds: readonly string[]): Promise<RemoveOutcome[]> {
+    if (destinationIds.length === 0) return Promise.resolve([]);
+    return removeRecords(this.#session, entity, destinationIds);
+  }
+
+  removeAssets(assets: readonly AssetRecord[]): Promise<RemoveOutcome[]> {
+    if (assets.length === 0) return Promise.resolve([]);
+    return removeStoredAssets(this.#session, assets);
   }
 
   async write<E extends EntityType>(

@@ -350,6 +350,19 @@ export class BcSession {
     return this.#brands;
   }
 
+  /**
+   * Customer attributes this connection made (by id), which the writes record as term assets so
+   * that undo can remove them; one found existing is the owner's and is never recorded.
+   */
+  readonly attributesMade = new Map<number, BcCustomerAttribute>();
+  /** Those of attributesMade already recorded on a written customer's outcome. */
+  readonly attributesRecorded = new Set<number>();
+
+  /** Lists the customer attributes afresh next time (after undo removed some). */
+  forgetAttributes(): void {
+    this.#attributes = undefined;
+  }
+
   /** The store's customer attributes (customers.v3.yml getCustomersAttributes). */
   customerAttributes(): Promise<BcCustomerAttribute[]> {
     this.#attributes ??= allPages(
@@ -389,17 +402,22 @@ export class BcSession {
         body: missing,
       });
       if (answer.status === 200) {
-        list.push(
-          ...parseAnswer(
-            z.object({ data: z.array(customerAttributeSchema) }),
-            answer.body,
-            'POST /v3/customers/attributes',
-          ).data,
-        );
+        const made = parseAnswer(
+          z.object({ data: z.array(customerAttributeSchema) }),
+          answer.body,
+          'POST /v3/customers/attributes',
+        ).data;
+        list.push(...made);
+        for (const attribute of made) this.attributesMade.set(attribute.id, attribute);
       } else {
         // Made meanwhile by another run (or by this one before its answer was lost): read again.
+        // Those of `missing` now there were absent a moment ago: made by this request, whose
+        // answer was lost, and recorded as this connection's.
         this.#attributes = undefined;
         list.splice(0, list.length, ...(await this.customerAttributes()));
+        const sent = new Set(missing.map((m) => key(m.name)));
+        for (const attribute of list)
+          if (sent.has(key(attribute.name))) this.attributesMade.set(attribute.id, attribute);
       }
     }
     return byName();

@@ -7,7 +7,8 @@ import type { MetafieldInput } from './metafields.ts';
 import { mapLimit } from '../kit/concurrency.ts';
 import type { Json } from './native.ts';
 import { collectionSchema } from './payloads.ts';
-import { parseAnswer, type BcSession } from './session.ts';
+import { attributeAsset } from './remove.ts';
+import { nameKey, parseAnswer, type BcSession } from './session.ts';
 import { linked, skipped } from './write-catalog.ts';
 import { addMetafields } from './write-metafields.ts';
 
@@ -173,6 +174,28 @@ export async function writeCustomers(
   const refused = await addMetafields(session, '/v3/customers/metafields', metafields);
   for (const entry of metafields)
     for (const text of refused.get(entry.resourceId) ?? []) note(entry.sourceId, text);
+  // Customer attributes this connection made are recorded once, on the first customer written
+  // here that carries a value of them (an attribute found existing is the owner's: never).
+  for (const customer of pending) {
+    const outcome = outcomes.get(customer.id);
+    if (!outcome) continue;
+    const made = customer.metafields
+      .filter((m) => m.namespace === attributeNamespace)
+      .flatMap((m) => {
+        const attribute = attributes.get(nameKey(m.key));
+        return attribute &&
+          session.attributesMade.has(attribute.id) &&
+          !session.attributesRecorded.has(attribute.id)
+          ? [attribute]
+          : [];
+      });
+    if (made.length === 0) continue;
+    for (const attribute of made) session.attributesRecorded.add(attribute.id);
+    outcomes.set(customer.id, {
+      ...outcome,
+      assets: [...(outcome.assets ?? []), ...made.map(attributeAsset)],
+    });
+  }
   return records.map(
     (r) => outcomes.get(r.id) ?? { sourceId: r.id, outcome: 'failed', reason: 'not processed' },
   );

@@ -90,6 +90,7 @@ import {
   pageRequest,
   paginate,
   parseBody,
+  v3Date,
 } from './http.ts';
 import {
   createMetafield,
@@ -386,7 +387,8 @@ export function buildRoutes(
       }
     }
     for (const p of state.products) p.categories = p.categories.filter((id) => !doomed.has(id));
-    return { status: 204 };
+    // category-trees_catalog.v3.yml deleteTreeCategories answers 202 "Categories are deleted".
+    return { status: 202 };
   });
 
   router.on('GET', '/v3/catalog/trees/:tree_id/categories', (_request, params) => {
@@ -683,6 +685,34 @@ export function buildRoutes(
       data: page.data.map((p) => pickFields(url, 'id', productJson(ctx, p, include))),
       meta: page.meta,
     });
+  });
+
+  // products_catalog.v3.yml deleteProducts: a filter is required (so that no call deletes every
+  // product) and at most 250 products go at a time. Each product takes its variants, images,
+  // reviews and metafields along (deleteProduct). 204 whether or not the ids existed.
+  router.on('DELETE', '/v3/catalog/products', (request) => {
+    const url = request.url;
+    const ids = intListParam(url, 'id:in');
+    const filtered = [...url.searchParams.keys()].length > 0;
+    if (!filtered) throw new BcHttpError(422, 'A filter is required to delete products');
+    if (ids && ids.length > 250)
+      throw new BcHttpError(422, 'At most 250 products can be deleted at one time', {
+        'id:in': 'lists more than 250 products',
+      });
+    const name = url.searchParams.get('name');
+    const sku = url.searchParams.get('sku')?.toLowerCase();
+    const brandId = intParam(url, 'brand_id');
+    const doomed = state.products.filter(
+      (p) =>
+        (!ids || ids.includes(p.id)) &&
+        (name === null || p.name === name) &&
+        (sku === undefined || p.sku.toLowerCase() === sku) &&
+        (brandId === undefined || p.brand_id === brandId),
+    );
+    if (doomed.length > 250)
+      throw new BcHttpError(422, 'At most 250 products can be deleted at one time');
+    for (const product of doomed) deleteProduct(ctx, product);
+    return { status: 204 };
   });
 
   router.on('POST', '/v3/catalog/products', (request) => {
@@ -1079,6 +1109,43 @@ export function buildRoutes(
     const page = paginate(items, pageRequest(url), url);
     return ok({ data: page.data.map(attributeJson), meta: page.meta });
   });
+  // customers.v3.yml deleteCustomerAttributes: id:in is required; an attribute takes every
+  // customer's value of it along. 204 whether or not the ids existed.
+  router.on('DELETE', '/v3/customers/attributes', (request) => {
+    const ids = intListParam(request.url, 'id:in');
+    if (!ids?.length) throw new BcHttpError(422, 'id:in is required', { 'id:in': 'required' });
+    const kept = state.customerAttributes.filter((a) => !ids.includes(a.id));
+    state.customerAttributes.splice(0, state.customerAttributes.length, ...kept);
+    for (const customer of state.customers)
+      customer.attributes = customer.attributes.filter((v) => !ids.includes(v.attribute_id));
+    return { status: 204 };
+  });
+  // customers.v3.yml getCustomersAttributeValues: the values customers hold, by attribute or
+  // customer.
+  router.on('GET', '/v3/customers/attribute-values', (request) => {
+    const url = request.url;
+    const attributes = intListParam(url, 'attribute_id:in');
+    const customers = intListParam(url, 'customer_id:in');
+    const items = state.customers.flatMap((c) =>
+      !customers || customers.includes(c.id)
+        ? c.attributes
+            .filter((v) => !attributes || attributes.includes(v.attribute_id))
+            .map((v) => ({ customer: c, value: v }))
+        : [],
+    );
+    const page = paginate(items, pageRequest(url), url);
+    return ok({
+      data: page.data.map(({ customer, value }) => ({
+        id: value.id,
+        customer_id: customer.id,
+        attribute_id: value.attribute_id,
+        attribute_value: value.attribute_value,
+        date_created: v3Date(value.date_created),
+        date_modified: v3Date(value.date_modified),
+      })),
+      meta: page.meta,
+    });
+  });
   router.on('POST', '/v3/customers/attributes', (request) => {
     const inputs = arrayBody(request).map((item) => parseBody(attributeCreateSchema, item));
     return ok({ data: createAttributes(state, inputs, ctx.now()).map(attributeJson), meta: {} });
@@ -1269,6 +1336,14 @@ export function buildRoutes(
   router.on('GET', '/v2/orders/:order_id', (request, params) =>
     ok(orderJson(ctx, orderOr404(params), includeSet(request.url))),
   );
+  // orders.v2.oas2.yml deleteAnOrder "Archives an order": the store keeps it among its archived
+  // orders, which GET /v2/orders, the count and GET /v2/orders/{id} no longer answer.
+  router.on('DELETE', '/v2/orders/:order_id', (_request, params) => {
+    const order = orderOr404(params);
+    state.orders.splice(state.orders.indexOf(order), 1);
+    state.archivedOrders.push(order);
+    return { status: 204 };
+  });
   router.on('GET', '/v2/orders/:order_id/fees', (_request, params) =>
     ok({ fees: orderOr404(params).fees.map(orderFeeJson) }),
   );

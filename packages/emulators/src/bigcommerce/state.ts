@@ -657,6 +657,8 @@ export class BcState {
   readonly customers: BcCustomer[] = [];
   readonly customerAttributes: BcCustomerAttribute[] = [];
   readonly orders: BcOrder[] = [];
+  /** Orders DELETE /v2/orders/{id} archived: kept by the store, no longer listed or counted. */
+  readonly archivedOrders: BcOrder[] = [];
   readonly coupons: BcCoupon[] = [];
   readonly reviews: BcReview[] = [];
   readonly webPages: BcWebPage[] = [];
