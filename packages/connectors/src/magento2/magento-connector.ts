@@ -10,6 +10,7 @@ import {
   type Page,
   type WriteOutcome,
 } from '../kit/contract.ts';
+import { ordersCannotBeRemoved, removeRecords, removeTermAssets } from './remove.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { MagentoApiError, MagentoClient, type MagentoCredentials } from './client.ts';
 import {
@@ -91,6 +92,8 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
     },
     nativeFields: magentoNativeFields,
     destinationFields: magentoDestinationFields,
+    // admin-schema-2.4.9.yaml has no DELETE for /V1/orders (nor does the admin): see remove.ts.
+    removeUnsupported: { orders: ordersCannotBeRemoved },
   },
   connect(credentials: MagentoCredentials, context: ConnectorContext): Connection {
     const client = new MagentoClient(credentials, context.http, {
@@ -194,6 +197,12 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
             throw noPosts();
         }
         throw new ConnectorError('system', 'unknown_entity', `Unknown entity ${String(entity)}`);
+      },
+      remove(entity, destinationIds) {
+        return removeRecords(session, entity, destinationIds);
+      },
+      removeAssets(assets) {
+        return removeTermAssets(session, assets);
       },
     };
   },

@@ -205,10 +205,11 @@ export async function* readCategories(
  * The options of the manufacturer attribute in native form (GET /V1/products/attributes/
  * manufacturer, admin-schema-2.4.9.yaml GetV1ProductsAttributesAttributeCode), without the empty
  * "no value" option Magento lists first, in the store's order; none when the store has no such
- * attribute. The list is the session's cached attribute, which the product writer shares.
+ * attribute. The attribute is fetched afresh (what another connection added or deleted since
+ * shows) and becomes the session's cached one, which the writers share.
  */
 export async function nativeBrands(session: MagentoSession): Promise<Json[]> {
-  const attribute = await session.attribute(brandAttribute);
+  const attribute = await session.attribute(brandAttribute, true);
   return (attribute?.options ?? []).filter((o) => o.value !== '').map((o) => ({ ...o }));
 }
 

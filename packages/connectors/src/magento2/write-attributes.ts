@@ -1,5 +1,6 @@
 import type { Metafield } from '@replatform/canonical/metafield';
 import type { ProductAttribute } from '@replatform/canonical/product';
+import type { AssetRecord } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { anyJson, attributeSchema, idAnswer, type MagentoAttribute } from './magento-schemas.ts';
 import { foreignAttributeCode, isMagento, metafieldValue } from './metafields.ts';
@@ -16,6 +17,11 @@ import { createOnce, isStoreWide, reasonOf } from './write-support.ts';
 export const sameLabel = (a: string, b: string) =>
   a.normalize('NFC').trim().toLowerCase() === b.normalize('NFC').trim().toLowerCase();
 
+/** The asset a write records for an attribute option it created: '<code>:<option id>'. */
+export function termAsset(code: string, label: string, optionId: string): AssetRecord {
+  return { kind: 'term', key: `${code}:${label}`, destinationId: `${code}:${optionId}` };
+}
+
 /** Frontend inputs a product attribute can be created with over REST. */
 const inputs = new Set([
   'text',
@@ -28,11 +34,16 @@ const inputs = new Set([
   'weight',
 ]);
 
-/** Select-type attribute whose options include every label, created/extended as needed. */
+/**
+ * Select-type attribute whose options include every label, created/extended as needed. Each
+ * option created here (never one found) is added to `terms` as an asset of the record being
+ * written ('<code>:<option id>'), so undo can delete it.
+ */
 export async function ensureOptions(
   session: MagentoSession,
   code: string,
   labels: readonly string[],
+  terms?: AssetRecord[],
 ): Promise<Map<string, string>> {
   let attribute = await session.attribute(code);
   if (!attribute)
@@ -80,6 +91,10 @@ export async function ensureOptions(
         `option '${label}' of ${code} could not be created`,
       );
     map.set(label, value);
+  }
+  for (const label of missing) {
+    const value = map.get(label);
+    if (value) terms?.push(termAsset(code, label, value));
   }
   return map;
 }
@@ -171,6 +186,7 @@ export async function attributeValues(
   session: MagentoSession,
   attributes: readonly ProductAttribute[],
   warnings: string[],
+  terms?: AssetRecord[],
 ): Promise<CustomValue[]> {
   const values: CustomValue[] = [];
   for (const attribute of attributes) {
@@ -189,7 +205,7 @@ export async function attributeValues(
           warnings.push(
             `attribute '${attribute.name}': Magento's '${code}' holds one value; kept '${kept[0] ?? ''}' (attributes)`,
           );
-        const map = await ensureOptions(session, code, kept);
+        const map = await ensureOptions(session, code, kept, terms);
         values.push({ attribute_code: code, value: kept.map((l) => map.get(l)).join(',') });
       } else if (input === 'boolean') {
         values.push({
@@ -219,6 +235,7 @@ export async function metafieldValues(
   session: MagentoSession,
   fields: readonly Metafield[],
   warnings: string[],
+  terms?: AssetRecord[],
 ): Promise<CustomValue[]> {
   const values: CustomValue[] = [];
   for (const field of fields) {
@@ -240,7 +257,7 @@ export async function metafieldValues(
         input,
       });
       if (attribute.frontend_input === 'select' || attribute.frontend_input === 'multiselect') {
-        const map = await ensureOptions(session, code, labels.filter(Boolean));
+        const map = await ensureOptions(session, code, labels.filter(Boolean), terms);
         values.push({ attribute_code: code, value: labels.map((l) => map.get(l)).join(',') });
       } else {
         // Another platform's field keeps its own text (a list stays JSON, not joined with commas).

@@ -1,7 +1,7 @@
 import { fromMinor } from '@replatform/canonical/money';
 import type { Product, Variant } from '@replatform/canonical/product';
 import { z } from 'zod';
-import type { IdMap, WriteOutcome } from '../kit/contract.ts';
+import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
 import { inventoryDefaults } from '@replatform/canonical/defaults';
 import { isTransient } from '../kit/errors.ts';
 import { isMagentoStatus, MagentoApiError } from './client.ts';
@@ -398,12 +398,16 @@ export async function writeProducts(
 ): Promise<WriteOutcome[]> {
   const outcomes: WriteOutcome[] = [];
   for (const record of records) {
+    // Attribute options this record's write creates: recorded on its outcome, failed or not.
+    const terms: AssetRecord[] = [];
+    const withTerms = (outcome: WriteOutcome): WriteOutcome =>
+      terms.length ? { ...outcome, assets: [...(outcome.assets ?? []), ...terms] } : outcome;
     try {
       const targets = await linkTargets(session, [record], idMap);
-      outcomes.push(await writeProduct(session, record, idMap, targets));
+      outcomes.push(withTerms(await writeProduct(session, record, idMap, targets, terms)));
     } catch (error) {
       if (isStoreWide(error)) throw error;
-      outcomes.push({ sourceId: record.id, outcome: 'failed', reason: reasonOf(error) });
+      outcomes.push(withTerms({ sourceId: record.id, outcome: 'failed', reason: reasonOf(error) }));
     }
   }
   return outcomes;
@@ -432,6 +436,7 @@ async function writeProduct(
   record: Product,
   idMap: IdMap,
   targets: ReadonlyMap<string, { sku: string; type: string }>,
+  terms: AssetRecord[],
 ): Promise<WriteOutcome> {
   const warnings: string[] = [];
   const sku = productSku(record);
@@ -576,7 +581,7 @@ async function writeProduct(
     const manufacturer = await session.attribute('manufacturer');
     if (manufacturer) {
       await session.ensureInSet('manufacturer');
-      const map = await ensureOptions(session, 'manufacturer', [record.vendor]);
+      const map = await ensureOptions(session, 'manufacturer', [record.vendor], terms);
       custom.push({ attribute_code: 'manufacturer', value: map.get(record.vendor) ?? '' });
     } else {
       warnings.push('vendor not migrated: the store has no manufacturer attribute (vendor)');
@@ -593,8 +598,8 @@ async function writeProduct(
       value: String(await productTaxClassId(session, taxClass)),
     });
   }
-  custom.push(...(await attributeValues(session, record.attributes, warnings)));
-  custom.push(...(await metafieldValues(session, record.metafields, warnings)));
+  custom.push(...(await attributeValues(session, record.attributes, warnings, terms)));
+  custom.push(...(await metafieldValues(session, record.metafields, warnings, terms)));
   const wanted = linksOf(record);
   const { links, missing } = productLinks(sku, wanted, targets);
   const status = record.status === 'active' ? 1 : 2;
@@ -622,7 +627,7 @@ async function writeProduct(
   if (!configurable) {
     const sale = variant ? priceFields(variant) : { price: undefined, custom: [] };
     const variantFields = variant
-      ? await metafieldValues(session, variant.metafields, warnings)
+      ? await metafieldValues(session, variant.metafields, warnings, terms)
       : [];
     saved = await saveProductKeyed(
       session,
@@ -651,7 +656,7 @@ async function writeProduct(
     }[] = [];
     for (const option of record.options) {
       const attribute = await optionAttribute(session, option.name, option.shared?.slug);
-      const values = await ensureOptions(session, attribute.attribute_code, option.values);
+      const values = await ensureOptions(session, attribute.attribute_code, option.values, terms);
       optionAttributes.push({
         name: option.name,
         code: attribute.attribute_code,
@@ -723,7 +728,7 @@ async function writeProduct(
               attribute_code: o.code,
               value: o.values.get(plan.values[i]?.value ?? '') ?? '',
             })),
-            ...(await metafieldValues(session, v.metafields, warnings)),
+            ...(await metafieldValues(session, v.metafields, warnings, terms)),
           ],
         },
         warnings,

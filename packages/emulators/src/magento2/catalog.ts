@@ -1083,6 +1083,30 @@ export class Catalog {
     return record;
   }
 
+  /**
+   * DELETE /V1/categories/{categoryId}: true. The category goes with its whole subtree, and
+   * products lose their links to every category removed (catalog_category_product cascades);
+   * the products themselves stay. The tree root and the store roots (level 0 and 1) are refused,
+   * as Magento refuses them ("Can't delete root category", reported by the repository as
+   * "Cannot delete category with id %1").
+   */
+  deleteCategory(id: number): boolean {
+    const category = this.getCategory(id);
+    if (category.level <= 1)
+      throw new MagentoError(400, 'Cannot delete category with id %1', [category.id]);
+    const removed = new Set<string>();
+    const drop = (c: CategoryRecord) => {
+      for (const child of this.childrenOf(c.id)) drop(child);
+      this.categories.delete(c.id);
+      removed.add(String(c.id));
+    };
+    drop(category);
+    for (const product of this.products.values()) {
+      product.category_links = product.category_links.filter((l) => !removed.has(l.category_id));
+    }
+    return true;
+  }
+
   categoryField = (c: CategoryRecord, field: string): string | number | boolean | undefined => {
     switch (field) {
       case 'entity_id':

@@ -255,6 +255,13 @@ export class Customers {
     return customer;
   }
 
+  /** DELETE /V1/customers/{customerId} (the customer, addresses included); absent: 404. */
+  delete(id: number): boolean {
+    this.get(id);
+    this.customers.delete(id);
+    return true;
+  }
+
   byEmail(email: string, websiteId = 1): CustomerRecord | undefined {
     const wanted = email.toLowerCase();
     return [...this.customers.values()].find(

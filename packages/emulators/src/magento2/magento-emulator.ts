@@ -336,6 +336,13 @@ export async function startMagentoEmulator(
         catalog.categoryJson(catalog.saveCategory(body(ctx), intParam(ctx.params.id, 'id'))),
     },
     {
+      method: 'DELETE',
+      path: '/V1/categories/:categoryId',
+      resource: 'Magento_Catalog::categories',
+      service: 'Magento\\Catalog\\Api\\CategoryRepositoryInterface::deleteByIdentifier',
+      handler: (ctx) => catalog.deleteCategory(intParam(ctx.params.categoryId, 'categoryId')),
+    },
+    {
       method: 'GET',
       path: '/V1/categories/attributes/:attributeCode',
       resource: 'Magento_Catalog::categories',
@@ -662,6 +669,13 @@ export async function startMagentoEmulator(
         salesRules.ruleJson(salesRules.saveRule(body(ctx), intParam(ctx.params.ruleId, 'ruleId'))),
     },
     {
+      method: 'DELETE',
+      path: '/V1/salesRules/:ruleId',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\RuleRepositoryInterface::deleteById',
+      handler: (ctx) => salesRules.deleteRule(intParam(ctx.params.ruleId, 'ruleId')),
+    },
+    {
       method: 'GET',
       path: '/V1/coupons/search',
       resource: 'Magento_SalesRule::quote',
@@ -695,6 +709,13 @@ export async function startMagentoEmulator(
         salesRules.couponJson(
           salesRules.saveCoupon(body(ctx), intParam(ctx.params.couponId, 'couponId')),
         ),
+    },
+    {
+      method: 'DELETE',
+      path: '/V1/coupons/:couponId',
+      resource: 'Magento_SalesRule::quote',
+      service: 'Magento\\SalesRule\\Api\\CouponRepositoryInterface::deleteById',
+      handler: (ctx) => salesRules.deleteCoupon(intParam(ctx.params.couponId, 'couponId')),
     },
     // CMS pages (Magento_Cms etc/webapi.xml: Magento_Cms::page, deleting Magento_Cms::page_delete)
     {
@@ -774,6 +795,14 @@ export async function startMagentoEmulator(
       service: 'Magento\\Customer\\Api\\CustomerRepositoryInterface::save',
       handler: (ctx) =>
         customers.json(customers.save(body(ctx), intParam(ctx.params.customerId, 'customerId'))),
+    },
+    // Magento_Customer etc/webapi.xml: deleting needs Magento_Customer::delete.
+    {
+      method: 'DELETE',
+      path: '/V1/customers/:customerId',
+      resource: 'Magento_Customer::delete',
+      service: 'Magento\\Customer\\Api\\CustomerRepositoryInterface::deleteById',
+      handler: (ctx) => store.deleteCustomer(intParam(ctx.params.customerId, 'customerId')),
     },
     // Orders
     {

@@ -223,6 +223,27 @@ export class SalesRules {
     return coupon;
   }
 
+  /**
+   * DELETE /V1/salesRules/{ruleId}: true. The rule's coupons go with it (salesrule_coupon's key
+   * to the rule cascades). A rule that is not there: 404 "No such entity." (RuleRepository
+   * throws NoSuchEntityException without a message of its own).
+   */
+  deleteRule(id: number): boolean {
+    if (!this.rules.has(id)) throw new MagentoError(404, 'No such entity.');
+    this.rules.delete(id);
+    for (const [couponId, coupon] of this.coupons) {
+      if (coupon.rule_id === id) this.coupons.delete(couponId);
+    }
+    return true;
+  }
+
+  /** DELETE /V1/coupons/{couponId}: true; the rule stays. Absent: 404 "No such entity.". */
+  deleteCoupon(id: number): boolean {
+    if (!this.coupons.has(id)) throw new MagentoError(404, 'No such entity.');
+    this.coupons.delete(id);
+    return true;
+  }
+
   /** The coupon with a code, whatever its case. */
   byCode(code: string): CouponRecord | undefined {
     const wanted = code.toLowerCase();

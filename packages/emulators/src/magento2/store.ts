@@ -49,6 +49,18 @@ export class MagentoStore {
     this.bulk = new BulkQueue(bulk);
   }
 
+  /**
+   * DELETE /V1/customers/{customerId}: Magento deletes a customer whatever they ordered; their
+   * orders stay, no longer tied to an account (sales_order.customer_id is set to null).
+   */
+  deleteCustomer(id: number): boolean {
+    this.customers.delete(id);
+    for (const order of this.sales.orders.values()) {
+      if (order.customer_id === id) delete order.customer_id;
+    }
+    return true;
+  }
+
   /** Ids of simple products that are children of a configurable product. */
   childIds(): Set<number> {
     const ids = new Set<number>();
