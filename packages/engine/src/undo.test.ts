@@ -196,7 +196,7 @@ describe.each(testDialects())('undo on %s', (dialect) => {
 
   it('keeps what the platform cannot delete or refuses to, says why, and tries a refusal again next time', async () => {
     let refuse = true;
-    const { destinationStore, destination } = await migrated();
+    const { destinationStore } = await migrated();
     const limited = memoryConnection(destinationStore, {
       removeUnsupported: { orders: 'The platform cannot delete orders; cancel them in its admin.' },
       refuseRemove: (entity, id) =>
