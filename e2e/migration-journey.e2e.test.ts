@@ -555,8 +555,52 @@ describe('migration journey in Chromium (e2e)', () => {
     expect(nginx.split('\n').filter((l) => l.startsWith('location = '))).toHaveLength(
       redirected.length,
     );
+
+    // Undo: first looked at on a phone, where the confirmation takes focus and will not go on
+    // until the store's name is typed.
+    const undo = page.getByRole('region', { name: 'Undo this migration' });
+    await page.setViewportSize(viewports.phone);
+    await undo.getByRole('button', { name: 'Undo this migration' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Undo this migration?' });
+    const nameField = confirm.getByLabel(/Type the store name/);
+    await expect.poll(() => nameField.evaluate((el) => el === document.activeElement)).toBe(true);
+    const removeButton = confirm.getByRole('button', { name: 'Remove the migrated records' });
+    await nameField.fill('not the name');
+    expect(await removeButton.isDisabled()).toBe(true);
+    await screenshot(page, 'undo-confirm-phone');
+    await confirm.getByRole('button', { name: 'Keep the records' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    // Then done on a wide screen: everything the migration created leaves the Shopify store.
+    await page.setViewportSize(viewports.desktop);
+    const created = await page.evaluate(async (mid) => {
+      const answer = await fetch(`/api/migrations/${mid}/undo`);
+      return ((await answer.json()) as { created: Record<string, number> }).created;
+    }, id);
+    expect(created.products).toBe(sandboxCounts.products);
+    expect(created.orders).toBe(sandboxCounts.orders);
+    await undo.getByRole('button', { name: 'Undo this migration' }).click();
+    const storeName = (await page.getByRole('heading', { level: 1 }).textContent()) ?? '';
+    await confirm.getByLabel(/Type the store name/).fill(storeName);
+    await confirm.getByRole('button', { name: 'Remove the migrated records' }).click();
+    await undo.getByText(/^Undone .*records removed/).waitFor({ timeout: 180_000 });
+    const undone = (await undo.textContent()) ?? '';
+    const removedAll = Object.values(created).reduce((n, c) => n + c, 0);
+    expect(undone).toContain(`${removedAll.toLocaleString('en-US')} records removed`);
+    expect(undone).not.toMatch(/kept|could not be removed/);
+    await screenshot(page, 'undo-desktop');
+    await page.setViewportSize(viewports.phone);
+    await screenshot(page, 'undo-phone');
+    const undoDownload = page.waitForEvent('download');
+    await undo.getByRole('link', { name: 'Download undo report (CSV)' }).click();
+    const undoFile = await (await (await undoDownload).createReadStream()).toArray();
+    const [undoHeader, ...undoRows] = parse(Buffer.concat(undoFile), { bom: true }) as string[][];
+    expect(undoHeader).toEqual(['type', 'source_id', 'destination_id', 'outcome', 'reason']);
+    expect(undoRows.filter((r) => r[0] === 'product' && r[3] === 'removed').length).toBe(
+      sandboxCounts.products,
+    );
+    expect(undoRows.filter((r) => r[3] === 'failed')).toEqual([]);
     await page.close();
-  }, 300_000);
+  }, 420_000);
 
   it('offers Restart on a failed run and Pay the difference on a run parked for a top-up', async () => {
     const page = await browser.newPage({ viewport: viewports.phone });

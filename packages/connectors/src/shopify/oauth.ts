@@ -11,8 +11,8 @@ import { ConnectorError } from '../kit/errors.ts';
  */
 
 /**
- * Access scopes the connector needs to read and write products, customers, orders, discount codes
- * and redirects.
+ * Access scopes the connector needs to read and write products, customers, orders, discount codes,
+ * online-store content and files, and redirects.
  */
 export const SHOPIFY_SCOPES = [
   'read_products',
@@ -34,6 +34,9 @@ export const SHOPIFY_SCOPES = [
   // Pages, blogs and blog articles of the online store.
   'read_content',
   'write_content',
+  // Image files a migration stores once and reuses, which undoing the migration deletes.
+  'read_files',
+  'write_files',
 ] as const;
 
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;

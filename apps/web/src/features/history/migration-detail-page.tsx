@@ -25,6 +25,7 @@ import { routeOf } from '../migrations/components/migration-card.tsx';
 import { rememberSelectedMigration } from '../migrations/selected-migration.ts';
 import { RunSpeedPanel } from '../migrations/speed/run-speed-panel.tsx';
 import { RunFactsBlock } from './run-facts.tsx';
+import { UndoPanel } from './undo-panel.tsx';
 import { VerificationPanel } from './verification-panel.tsx';
 
 function totals(m: Migration) {
@@ -282,6 +283,8 @@ export function MigrationDetailPage() {
       {m.status === 'completed' && m.dataTypes.products ? (
         <RedirectMapPanel migrationId={m.id} />
       ) : null}
+
+      {m.status === 'completed' || m.status === 'failed' ? <UndoPanel migrationId={m.id} /> : null}
 
       <div className="mt-8 flex flex-wrap gap-3">
         <Link
