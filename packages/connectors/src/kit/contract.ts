@@ -67,7 +67,8 @@ export interface WriteOutcome {
  * category, an attribute value). Undo removes them with the records.
  */
 export interface AssetRecord {
-  kind: 'image' | 'term';
+  /** 'redirect': a 301 redirect writeRedirects created (key: its old path). */
+  kind: 'image' | 'term' | 'redirect';
   /** Its identity at the source: an image's URL; a term's taxonomy and name ('product_tag:Linen'). */
   key: string;
   /** The destination's id of its copy (a media library id, a file name, 'product_tag:45'). */
@@ -163,6 +164,58 @@ export interface Capabilities {
   removeUnsupported?: Partial<Record<EntityType, string>>;
 }
 
+/**
+ * How the owner chose, on Select Data, to have records written (the migration's options). A
+ * connection made without them writes as the defaults say.
+ */
+export interface WriteChoices {
+  /**
+   * Keep the source's order numbers where the destination lets them be set (default true). False:
+   * the destination numbers the orders itself (the source's number stays on each order where the
+   * platform keeps one, as a note or field, so orders can still be found by it).
+   */
+  keepOrderNumbers: boolean;
+  /**
+   * Keep the source's product, category and brand URL slugs (handles, URL keys) (default true).
+   * False: the destination makes its own from each record's name, as if it were new.
+   */
+  keepSlugs: boolean;
+  /**
+   * Let the destination send its own e-mails while records are written (order confirmations,
+   * account invitations) (default false: switched off, or not asked for, wherever the platform
+   * allows; true: asked for wherever the platform offers it).
+   */
+  notifyCustomers: boolean;
+}
+
+export const defaultWriteChoices: WriteChoices = {
+  keepOrderNumbers: true,
+  keepSlugs: true,
+  notifyCustomers: false,
+};
+
+/** A 301 redirect from a record's old storefront path to its new one at the destination. */
+export interface Redirect {
+  entity: EntityType;
+  sourceId: string;
+  /** The old path ('/product/linen-shirt/'), as the source store showed it. */
+  from: string;
+  /** The new path at the destination ('/products/linen-shirt'). */
+  to: string;
+}
+
+/**
+ * How writing one redirect ended: created (its id given, so undo removes it); existing (the
+ * destination already redirects that path to the same place); or failed, with the reason (the
+ * path redirects elsewhere already, or the platform refused it).
+ */
+export interface RedirectOutcome {
+  from: string;
+  outcome: 'created' | 'existing' | 'failed';
+  destinationId?: string;
+  reason?: string;
+}
+
 /** What a connection needs from the outside world. */
 export interface ConnectorContext {
   /**
@@ -179,6 +232,8 @@ export interface ConnectorContext {
   /** Structured log sink; never pass credentials. */
   log?: (message: string, fields?: Record<string, unknown>) => void;
   signal?: AbortSignal;
+  /** How the owner chose to have records written; missing ones are as defaultWriteChoices. */
+  choices?: Partial<WriteChoices>;
 }
 
 /** Paces the requests of one store (see kit/http/rate-limiter.ts for the token bucket). */
@@ -292,6 +347,14 @@ export interface Connection {
    * that used them are gone; one outcome per asset, in input order, as remove().
    */
   removeAssets?(assets: readonly AssetRecord[]): Promise<RemoveOutcome[]>;
+  /**
+   * Writes 301 redirects from old storefront paths to new ones, where the platform keeps
+   * redirects (its own redirect list, which the storefront serves); one outcome per redirect, in
+   * input order. A path the destination already redirects to the same place is 'existing'; one
+   * it redirects elsewhere (the owner's) is left alone and 'failed' with the reason. Created ones
+   * are removed by removeAssets as kind 'redirect' with their destinationId.
+   */
+  writeRedirects?(redirects: readonly Redirect[]): Promise<RedirectOutcome[]>;
   /** Rate-limit use so far, when the platform publishes a limit the connection paces itself to. */
   rateUsage?(): RateUsage;
   /** What the transport did since the connection opened (requests, failures, recoveries). */

@@ -112,6 +112,7 @@ export const conformanceTests = [
   'native round trip',
   'read by ids',
   'idempotent rewrite',
+  'redirects',
   'remove',
   'faults on read',
   'faults on write',
@@ -484,6 +485,50 @@ export function describeConformance<C>(name: string, harness: ConformanceHarness
             before[entity],
           );
         }
+      });
+
+      test('redirects', async ({ skip }) => {
+        const writeRedirects = destination.writeRedirects?.bind(destination);
+        if (!writeRedirects) return skip('the platform keeps no redirects');
+        const redirects = [1, 2, 3].map((n) => ({
+          entity: 'products' as const,
+          sourceId: String(n),
+          from: `/product/conformance-old-${n}/`,
+          to: `/products/conformance-new-${n}`,
+        }));
+        const first = await writeRedirects(redirects);
+        expect(first.map((o) => [o.from, o.outcome])).toEqual(
+          redirects.map((r) => [r.from, 'created']),
+        );
+        expect(first.every((o) => o.destinationId)).toBe(true);
+        // Written again: already there. The same old path sent elsewhere: the existing redirect
+        // is left alone and the new one refused with the reason.
+        const again = await writeRedirects([
+          ...redirects.slice(0, 2),
+          { ...redirects[2]!, to: '/products/somewhere-else' },
+        ]);
+        expect(again.map((o) => o.outcome)).toEqual(['existing', 'existing', 'failed']);
+        expect(again[2]?.reason ?? '').not.toBe('');
+        // Undo removes what was created.
+        const removeAssets = destination.removeAssets?.bind(destination);
+        expect(removeAssets, 'redirects are removable').toBeDefined();
+        const removed = await removeAssets!(
+          first.map((o) => ({
+            kind: 'redirect' as const,
+            key: o.from,
+            destinationId: o.destinationId!,
+          })),
+        );
+        expect(removed.map((o) => o.outcome)).toEqual(['removed', 'removed', 'removed']);
+        const recreated = await writeRedirects(redirects.slice(0, 1));
+        expect(recreated[0]?.outcome).toBe('created');
+        await removeAssets!([
+          {
+            kind: 'redirect',
+            key: recreated[0]!.from,
+            destinationId: recreated[0]!.destinationId!,
+          },
+        ]);
       });
 
       test('remove', async ({ skip }) => {
