@@ -209,6 +209,90 @@ export function orderStatusChanges(
 }
 
 /**
+ * The owner's additional options of Select Data (beyond the sketch), each explained in one line
+ * on the page. Unset ones are as `defaultMigrationOptions`.
+ */
+export const migrationOptionsSchema = z.strictObject({
+  /** Write 301 redirects from the old addresses into the destination, where it keeps them. */
+  createRedirects: z.boolean().optional(),
+  /** Keep the source's order numbers where the destination lets them be set. */
+  keepOrderNumbers: z.boolean().optional(),
+  /** Keep the source's product, category and brand URL slugs. */
+  keepSlugs: z.boolean().optional(),
+  /** Let the destination send its own e-mails to customers while records arrive. */
+  notifyCustomers: z.boolean().optional(),
+});
+export type MigrationOptions = z.infer<typeof migrationOptionsSchema>;
+export type MigrationOption = keyof MigrationOptions;
+
+export const defaultMigrationOptions: Required<MigrationOptions> = {
+  createRedirects: true,
+  keepOrderNumbers: true,
+  keepSlugs: true,
+  notifyCustomers: false,
+};
+
+export const migrationOptionNames = [
+  'createRedirects',
+  'keepOrderNumbers',
+  'keepSlugs',
+  'notifyCustomers',
+] as const satisfies readonly MigrationOption[];
+
+/** The options with their defaults filled in. */
+export function optionsOf(options: MigrationOptions | undefined): Required<MigrationOptions> {
+  return { ...defaultMigrationOptions, ...options };
+}
+
+export const migrationOptionTexts: Record<MigrationOption, { label: string; explanation: string }> =
+  {
+    createRedirects: {
+      label: 'Create 301 redirects from the old addresses',
+      explanation:
+        'Old product, category, brand, page and post links lead to the new ones, so search rankings and bookmarks keep working. The redirect list and ready-made nginx and Apache rules are always downloadable.',
+    },
+    keepOrderNumbers: {
+      label: 'Keep order numbers',
+      explanation:
+        'Orders keep the numbers your customers know, where the destination lets them be set.',
+    },
+    keepSlugs: {
+      label: 'Keep product and category URL slugs',
+      explanation:
+        'Products, categories and brands keep the last part of their web address; off, the destination makes its own from each name.',
+    },
+    notifyCustomers: {
+      label: 'Notify customers',
+      explanation:
+        'Lets the destination send its own e-mails (order confirmations, account invitations) as records arrive. Off by default: customers hear nothing of the move.',
+    },
+  };
+
+/**
+ * What an option does on a destination platform where it differs from its one-line explanation:
+ * where the platform cannot do it, and what is kept instead; null where it does as explained.
+ */
+export function optionNote(option: MigrationOption, destination: Platform): string | null {
+  switch (option) {
+    case 'createRedirects':
+      if (destination === 'woocommerce')
+        return 'WooCommerce keeps no redirects of its own: use the downloadable list or the nginx or Apache rules (or a redirect plugin).';
+      if (destination === 'magento2')
+        return "Magento's API cannot write URL rewrites: use the downloadable list or the nginx or Apache rules.";
+      return null;
+    case 'keepOrderNumbers':
+      if (destination === 'woocommerce')
+        return 'WooCommerce numbers orders itself; the source number is kept on each order as a custom field.';
+      if (destination === 'bigcommerce')
+        return 'BigCommerce numbers orders itself; the source number is kept on each order as its external order id.';
+      return null;
+    case 'keepSlugs':
+    case 'notifyCustomers':
+      return null;
+  }
+}
+
+/**
  * Records of each data type at the source. The sketch's three fields are always there; a type
  * added later is counted when selected, and a stored count made before it existed lacks it.
  */
@@ -312,6 +396,8 @@ export const migrationSchema = z.object({
   dataTypes: dataTypesSchema,
   /** Beyond the sketch: the owner's value mappings ({} when every value keeps its own). */
   fieldMappings: fieldMappingsSchema.optional(),
+  /** Beyond the sketch: the owner's additional options, defaults filled in. */
+  migrationOptions: migrationOptionsSchema.optional(),
   lastUpdated: z.string(),
   /** When the current run was started (a re-run starts anew); null before the first start. */
   startedAt: z.string().nullable(),

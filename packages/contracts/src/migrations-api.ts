@@ -3,6 +3,7 @@ import { readable } from './api-error.ts';
 import {
   dataTypesSchema,
   fieldMappingsSchema,
+  migrationOptionsSchema,
   migrationSchema,
   platformSchema,
 } from './migration.ts';
@@ -34,6 +35,7 @@ export const updateMigrationRequestSchema = z
     destinationStoreUrl: z.string().trim().max(500).optional(),
     dataTypes: dataTypesSchema.strict().optional(),
     fieldMappings: fieldMappingsSchema.optional(),
+    migrationOptions: migrationOptionsSchema.optional(),
     currentStep: z.number().int().min(1).max(5).optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Nothing to change');

@@ -23,6 +23,8 @@ export interface StoredMigration {
   entityCounts: Record<string, number>;
   /** The owner's value mappings (see 0016_field_mappings), `{}` for none. */
   fieldMappings: Record<string, unknown>;
+  /** The owner's additional options (see 0021_migration_options), `{}` for defaults. */
+  migrationOptions: Record<string, unknown>;
   migrationStats: Record<string, { total: number; migrated: number; failed: number }>;
   paymentInfo: Record<string, unknown> | null;
   totalEntities: number;
@@ -68,6 +70,7 @@ export function migrationFromRow(row: Selectable<MigrationsTable>): StoredMigrat
     dataTypes: JSON.parse(row.data_types),
     entityCounts: JSON.parse(row.entity_counts),
     fieldMappings: JSON.parse(row.field_mappings),
+    migrationOptions: JSON.parse(row.migration_options),
     migrationStats: JSON.parse(row.migration_stats),
     paymentInfo: row.payment_info === null ? null : JSON.parse(row.payment_info),
     totalEntities: Number(row.total_entities),
@@ -104,6 +107,8 @@ function toColumns(changes: MigrationChanges): Updateable<MigrationsTable> {
     columns.entity_counts = JSON.stringify(changes.entityCounts);
   if (changes.fieldMappings !== undefined)
     columns.field_mappings = JSON.stringify(changes.fieldMappings);
+  if (changes.migrationOptions !== undefined)
+    columns.migration_options = JSON.stringify(changes.migrationOptions);
   if (changes.migrationStats !== undefined)
     columns.migration_stats = JSON.stringify(changes.migrationStats);
   if (changes.paymentInfo !== undefined)

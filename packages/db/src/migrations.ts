@@ -19,6 +19,7 @@ import { storefrontPaths } from './migrations/0017-storefront-paths.ts';
 import { demoRuns } from './migrations/0018-demo-runs.ts';
 import { recentData } from './migrations/0019-recent-data.ts';
 import { undoRecords } from './migrations/0020-undo.ts';
+import { migrationOptions } from './migrations/0021-migration-options.ts';
 
 /**
  * Versioned schema migrations, applied in name order at start, one file each in migrations/.
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0018_demo_runs': demoRuns,
   '0019_recent_data': recentData,
   '0020_undo': undoRecords,
+  '0021_migration_options': migrationOptions,
 };
 
 export const migrationProvider: MigrationProvider = {

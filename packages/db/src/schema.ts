@@ -38,6 +38,8 @@ export interface MigrationsTable {
   version: Generated<number>;
   /** JSON of the owner's value mappings, `{}` for none (migration 0016_field_mappings). */
   field_mappings: Generated<string>;
+  /** JSON of the owner's additional options, `{}` for defaults (0021_migration_options). */
+  migration_options: Generated<string>;
 }
 
 /**

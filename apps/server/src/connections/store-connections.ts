@@ -2,13 +2,20 @@ import type { ContentAccess } from '@replatform/contracts/migration';
 import { z } from 'zod';
 import type { Platform } from '@replatform/contracts/migration';
 import { bigCommerceStoreHash } from '@replatform/connectors/bigcommerce/store-hash';
-import type { Connection, Connector, ConnectorHttp } from '@replatform/connectors/kit/contract';
+import {
+  writeChoicesOf,
+  type Connection,
+  type Connector,
+  type ConnectorHttp,
+  type WriteChoices,
+} from '@replatform/connectors/kit/contract';
 import { ConnectorError } from '@replatform/connectors/kit/errors';
 import { createAdaptiveLimiter } from '@replatform/connectors/kit/http/adaptive-limiter';
 import { createHttpClient, type HttpClient } from '@replatform/connectors/kit/http/http-client';
 import type { StoredMigration } from '@replatform/db/migrations-repository';
 import { ApiError } from '../http/errors.ts';
 import type { CredentialVault } from '../security/credential-vault.ts';
+import { storedOptions } from '../migrations/present-migration.ts';
 import { contentAccess, openCredentials, type Side } from '../migrations/store-credentials.ts';
 
 export type ConnectorRegistry = Partial<Record<Platform, Connector<unknown>>>;
@@ -96,10 +103,11 @@ export class StoreConnections {
    * A connection with a limiter of its own: requests in flight to the store start at 2 and follow
    * what the store can take (kit/http/adaptive-limiter.ts), shared by all the lanes of a run.
    */
-  connect(platform: Platform, credentials: unknown): Connection {
+  connect(platform: Platform, credentials: unknown, choices?: Partial<WriteChoices>): Connection {
     return this.connector(platform).connect(credentials, {
       http: this.#http,
       limiter: createAdaptiveLimiter({ initial: 2, max: 16 }),
+      ...(choices ? { choices } : {}),
     });
   }
 
@@ -115,7 +123,13 @@ export class StoreConnections {
     if (!sealed || !verified) {
       throw new ApiError(409, 'store_not_connected', `Connect the ${side} store first.`);
     }
-    return this.connect(sealed.platform, this.parseCredentials(sealed.platform, sealed.secrets));
+    // The destination writes as the owner chose (order numbers, slugs, e-mails).
+    const choices = side === 'destination' ? writeChoicesOf(storedOptions(migration)) : undefined;
+    return this.connect(
+      sealed.platform,
+      this.parseCredentials(sealed.platform, sealed.secrets),
+      choices,
+    );
   }
 
   /**

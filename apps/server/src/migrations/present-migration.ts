@@ -1,8 +1,11 @@
 import {
   fieldMappingsSchema,
+  migrationOptionsSchema,
   normaliseStatus,
+  optionsOf,
   type FieldMappings,
   type Migration,
+  type MigrationOptions,
 } from '@replatform/contracts/migration';
 import type { StoredMigration } from '@replatform/db/migrations-repository';
 import type { CredentialVault } from '../security/credential-vault.ts';
@@ -31,6 +34,7 @@ export function presentMigration(stored: StoredMigration, vault: CredentialVault
     status: normaliseStatus(stored.status),
     dataTypes: stored.dataTypes,
     fieldMappings: storedMappings(stored),
+    migrationOptions: storedOptions(stored),
     lastUpdated: stored.lastUpdated,
     startedAt: stored.startedAt,
     completedAt: stored.completedAt,
@@ -46,6 +50,12 @@ export function presentMigration(stored: StoredMigration, vault: CredentialVault
 export function storedMappings(stored: StoredMigration): FieldMappings {
   const parsed = fieldMappingsSchema.safeParse(stored.fieldMappings);
   return parsed.success ? parsed.data : {};
+}
+
+/** The owner's options as stored, with the defaults of those never chosen. */
+export function storedOptions(stored: StoredMigration): Required<MigrationOptions> {
+  const parsed = migrationOptionsSchema.safeParse(stored.migrationOptions);
+  return optionsOf(parsed.success ? parsed.data : {});
 }
 
 export function isPaid(stored: StoredMigration): boolean {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
-import type { Platform } from '@replatform/contracts/migration';
+import { optionsOf, type MigrationOptions, type Platform } from '@replatform/contracts/migration';
 import type { DestinationFields, NativeCatalogue } from './fields.ts';
 
 /**
@@ -193,6 +193,16 @@ export const defaultWriteChoices: WriteChoices = {
   keepSlugs: true,
   notifyCustomers: false,
 };
+
+/** The write choices the owner's migration options make. */
+export function writeChoicesOf(options: MigrationOptions | undefined): WriteChoices {
+  const chosen = optionsOf(options);
+  return {
+    keepOrderNumbers: chosen.keepOrderNumbers,
+    keepSlugs: chosen.keepSlugs,
+    notifyCustomers: chosen.notifyCustomers,
+  };
+}
 
 /** A 301 redirect from a record's old storefront path to its new one at the destination. */
 export interface Redirect {

@@ -172,6 +172,10 @@ export const migrationRoutes: FastifyPluginAsyncZod = async (app) => {
       if (body.fieldMappings !== undefined) {
         changes.fieldMappings = { ...current.fieldMappings, ...body.fieldMappings };
       }
+      // Options too: they change how the next run writes, not what is paid for.
+      if (body.migrationOptions !== undefined) {
+        changes.migrationOptions = { ...current.migrationOptions, ...body.migrationOptions };
+      }
       // A data type one of the two platforms cannot carry (reviews and Magento, brands into
       // Shopify), or a WooCommerce connection does not open (pages and posts without a WordPress
       // application password), cannot be chosen;
