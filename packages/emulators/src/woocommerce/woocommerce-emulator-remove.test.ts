@@ -49,11 +49,13 @@ describe('WooCommerce emulator deletes', () => {
     expect(soft.status).toBe(200);
     expect(emu.store.counts().products).toBe(0);
     expect(emu.store.products.has(p.id)).toBe(true);
-    expect((await wc.call('DELETE', `/products/${p.id}`, { query: { force: true } })).status).toBe(
-      200,
-    );
+    expect(
+      (await wc.call('DELETE', `/products/${p.id}`, { query: { force: 'true' } })).status,
+    ).toBe(200);
     expect(emu.store.products.has(p.id)).toBe(false);
-    expect(await wc.call('DELETE', `/products/${p.id}`, { query: { force: true } })).toMatchObject({
+    expect(
+      await wc.call('DELETE', `/products/${p.id}`, { query: { force: 'true' } }),
+    ).toMatchObject({
       status: 404,
       body: { code: 'woocommerce_rest_product_invalid_id' },
     });
@@ -155,7 +157,7 @@ describe('WooCommerce emulator deletes', () => {
     });
     const parent = await create('/products/categories', { name: 'Parent' });
     const child = await create('/products/categories', { name: 'Child', parent: parent.id });
-    await wc.call('DELETE', `/products/categories/${parent.id}`, { query: { force: true } });
+    await wc.call('DELETE', `/products/categories/${parent.id}`, { query: { force: 'true' } });
     expect(((await wc.call('GET', `/products/categories/${child.id}`)).body as Obj).parent).toBe(0);
     const batch = await wc.call('POST', '/products/categories/batch', {
       body: { delete: [emu.store.defaultCategoryId] },
@@ -175,7 +177,7 @@ describe('WooCommerce emulator deletes', () => {
     expect(emu.store.attributes.has(attr.id)).toBe(false);
     expect(
       await wc.call('DELETE', `/products/attributes/${attr.id}/terms/${red.id}`, {
-        query: { force: true },
+        query: { force: 'true' },
       }),
     ).toMatchObject({ status: 404, body: { code: 'woocommerce_rest_taxonomy_invalid' } });
   });
