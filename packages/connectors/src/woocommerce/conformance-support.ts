@@ -48,3 +48,33 @@ export function nativeAccess(): NativeAccess<WooCommerceCredentials> {
     assignedOnWrite,
   };
 }
+
+/** What storedCount reads of an emulated store (the WooCommerce emulator's store). */
+interface EmulatedHoldings {
+  counts(): Record<EntityType, number>;
+  products: ReadonlyMap<number, unknown>;
+  orders: ReadonlyMap<number, unknown>;
+  coupons: ReadonlyMap<number, { status: string }>;
+  wp: { posts: ReadonlyMap<number, { type: string }> };
+}
+
+/**
+ * What an emulated store still holds of an entity, the bin included: a product, order or coupon
+ * deleted without force is still the store's (the storefront's admin shows it, a re-run's marker
+ * lookup finds it), so undo must leave none there either. "Uncategorized" is WooCommerce's own
+ * placeholder category, present in every store, and is not counted.
+ */
+export function storedCount(emulator: { store: EmulatedHoldings }, entity: EntityType): number {
+  const { store } = emulator;
+  const counts = store.counts();
+  if (entity === 'categories') return counts.categories - 1;
+  if (entity === 'products') return store.products.size;
+  if (entity === 'orders') return store.orders.size;
+  if (entity === 'coupons')
+    return counts.coupons + [...store.coupons.values()].filter((c) => c.status === 'trash').length;
+  if (entity === 'pages' || entity === 'posts') {
+    const type = entity === 'pages' ? 'page' : 'post';
+    return [...store.wp.posts.values()].filter((p) => p.type === type).length;
+  }
+  return counts[entity];
+}

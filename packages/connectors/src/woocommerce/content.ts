@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { Page as CanonicalPage, Post, ContentStatus } from '@replatform/canonical/content';
 import { pageDefaults, postDefaults } from '@replatform/canonical/defaults';
-import type { Checkpoint, IdMap, Page, WriteOutcome } from '../kit/contract.ts';
+import type { AssetRecord, Checkpoint, IdMap, Page, WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { missingWordPressPassword, type WooClient } from './client.ts';
 import { nextCheckpoint, pageOf } from './read.ts';
 import { decodeEntities } from './slugs.ts';
+import { termAsset } from './terms.ts';
 
 /**
  * A WooCommerce store's web pages and blog posts, which are WordPress's (wp/v2: pages, posts,
@@ -199,6 +200,11 @@ export class ContentAccess {
 
   constructor(client: WooClient) {
     this.client = client;
+  }
+
+  /** Forgets the categories and tags listed (undo deleted some): the next write lists again. */
+  forgetTerms(): void {
+    this.terms = {};
   }
 
   private ensurePassword(): void {
@@ -410,7 +416,11 @@ export class ContentAccess {
    * The id of a tag of this name, or of a category of this path ('Guides > Linen'), made when the
    * store has none (a category's parents first).
    */
-  private async termId(kind: 'categories' | 'tags', name: string): Promise<number> {
+  private async termId(
+    kind: 'categories' | 'tags',
+    name: string,
+    created: AssetRecord[],
+  ): Promise<number> {
     const find = (map: Map<number, string>) =>
       [...map].find(
         ([, n]) => n.normalize('NFC').toLowerCase() === name.normalize('NFC').toLowerCase(),
@@ -421,7 +431,7 @@ export class ContentAccess {
     const own = path[path.length - 1] ?? name;
     const parent =
       path.length > 1
-        ? await this.termId(kind, path.slice(0, -1).join(categoryPathSeparator))
+        ? await this.termId(kind, path.slice(0, -1).join(categoryPathSeparator), created)
         : undefined;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -430,6 +440,9 @@ export class ContentAccess {
           schema: wpTermSchema,
         });
         this.terms[kind]?.set(data.id, name);
+        // Made by this write: undo removes it with the post (removeAssets).
+        const taxonomy = kind === 'categories' ? 'category' : 'post_tag';
+        created.push(termAsset(taxonomy, name, String(data.id)));
         return data.id;
       } catch (error) {
         // Made meanwhile (term_exists), or by a create whose answer was lost: the list has it now.
@@ -493,6 +506,8 @@ export class ContentAccess {
     assets: { key: string; destinationId: string }[],
     /** Leaves a new featured image to after the create (see writeOne). */
     imageLater = false,
+    /** Post categories and tags this write creates. */
+    createdTerms: AssetRecord[] = [],
   ): Promise<{ body: Record<string, unknown>; incomplete: boolean }> {
     const body: Record<string, unknown> = {
       title: record.title,
@@ -551,8 +566,10 @@ export class ContentAccess {
       } else body.parent = 0;
     } else {
       const post = record as Post;
-      body.categories = await Promise.all(post.categories.map((n) => this.termId('categories', n)));
-      body.tags = await Promise.all(post.tags.map((n) => this.termId('tags', n)));
+      body.categories = await Promise.all(
+        post.categories.map((n) => this.termId('categories', n, createdTerms)),
+      );
+      body.tags = await Promise.all(post.tags.map((n) => this.termId('tags', n, createdTerms)));
     }
     return { body, incomplete };
   }
@@ -644,6 +661,7 @@ export class ContentAccess {
       record.featuredImageUrl !== null &&
       !this.images.has(record.featuredImageUrl) &&
       !(Number(idMap.asset?.('image', record.featuredImageUrl)) > 0);
+    const createdTerms: AssetRecord[] = [];
     const { body, incomplete: partial } = await this.body(
       entity,
       record,
@@ -651,9 +669,13 @@ export class ContentAccess {
       warnings,
       assets,
       imageLater,
+      createdTerms,
     );
     let incomplete = partial;
-    const assetRecords = assets.map((a) => ({ kind: 'image' as const, ...a }));
+    const assetRecords: AssetRecord[] = [
+      ...assets.map((a) => ({ kind: 'image' as const, ...a })),
+      ...createdTerms,
+    ];
     const extras: Pick<WriteOutcome, 'warnings' | 'incomplete' | 'assets'> = {
       ...(warnings.length ? { warnings } : {}),
       ...(incomplete ? { incomplete: true } : {}),

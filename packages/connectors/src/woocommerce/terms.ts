@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import type { AssetRecord } from '../kit/contract.ts';
 import { runBatch } from './batch.ts';
 import type { WooClient } from './client.ts';
 import { pageSize } from './read.ts';
@@ -54,9 +55,24 @@ async function allPages<T>(
   }
 }
 
+/**
+ * A term a write created at the destination, as an asset undo removes (removeAssets in
+ * remove.ts): the key names its taxonomy and name, the destination id its taxonomy and id
+ * ('product_tag:45'; an attribute's term 'attribute_term:3:17', the attribute 'attribute:3').
+ */
+export function termAsset(taxonomy: string, name: string, destinationId: string): AssetRecord {
+  return {
+    kind: 'term',
+    key: `${taxonomy}:${name}`,
+    destinationId: `${taxonomy}:${destinationId}`,
+  };
+}
+
 export interface Ensured {
   /** Destination id per requested name (as given). */
   ids: Map<string, number>;
+  /** The names this call created (the store had none of them), with their new ids. */
+  created: Map<string, number>;
   /** Names that could not be created, with the store's reason. */
   failed: Map<string, string>;
 }
@@ -109,6 +125,7 @@ export class NamedTerms {
     return this.serial.run(async (): Promise<Ensured> => {
       const map = await this.load();
       const failed = new Map<string, string>();
+      const created = new Map<string, number>();
       const missing = new Map<string, string>();
       for (const n of names)
         if (n.trim() !== '' && !map.has(nameKey(n)) && !missing.has(nameKey(n)))
@@ -127,8 +144,10 @@ export class NamedTerms {
         list.forEach((n, key) => {
           const result = results.get(key);
           const term = result?.ok ? this.schema.safeParse(result.item) : undefined;
-          if (term?.success) map.set(nameKey(n), term.data.id);
-          else if (
+          if (term?.success) {
+            map.set(nameKey(n), term.data.id);
+            created.set(n, term.data.id);
+          } else if (
             result &&
             !result.ok &&
             result.error.code === 'term_exists' &&
@@ -147,7 +166,7 @@ export class NamedTerms {
         const id = map.get(nameKey(n));
         if (id !== undefined) ids.set(n, id);
       }
-      return { ids, failed };
+      return { ids, failed, created };
     });
   }
 }
@@ -189,11 +208,22 @@ export class Attributes {
     return bySlug;
   }
 
+  /** Forgets what was listed (undo deleted attributes or terms): the next use lists again. */
+  forget(): void {
+    void this.serial.run(async () => {
+      this.bySlug = undefined;
+      this.byName = new Map();
+      this.terms.clear();
+    });
+  }
+
   /** Destination ids of the attributes (by slug); what could not be created, and why. */
   ensure(attributes: SharedAttribute[]) {
     return this.serial.run(async () => {
       let bySlug = await this.load();
       const failed = new Map<string, string>();
+      /** Attributes this call created, by slug. */
+      const created = new Map<string, number>();
       for (const a of attributes) {
         if (bySlug.has(a.slug)) continue;
         const named = this.byName.get(nameKey(a.name));
@@ -209,6 +239,7 @@ export class Attributes {
           });
           bySlug.set(a.slug, data.id);
           this.byName.set(nameKey(a.name), data.id);
+          created.set(a.slug, data.id);
         } catch (error) {
           // A create that reached the store before its answer was lost is in the list now.
           this.bySlug = undefined;
@@ -220,6 +251,7 @@ export class Attributes {
       return {
         ids: new Map([...bySlug].filter(([slug]) => attributes.some((a) => a.slug === slug))),
         failed,
+        created,
       };
     });
   }
@@ -256,7 +288,14 @@ export class ShippingClasses {
     this.client = client;
   }
 
-  /** The slugs that now exist; the ones that could not be created, with the reason. */
+  /** Forgets what was listed (undo deleted classes): the next use lists again. */
+  forget(): void {
+    void this.serial.run(async () => {
+      this.slugs = undefined;
+    });
+  }
+
+  /** The slugs created (with their ids); the ones that could not be created, with the reason. */
   ensure(slugs: string[]) {
     return this.serial.run(async () => {
       if (!this.slugs)
@@ -266,17 +305,17 @@ export class ShippingClasses {
           ),
         );
       const known = this.slugs;
-      const created: string[] = [];
+      const created = new Map<string, number>();
       const failed = new Map<string, string>();
       for (const slug of new Set(slugs.filter((s) => s !== '' && !known.has(s)))) {
         try {
-          await this.client.request('POST', '/products/shipping_classes', {
+          const { data } = await this.client.request('POST', '/products/shipping_classes', {
             body: { name: slug, slug },
             retryable: false,
             schema: wcShippingClassSchema,
           });
           known.add(slug);
-          created.push(slug);
+          created.set(slug, data.id);
         } catch (error) {
           // A create that reached the store before its answer was lost is in the list now.
           const now = await allPages(

@@ -1,11 +1,7 @@
-import type { EntityType } from '@replatform/canonical/entities';
-import {
-  startWooCommerceEmulator,
-  type RunningWooCommerceEmulator,
-} from '@replatform/emulators/woocommerce/woocommerce-emulator';
+import { startWooCommerceEmulator } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import { createHttpClient } from '../kit/http/http-client.ts';
 import { describeConformance } from '../kit/conformance/conformance-suite.ts';
-import { nativeAccess, storeAssigned, storeOwned } from './conformance-support.ts';
+import { nativeAccess, storeAssigned, storedCount, storeOwned } from './conformance-support.ts';
 import { wooCommerceConnector } from './woocommerce.ts';
 
 /**
@@ -14,13 +10,6 @@ import { wooCommerceConnector } from './woocommerce.ts';
  * stores serve plain http, so every request carries a one-time OAuth 1.0a signature, and the
  * fault tests (cut-off bodies, resets, 5xx, time-outs) prove that retries are signed afresh.
  */
-
-function storedCount(emulator: RunningWooCommerceEmulator, entity: EntityType): number {
-  const counts = emulator.store.counts();
-  // "Uncategorized" is WooCommerce's own placeholder category, present in every store.
-  if (entity === 'categories') return counts.categories - 1;
-  return counts[entity];
-}
 
 describeConformance('woocommerce through the egress-guarded client', {
   connector: wooCommerceConnector,

@@ -1,28 +1,17 @@
 import { afterAll, expect } from 'vitest';
-import type { EntityType } from '@replatform/canonical/entities';
 import { checkRequest } from '@replatform/emulators/woocommerce/testing/spec';
 import { checkWpRequest } from '@replatform/emulators/woocommerce/testing/wp-spec';
-import {
-  startWooCommerceEmulator,
-  type RunningWooCommerceEmulator,
-} from '@replatform/emulators/woocommerce/woocommerce-emulator';
+import { startWooCommerceEmulator } from '@replatform/emulators/woocommerce/woocommerce-emulator';
 import type { ConnectorHttpRequest } from '../kit/contract.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
 import { describeConformance } from '../kit/conformance/conformance-suite.ts';
-import { nativeAccess, storeAssigned, storeOwned } from './conformance-support.ts';
+import { nativeAccess, storeAssigned, storedCount, storeOwned } from './conformance-support.ts';
 import { wooCommerceConnector } from './woocommerce.ts';
 
 /**
  * The conformance suite over the loopback test transport and plain http (OAuth 1.0a signatures).
  * woocommerce.conformance-guarded.test.ts runs it again through the production client.
  */
-
-function storedCount(emulator: RunningWooCommerceEmulator, entity: EntityType): number {
-  const counts = emulator.store.counts();
-  // "Uncategorized" is WooCommerce's own placeholder category, present in every store.
-  if (entity === 'categories') return counts.categories - 1;
-  return counts[entity];
-}
 
 /**
  * Every request the suite makes the connector send, checked against the wc/v3 index, or the

@@ -17,12 +17,14 @@ import {
   type IdMap,
   type ImportOptions,
   type Page,
+  type AssetRecord,
+  type RemoveOutcome,
   type TransportStats,
   type WriteOutcome,
 } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { shrunkBatches } from './batch.ts';
-import { WooClient, type ClientOptions } from './client.ts';
+import { missingWordPressPassword, WooClient, type ClientOptions } from './client.ts';
 import { wooCommerceCredentialsSchema, type WooCommerceCredentials } from './credentials.ts';
 import { EmailSwitch, type EmailSwitchOptions } from './emails.ts';
 import { ImageStore } from './images.ts';
@@ -47,6 +49,7 @@ import { CustomerWriter } from './write-customers.ts';
 import { OrderWriter } from './write-orders.ts';
 import { ProductWriter } from './write-products.ts';
 import { ReviewWriter } from './write-reviews.ts';
+import { Remover } from './remove.ts';
 
 /**
  * WooCommerce through its REST API wc/v3 (described by
@@ -319,6 +322,30 @@ export class WooCommerceConnection implements Connection {
       }
       throw error;
     }
+  }
+
+  /** Undo: deletes what a migration created, for good (remove.ts). */
+  async remove(entity: EntityType, destinationIds: readonly string[]): Promise<RemoveOutcome[]> {
+    if (destinationIds.length === 0) return [];
+    if (isContent(entity) && !this.client.hasWordPressPassword) throw missingWordPressPassword();
+    const outcomes = await new Remover(this.client).remove(entity, destinationIds);
+    // What the writers remember of the store (lists of terms, brands) is stale now.
+    this.#byIdContext = undefined;
+    if (entity === 'brands') this.products.brands.forget();
+    return outcomes;
+  }
+
+  async removeAssets(assets: readonly AssetRecord[]): Promise<RemoveOutcome[]> {
+    if (assets.length === 0) return [];
+    const outcomes = await new Remover(this.client).removeAssets(assets);
+    this.#byIdContext = undefined;
+    // The terms the writers listed may be gone now.
+    this.products.tags.forget();
+    this.products.brands.forget();
+    this.products.attributes.forget();
+    this.products.shippingClasses.forget();
+    this.content.forgetTerms();
+    return outcomes;
   }
 
   transportStats(): TransportStats {

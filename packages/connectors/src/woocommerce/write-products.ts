@@ -14,7 +14,13 @@ import type { ImportState } from './import-state.ts';
 import { digest, markers, metaValue, sourceIdOf } from './markers.ts';
 import { pageSize, readVariations } from './read.ts';
 import type { StoreInfo } from './store-info.ts';
-import { Attributes, NamedTerms, ShippingClasses, type SharedAttribute } from './terms.ts';
+import {
+  Attributes,
+  NamedTerms,
+  ShippingClasses,
+  termAsset,
+  type SharedAttribute,
+} from './terms.ts';
 import { decodeEntities } from './to-canonical.ts';
 import { wcProductSchema, wcVariationSchema, type WcError, type WcProduct } from './wc-schemas.ts';
 
@@ -52,6 +58,28 @@ const imageRef = (img: ProductImage, id: number | undefined): Json => ({
   ...(img.title ? { name: img.title } : {}),
   ...(img.alt ? { alt: img.alt } : {}),
 });
+
+/** A term a write created, and the records of the write that name it. */
+export interface CreatedTerm {
+  asset: AssetRecord;
+  users: number[];
+}
+
+/**
+ * Records each created term on one outcome, so that undo removes it once: the first record that
+ * names it and was written, else the first that names it at all.
+ */
+export function attachTerms(outcomes: (WriteOutcome | undefined)[], created: CreatedTerm[]): void {
+  for (const { asset, users } of created) {
+    const at =
+      users.find((i) => outcomes[i] !== undefined && outcomes[i]?.outcome !== 'failed') ??
+      users.find((i) => outcomes[i] !== undefined) ??
+      outcomes.findIndex((o) => o !== undefined && o.outcome !== 'failed');
+    const outcome = at === undefined || at < 0 ? undefined : outcomes[at];
+    if (!outcome) continue;
+    outcome.assets = [...(outcome.assets ?? []), asset];
+  }
+}
 
 export class ProductWriter {
   private readonly client: WooClient;
@@ -198,6 +226,7 @@ export class ProductWriter {
     records: Product[],
     warnings: string[][],
     incomplete: Set<number>,
+    createdTerms: CreatedTerm[],
   ) {
     const wanted = new Map<
       string,
@@ -227,6 +256,16 @@ export class ProductWriter {
     const ids = new Map<string, number>();
     if (wanted.size === 0) return ids;
     const ensured = await this.attributes.ensure([...wanted.values()]);
+    const users = (slug: string, value?: string) =>
+      records.flatMap((p, i) =>
+        [...p.options, ...p.attributes].some(
+          (a) => a.shared?.slug === slug && (value === undefined || a.values.includes(value)),
+        )
+          ? [i]
+          : [],
+      );
+    for (const [slug, id] of ensured.created)
+      createdTerms.push({ asset: termAsset('attribute', slug, String(id)), users: users(slug) });
     for (const [slug, entry] of wanted) {
       const id = ensured.ids.get(slug);
       if (id === undefined) {
@@ -245,6 +284,18 @@ export class ProductWriter {
         [...entry.values],
         (name) => entry.terms.get(name) ?? {},
       );
+      // A term of the definition no product names yet goes with the first product of the attribute.
+      for (const [value, termId] of terms.created) {
+        const named = users(slug, value);
+        createdTerms.push({
+          asset: {
+            kind: 'term',
+            key: `pa_${slug}:${value}`,
+            destinationId: `attribute_term:${id}:${termId}`,
+          },
+          users: named.length ? named : users(slug),
+        });
+      }
       for (const [value, why] of terms.failed)
         records.forEach((p, i) => {
           if (
@@ -321,10 +372,30 @@ export class ProductWriter {
       (name) => tagBodies.get(name) ?? {},
     );
     const brands = await this.brands.ensure(records.map((r) => r.vendor).filter(Boolean));
-    const attributeIds = await this.sharedAttributes(records, warnings, incomplete);
+    /** Terms this write created at the destination, each with the records that name it. */
+    const createdTerms: CreatedTerm[] = [];
+    const attributeIds = await this.sharedAttributes(records, warnings, incomplete, createdTerms);
     const classes = await this.shippingClasses.ensure(
       records.flatMap((p) => [p.shippingClass, ...p.variants.map((v) => v.shippingClass ?? '')]),
     );
+    const naming = (has: (p: Product) => boolean) => records.flatMap((p, i) => (has(p) ? [i] : []));
+    for (const [name, id] of tags.created)
+      createdTerms.push({
+        asset: termAsset('product_tag', name, String(id)),
+        users: naming((p) => p.tags.includes(name)),
+      });
+    for (const [name, id] of brands.created)
+      createdTerms.push({
+        asset: termAsset('product_brand', name, String(id)),
+        users: naming((p) => p.vendor === name),
+      });
+    for (const [slug, id] of classes.created)
+      createdTerms.push({
+        asset: termAsset('product_shipping_class', slug, String(id)),
+        users: naming((p) =>
+          [p.shippingClass, ...p.variants.map((v) => v.shippingClass)].includes(slug),
+        ),
+      });
     records.forEach((p, i) => {
       for (const t of p.tags)
         if (tags.failed.has(t)) {
@@ -338,7 +409,7 @@ export class ProductWriter {
         incomplete.add(i);
       }
       for (const slug of [p.shippingClass, ...p.variants.map((v) => v.shippingClass ?? '')]) {
-        if (classes.created.includes(slug))
+        if (classes.created.has(slug))
           warnings[i]?.push(
             `The shipping class '${slug}' did not exist at the destination and was created with its slug as name; set its name and rates under WooCommerce > Settings > Shipping.`,
           );
@@ -626,6 +697,7 @@ export class ProductWriter {
         reason: 'The store did not answer for this product.',
       };
     });
+    attachTerms(outcomes, createdTerms);
     return { outcomes, skuTaken };
   }
 

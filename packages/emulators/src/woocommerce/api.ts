@@ -554,7 +554,7 @@ export class WooApi {
           create: (body) => this.createTerm(taxonomy, body),
           update: (id, body) => this.updateTerm(taxonomy, id, body, 400),
           delete: async (id) => {
-            const term = this.term(taxonomy, id, 400);
+            const term = this.term(taxonomy, id);
             const previous = this.out.term(term);
             this.store.deleteTerm(term);
             return previous;
@@ -917,7 +917,7 @@ export class WooApi {
           update: async (id, body) =>
             this.out.product(await this.store.saveProduct(body, this.product(id, 400)), 'edit'),
           delete: async (id) => {
-            const product = this.product(id, 400);
+            const product = this.product(id);
             const previous = this.out.product(product, 'edit');
             this.store.deleteProduct(product);
             return previous;
@@ -1029,14 +1029,14 @@ export class WooApi {
         ),
       }),
       [`DELETE ${item('/wc/v3/customers')}`]: (ctx) => {
-        const customer = this.customer(asInt(ctx.params.id));
+        const customer = this.deletedCustomer(asInt(ctx.params.id));
         if (ctx.args.force !== true)
           throw new RestError(
             501,
             'woocommerce_rest_trash_not_supported',
             'Customers do not support trashing.',
           );
-        this.store.customers.delete(customer.id);
+        this.store.deleteCustomer(customer);
         return { status: 200, body: this.out.customer(customer) };
       },
       'EDIT /wc/v3/customers/batch': (ctx) =>
@@ -1045,8 +1045,8 @@ export class WooApi {
           update: async (id, body) =>
             this.out.customer(this.store.updateCustomer(this.customer(id, 400), body)),
           delete: async (id) => {
-            const customer = this.customer(id, 400);
-            this.store.customers.delete(id);
+            const customer = this.deletedCustomer(id);
+            this.store.deleteCustomer(customer);
             return this.out.customer(customer);
           },
         }),
@@ -1077,7 +1077,7 @@ export class WooApi {
           update: async (id, body) =>
             this.out.order(this.store.saveOrder(body, this.order(id, 400))),
           delete: async (id) => {
-            const order = this.order(id, 400);
+            const order = this.order(id);
             this.store.orders.delete(id);
             return this.out.order(order);
           },
@@ -1124,15 +1124,12 @@ export class WooApi {
         ),
       }),
       [`DELETE ${item('/wc/v3/coupons')}`]: (ctx) => {
+        // Without force a coupon goes to the bin (a post status), as products and orders do.
         const coupon = this.coupon(asInt(ctx.params.id));
-        if (ctx.args.force !== true)
-          throw new RestError(
-            501,
-            'woocommerce_rest_trash_not_supported',
-            'The coupon does not support trashing.',
-          );
-        this.store.coupons.delete(coupon.id);
-        return { status: 200, body: this.out.coupon(coupon) };
+        const previous = this.out.coupon(coupon);
+        if (ctx.args.force === true) this.store.coupons.delete(coupon.id);
+        else coupon.status = 'trash';
+        return { status: 200, body: previous };
       },
       // Batch items are not checked against the route's arguments (WC_REST_Controller::batch_items
       // calls the item callbacks directly): the coupon's own setters refuse what they cannot hold.
@@ -1142,7 +1139,7 @@ export class WooApi {
           update: async (id, body) =>
             this.out.coupon(this.store.updateCoupon(this.coupon(id, 400), body)),
           delete: async (id) => {
-            const coupon = this.coupon(id, 400);
+            const coupon = this.coupon(id);
             this.store.coupons.delete(id);
             return this.out.coupon(coupon);
           },
@@ -1175,7 +1172,7 @@ export class WooApi {
   private attribute(id: number, status = 404): GlobalAttribute {
     const attribute = this.store.attributes.get(id);
     if (!attribute)
-      throw new RestError(status, 'woocommerce_rest_invalid_id', 'Resource does not exist.');
+      throw new RestError(status, 'woocommerce_rest_taxonomy_invalid', 'Resource does not exist.');
     return attribute;
   }
 
@@ -1183,8 +1180,13 @@ export class WooApi {
     const A = '/wc/v3/products/attributes';
     const item = `${A}/(?P<id>[\\d]+)`;
     const terms = `${A}/(?P<attribute_id>[\\d]+)/terms`;
-    const taxonomyOf = (ctx: Ctx) =>
-      this.attribute(asInt(ctx.params.attribute_id)).slug as Taxonomy;
+    // The terms of an attribute that is no more: the route finds no taxonomy.
+    const taxonomyOf = (ctx: Ctx) => {
+      const attribute = this.store.attributes.get(asInt(ctx.params.attribute_id));
+      if (!attribute)
+        throw new RestError(404, 'woocommerce_rest_taxonomy_invalid', 'Taxonomy does not exist.');
+      return attribute.slug as Taxonomy;
+    };
     return {
       [`GET ${A}`]: () => ({
         status: 200,
@@ -1259,13 +1261,25 @@ export class WooApi {
         status: 200,
         body: await this.updateTerm(taxonomyOf(ctx), asInt(ctx.params.id), ctx.body),
       }),
+      [`DELETE ${terms}/(?P<id>[\\d]+)`]: (ctx) => {
+        const term = this.term(taxonomyOf(ctx), asInt(ctx.params.id));
+        if (ctx.args.force !== true)
+          throw new RestError(
+            501,
+            'woocommerce_rest_trash_not_supported',
+            'Resource does not support trashing.',
+          );
+        const previous = this.out.term(term);
+        this.store.deleteTerm(term);
+        return { status: 200, body: previous };
+      },
       [`EDIT ${terms}/batch`]: (ctx) => {
         const taxonomy = taxonomyOf(ctx);
         return this.batch(ctx, {
           create: (body) => this.createTerm(taxonomy, body),
           update: (id, body) => this.updateTerm(taxonomy, id, body, 400),
           delete: async (id) => {
-            const term = this.term(taxonomy, id, 400);
+            const term = this.term(taxonomy, id);
             const previous = this.out.term(term);
             this.store.deleteTerm(term);
             return previous;
@@ -1444,6 +1458,13 @@ export class WooApi {
     if (!coupon)
       throw new RestError(status, 'woocommerce_rest_shop_coupon_invalid_id', 'Invalid ID.');
     return coupon;
+  }
+
+  /** A customer to delete: a missing one is WordPress's wc_user_invalid_id (404). */
+  private deletedCustomer(id: number) {
+    const customer = this.store.customers.get(id);
+    if (!customer) throw new RestError(404, 'wc_user_invalid_id', 'Invalid user ID.');
+    return customer;
   }
 
   private customer(id: number, status = 404) {

@@ -456,6 +456,16 @@ export class WooStore extends CatalogStore {
     return customer;
   }
 
+  /**
+   * wp_delete_user() as WC_REST_Customers_Controller calls it (no reassign): the account goes, and
+   * its orders stay as guest orders (customer_id 0), as a real WooCommerce 11 store leaves them.
+   */
+  deleteCustomer(customer: Customer): void {
+    this.customers.delete(customer.id);
+    for (const order of this.orders.values())
+      if (order.customerId === customer.id) order.customerId = 0;
+  }
+
   updateCustomer(existing: Customer, input: Json): Customer {
     const customer = structuredClone(existing);
     if (input.email !== undefined) {

@@ -638,8 +638,24 @@ export class WpContent {
             'rest_trash_not_supported',
             "Terms do not support trashing. Set 'force=true' to delete.",
           );
+        // The default post category is refused (wp_delete_term() will not delete it); children
+        // of a deleted category move up to its parent, and posts lose the term.
+        if (taxonomy === 'category' && id === this.defaultCategoryId)
+          throw new RestError(
+            403,
+            'rest_cannot_delete',
+            'Sorry, you are not allowed to delete this term.',
+          );
+        const previous = this.termJson(term);
         this.terms.delete(id);
-        return { status: 200, body: { deleted: true, previous: this.termJson(term) } };
+        for (const t of this.terms.values()) if (t.parent === id) t.parent = term.parent;
+        for (const p of this.posts.values()) {
+          p.categories = p.categories.filter((c) => c !== id);
+          p.tags = p.tags.filter((t) => t !== id);
+          if (p.type === 'post' && p.categories.length === 0)
+            p.categories = [this.defaultCategoryId];
+        }
+        return { status: 200, body: { deleted: true, previous } };
       }
       if (values.name !== undefined) term.name = String(values.name);
       if (values.description !== undefined) term.description = String(values.description);
@@ -715,7 +731,10 @@ export class WpContent {
     if (method === 'DELETE') {
       const previous = this.postJson(post, 'edit');
       if (values.force) {
+        // wp_delete_post(): the children of a page deleted for good move up to its parent (a
+        // page in the bin keeps its children).
         this.posts.delete(id);
+        for (const p of this.posts.values()) if (p.parent === id) p.parent = post.parent;
         return { status: 200, body: { deleted: true, previous } };
       }
       if (post.status === 'trash')
@@ -830,8 +849,11 @@ export class WpContent {
           'rest_trash_not_supported',
           "The post does not support trashing. Set 'force=true' to delete.",
         );
+      // wp_delete_attachment(): the file goes, and no page or post keeps it as featured image.
+      const previous = this.mediaJson(id);
       this.store.attachments.delete(id);
-      return { status: 200, body: { deleted: true } };
+      for (const p of this.posts.values()) if (p.featuredMedia === id) p.featuredMedia = 0;
+      return { status: 200, body: { deleted: true, previous } };
     }
     if (values.alt_text !== undefined) attachment.alt = String(values.alt_text);
     return { status: 200, body: this.mediaJson(id) };

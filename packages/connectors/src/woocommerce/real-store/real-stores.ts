@@ -149,7 +149,12 @@ async function sql(store: RealStore, query: string): Promise<string> {
  * "Uncategorized" is not a merchant's category; customers are accounts with the customer role;
  * nothing in the bin or auto-drafts).
  */
-export async function storedCount(store: RealStore, entity: EntityType): Promise<number> {
+export async function storedCount(
+  store: RealStore,
+  entity: EntityType,
+  /** Counts what is in the bin too (products, coupons, orders): the store still holds it. */
+  options: { bin?: boolean } = {},
+): Promise<number> {
   const queries: Record<EntityType, string> = {
     categories:
       "SELECT COUNT(*) FROM wp_term_taxonomy WHERE taxonomy = 'product_cat' AND term_id <> " +
@@ -176,7 +181,8 @@ export async function storedCount(store: RealStore, entity: EntityType): Promise
     posts:
       "SELECT COUNT(*) FROM wp_posts WHERE post_type = 'post' AND post_status IN ('publish', 'future', 'draft', 'pending', 'private')",
   };
-  return Number(await sql(store, queries[entity]));
+  const query = options.bin ? queries[entity].replace("'trash', ", '') : queries[entity];
+  return Number(await sql(store, query));
 }
 
 /** Media library items (attachments) the store holds. */

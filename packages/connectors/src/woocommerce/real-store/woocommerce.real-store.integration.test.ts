@@ -22,6 +22,7 @@ import { describeObservedBehaviour } from './observed-behaviour.ts';
 import { describeReviewRewrites } from './reviews-rewrite.ts';
 import { withWordPress } from './wordpress-password.ts';
 import { describeContentBehaviour } from './content-behaviour.ts';
+import { describeRemoveBehaviour } from './remove-behaviour.ts';
 import {
   realStoreHttp,
   realStoreSetup,
@@ -44,7 +45,8 @@ const setup = realStoreSetup('TEST_WOO_CONFORMANCE_STORE');
 
 /**
  * A real store in the emulator's place. The suite asks an emulator only to inject faults, which a
- * real store cannot do; those tests are skipped with that reason.
+ * real store cannot do: the fault tests are skipped with that reason, and 'remove' (which asks
+ * for noise around its deletes) runs without any; the emulator suites run it with faults.
  */
 function realStoreHandle(store: RealStore): RunningEmulator {
   const refuse = () => {
@@ -55,7 +57,7 @@ function realStoreHandle(store: RealStore): RunningEmulator {
     certificate: store.ca,
     port: Number(new URL(store.url).port),
     stats: { requests: 0, faultsInjected: 0, byStatus: {} },
-    setFaults: refuse,
+    setFaults: () => {},
     setLatency: refuse,
     close: async () => {},
   };
@@ -162,7 +164,8 @@ if (!setup.ready) {
     const made: ConformanceStore<WooCommerceCredentials> = {
       credentials: store.credentials,
       emulator: realStoreHandle(store),
-      countStored: (entity) => storedCount(store, entity),
+      // What the destination still holds, its bin included: undo must leave none there either.
+      countStored: (entity) => storedCount(store, entity, { bin: store.file === destination.file }),
       close: async () => {},
     };
     realOf.set(made, store);
@@ -275,4 +278,5 @@ if (!setup.ready) {
   describeObservedBehaviour(destination, kit, () => nativeHttp);
   describeReviewRewrites(destination, kit, () => nativeHttp);
   describeContentBehaviour(destination, kit, () => nativeHttp);
+  describeRemoveBehaviour(destination, kit, () => nativeHttp);
 }
