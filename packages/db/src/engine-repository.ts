@@ -722,6 +722,44 @@ export class EngineRepository {
     return found;
   }
 
+  /** Keeps assets stored outside a batch (redirects written after a run), replacing any of a key. */
+  async saveAssets(
+    migrationId: string,
+    assets: readonly { kind: string; key: string; destinationId: string }[],
+  ): Promise<void> {
+    const now = this.#stamp();
+    for (const part of chunks(assets, INSERT_CHUNK))
+      await this.#k
+        .insertInto('engine_assets')
+        .values(
+          part.map((a) => ({
+            migration_id: migrationId,
+            kind: a.kind,
+            source_key: a.key,
+            destination_id: a.destinationId,
+            updated_at: now,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['migration_id', 'kind', 'source_key']).doUpdateSet((eb) => ({
+            destination_id: eb.ref('excluded.destination_id'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+  }
+
+  /** Forgets assets (removed from the destination). */
+  async deleteAssets(migrationId: string, kind: string, keys: readonly string[]): Promise<void> {
+    for (const part of chunks([...new Set(keys)], IN_CHUNK))
+      await this.#k
+        .deleteFrom('engine_assets')
+        .where('migration_id', '=', migrationId)
+        .where('kind', '=', kind)
+        .where('source_key', 'in', part)
+        .execute();
+  }
+
   /** Known differences of these records, by source id. */
   async differencesOf(
     migrationId: string,

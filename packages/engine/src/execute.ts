@@ -2,7 +2,9 @@ import type { EntityType } from '@replatform/canonical/entities';
 import { statusTransitions } from '@replatform/contracts/lifecycle';
 import {
   migrationStatuses,
+  optionsOf,
   type FieldMappings,
+  type MigrationOptions,
   type MigrationStatus,
 } from '@replatform/contracts/migration';
 import type {
@@ -12,9 +14,11 @@ import type {
   RunKind,
 } from '@replatform/db/engine-repository';
 import { DemoPicker, type DemoOptions } from './demo.ts';
+import { writeDestinationRedirects } from './destination-redirects.ts';
 import { EngineError, fatalError } from './errors.ts';
 import {
   MigratePhase,
+  ownFieldsOf,
   type EngineProgress,
   type RunRateUsage,
   type RunStats,
@@ -23,7 +27,7 @@ import {
 import { mappingNotes, transformedSource } from './mappings.ts';
 import { paceOf } from './pace.ts';
 import { planMigration } from './plan.ts';
-import { defaultRetryPolicy, type RetryPolicy, type StoreOutage } from './retry.ts';
+import { defaultRetryPolicy, StoreWatch, type RetryPolicy, type StoreOutage } from './retry.ts';
 import { verifyMigration, type VerificationResult } from './verification.ts';
 
 export interface ExecuteOptions {
@@ -35,6 +39,12 @@ export interface ExecuteOptions {
   destination: StoreSide;
   /** The owner's value mappings (order statuses), applied to every record read from the source. */
   mappings?: FieldMappings | undefined;
+  /**
+   * The owner's additional options: fields the destination makes its own are not compared
+   * (slugs, order numbers), and a completed run writes 301 redirects into the destination where
+   * it keeps them (createRedirects). The destination's connection was made with the same choices.
+   */
+  migrationOptions?: MigrationOptions | undefined;
   /** Products + customers + orders paid for; undefined = no limit (demo, sandbox, CLI). */
   paidRecords?: number | undefined;
   /**
@@ -143,6 +153,11 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
     ),
   };
 
+  const chosen = optionsOf(options.migrationOptions);
+  options = {
+    ...options,
+    destination: { ...options.destination, ownFields: ownFieldsOf(chosen) },
+  };
   const kind: RunKind = options.demo ? 'demo' : 'migration';
   const lifecycle = kind === 'migration';
   let run: EngineRun | undefined = await repository.latestRun(migrationId, kind);
@@ -363,6 +378,32 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       examples: { mismatched: [], missing: [] },
     };
   }
-  await repository.updateRun(run.id, { verification, phase: 'done' });
-  return { runId: run.id, status: 'completed', stats: migratedStats, verification, ...runFacts };
+  // The old addresses lead to the new ones: redirects written where the destination keeps them.
+  let notes = runFacts.notes;
+  if (kind === 'migration' && chosen.createRedirects) {
+    const written = await writeDestinationRedirects({
+      repository,
+      migrationId,
+      destination: options.destination,
+      watch: new StoreWatch('destination', retry),
+      signal: options.signal,
+    });
+    if (options.signal?.aborted)
+      return { runId: run.id, status: 'interrupted', stats: {}, ...runFacts };
+    if (written.length)
+      notes = [...(notes ?? run.notes).filter((n) => !n.startsWith('301 redirects')), ...written];
+  }
+  await repository.updateRun(run.id, {
+    verification,
+    phase: 'done',
+    ...(notes !== runFacts.notes && notes ? { notes } : {}),
+  });
+  return {
+    runId: run.id,
+    status: 'completed',
+    stats: migratedStats,
+    verification,
+    ...runFacts,
+    ...(notes ? { notes } : {}),
+  };
 }

@@ -26,6 +26,7 @@ import type {
   RecordDifference,
   RecordOutcome,
 } from '@replatform/db/engine-repository';
+import type { MigrationOptions } from '@replatform/contracts/migration';
 import { LeaseLostError } from '@replatform/db/engine-repository';
 import { contentHash } from './content-hash.ts';
 import { fatalError, type EngineError } from './errors.ts';
@@ -46,6 +47,23 @@ import { sourceNote } from './verification.ts';
 export interface StoreSide {
   connection: Connection;
   capabilities: Capabilities;
+  /**
+   * Fields the destination makes its own in this migration because the owner chose so (its own
+   * URL slugs, its own order numbers): left out of every comparison (see ownFieldsOf).
+   */
+  ownFields?: Partial<Record<EntityType, readonly string[]>> | undefined;
+}
+
+/** The fields a destination makes its own under the owner's options. */
+export function ownFieldsOf(
+  options: Pick<MigrationOptions, 'keepSlugs' | 'keepOrderNumbers'> | undefined,
+): Partial<Record<EntityType, readonly string[]>> {
+  const own: Partial<Record<EntityType, readonly string[]>> = {};
+  if (options?.keepSlugs === false)
+    for (const entity of ['categories', 'brands', 'products', 'pages', 'posts'] as const)
+      own[entity] = ['slug'];
+  if (options?.keepOrderNumbers === false) own.orders = ['number'];
+  return own;
 }
 
 export interface EntityStats {

@@ -240,3 +240,124 @@ describe.each(testDialects())('undo on %s', (dialect) => {
     expect(result.counts.customers).toEqual({ removed: 5, gone: 1, kept: 0, failed: 0 });
   });
 });
+
+describe.each(testDialects())('destination redirects and owner options on %s', (dialect) => {
+  let db: Db;
+  let repository: EngineRepository;
+  let migrationId: string;
+
+  beforeEach(async () => {
+    db = await openTestDatabase(dialect);
+    repository = new EngineRepository(db);
+    const migrations = new MigrationsRepository(db);
+    migrationId = (await migrations.create({ userId: 'u1', email: 'u@x.io', storeName: 'S' })).id;
+  });
+  afterEach(async () => {
+    await db.close();
+  });
+
+  it('writes a redirect for every old address once, says so in the run notes, and undo removes them', async () => {
+    const source = MemoryStore.seeded(
+      sampleData({ products: 7, customers: 2, orders: 2, pages: 3 }),
+    );
+    const destinationStore = new MemoryStore();
+    const trace: string[] = [];
+    const destination = memoryConnection(destinationStore, {
+      redirects: true,
+      trace: (t) => trace.push(t),
+    });
+    // The owner already sends one old product address somewhere of their own.
+    const firstProduct = [...source.records.products.values()][0]!;
+    destinationStore.redirects.set(firstProduct.sourceUrlPath!, ['own', '/their-own-page']);
+    const run = () =>
+      executeMigration({
+        repository,
+        migrationId,
+        dataTypes: ['products', 'customers', 'orders', 'pages'],
+        source: memoryConnection(source, { pageSize: 5 }),
+        destination,
+        retry: fast,
+      });
+    const first = await run();
+    expect(first.status).toBe('completed');
+    // 7 products and 3 pages have addresses of their own at the source (the sample categories
+    // have none); one old address is the owner's redirect already.
+    const redirected = 7 + 3;
+    expect(destinationStore.redirects.size).toBe(redirected);
+    expect(first.notes).toContain(
+      `301 redirects written into your destination store from the old addresses: ${redirected - 1} redirects in place.`,
+    );
+    expect(first.notes?.find((n) => n.startsWith('301 redirects not written'))).toMatch(
+      /for 1 old address .*already redirects it to \/their-own-page/,
+    );
+    expect(destinationStore.redirects.get(firstProduct.sourceUrlPath!)).toEqual([
+      'own',
+      '/their-own-page',
+    ]);
+    // A re-run leaves the redirects it wrote as they are: only the refused one is asked again.
+    trace.length = 0;
+    const again = await run();
+    expect(again.status).toBe('completed');
+    expect(trace.filter((t) => t.startsWith('redirects:'))).toEqual(['redirects:1']);
+    expect(destinationStore.redirects.size).toBe(redirected);
+
+    // Undo removes the redirects the migration wrote, never the owner's.
+    const undone = await executeUndo({ repository, migrationId, destination, retry: fast });
+    expect(undone.counts.assets?.removed).toBe(redirected - 1);
+    expect([...destinationStore.redirects.keys()]).toEqual([firstProduct.sourceUrlPath]);
+  });
+
+  it('leaves redirects to the downloadable map when the owner turns them off', async () => {
+    const source = MemoryStore.seeded(sampleData({ products: 4, customers: 1, orders: 1 }));
+    const destinationStore = new MemoryStore();
+    const result = await executeMigration({
+      repository,
+      migrationId,
+      dataTypes: ['products'],
+      source: memoryConnection(source),
+      destination: memoryConnection(destinationStore, { redirects: true }),
+      migrationOptions: { createRedirects: false },
+      retry: fast,
+    });
+    expect(result.status).toBe('completed');
+    expect(destinationStore.redirects.size).toBe(0);
+    expect(result.notes?.some((n) => n.startsWith('301'))).toBe(false);
+  });
+
+  it('does not compare the slugs and order numbers the owner let the destination make', async () => {
+    const source = MemoryStore.seeded(sampleData({ products: 5, customers: 2, orders: 3 }));
+    const destinationStore = new MemoryStore();
+    const destination = memoryConnection(destinationStore);
+    // A destination making its own slugs and numbers, as a connector does with those choices.
+    const write = destination.connection.write.bind(destination.connection);
+    destination.connection.write = (entity, records, idMap) =>
+      write(
+        entity,
+        records.map((r) =>
+          'slug' in r
+            ? { ...r, slug: `own-${r.id}` }
+            : 'number' in r
+              ? { ...r, number: `D-${r.id}` }
+              : r,
+        ) as typeof records,
+        idMap,
+      );
+    const options = {
+      repository,
+      migrationId,
+      dataTypes: ['products', 'customers', 'orders'],
+      source: memoryConnection(source),
+      destination,
+      retry: fast,
+      verifyMode: 'full' as const,
+    };
+    const chosen = await executeMigration({
+      ...options,
+      migrationOptions: { keepSlugs: false, keepOrderNumbers: false },
+    });
+    expect(chosen.verification?.status).toBe('passed');
+    // Had the owner kept them, the same destination would be a mismatch.
+    const kept = await executeMigration({ ...options, verifyMode: 'full' });
+    expect(kept.verification?.status).toBe('mismatches');
+  });
+});

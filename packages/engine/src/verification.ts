@@ -118,7 +118,8 @@ const storeOwned: Partial<Record<EntityType, string[]>> = {
 
 /**
  * Fields left out of the comparison: those the destination cannot hold, those each store
- * decides for itself, and links to entities that were not part of the run.
+ * decides for itself (or makes its own as the owner chose), and links to entities that were not
+ * part of the run.
  */
 export function ignoredFields(
   entity: EntityType,
@@ -128,6 +129,7 @@ export function ignoredFields(
   const ignore = [
     ...Object.keys(side.capabilities.destinationFields[entity]?.unsupported ?? {}),
     ...(storeOwned[entity] ?? []),
+    ...(side.ownFields?.[entity] ?? []),
   ];
   if (entity === 'products' && !streams.includes('categories')) ignore.push('categoryIds');
   if (entity === 'coupons' && !streams.includes('products'))

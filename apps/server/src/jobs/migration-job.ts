@@ -5,13 +5,13 @@ import type { EngineRepository } from '@replatform/db/engine-repository';
 import type { MigrationsRepository, StoredMigration } from '@replatform/db/migrations-repository';
 import { DEFAULT_DEMO_LIMIT } from '@replatform/engine/demo';
 import { executeMigration, recordRunFailure, type ExecuteResult } from '@replatform/engine/execute';
-import type { StoreSide } from '@replatform/engine/migrate';
+import { ownFieldsOf, type StoreSide } from '@replatform/engine/migrate';
 import { paidRecordLimit } from '@replatform/engine/payment-limit';
 import { selectedDataTypes } from '@replatform/engine/plan';
 import type { RetryPolicy, StoreOutage } from '@replatform/engine/retry';
 import { executeUndo, type UndoResult } from '@replatform/engine/undo';
 import type { StoreConnections } from '../connections/store-connections.ts';
-import { storedMappings } from '../migrations/present-migration.ts';
+import { storedMappings, storedOptions } from '../migrations/present-migration.ts';
 import type { JobHandler, JobOutcome } from './runner.ts';
 
 /** The notification service's entry point, when the server has one. */
@@ -205,7 +205,11 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
   ): Promise<JobOutcome> => {
     let destination: StoreSide;
     try {
-      destination = side(migration, 'destination');
+      // Compared as the migration compared it: without the fields the owner let it make its own.
+      destination = {
+        ...side(migration, 'destination'),
+        ownFields: ownFieldsOf(storedOptions(migration)),
+      };
     } catch (error) {
       const message = `The destination store could not be opened: ${errorText(error)}`;
       await recordRunFailure(deps.engine, migration.id, 'store_config', message, undefined, 'undo');
@@ -272,6 +276,7 @@ export function migrationJobHandler(deps: MigrationJobDeps): JobHandler {
         source,
         destination,
         mappings: storedMappings(migration),
+        migrationOptions: storedOptions(migration),
         changedSince: job.changedSince ?? undefined,
         signal,
         fence,

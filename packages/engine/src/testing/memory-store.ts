@@ -28,6 +28,7 @@ import type {
   IdMap,
   Page,
   RateUsage,
+  Redirect,
   WriteOutcome,
 } from '@replatform/connectors/kit/contract';
 import { ConnectorError } from '@replatform/connectors/kit/errors';
@@ -75,6 +76,8 @@ export class MemoryStore {
   };
   /** Files and terms stored beside the records (AssetRecord destination ids). */
   readonly assets = new Set<string>();
+  /** 301 redirects the store serves: old path -> [id, new path]. */
+  readonly redirects = new Map<string, [string, string]>();
   #next = 1;
   readonly #prefix: string;
 
@@ -128,6 +131,8 @@ export interface MemoryConnectionOptions {
    * record is written without it, with the warning, and reported incomplete.
    */
   incomplete?: (entity: EntityType, record: EntityRecord[EntityType]) => string | undefined;
+  /** The store keeps 301 redirects (writeRedirects exists). */
+  redirects?: boolean;
   /** Records the store refuses to delete, with its reason (remove answers failed). */
   refuseRemove?: (entity: EntityType, id: string) => string | undefined;
   /** Data types the store cannot delete (Capabilities.removeUnsupported). */
@@ -331,11 +336,40 @@ export function memoryConnection(
     },
     async removeAssets(assets) {
       await guard();
-      return assets.map((a) => ({
-        destinationId: a.destinationId,
-        outcome: store.assets.delete(a.destinationId) ? ('removed' as const) : ('gone' as const),
-      }));
+      return assets.map((a) => {
+        if (a.kind === 'redirect') {
+          const held = [...store.redirects].find(([, [id]]) => id === a.destinationId);
+          if (held) store.redirects.delete(held[0]);
+          return { destinationId: a.destinationId, outcome: held ? 'removed' : 'gone' } as const;
+        }
+        return {
+          destinationId: a.destinationId,
+          outcome: store.assets.delete(a.destinationId) ? ('removed' as const) : ('gone' as const),
+        };
+      });
     },
+    ...(options.redirects
+      ? {
+          async writeRedirects(redirects: readonly Redirect[]) {
+            options.trace?.(`redirects:${redirects.length}`);
+            await guard();
+            return redirects.map((r) => {
+              const held = store.redirects.get(r.from);
+              if (held)
+                return held[1] === r.to
+                  ? { from: r.from, outcome: 'existing' as const }
+                  : {
+                      from: r.from,
+                      outcome: 'failed' as const,
+                      reason: `The store already redirects it to ${held[1]}.`,
+                    };
+              const id = store.newId();
+              store.redirects.set(r.from, [id, r.to]);
+              return { from: r.from, outcome: 'created' as const, destinationId: id };
+            });
+          },
+        }
+      : {}),
     ...(options.importNotes
       ? {
           prepareImport: async () => [...(options.importNotes?.prepare ?? [])],
