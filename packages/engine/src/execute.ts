@@ -24,7 +24,7 @@ import {
   type RunStats,
   type StoreSide,
 } from './migrate.ts';
-import { mappingNotes, transformedSource } from './mappings.ts';
+import { mappingNotes, optionNotes, transformedSource } from './mappings.ts';
 import { paceOf } from './pace.ts';
 import { planMigration } from './plan.ts';
 import { defaultRetryPolicy, StoreWatch, type RetryPolicy, type StoreOutage } from './retry.ts';
@@ -237,7 +237,7 @@ export async function executeMigration(options: ExecuteOptions): Promise<Execute
       resumed,
       source,
       destination: options.destination,
-      choices: mappingNotes(mappings),
+      choices: [...mappingNotes(mappings), ...(kind === 'migration' ? optionNotes(chosen) : [])],
       paidRecords: options.demo ? undefined : options.paidRecords,
       demo: options.demo ? new DemoPicker(options.demo) : undefined,
       changedSince: options.demo ? undefined : options.changedSince,

@@ -9,9 +9,12 @@ import type {
 } from '@replatform/connectors/kit/contract';
 import { hasValue } from '@replatform/connectors/kit/fields';
 import {
+  migrationOptionNames,
+  migrationOptionTexts,
   orderStatusChanges,
   orderStatusLabels,
   type FieldMappings,
+  type MigrationOptions,
 } from '@replatform/contracts/migration';
 
 /** What the engine makes of a source record before anything else sees it, with why. */
@@ -146,6 +149,14 @@ export function transformedSource(
 }
 
 /** The owner's mappings in words, one line each, for the run's report. */
+/** The owner's additional options, in one line of the report. */
+export function optionNotes(options: Required<MigrationOptions>): string[] {
+  const parts = migrationOptionNames.map(
+    (option) => `${migrationOptionTexts[option].label}: ${options[option] ? 'yes' : 'no'}`,
+  );
+  return [`Options you chose: ${parts.join('; ')}.`];
+}
+
 export function mappingNotes(mappings: FieldMappings): string[] {
   const changes = orderStatusChanges(mappings);
   if (!changes.length) return [];

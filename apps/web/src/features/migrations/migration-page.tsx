@@ -6,6 +6,7 @@ import {
   stepProgressPercent,
   type FieldMappings,
   type Migration,
+  type MigrationOptions,
 } from '@replatform/contracts/migration';
 import { Confetti } from '../../components/confetti.tsx';
 import { ProgressBar } from '../../components/progress-bar.tsx';
@@ -27,6 +28,7 @@ function StepContent({
   onOpenStep,
   onSelectionChange,
   onMappingsChange,
+  onOptionsChange,
 }: {
   migration: Migration;
   step: number;
@@ -34,6 +36,7 @@ function StepContent({
   onOpenStep: OpenStep;
   onSelectionChange: (selection: DataSelection) => void;
   onMappingsChange: (mappings: FieldMappings) => void;
+  onOptionsChange: (options: Required<MigrationOptions>) => void;
 }) {
   const paid = migration.paymentInfo?.paymentStatus === 'paid';
   switch (step) {
@@ -46,6 +49,7 @@ function StepContent({
           readOnly={paid}
           onSelectionChange={onSelectionChange}
           onMappingsChange={onMappingsChange}
+          onOptionsChange={onOptionsChange}
         />
       );
     case 3:
@@ -84,6 +88,7 @@ function MigrationView({ id }: { id: string | undefined }) {
   );
   const [selection, setSelection] = useState<DataSelection | null>(null);
   const [mappings, setMappings] = useState<FieldMappings | null>(null);
+  const [options, setOptions] = useState<Required<MigrationOptions> | null>(null);
   const [celebrate, setCelebrate] = useState(false);
   const previous = useRef<{ step: number; status: string } | null>(null);
 
@@ -162,6 +167,7 @@ function MigrationView({ id }: { id: string | undefined }) {
         ? {
             dataTypes: chosen,
             ...(mappings && chosen.orders ? { fieldMappings: mappings } : {}),
+            ...(options ? { migrationOptions: options } : {}),
             currentStep: m.currentStep + 1,
           }
         : { currentStep: m.currentStep + 1 },
@@ -217,6 +223,7 @@ function MigrationView({ id }: { id: string | undefined }) {
             onOpenStep={openStep}
             onSelectionChange={setSelection}
             onMappingsChange={setMappings}
+            onOptionsChange={setOptions}
           />
           {update.isError ? (
             <p role="alert" className="mt-4 text-red-700">

@@ -75,6 +75,7 @@ export type MigrationChanges = Partial<
     | 'destinationStoreUrl'
     | 'dataTypes'
     | 'fieldMappings'
+    | 'migrationOptions'
     | 'currentStep'
   >
 >;

@@ -13,14 +13,17 @@ import {
   contentAccessOf,
   dataTypeNames,
   dataTypeUnavailable,
+  optionsOf,
   platformLabels,
   type DataTypeName,
   type FieldMappings,
   type Migration,
+  type MigrationOptions,
 } from '@replatform/contracts/migration';
 import { useDemoMigration } from '../api/demo-api.ts';
 import { useUpdateMigration } from '../api/migrations-api.ts';
 import { DemoMigrationPanel } from './demo-migration-panel.tsx';
+import { MigrationOptionsPanel } from './migration-options.tsx';
 import { OrderStatusMap, statusTable } from './order-status-map.tsx';
 
 const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Package }> = {
@@ -99,7 +102,8 @@ export function initialSelection(
 }
 
 /**
- * Step 2: toggle cards, and with orders the "Map fields" panel of order statuses; 'Proceed to
+ * Step 2: toggle cards, with orders the "Map fields" panel of order statuses, and the additional
+ * options; 'Proceed to
  * Payment' needs at least one type. The page's Next Step saves the same choices, so they are
  * reported up as they change.
  */
@@ -108,16 +112,20 @@ export function SelectDataStep({
   readOnly,
   onSelectionChange,
   onMappingsChange,
+  onOptionsChange,
 }: {
   migration: Migration;
   readOnly: boolean;
   onSelectionChange?: (selection: DataSelection) => void;
   onMappingsChange?: (mappings: FieldMappings) => void;
+  onOptionsChange?: (options: Required<MigrationOptions>) => void;
 }) {
   const [selected, setSelected] = useState<DataSelection>(() => initialSelection(migration));
   const [statuses, setStatuses] = useState(() => statusTable(migration.fieldMappings));
+  const [options, setOptions] = useState(() => optionsOf(migration.migrationOptions));
   useEffect(() => onSelectionChange?.(selected), [selected, onSelectionChange]);
   useEffect(() => onMappingsChange?.({ orderStatuses: statuses }), [statuses, onMappingsChange]);
+  useEffect(() => onOptionsChange?.(options), [options, onOptionsChange]);
   const update = useUpdateMigration(migration.id);
   const demo = useDemoMigration(migration.id);
   const demoRunning = demo.data?.state === 'queued' || demo.data?.state === 'running';
@@ -167,6 +175,12 @@ export function SelectDataStep({
           disabled={readOnly}
         />
       ) : null}
+      <MigrationOptionsPanel
+        value={options}
+        onChange={setOptions}
+        destination={migration.destinationStore}
+        disabled={readOnly}
+      />
       {update.isError ? (
         <p role="alert" className="mt-4 text-red-700">
           {update.error.message}
@@ -180,6 +194,7 @@ export function SelectDataStep({
             update.mutateAsync({
               dataTypes: selected,
               fieldMappings: { orderStatuses: statuses },
+              migrationOptions: options,
             })
           }
         />
@@ -193,6 +208,7 @@ export function SelectDataStep({
             update.mutate({
               dataTypes: selected,
               fieldMappings: { orderStatuses: statuses },
+              migrationOptions: options,
               currentStep: 3,
             })
           }
