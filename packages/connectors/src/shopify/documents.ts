@@ -2042,12 +2042,17 @@ export const orderCreate = op(
 export const orderCancel = op(
   'OrderCancel',
   /* GraphQL */ `
-    mutation OrderCancel($orderId: ID!, $reason: OrderCancelReason!, $staffNote: String) {
+    mutation OrderCancel(
+      $orderId: ID!
+      $reason: OrderCancelReason!
+      $staffNote: String
+      $notifyCustomer: Boolean
+    ) {
       orderCancel(
         orderId: $orderId
         reason: $reason
         restock: false
-        notifyCustomer: false
+        notifyCustomer: $notifyCustomer
         staffNote: $staffNote
       ) {
         job {
@@ -2200,6 +2205,34 @@ export const urlRedirectCreate = op(
     urlRedirectCreate: z
       .object({
         urlRedirect: z.object({ id: z.string(), path: z.string(), target: z.string() }).nullable(),
+        userErrors: z.array(userError),
+      })
+      .nullable(),
+  }),
+  10,
+);
+
+/** The shop's account invitation e-mail to a customer (asked for when the owner chose e-mails). */
+export const customerInvite = op(
+  'CustomerInvite',
+  /* GraphQL */ `
+    mutation CustomerInvite($customerId: ID!) {
+      customerSendAccountInviteEmail(customerId: $customerId) {
+        customer {
+          id
+        }
+        userErrors {
+          field
+          message
+          code
+        }
+      }
+    }
+  `,
+  z.object({
+    customerSendAccountInviteEmail: z
+      .object({
+        customer: z.object({ id: z.string() }).nullable(),
         userErrors: z.array(userError),
       })
       .nullable(),
@@ -2906,6 +2939,7 @@ export const allOperations: Operation<unknown>[] = [
   refundCreate,
   fulfillmentOrderHold,
   urlRedirectCreate,
+  customerInvite,
   bulkRun,
   couponsPage,
   couponItemsPage,

@@ -957,7 +957,16 @@ export interface LineLink {
 export interface OrderContext extends MetafieldContext {
   customerId: string | undefined;
   line: (index: number) => LineLink;
+  /**
+   * Whether the order keeps the source's number as its name (default true). False: no name is
+   * sent, so the shop numbers the order itself, and the source's number is kept in the metafield
+   * replatform.source_number.
+   */
+  keepNumber?: boolean;
 }
+
+/** Metafield key (namespace 'replatform') of an order's number at the source, when not its name. */
+export const SOURCE_NUMBER_KEY = 'source_number';
 
 function moneyBag(amount: number, currency: string) {
   return { shopMoney: { amount: fromMinor(amount, currency), currencyCode: currency } };
@@ -1114,8 +1123,13 @@ export function orderCreateInput(o: Order, ctx: OrderContext): Built<Record<stri
   const payment = paymentKept(o, transactions[0]);
   if (payment)
     metafields.push(carriedMetafield(carriedKeys.order.payment, JSON.stringify(payment), 'json'));
+  const keepNumber = ctx.keepNumber ?? true;
+  if (!keepNumber)
+    metafields.push(
+      carriedMetafield(SOURCE_NUMBER_KEY, String(o.number), 'single_line_text_field'),
+    );
   const input: Record<string, unknown> = {
-    name: `#${o.number}`,
+    ...(keepNumber ? { name: `#${o.number}` } : {}),
     currency,
     processedAt: o.createdAt,
     email: o.email || null,

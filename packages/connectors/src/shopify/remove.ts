@@ -122,6 +122,16 @@ const blogKind: DeleteKind = {
   advice: 'Delete it in the Shopify admin (Content > Blog posts > Manage blogs).',
 };
 
+const redirectKind: DeleteKind = {
+  what: 'URL redirect',
+  type: 'UrlRedirect',
+  mutation: 'urlRedirectDelete',
+  args: 'id: $id',
+  deleted: 'deletedUrlRedirectId',
+  coded: true,
+  advice: 'Delete it in the Shopify admin (Online Store > Navigation > URL redirects).',
+};
+
 /** Aliased deletes in one request: 10 points each. */
 export const DELETES_PER_REQUEST = 25;
 /** fileDelete ids per call. */
@@ -408,8 +418,10 @@ export class ShopifyRemover {
     const outcomes = new Map<number, RemoveOutcome>();
     const images: number[] = [];
     const blogs: number[] = [];
+    const redirects: number[] = [];
     assets.forEach((a, i) => {
       if (a.kind === 'image' && gidOf('MediaImage', a.destinationId)) images.push(i);
+      else if (a.kind === 'redirect' && gidOf('UrlRedirect', a.destinationId)) redirects.push(i);
       else if (a.kind === 'term' && a.destinationId.startsWith(`${BLOG_TERM}:`)) blogs.push(i);
       else outcomes.set(i, { destinationId: a.destinationId, outcome: 'gone' });
     });
@@ -419,6 +431,13 @@ export class ShopifyRemover {
       chunk.forEach((index, k) => outcomes.set(index, results[k]!));
     }
     for (const index of blogs) outcomes.set(index, await this.#deleteBlog(assets[index]!));
+    if (redirects.length) {
+      const results = await this.#deleteAll(
+        redirectKind,
+        redirects.map((index) => assets[index]!.destinationId),
+      );
+      redirects.forEach((index, k) => outcomes.set(index, results[k]!));
+    }
     return assets.map(
       (a, i) => outcomes.get(i) ?? { destinationId: a.destinationId, outcome: 'gone' },
     );

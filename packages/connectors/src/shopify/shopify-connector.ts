@@ -18,6 +18,7 @@ import { ShopifyGraphqlClient } from './graphql-client.ts';
 import { isValidShopDomain } from './oauth.ts';
 import { shopifyDestinationFields, shopifyNativeFields } from './native-fields.ts';
 import { countOf, readEntity, readNativeRecords, readPageSizes } from './read.ts';
+import { ShopifyRedirects } from './redirects.ts';
 import { ShopifyRemover } from './remove.ts';
 import { ShopifyWriter } from './write.ts';
 
@@ -177,9 +178,11 @@ export function connectShopify(
     ...(context.log ? { log: context.log } : {}),
     ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
     developmentStore: async () => limitsOrders((await shopDetails()).plan),
+    ...(context.choices ? { choices: context.choices } : {}),
     currency: async () => (await shopDetails()).currencyCode,
   });
   const remover = new ShopifyRemover(client);
+  const redirects = new ShopifyRedirects(client);
   const readContext = {
     client,
     http: context.http,
@@ -202,10 +205,12 @@ export function connectShopify(
     read: (entity, checkpoint) => readEntity(readContext, entity, checkpoint),
     write: (entity, records, idMap) => writer.write(entity, records, idMap),
     prepareImport: () => writer.prepare(),
-    // Nothing to undo: imported orders never notify and the marker definitions stay for re-runs.
+    // Nothing to undo: no shop setting is changed for an import (e-mails are asked for, or not, per
+    // order and customer) and the marker definitions stay for re-runs.
     finishImport: async () => [],
     remove: (entity, ids) => remover.remove(entity, ids),
     removeAssets: (assets) => remover.removeAssets(assets),
+    writeRedirects: (list) => redirects.write(list),
     stats: () => client.stats(),
     readNative: (entity) => readNativeRecords(client, entity),
     rateUsage: () => client.rateUsage(shopifyCapabilities.rateLimit.requestsPerSecond ?? 100),

@@ -8,7 +8,13 @@ import type { Product } from '@replatform/canonical/product';
 import type { Review } from '@replatform/canonical/review';
 import { unwritableDataTypes } from '@replatform/contracts/migration';
 import { createHash } from 'node:crypto';
-import type { AssetRecord, IdMap, WriteOutcome } from '../kit/contract.ts';
+import {
+  defaultWriteChoices,
+  type AssetRecord,
+  type IdMap,
+  type WriteChoices,
+  type WriteOutcome,
+} from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
 import { gidNumber } from './bulk.ts';
 import { ContentWriter } from './content.ts';
@@ -25,6 +31,7 @@ import {
   productVariantsBulkUpdate,
   customerByIdentifier,
   customerCreate,
+  customerInvite,
   customerUpdateDefaultAddress,
   discountByCode,
   discountCodeBasicCreate,
@@ -73,6 +80,7 @@ import {
   productSetInput,
   redirectPath,
   refundInput,
+  SOURCE_NUMBER_KEY,
   reviewEntry,
   variantCalls,
   variantCombo,
@@ -127,13 +135,25 @@ export interface WriteContext {
   /** Attempts to create one record through transient failures. */
   maxAttempts?: number;
   backoffMs?: number;
+  /** The owner's write choices (missing ones as defaultWriteChoices). */
+  choices?: Partial<WriteChoices>;
 }
+
+/** Records whose source slug becomes their handle (left out when the owner chose new slugs). */
+const SLUGGED: ReadonlySet<EntityType> = new Set(['products', 'categories', 'pages', 'posts']);
 
 /** orderCreate on trial and development stores: at most 5 new orders per minute. */
 export const DEV_STORE_ORDERS_PER_MINUTE = 5;
 
 /** How Shopify words the per-minute order limit ("Exceeded order API rate limit, …"). */
 const ORDER_LIMIT = /order API rate limit|try again in a minute/i;
+
+/** Orders placed within the second of `at` (Shopify keeps processedAt to the second). */
+export function placedWithin(at: string): string {
+  const second = Math.floor(Date.parse(at) / 1000) * 1000;
+  const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `processed_at:>='${iso(second)}' processed_at:<'${iso(second + 1000)}'`;
+}
 
 function marker(value: string) {
   return { customId: { namespace: MARKER_NAMESPACE, key: MARKER_KEY, value } };
@@ -244,10 +264,12 @@ export class ShopifyWriter {
   /** Set once Shopify refused an order for the per-minute limit although the plan did not say. */
   #limitedStore = false;
   readonly #content: ContentWriter;
+  readonly #choices: WriteChoices;
 
   constructor(ctx: WriteContext) {
     this.#ctx = ctx;
     this.#content = new ContentWriter(ctx);
+    this.#choices = { ...defaultWriteChoices, ...ctx.choices };
   }
 
   /**
@@ -316,7 +338,19 @@ export class ShopifyWriter {
         ? `Metafield definition ${MARKER_NAMESPACE}.${MARKER_KEY} with unique values is ready for ${ownerType.toLowerCase()} records.`
         : `No unique ${MARKER_NAMESPACE}.${MARKER_KEY} definition for ${ownerType.toLowerCase()} records: records are matched by handle, e-mail or order name.`,
     );
-    lines.push('Orders are imported without notifying customers and without changing inventory.');
+    lines.push(
+      this.#choices.notifyCustomers
+        ? 'Orders are imported with Shopify’s order and shipping confirmations e-mailed to their customers, and customers are sent Shopify’s account invitation; inventory is not changed.'
+        : 'Orders are imported without notifying customers and without changing inventory.',
+    );
+    if (!this.#choices.keepOrderNumbers)
+      lines.push(
+        `Orders are numbered by Shopify; each keeps its number at the source in the metafield ${MARKER_NAMESPACE}.${SOURCE_NUMBER_KEY}.`,
+      );
+    if (!this.#choices.keepSlugs)
+      lines.push(
+        'Products, collections, pages and blog articles get handles Shopify makes from their titles.',
+      );
     lines.push(PASSWORD_NOTE);
     return lines;
   }
@@ -389,7 +423,12 @@ export class ShopifyWriter {
         reason: unwritableDataTypes.shopify.brands,
       }));
     const outcomes: WriteOutcome[] = [];
-    for (const record of records) {
+    // New slugs: the records go without theirs, and Shopify makes each handle from the title.
+    const written =
+      !this.#choices.keepSlugs && SLUGGED.has(entity)
+        ? records.map((r) => ({ ...r, slug: '' }) as EntityRecord[E])
+        : records;
+    for (const record of written) {
       try {
         outcomes.push(await this.#writeOne(entity, record, idMap));
       } catch (error) {
@@ -1328,7 +1367,31 @@ export class ShopifyWriter {
       if (answer?.userErrors.length)
         warnings.push(`The default address could not be set: ${messages(answer.userErrors)}`);
     }
+    if (this.#choices.notifyCustomers) await this.#invite(result.id, warnings);
     return { sourceId: c.id, outcome: 'created', destinationId: result.id, warnings };
+  }
+
+  /**
+   * Shopify's account invitation to a customer just created (the owner chose e-mails). It works
+   * only with legacy customer accounts; a refusal is a warning, the customer stays written.
+   */
+  async #invite(customerId: string, warnings: string[]): Promise<void> {
+    let answer;
+    try {
+      answer = (
+        await this.#ctx.client.request(customerInvite, { customerId }, { idempotent: false })
+      ).customerSendAccountInviteEmail;
+    } catch (error) {
+      if (!isTransient(error) && !isMissingScope(error)) throw error;
+      warnings.push(
+        'Shopify’s account invitation could not be asked for (the request did not go through); the customer was written without it.',
+      );
+      return;
+    }
+    if (answer?.userErrors.length)
+      warnings.push(
+        `Shopify did not send the customer its account invitation: ${messages(answer.userErrors)}`,
+      );
   }
 
   // ---------------------------------------------------------------- orders
@@ -1340,8 +1403,11 @@ export class ShopifyWriter {
         (await client.request(orderByIdentifier, { identifier: marker(o.id) })).orderByIdentifier ??
         undefined
       );
-    const name = `#${o.number}`.replace(/["\\]/g, '\\$&');
-    const found = await client.request(ordersByName, { query: `name:"${name}"` });
+    // Without a unique marker, by its name; numbered by Shopify, by the instant it was placed.
+    const query = this.#choices.keepOrderNumbers
+      ? `name:"${`#${o.number}`.replace(/["\\]/g, '\\$&')}"`
+      : placedWithin(o.createdAt);
+    const found = await client.request(ordersByName, { query });
     return found.orders.nodes.find((n) => n.marker?.value === o.id);
   }
 
@@ -1445,6 +1511,7 @@ export class ShopifyWriter {
           orderId: state.id,
           reason: cancelReasonOf(o),
           staffNote: 'Cancelled at the source store (imported by Replatform).',
+          notifyCustomer: this.#choices.notifyCustomers,
         })
       ).orderCancel;
       const errors = answer?.orderCancelUserErrors ?? [];
@@ -1512,6 +1579,7 @@ export class ShopifyWriter {
       const built = orderCreateInput(o, {
         customerId: o.customerId ? idMap.get('customers', o.customerId) : undefined,
         line: (i) => links[i] ?? {},
+        keepNumber: this.#choices.keepOrderNumbers,
         ...metafieldContext(idMap),
       });
       if (!('failure' in built)) warnings = built.warnings;
@@ -1534,10 +1602,11 @@ export class ShopifyWriter {
               orderCreate,
               {
                 order: built.input,
-                // Imported orders must not e-mail the customer or move stock.
+                // Imported orders never move stock, and e-mail the customer only when the owner
+                // chose so (Shopify sends the fulfillment receipt for fulfilled orders only).
                 options: {
-                  sendReceipt: false,
-                  sendFulfillmentReceipt: false,
+                  sendReceipt: this.#choices.notifyCustomers,
+                  sendFulfillmentReceipt: this.#choices.notifyCustomers,
                   inventoryBehaviour: 'BYPASS',
                 },
               },

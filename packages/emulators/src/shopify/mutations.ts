@@ -1731,8 +1731,9 @@ function orderCreate(ctx: MutationContext, args: Args): Record<string, unknown> 
     buyerAcceptsMarketing: input.buyerAcceptsMarketing === true,
   };
   store.orders.set(order.id, order);
-  if (options.sendReceipt === true) store.stats.notificationsSent += 1;
-  if (options.sendFulfillmentReceipt === true && fulfilled) store.stats.notificationsSent += 1;
+  if (options.sendReceipt === true) store.notify('order_receipt', order.name, order.email);
+  if (options.sendFulfillmentReceipt === true && fulfilled)
+    store.notify('fulfillment_receipt', order.name, order.email);
   return { order: orderView(ctx, order), userErrors: [] };
 }
 
@@ -1773,7 +1774,7 @@ function orderCancel(ctx: MutationContext, args: Args): Record<string, unknown> 
       }
     }
   }
-  if (args.notifyCustomer === true) store.stats.notificationsSent += 1;
+  if (args.notifyCustomer === true) store.notify('order_cancelled', order.name, order.email);
   const jobId = gid('Job', store.nextId());
   return {
     job: { id: jobId, done: true, query: null },
@@ -1925,7 +1926,7 @@ function refundCreate(
   order.refunds.push(refund);
   if (order.transactions.length) order.financialStatus = statusOfTransactions(order.transactions);
   order.updatedAt = now;
-  if (input.notify === true) store.stats.notificationsSent += 1;
+  if (input.notify === true) store.notify('refund', order.name, order.email);
   return { refund: refundView(ctx, order, refund), order: orderView(ctx, order), userErrors: [] };
 }
 
@@ -2276,6 +2277,41 @@ function urlRedirectCreate(ctx: MutationContext, args: Args): Record<string, unk
   return { urlRedirect: redirectView(redirect), userErrors: [] };
 }
 
+/** urlRedirectDelete: the redirect by its id; one the shop does not have is DOES_NOT_EXIST. */
+function urlRedirectDelete(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  const parsed = parseGid(args.id);
+  const index =
+    parsed?.type === 'UrlRedirect' ? store.urlRedirects.findIndex((r) => r.id === parsed.id) : -1;
+  if (index < 0)
+    return {
+      deletedUrlRedirectId: null,
+      userErrors: [{ code: 'DOES_NOT_EXIST', field: ['id'], message: 'Redirect does not exist' }],
+    };
+  store.urlRedirects.splice(index, 1);
+  return { deletedUrlRedirectId: args.id, userErrors: [] };
+}
+
+/**
+ * customerSendAccountInviteEmail: the shop's account invitation to the customer's address,
+ * recorded as a notification; a customer without an e-mail address cannot be invited.
+ */
+function customerSendAccountInviteEmail(ctx: MutationContext, args: Args): Record<string, unknown> {
+  const { store } = ctx;
+  const parsed = parseGid(args.customerId);
+  const customer = parsed?.type === 'Customer' ? store.customers.get(parsed.id) : undefined;
+  const invalid = (message: string) => ({
+    customer: null,
+    userErrors: [{ code: 'INVALID', field: ['customerId'], message }],
+  });
+  if (!customer) return invalid('Customer does not exist');
+  const email = (args.email as { to?: unknown } | undefined)?.to;
+  const to = typeof email === 'string' && email ? email : customer.email;
+  if (!to) return invalid('Customer has no email address');
+  store.notify('account_invite', gid('Customer', customer.id), to);
+  return { customer: customerView(ctx, customer), userErrors: [] };
+}
+
 /** The mutation fields this emulator implements, with the access scope each needs (their
  * requiredAccess in the 2026-10 introspection). */
 export const mutationScopes: Record<string, string | null> = {
@@ -2296,6 +2332,8 @@ export const mutationScopes: Record<string, string | null> = {
   metafieldsDelete: null,
   metafieldDefinitionCreate: null,
   urlRedirectCreate: 'write_online_store_navigation',
+  urlRedirectDelete: 'write_online_store_navigation',
+  customerSendAccountInviteEmail: 'write_customers',
   bulkOperationRunQuery: null,
   discountCodeBasicCreate: 'write_discounts',
   discountCodeBasicUpdate: 'write_discounts',
@@ -2366,6 +2404,10 @@ export function mutationRoot(ctx: MutationContext): Record<string, unknown> {
       metafieldDefinitionCreate(ctx, args),
     ),
     urlRedirectCreate: guard('urlRedirectCreate', (args) => urlRedirectCreate(ctx, args)),
+    urlRedirectDelete: guard('urlRedirectDelete', (args) => urlRedirectDelete(ctx, args)),
+    customerSendAccountInviteEmail: guard('customerSendAccountInviteEmail', (args) =>
+      customerSendAccountInviteEmail(ctx, args),
+    ),
     bulkOperationRunQuery: guard('bulkOperationRunQuery', (args) =>
       ctx.runBulkQuery(String(args.query)),
     ),

@@ -503,13 +503,24 @@ export interface BulkOperationRec {
   token: string;
 }
 
+/** An e-mail the shop would have sent to a customer, as a test can look at it. */
+export interface NotificationRec {
+  kind: 'order_receipt' | 'fulfillment_receipt' | 'order_cancelled' | 'refund' | 'account_invite';
+  /** The order's name or the customer's gid. */
+  subject: string;
+  to: string | null;
+}
+
 export interface ShopStats {
   graphqlRequests: number;
   throttled: number;
   maxCostExceeded: number;
   pointsRequested: number;
   pointsCharged: number;
-  /** Customer/shipping notifications the shop would have e-mailed (orderCreate, orderCancel). */
+  /**
+   * Customer/shipping notifications the shop would have e-mailed (orderCreate, orderCancel,
+   * refundCreate, customerSendAccountInviteEmail); each is in ShopStore.notifications.
+   */
   notificationsSent: number;
   /** orderCreate calls refused by the development-store limit. */
   orderCreateRefused: number;
@@ -628,6 +639,8 @@ export class ShopStore {
   readonly articles = new Map<number, ArticleRec>();
   readonly metafieldDefinitions: MetafieldDefinitionRec[] = [];
   readonly urlRedirects: UrlRedirectRec[] = [];
+  /** Every customer e-mail the shop would have sent, in order (stats.notificationsSent counts them). */
+  readonly notifications: NotificationRec[] = [];
   readonly bulkOperations = new Map<number, BulkOperationRec>();
   /** Bytes of media the shop downloaded (productSet files, collection images), by served path. */
   readonly files = new Map<string, { body: Buffer; contentType: string }>();
@@ -648,6 +661,12 @@ export class ShopStore {
   readonly orderCreateTimes: number[] = [];
   readonly createdAt: string;
   nextOrderNumber = 1001;
+
+  /** Records a customer e-mail the shop would have sent. */
+  notify(kind: NotificationRec['kind'], subject: string, to: string | null): void {
+    this.notifications.push({ kind, subject, to });
+    this.stats.notificationsSent += 1;
+  }
   #nextId = 1;
   #bucket: { available: number; at: number };
 
