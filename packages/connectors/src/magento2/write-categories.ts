@@ -149,7 +149,10 @@ async function writeCategory(
       reason: 'already migrated (categories are written once: they carry no migration marker)',
     };
   }
-  const urlKey = slugify(record.slug || record.name);
+  // Without the source's URL key (the owner's choice), none is sent: Magento makes one from the
+  // name, the key looked for here.
+  const keepSlug = session.choices.keepSlugs;
+  const urlKey = slugify((keepSlug && record.slug) || record.name);
   const existing = await findCategory(session, parentId, record.name, urlKey);
   if (existing) {
     // The merchant's own category, or one an interrupted run created from this same record:
@@ -174,7 +177,7 @@ async function writeCategory(
       position: record.position + 1,
       ...top,
       custom_attributes: [
-        { attribute_code: 'url_key', value: urlKey },
+        ...(keepSlug ? [{ attribute_code: 'url_key', value: urlKey }] : []),
         { attribute_code: 'description', value: record.description },
         ...(record.seoTitle ? [{ attribute_code: 'meta_title', value: record.seoTitle }] : []),
         ...(record.seoDescription
