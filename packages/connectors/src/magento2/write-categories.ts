@@ -11,7 +11,9 @@ import { createOnce, isStoreWide, leftUnchanged, reasonOf, slugify } from './wri
  * level. Magento's REST API cannot add category attributes, so categories carry no marker: a
  * category is created once and never changed afterwards. One with the same name (compared
  * Unicode-normalised, case-insensitively) or the same URL key under the same parent is the same
- * category: it is linked and left unchanged, as is one the id map already names.
+ * category: it is linked and left unchanged, as is one the id map already names. Without the
+ * source's URL keys (session.choices.keepSlugs false) no url_key is sent and Magento makes one from
+ * the name; the id map and the name find the category again.
  */
 
 /** Category fields the API takes at the top level rather than as custom attributes. */
