@@ -287,6 +287,51 @@ describe('notifyCustomers', () => {
   });
 });
 
+it('checks the order e-mail resource only when the store may e-mail customers', async () => {
+  const everything = await emptyStore();
+  const granted = connect(everything, { notifyCustomers: true });
+  expect(await granted.connection.check({ write: true })).toMatchObject({ canWrite: true });
+  expect(
+    granted.requests.filter((r) => r.url.endsWith('/emails')).map((r) => new URL(r.url).pathname),
+  ).toEqual(['/rest/default/V1/orders/0/emails']);
+  expect(everything.store.customers.outbox).toEqual([]);
+
+  const limited = await startMagentoEmulator({
+    seed: 'empty',
+    resources: [
+      'Magento_Backend::store',
+      'Magento_Catalog::catalog',
+      'Magento_Catalog::categories',
+      'Magento_Catalog::products',
+      'Magento_Catalog::attributes_attributes',
+      'Magento_Catalog::sets',
+      'Magento_Customer::customer',
+      'Magento_Customer::manage',
+      'Magento_Customer::group',
+      'Magento_Tax::manage_tax',
+      'Magento_Sales::actions_view',
+      'Magento_Sales::create',
+      'Magento_Sales::sales_invoice',
+      'Magento_Sales::sales_creditmemo',
+      'Magento_SalesRule::quote',
+      'Magento_Cms::page',
+      'Magento_Logging::system_magento_logging_bulk_operations',
+    ],
+  });
+  emulators.push(limited);
+  expect(await connect(limited).connection.check({ write: true })).toMatchObject({
+    canWrite: true,
+  });
+  await expect(
+    connect(limited, { notifyCustomers: true }).connection.check({ write: true }),
+  ).rejects.toMatchObject({
+    code: 'read_only_credentials',
+    message: expect.stringContaining(
+      'may not send order confirmations: it lacks the API resource Sales > Operations > Orders > Actions > Send Sales Emails (Magento_Sales::emails).',
+    ),
+  });
+});
+
 describe('keepSlugs', () => {
   it('kept (the default): products and categories carry the source URL key', async () => {
     const emulator = await emptyStore();
