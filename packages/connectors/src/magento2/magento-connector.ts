@@ -128,7 +128,7 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
           throw error;
         }
         if (!options.write) return result;
-        await checkWriteAccess(client);
+        await checkWriteAccess(client, session.choices);
         return { ...result, canWrite: true };
       },
       async count(entity: EntityType) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ConnectorContext } from '../kit/contract.ts';
+import { defaultWriteChoices, type ConnectorContext, type WriteChoices } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { isMagentoStatus, MagentoApiError, type MagentoClient, type Query } from './client.ts';
 import {
@@ -73,6 +73,8 @@ const defaultGroups = [
 export class MagentoSession {
   readonly client: MagentoClient;
   readonly context: ConnectorContext;
+  /** How the owner chose to have records written, read once from the context. */
+  readonly choices: WriteChoices;
   #config: Promise<StoreConfig> | undefined;
   #roots: Promise<{ all: Set<string>; storeRoot: number }> | undefined;
   readonly #attributes = new Map<string, Promise<MagentoAttribute | undefined>>();
@@ -87,6 +89,7 @@ export class MagentoSession {
   constructor(client: MagentoClient, context: ConnectorContext) {
     this.client = client;
     this.context = context;
+    this.choices = { ...defaultWriteChoices, ...context.choices };
   }
 
   /** GET /V1/store/storeConfigs (admin-schema-2.4.9.yaml GetV1StoreStoreConfigs). */

@@ -18,7 +18,10 @@ import { criteria } from './session.ts';
  *   order nor e-mail nor street, which Magento's address validator refuses before anything is
  *   stored (400 "The order address couldn't be saved.");
  * - the bulk-operations log (customers are imported in bulk): the status of a bulk that does not
- *   exist (404).
+ *   exist (404);
+ * - Magento_Sales::emails, only when the owner lets the store e-mail customers (new orders are
+ *   then sent their confirmation): POST /V1/orders/0/emails, for an order that does not exist
+ *   (404, nothing sent).
  * Any answer other than 401 shows the resource was granted.
  */
 
@@ -144,9 +147,20 @@ const probes: Probe[] = [
   },
 ];
 
-export async function checkWriteAccess(client: MagentoClient): Promise<void> {
+/** Asked for only when the owner lets the store e-mail customers. */
+const orderEmails: Probe = {
+  resource: 'Magento_Sales::emails',
+  label: 'Sales > Operations > Orders > Actions > Send Sales Emails',
+  needed: 'send order confirmations',
+  send: (client) => client.request('POST', '/V1/orders/0/emails', anything),
+};
+
+export async function checkWriteAccess(
+  client: MagentoClient,
+  choices: { notifyCustomers: boolean } = { notifyCustomers: false },
+): Promise<void> {
   const missing: Probe[] = [];
-  for (const probe of probes) {
+  for (const probe of choices.notifyCustomers ? [...probes, orderEmails] : probes) {
     try {
       await probe.send(client);
     } catch (error) {

@@ -11,7 +11,9 @@ import { createOnce, isStoreWide, leftUnchanged, reasonOf, slugify } from './wri
  * level. Magento's REST API cannot add category attributes, so categories carry no marker: a
  * category is created once and never changed afterwards. One with the same name (compared
  * Unicode-normalised, case-insensitively) or the same URL key under the same parent is the same
- * category: it is linked and left unchanged, as is one the id map already names.
+ * category: it is linked and left unchanged, as is one the id map already names. Without the
+ * source's URL keys (session.choices.keepSlugs false) no url_key is sent and Magento makes one from
+ * the name; the id map and the name find the category again.
  */
 
 /** Category fields the API takes at the top level rather than as custom attributes. */
@@ -149,7 +151,10 @@ async function writeCategory(
       reason: 'already migrated (categories are written once: they carry no migration marker)',
     };
   }
-  const urlKey = slugify(record.slug || record.name);
+  // Without the source's URL key (the owner's choice), none is sent: Magento makes one from the
+  // name, the key looked for here.
+  const keepSlug = session.choices.keepSlugs;
+  const urlKey = slugify((keepSlug && record.slug) || record.name);
   const existing = await findCategory(session, parentId, record.name, urlKey);
   if (existing) {
     // The merchant's own category, or one an interrupted run created from this same record:
@@ -174,7 +179,7 @@ async function writeCategory(
       position: record.position + 1,
       ...top,
       custom_attributes: [
-        { attribute_code: 'url_key', value: urlKey },
+        ...(keepSlug ? [{ attribute_code: 'url_key', value: urlKey }] : []),
         { attribute_code: 'description', value: record.description },
         ...(record.seoTitle ? [{ attribute_code: 'meta_title', value: record.seoTitle }] : []),
         ...(record.seoDescription

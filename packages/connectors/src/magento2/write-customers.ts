@@ -1,6 +1,7 @@
 import type { Customer } from '@replatform/canonical/customer';
 import type { WriteOutcome } from '../kit/contract.ts';
 import { ConnectorError, isTransient } from '../kit/errors.ts';
+import { isMagentoStatus } from './client.ts';
 import { customerAddressPayload, magentoFromIso } from './mapping.ts';
 import { foreignAttributeCode, isMagento, metafieldValue } from './metafields.ts';
 import {
@@ -30,6 +31,15 @@ import { createOnce, isStoreWide, leftUnchanged, reasonOf } from './write-suppor
  * whether this service created it: 'Replatform import (source id <id>)'. An account with the
  * e-mail that this service did not create is the merchant's: it is linked and left unchanged.
  * Accounts have no password after the migration; customers set one with "Forgot your password?".
+ *
+ * When the owner chose to let the store e-mail customers (session.choices.notifyCustomers), new
+ * accounts are created one by one through POST /V1/customers instead (createAccount), which sends
+ * Magento's welcome e-mail: for an account without a password, the one that invites the customer
+ * to set theirs. createAccount stores the store view's name as created_in, so the account is then
+ * saved once more with the marker (PUT /V1/customers/{id}, which sends nothing). Updates never
+ * e-mail. A run stopped between the two requests leaves an account without the marker, which a
+ * later run links as the merchant's and leaves unchanged (it is neither duplicated nor e-mailed
+ * twice).
  */
 
 const createdInPrefix = 'Replatform import (source id ';
@@ -254,7 +264,9 @@ export async function writeCustomers(
   }
 
   if (toCreate.length) {
-    const results = await createInBulk(session, toCreate, payloads, sleep);
+    const results = session.choices.notifyCustomers
+      ? await createWithWelcome(session, toCreate, payloads)
+      : await createInBulk(session, toCreate, payloads, sleep);
     for (const record of toCreate) {
       const result = results.get(record.id);
       outcomes.set(
@@ -285,6 +297,57 @@ export async function writeCustomers(
   );
 }
 
+type CreateResult = { id?: string; theirs?: boolean; reason?: string };
+
+/**
+ * Creates each account through AccountManagementInterface::createAccount (the new-account
+ * e-mail), then marks it as this migration's with the repository save. None of the e-mails was
+ * taken when the batch was looked up, so an account of that e-mail found after a create whose
+ * answer was lost is the one just created, unless another migrated record's marker says otherwise;
+ * one Magento refuses as a duplicate appeared meanwhile and is the merchant's.
+ */
+async function createWithWelcome(
+  session: MagentoSession,
+  records: Customer[],
+  payloads: Map<string, { customer: Record<string, unknown> }>,
+): Promise<Map<string, CreateResult>> {
+  const results = new Map<string, CreateResult>();
+  for (const record of records) {
+    const customer = payloads.get(record.id)?.customer ?? {};
+    const email = record.email.toLowerCase();
+    try {
+      let created: MagentoCustomer | undefined;
+      try {
+        // POST /V1/customers (admin-schema-2.4.9.yaml PostV1Customers): createAccount, which
+        // sends the new-account e-mail.
+        created = await session.client.request('POST', '/V1/customers', customerSchema, {
+          body: { customer },
+        });
+      } catch (error) {
+        if (!isTransient(error) && !isMagentoStatus(error, 400)) throw error;
+        const found = (await findByEmails(session, [email])).get(email);
+        if (!found) throw error;
+        const owner = customerMarkerSource(found.created_in);
+        if (isMagentoStatus(error, 400) || (owner !== undefined && owner !== record.id)) {
+          results.set(record.id, { id: String(found.id), theirs: true });
+          continue;
+        }
+        created = found;
+      }
+      // PUT /V1/customers/{customerId} (admin-schema-2.4.9.yaml PutV1CustomersCustomerId): the
+      // marker, which createAccount replaced with the store view's name.
+      await session.client.request('PUT', `/V1/customers/${created.id}`, customerSchema, {
+        body: { customer: { ...customer, id: created.id } },
+      });
+      results.set(record.id, { id: String(created.id) });
+    } catch (error) {
+      if (isStoreWide(error)) throw error;
+      results.set(record.id, { reason: reasonOf(error) });
+    }
+  }
+  return results;
+}
+
 /**
  * One async bulk request for the batch, then the detailed status until every operation has run.
  * Whether an account exists is decided by the e-mail lookup afterwards: a bulk whose acceptance
@@ -295,8 +358,8 @@ async function createInBulk(
   records: Customer[],
   payloads: Map<string, { customer: Record<string, unknown> }>,
   sleep: (ms: number) => Promise<void>,
-): Promise<Map<string, { id?: string; theirs?: boolean; reason?: string }>> {
-  const results = new Map<string, { id?: string; theirs?: boolean; reason?: string }>();
+): Promise<Map<string, CreateResult>> {
+  const results = new Map<string, CreateResult>();
   let remaining = records;
   for (let attempt = 1; remaining.length && attempt <= 6; attempt++) {
     const reasons = new Map<string, string>();

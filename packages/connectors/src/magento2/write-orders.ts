@@ -37,7 +37,21 @@ import { createOnce, isStoreWide, reasonOf, slugify } from './write-support.ts';
  * ours), the deterministic '<number>-M' is used instead, so a resumed run picks the same one.
  * An order found by its marker is not changed, only completed with the parts an interrupted run
  * left out.
+ *
+ * The owner's choices (session.choices):
+ * - keepOrderNumbers false: no increment_id is sent, so Magento numbers the order from the store
+ *   view's sequence (the order resource model does when none is set); the source's number is
+ *   kept as a status comment of the order ("Order number at the previous store: …", not shown
+ *   to the customer). The marker alone finds the order again.
+ * - notifyCustomers true: once the order is created, POST /V1/orders/{id}/emails has Magento send
+ *   its order confirmation (the admin's "Send Email"); the repository save itself never e-mails.
+ *   Only a new order is e-mailed, never one found again.
  */
+
+/** The status comment that keeps the source's number of an order Magento numbered itself. */
+export function previousNumberComment(number: string): string {
+  return `Order number at the previous store: ${number}`;
+}
 
 const orderList = searchResults(orderSchema);
 const json = z.record(z.string(), z.unknown());
@@ -307,12 +321,16 @@ async function writeOrder(
       outcome: 'failed',
       reason: 'Magento orders need the buyer e-mail',
     };
-  const taken = await findByField(session, 'increment_id', record.number);
-  const incrementId = taken ? `${record.number}-M` : record.number;
-  if (taken)
-    warnings.push(
-      `order number ${record.number} is taken at the destination; saved as ${incrementId}`,
-    );
+  const { keepOrderNumbers, notifyCustomers } = session.choices;
+  let incrementId: string | undefined;
+  if (keepOrderNumbers) {
+    const taken = await findByField(session, 'increment_id', record.number);
+    incrementId = taken ? `${record.number}-M` : record.number;
+    if (taken)
+      warnings.push(
+        `order number ${record.number} is taken at the destination; saved as ${incrementId}`,
+      );
+  }
 
   let customerId: number | undefined;
   if (record.customerId) {
@@ -366,8 +384,22 @@ async function writeOrder(
   const baseCurrency = String(ownValue('base_currency_code') ?? currency);
 
   const billing = record.billingAddress ?? record.shippingAddress;
+  const notes = record.notes.map((note) => ({
+    comment: note.content,
+    created_at: magentoFromIso(note.createdAt),
+    is_customer_notified: note.customerNote ? 1 : 0,
+    is_visible_on_front: note.customerNote ? 1 : 0,
+  }));
+  if (!keepOrderNumbers && record.number)
+    notes.unshift({
+      comment: previousNumberComment(record.number),
+      created_at: magentoFromIso(record.createdAt),
+      is_customer_notified: 0,
+      is_visible_on_front: 0,
+    });
   const entity: Record<string, unknown> = {
-    increment_id: incrementId,
+    // Without one, Magento takes the next number of the store view's order sequence.
+    ...(incrementId === undefined ? {} : { increment_id: incrementId }),
     ext_order_id: marker,
     store_id: 1,
     created_at: magentoFromIso(record.createdAt),
@@ -384,7 +416,8 @@ async function writeOrder(
     customer_firstname: billing?.firstName ?? '',
     customer_lastname: billing?.lastName ?? '',
     customer_note: record.note,
-    customer_note_notify: 0,
+    // Whether the order e-mail shows the buyer's note.
+    customer_note_notify: notifyCustomers ? 1 : 0,
     ...(record.customerIpAddress ? { remote_ip: record.customerIpAddress } : {}),
     base_currency_code: baseCurrency,
     order_currency_code: currency,
@@ -418,18 +451,15 @@ async function writeOrder(
     total_item_count: record.lines.length,
     items: plans.map((p) => p.item),
     payment: paymentOf(record, totals, money, warnings),
-    status_histories: record.notes.map((note) => ({
-      comment: note.content,
-      created_at: magentoFromIso(note.createdAt),
-      is_customer_notified: note.customerNote ? 1 : 0,
-      is_visible_on_front: note.customerNote ? 1 : 0,
+    status_histories: notes.map((note) => ({
+      ...note,
       // Set to the order's id by Magento when the order is saved.
       parent_id: 0,
       status: mapped.status,
       entity_name: 'order',
     })),
     extension_attributes: {
-      // Imported orders must not notify the customer.
+      // In-store pickup's "order ready" notification: never for a historical order.
       send_notification: 0,
       ...(record.fees.length
         ? {
@@ -490,12 +520,43 @@ async function writeOrder(
     () => findByField(session, 'ext_order_id', marker),
   );
   await completeOrder(session, record, Number(created.entity_id), plans);
+  if (notifyCustomers) await sendOrderEmail(session, Number(created.entity_id), warnings);
   return {
     sourceId: record.id,
     outcome: 'created',
     destinationId: String(created.entity_id),
     ...(warnings.length ? { warnings } : {}),
   };
+}
+
+/**
+ * Has Magento send its order confirmation for an order just written (POST /V1/orders/{id}/emails,
+ * OrderManagementInterface::notify). Sent once, never repeated: a lost answer may mean the e-mail
+ * went out. Magento answers false when it sent nothing (order e-mails switched off in its
+ * configuration); either way the order stays written and its report row says so.
+ */
+async function sendOrderEmail(
+  session: MagentoSession,
+  orderId: number,
+  warnings: string[],
+): Promise<void> {
+  try {
+    const sent = await session.client.request('POST', `/V1/orders/${orderId}/emails`, z.boolean(), {
+      scope: 'store',
+      retry: 'throttle-only',
+    });
+    if (!sent)
+      warnings.push(
+        'order e-mail not sent: Magento sent no order confirmation (Stores > Configuration > Sales > Sales Emails > Order may be disabled)',
+      );
+  } catch (error) {
+    // The order is written: whatever stopped the e-mail is said on its row, not thrown.
+    warnings.push(
+      isMagentoStatus(error, 401)
+        ? 'order e-mail not sent: the integration may not send sales e-mails (grant Sales > Operations > Orders > Actions > Send Sales Emails, Magento_Sales::emails)'
+        : `order e-mail not sent: ${reasonOf(error)}`,
+    );
+  }
 }
 
 async function planLines(

@@ -4,9 +4,16 @@ import type { IdMap, WriteOutcome } from '../kit/contract.ts';
 import { MagentoApiError } from './client.ts';
 import { searchResults } from './magento-schemas.ts';
 import type { Json } from './native.ts';
-import { createPayload, fieldsNotKept, pagePayload, samePage, unwritable } from './page-mapping.ts';
+import {
+  createPayload,
+  fieldsNotKept,
+  maxIdentifierLength,
+  pagePayload,
+  samePage,
+  unwritable,
+} from './page-mapping.ts';
 import { criteria, type MagentoSession } from './session.ts';
-import { createOnce, isStoreWide, leftUnchanged, reasonOf } from './write-support.ts';
+import { createOnce, isStoreWide, leftUnchanged, reasonOf, slugify } from './write-support.ts';
 
 /**
  * Web pages are written as CMS pages (POST /V1/cmsPage, PUT /V1/cmsPage/{id}) in the global
@@ -19,6 +26,13 @@ import { createOnce, isStoreWide, leftUnchanged, reasonOf } from './write-suppor
  * ours whose slug changed at the source is found by the id map and renamed. A create whose answer
  * was lost is found again by its identifier before it is sent again. Magento pages are flat, so
  * the engine's parent-first order needs nothing here.
+ *
+ * Without the source's URL keys (session.choices.keepSlugs false) a page's identifier is made
+ * from its title as Magento's URL key generator makes it (CmsPageUrlPathGenerator: transliterated,
+ * lower case, other characters as '-'); a page without a title keeps its source URL key, and
+ * says so. The page the id map names is then found by its id and updated under the identifier it
+ * has, so a changed title never moves a page; other pages are found by the identifier made, as
+ * above.
  */
 
 const json = z.record(z.string(), z.unknown());
@@ -44,7 +58,14 @@ export async function writePages(
 ): Promise<WriteOutcome[]> {
   const outcomes: WriteOutcome[] = [];
   const seen = new Set<string>();
-  for (const record of records) {
+  const { keepSlugs } = session.choices;
+  for (const source of records) {
+    const keyed = keepSlugs ? { record: source } : titleKeyed(source);
+    if ('reason' in keyed) {
+      outcomes.push({ sourceId: source.id, outcome: 'failed', reason: keyed.reason });
+      continue;
+    }
+    const record = keyed.record;
     const problem =
       unwritable(record) ??
       (seen.has(record.slug)
@@ -56,10 +77,10 @@ export async function writePages(
     }
     seen.add(record.slug);
     try {
-      const outcome = await writeOne(session, record, idMap.get('pages', record.id));
+      const outcome = await writeOne(session, record, idMap.get('pages', record.id), keepSlugs);
       const warnings = outcome.linked
         ? []
-        : [...(outcome.warnings ?? []), ...fieldsNotKept(record)];
+        : [...(outcome.warnings ?? []), ...(keyed.warning ?? []), ...fieldsNotKept(record)];
       outcomes.push(warnings.length ? { ...outcome, warnings } : outcome);
     } catch (error) {
       if (isStoreWide(error)) throw error;
@@ -67,6 +88,28 @@ export async function writePages(
     }
   }
   return outcomes;
+}
+
+/**
+ * The page with the identifier Magento makes from its title (the owner chose not to keep the
+ * source's URL keys), or why it cannot have one.
+ */
+function titleKeyed(record: Page): { record: Page; warning?: string[] } | { reason: string } {
+  const key = slugify(record.title);
+  if (!key) {
+    if (!record.slug) return { record };
+    return {
+      record,
+      warning: [
+        `slug: the page has no title to make a URL key from, so its URL key '${record.slug}' was kept`,
+      ],
+    };
+  }
+  if (key.length > maxIdentifierLength)
+    return {
+      reason: `the URL key made from the title is longer than the ${maxIdentifierLength} characters Magento keeps for a page identifier; shorten the title`,
+    };
+  return { record: { ...record, slug: key } };
 }
 
 /** The store's pages of an identifier (one per store view at most). */
@@ -93,8 +136,14 @@ async function writeOne(
   session: MagentoSession,
   record: Page,
   mapped: string | undefined,
+  keepSlugs: boolean,
 ): Promise<WriteOutcome> {
   const payload = pagePayload(record);
+  if (!keepSlugs && mapped) {
+    // The identifier is the destination's own: the page keeps the one it has.
+    const ours = await pageById(session, mapped);
+    if (ours) return updatePage(session, record, ours, { ...payload, identifier: ours.identifier });
+  }
   const same = await pagesOf(session, record.slug);
   const byMap = same.find((p) => String(p.id) === mapped);
   const theirs = same.find((p) => String(p.id) !== mapped);
@@ -108,30 +157,11 @@ async function writeOne(
     };
   const ours = byMap ?? (mapped ? await pageById(session, mapped) : undefined);
   if (ours) {
-    const id = String(ours.id);
     // Written under the route-free URL key before: it stays there.
     const moved = ours.identifier === `${record.slug}${routeSuffix}`;
     const wanted = moved ? { ...payload, identifier: ours.identifier } : payload;
     const warnings = moved ? [movedFrom(record.slug)] : [];
-    if (samePage(ours, wanted))
-      return {
-        sourceId: record.id,
-        outcome: 'skipped',
-        destinationId: id,
-        reason: leftUnchanged,
-        ...(warnings.length ? { warnings } : {}),
-      };
-    // PUT /V1/cmsPage/{id} (admin-schema-2.4.9.yaml PutV1CmsPageId)
-    await session.client.request('PUT', `/V1/cmsPage/${encodeURIComponent(id)}`, json, {
-      body: { page: { ...wanted, id: Number(id) } },
-      scope: 'all',
-    });
-    return {
-      sourceId: record.id,
-      outcome: 'updated',
-      destinationId: id,
-      ...(warnings.length ? { warnings } : {}),
-    };
+    return updatePage(session, record, ours, wanted, warnings);
   }
   // POST /V1/cmsPage (admin-schema-2.4.9.yaml PostV1CmsPage)
   const create = (identifier: string) =>
@@ -162,4 +192,34 @@ async function writeOne(
     };
   const created = await create(moved);
   return { sourceId: record.id, outcome: 'created', destinationId: String(created.id), warnings };
+}
+
+/** Our page, left alone when it holds what would be written, updated otherwise. */
+async function updatePage(
+  session: MagentoSession,
+  record: Page,
+  ours: Json,
+  wanted: Json,
+  warnings: string[] = [],
+): Promise<WriteOutcome> {
+  const id = String(ours.id);
+  if (samePage(ours, wanted))
+    return {
+      sourceId: record.id,
+      outcome: 'skipped',
+      destinationId: id,
+      reason: leftUnchanged,
+      ...(warnings.length ? { warnings } : {}),
+    };
+  // PUT /V1/cmsPage/{id} (admin-schema-2.4.9.yaml PutV1CmsPageId)
+  await session.client.request('PUT', `/V1/cmsPage/${encodeURIComponent(id)}`, json, {
+    body: { page: { ...wanted, id: Number(id) } },
+    scope: 'all',
+  });
+  return {
+    sourceId: record.id,
+    outcome: 'updated',
+    destinationId: id,
+    ...(warnings.length ? { warnings } : {}),
+  };
 }

@@ -576,7 +576,9 @@ async function writeProduct(
     { attribute_code: 'meta_title', value: record.seoTitle },
     { attribute_code: 'meta_description', value: record.seoDescription },
   ];
-  if (record.slug) custom.push({ attribute_code: 'url_key', value: slugify(record.slug) });
+  // Without the source's URL key (the owner's choice), Magento makes one from the name.
+  if (record.slug && session.choices.keepSlugs)
+    custom.push({ attribute_code: 'url_key', value: slugify(record.slug) });
   if (record.vendor) {
     const manufacturer = await session.attribute('manufacturer');
     if (manufacturer) {
@@ -712,9 +714,10 @@ async function writeProduct(
             { attribute_code: markerAttribute, value: variantMarker(record.id, v.id) },
             {
               attribute_code: 'url_key',
-              value:
-                ownChild.get('url_key')?.value ??
-                childUrlKey(slugify(record.slug || record.name), labels),
+              value: session.choices.keepSlugs
+                ? (ownChild.get('url_key')?.value ??
+                  childUrlKey(slugify(record.slug || record.name), labels))
+                : childUrlKey(slugify(record.name), labels),
             },
             {
               attribute_code: 'tax_class_id',
@@ -894,7 +897,9 @@ async function saveProductKeyed(
       result.incomplete = true;
       return saveProductKeyed(session, { ...plan, downloads: [] }, warnings, result);
     }
-    const urlKey = plan.custom.find((c) => c.attribute_code === 'url_key')?.value;
+    const sent = plan.custom.find((c) => c.attribute_code === 'url_key')?.value;
+    // None sent: Magento made it from the name, as slugify does.
+    const urlKey = sent ?? slugify(plan.name);
     if (!urlKeyTaken(error) || !urlKey) throw error;
     const unique = `${urlKey}-${slugify(plan.sku)}`;
     warnings.push(
@@ -902,9 +907,10 @@ async function saveProductKeyed(
     );
     return saveProduct(session, {
       ...plan,
-      custom: plan.custom.map((c) =>
-        c.attribute_code === 'url_key' ? { ...c, value: unique } : c,
-      ),
+      custom:
+        sent === undefined
+          ? [...plan.custom, { attribute_code: 'url_key', value: unique }]
+          : plan.custom.map((c) => (c.attribute_code === 'url_key' ? { ...c, value: unique } : c)),
     });
   }
 }

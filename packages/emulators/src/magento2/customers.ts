@@ -21,7 +21,8 @@ import type { TaxClasses } from './tax.ts';
  * - CustomerRepositoryInterface::save (POST /V1/customers/ with the trailing slash, and
  *   PUT /V1/customers/{id} for existing accounts) stores the account and sends nothing.
  * Saving a customer with extension_attributes.is_subscribed = true subscribes them to the
- * newsletter, which sends the subscription-success e-mail. Every e-mail lands in `outbox`.
+ * newsletter, which sends the subscription-success e-mail. Every e-mail lands in `outbox`, as do
+ * the order confirmations POST /V1/orders/{id}/emails sends (sales.ts).
  */
 
 export interface AddressRecord {
@@ -85,9 +86,11 @@ export interface CustomerAttributeRecord {
 }
 
 export interface SentEmail {
-  template: 'customer_new_account' | 'newsletter_subscription_success';
+  template: 'customer_new_account' | 'newsletter_subscription_success' | 'sales_order_new';
   to: string;
   at: string;
+  /** The order an order e-mail is about (its increment id). */
+  order?: string;
 }
 
 const customerKeys = [

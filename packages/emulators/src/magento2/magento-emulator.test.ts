@@ -995,6 +995,47 @@ describe('Magento emulator: what a store holds besides products and orders', () 
     expect(emptied.custom_attributes.map((a) => a.attribute_code)).not.toContain('special_price');
   });
 
+  it('numbers an order saved without an increment id, and e-mails an order only when asked to', async () => {
+    const outbox = emulator.store.customers.outbox;
+    const before = outbox.length;
+    const entity = {
+      customer_email: 'numbered@example.com',
+      customer_is_guest: 1,
+      base_grand_total: 5,
+      grand_total: 5,
+      items: [{ sku: 'N-1', name: 'Numbered', qty_ordered: 1, price: 5, row_total: 5 }],
+      status_histories: [
+        { comment: 'Imported', is_customer_notified: 0, is_visible_on_front: 0, parent_id: 0 },
+      ],
+    };
+    const created = (await call('POST', '/rest/V1/orders', { body: { entity } })).body as {
+      entity_id: number;
+      increment_id: string;
+      email_sent?: number;
+    };
+    expect(created.increment_id).toBe(String(created.entity_id).padStart(9, '0'));
+    expect(created.email_sent).toBeUndefined();
+    expect(outbox.length).toBe(before);
+
+    const sent = await call('POST', `/rest/V1/orders/${created.entity_id}/emails`);
+    expect(sent).toMatchObject({ status: 200, body: true });
+    expect(outbox.slice(before)).toEqual([
+      expect.objectContaining({
+        template: 'sales_order_new',
+        to: 'numbered@example.com',
+        order: created.increment_id,
+      }),
+    ]);
+    const order = (await call('GET', `/rest/V1/orders/${created.entity_id}`)).body as {
+      email_sent: number;
+      status_histories: { is_customer_notified: number }[];
+    };
+    expect(order.email_sent).toBe(1);
+    expect(order.status_histories[0]?.is_customer_notified).toBe(1);
+    expect((await call('POST', '/rest/V1/orders/999999/emails')).status).toBe(404);
+    outbox.splice(before);
+  });
+
   it('saves comments with an order, adds items to it later, and keeps invoices and credit memos of it', async () => {
     const entity = {
       increment_id: 'DOC-1',

@@ -840,6 +840,15 @@ export async function startMagentoEmulator(
       service: 'Magento\\Sales\\Api\\OrderRepositoryInterface::get',
       handler: (ctx) => sales.json(sales.get(intParam(ctx.params.id, 'id'))),
     },
+    // Magento_Sales etc/webapi.xml: OrderManagementInterface::notify, the "Send Email" of the
+    // admin's order view.
+    {
+      method: 'POST',
+      path: '/V1/orders/:id/emails',
+      resource: 'Magento_Sales::emails',
+      service: 'Magento\\Sales\\Api\\OrderManagementInterface::notify',
+      handler: (ctx) => sales.notify(intParam(ctx.params.id, 'id')),
+    },
     // Credit memos and invoices
     {
       method: 'GET',

@@ -76,6 +76,36 @@ export class Sales {
   }
 
   /**
+   * POST /V1/orders/{id}/emails: OrderManagementInterface::notify. The order notifier has
+   * OrderSender send the order confirmation (sales_email/order/template, enabled on a fresh
+   * installation) to the order's e-mail address, flags the order `email_sent`, and marks the
+   * latest status comment not yet notified as notified (the history collection's
+   * getUnnotifiedForInstance). Answers true. POST /V1/orders (the repository save) sends nothing.
+   */
+  notify(id: number): boolean {
+    const order = this.get(id);
+    this.#customers.outbox.push({
+      template: 'sales_order_new',
+      to: String(order.customer_email),
+      at: new Date().toISOString(),
+      order: String(order.increment_id),
+    });
+    order.email_sent = 1;
+    const histories = (optionalArray(order.status_histories, 'status_histories') ?? []).filter(
+      isObject,
+    );
+    const latest = histories
+      .filter((h) => h.is_customer_notified === 0 && h.entity_name === 'order')
+      .sort(
+        (a, b) =>
+          String(b.created_at).localeCompare(String(a.created_at)) ||
+          Number(b.entity_id) - Number(a.entity_id),
+      )[0];
+    if (latest) latest.is_customer_notified = 1;
+    return true;
+  }
+
+  /**
    * The order as OrderRepository::get answers it: status histories newest first (the history
    * collection's created_at/entity_id descending order), the payment's additional information as
    * a list of its values, and extension_attributes.payment_additional_info giving each entry
