@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntityType } from '@replatform/canonical/entities';
 import {
   startBigCommerceEmulator,
+  type BigCommerceEmulatorOptions,
   type RunningBigCommerceEmulator,
 } from '@replatform/emulators/bigcommerce/bigcommerce-emulator';
 import { BigCommerceSpec } from '@replatform/emulators/bigcommerce/openapi-validator';
@@ -26,7 +27,7 @@ const connector = createBigCommerceConnector({
 });
 
 async function store(
-  seed: Parameters<typeof startBigCommerceEmulator>[0]['seed'],
+  seed: BigCommerceEmulatorOptions['seed'],
 ): Promise<RunningBigCommerceEmulator> {
   counter += 1;
   const emulator = await startBigCommerceEmulator({
