@@ -12,6 +12,9 @@ import {
   type IdMap,
   type Page,
   type RateUsage,
+  type Redirect,
+  type RedirectOutcome,
+  type WriteChoices,
   type AssetRecord,
   type RemoveOutcome,
   type WriteOutcome,
@@ -41,6 +44,7 @@ import { OrderMarkers, writeOrders } from './write-orders.ts';
 import { writeReviews } from './write-reviews.ts';
 import { writePages, writePosts } from './write-content.ts';
 import { removeRecords, removeStoredAssets } from './remove.ts';
+import { writeStoreRedirects } from './redirects.ts';
 import { allNative, allWebPages, countReviews, isContentPage } from './native.ts';
 import { bigCommerceDestinationFields, bigCommerceNativeFields } from './native-fields.ts';
 import { couponCountSchema, orderCountSchema } from './payloads.ts';
@@ -93,8 +97,10 @@ export interface BigCommerceConnection extends Connection {
   nativeRecords(entity: EntityType): Promise<Record<string, unknown>[]>;
   /** Undo: every written type can be removed (remove.ts). */
   remove(entity: EntityType, destinationIds: readonly string[]): Promise<RemoveOutcome[]>;
-  /** Undo: the customer attributes the writes made (remove.ts). */
+  /** Undo: the customer attributes the writes made and the redirects written (remove.ts). */
   removeAssets(assets: readonly AssetRecord[]): Promise<RemoveOutcome[]>;
+  /** Storefront 301 redirects of the default channel's site (redirects.ts). */
+  writeRedirects(redirects: readonly Redirect[]): Promise<RedirectOutcome[]>;
 }
 
 export type BigCommerceConnector = Omit<Connector<BigCommerceCredentials>, 'connect'> & {
@@ -186,8 +192,12 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
   readonly #session: BcSession;
   readonly #orders: OrderMarkers;
 
-  constructor(client: BigCommerceClient, pageSize: Record<EntityType, number>) {
-    this.#session = new BcSession(client, pageSize);
+  constructor(
+    client: BigCommerceClient,
+    pageSize: Record<EntityType, number>,
+    choices: Partial<WriteChoices> = {},
+  ) {
+    this.#session = new BcSession(client, pageSize, choices);
     this.#orders = new OrderMarkers(this.#session);
   }
 
@@ -297,6 +307,11 @@ class BigCommerceStoreConnection implements BigCommerceConnection {
     return removeStoredAssets(this.#session, assets);
   }
 
+  /** 301 redirects of the default channel's site (redirects.ts). */
+  writeRedirects(redirects: readonly Redirect[]): Promise<RedirectOutcome[]> {
+    return writeStoreRedirects(this.#session, redirects);
+  }
+
   async write<E extends EntityType>(
     entity: E,
     records: EntityRecord[E][],
@@ -361,7 +376,7 @@ export function createBigCommerceConnector(
         signal: context.signal,
         log: context.log,
       });
-      return new BigCommerceStoreConnection(client, pageSize);
+      return new BigCommerceStoreConnection(client, pageSize, context.choices);
     },
   });
   return connector as BigCommerceConnector;

@@ -40,6 +40,8 @@ export const storeInfoSchema = z.object({
   /** The storefront's address, where a blog thumbnail's /product_images/ path is served. */
   secure_url: z.string().optional(),
   currency: z.string().optional(),
+  /** The site of the default channel, to which storefront redirects belong. */
+  default_site_id: z.number().int().nullish(),
   weight_units: text,
   dimension_units: text,
 });

@@ -7,6 +7,7 @@ import { errorText, type BcAnswer } from './client.ts';
 import { allWebPages, productReviews } from './native.ts';
 import { collectionSchema, customerAttributeSchema } from './payloads.ts';
 import { allPages, parseAnswer, type BcSession } from './session.ts';
+import { removeRedirects } from './redirects.ts';
 
 /**
  * Undo: deletes records a migration created, by destination id, and the customer attributes its
@@ -394,7 +395,11 @@ export async function removeStoredAssets(
 ): Promise<RemoveOutcome[]> {
   const results = new Map<string, RemoveOutcome>();
   const attributes = new Map<number, string[]>();
+  const redirects = assets.filter((a) => a.kind === 'redirect').map((a) => a.destinationId);
+  if (redirects.length)
+    for (const [id, outcome] of await removeRedirects(session, redirects)) results.set(id, outcome);
   for (const asset of assets) {
+    if (asset.kind === 'redirect') continue;
     const match = new RegExp(`^${attributeTaxonomy}:(\\d+)$`).exec(asset.destinationId);
     const id = asset.kind === 'term' && match ? Number(match[1]) : undefined;
     if (id === undefined) {

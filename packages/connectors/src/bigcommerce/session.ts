@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EntityType } from '@replatform/canonical/entities';
+import { defaultWriteChoices, type WriteChoices } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
 import { errorText, type BigCommerceClient, type QueryValue } from './client.ts';
 import { storeUnits, type StoreUnits } from './map-catalog.ts';
@@ -282,10 +283,17 @@ export class BcSession {
   #attributes: Promise<BcCustomerAttribute[]> | undefined;
 
   readonly pageSizes: Record<EntityType, number>;
+  /** How the owner chose to have records written (the connection's context, with defaults). */
+  readonly choices: WriteChoices;
 
-  constructor(client: BigCommerceClient, pageSizes: Record<EntityType, number>) {
+  constructor(
+    client: BigCommerceClient,
+    pageSizes: Record<EntityType, number>,
+    choices: Partial<WriteChoices> = {},
+  ) {
     this.client = client;
     this.pageSizes = pageSizes;
+    this.choices = { ...defaultWriteChoices, ...choices };
     this.markers = {
       categories: new MarkerIndex(client, '/v3/catalog/categories/metafields'),
       brands: new MarkerIndex(client, '/v3/catalog/brands/metafields'),

@@ -117,6 +117,8 @@ export async function writeBrands(
   const writeOne = async (brand: Brand): Promise<Result> => {
     const write = brandToBc(brand);
     if (!write.ok) return { outcome: failed(brand.id, write.reason) };
+    // keepSlugs false: BigCommerce makes the brand's page path from its name.
+    if (!session.choices.keepSlugs) delete write.body.custom_url;
     const warnings = [...write.warnings];
     const first = firstOfName.get(nameKey(write.body.name));
     if (first !== undefined && first !== brand.id)

@@ -123,6 +123,8 @@ async function createCategoryChunk(
 ): Promise<CategoryResult[]> {
   const { client, markers } = session;
   const bodies = chunk.map((c) => categoryToBc(c, parentOf(c), treeId));
+  // keepSlugs false: BigCommerce makes the category's path from its name.
+  if (!session.choices.keepSlugs) for (const b of bodies) delete b.body.url;
   const siblings = async () =>
     allPages(
       client,
@@ -368,6 +370,8 @@ export async function writeProducts(
         now,
       });
       warnings.push(...write.warnings);
+      // keepSlugs false: BigCommerce makes the product's path from its name.
+      if (!session.choices.keepSlugs) delete write.body.custom_url;
       let body: Json = twins.has(product) ? renamed(product, write.body, warnings) : write.body;
       for (let attempt = 0; attempt < 3; attempt++) {
         const result = await createProduct(session, product, body);

@@ -100,6 +100,8 @@ export async function writePages(
     }
     const write = pageToBc(page, parent);
     if (!write.ok) return failed(page.id, write.reason);
+    // keepSlugs false: BigCommerce makes the page's path from its name.
+    if (!session.choices.keepSlugs) delete write.body.url;
     warnings.push(...write.warnings);
     const body = write.body;
 
@@ -219,6 +221,8 @@ export async function writePosts(
   const writeOne = async (post: Post): Promise<WriteOutcome> => {
     const write = postToBc(post);
     if (!write.ok) return failed(post.id, write.reason);
+    // keepSlugs false: BigCommerce makes the post's path from its title.
+    if (!session.choices.keepSlugs) delete write.body.url;
     const { body, warnings } = write;
 
     const mapped = idMap.get('posts', post.id);

@@ -94,6 +94,10 @@ export async function writeCustomers(
     }
     if (fresh.length === 0) return;
     const mapped = fresh.map((c) => customerToBc(c, attributes));
+    // notifyCustomers: BigCommerce sends each new customer its account-created e-mail, which
+    // asks them to set a password (the customers API's only e-mail; passwords never travel).
+    if (session.choices.notifyCustomers)
+      for (const m of mapped) m.body.trigger_account_created_notification = true;
     const sent = await createOnce<{ answer?: BcAnswer; recovered?: Map<string, number> }>(
       client,
       async () => ({

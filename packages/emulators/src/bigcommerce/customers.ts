@@ -207,6 +207,8 @@ export function createCustomers(
     setAttributes(state, customer, input.attributes ?? [], now);
     setFormFields(customer.form_fields, input.form_fields ?? []);
     state.customers.push(customer);
+    if (input.trigger_account_created_notification)
+      state.emails.push({ kind: 'account_created', to: customer.email, customerId: id });
     return customer;
   });
 }

@@ -10,4 +10,9 @@ export function projectSpecsDir(): string {
 }
 
 /** The descriptions kept there, by file name. */
-export const projectSpecFiles = ['marketing.v2.yml', 'pages.v3.yml', 'store_content.v2.yml'];
+export const projectSpecFiles = [
+  'marketing.v2.yml',
+  'pages.v3.yml',
+  'redirects.v3.yml',
+  'store_content.v2.yml',
+];

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { Router, type EmulatorRequest, type EmulatorResponse } from '../framework/server.ts';
 import {
+  defaultSiteId,
+  deleteRedirects,
+  listRedirects,
+  redirectJson,
+  redirectUpsertSchema,
+  upsertRedirects,
+  type RedirectFilter,
+} from './redirects.ts';
+import {
   addBulkPricingRule,
   addCustomField,
   addImage,
@@ -1235,7 +1244,7 @@ export function buildRoutes(
       is_price_entered_with_tax: false,
       store_id: 1001,
       default_channel_id: 1,
-      default_site_id: 1000,
+      default_site_id: defaultSiteId,
       active_comparison_modules: [],
       features: {
         stencil_enabled: true,
@@ -1435,6 +1444,41 @@ export function buildRoutes(
   router.on('DELETE', '/v2/coupons/:coupon_id', (_request, params) => {
     const coupon = couponOr404(params);
     state.coupons.splice(state.coupons.indexOf(coupon), 1);
+    return { status: 204 };
+  });
+
+  // ------------------------------------------------------- storefront redirects (redirects.v3)
+  router.on('GET', '/v3/storefront/redirects', (request) => {
+    const { url } = request;
+    const sort = url.searchParams.get('sort') ?? 'id';
+    const direction = url.searchParams.get('direction') ?? 'asc';
+    if (!['from_path', 'type', 'site_id', 'id'].includes(sort))
+      throw new BcHttpError(422, 'Invalid sort', { sort: 'from_path, type, site_id or id' });
+    if (!['asc', 'desc'].includes(direction))
+      throw new BcHttpError(422, 'Invalid direction', { direction: 'asc or desc' });
+    const items = listRedirects(state, {
+      siteId: intParam(url, 'site_id'),
+      ids: intListParam(url, 'id:in'),
+      idMin: intParam(url, 'id:min'),
+      idMax: intParam(url, 'id:max'),
+      keyword: url.searchParams.get('keyword') ?? undefined,
+      sort: sort as RedirectFilter['sort'],
+      direction: direction as RedirectFilter['direction'],
+    });
+    const withUrl = includeSet(url).has('to_url');
+    const page = paginate(items, pageRequest(url), url);
+    return ok({ ...page, data: page.data.map((r) => redirectJson(ctx, r, withUrl)) });
+  });
+  router.on('PUT', '/v3/storefront/redirects', (request) => {
+    const inputs = arrayBody(request).map((item) => parseBody(redirectUpsertSchema, item));
+    const written = upsertRedirects(state, inputs);
+    const all = written.map((r) => redirectJson(ctx, r, false));
+    return ok(paginate(all, { page: 1, limit: Math.max(all.length, 1) }, request.url), 201);
+  });
+  router.on('DELETE', '/v3/storefront/redirects', (request) => {
+    const ids = intListParam(request.url, 'id:in');
+    if (!ids?.length) throw new BcHttpError(422, 'missing the required field: id:in');
+    deleteRedirects(state, ids);
     return { status: 204 };
   });
 

@@ -34,7 +34,8 @@ function areaOf(path: string): ScopeArea | undefined {
   if (/^\/v2\/(orders|order_statuses)(\/|$)/.test(path)) return 'orders';
   if (/^\/v2\/(store|time)(\/|$)/.test(path)) return 'information';
   if (/^\/v2\/coupons(\/|$)/.test(path)) return 'marketing';
-  if (/^\/(v3\/content|v2\/blog)(\/|$)/.test(path)) return 'content';
+  // redirects.v3.yml X-Auth-Token: Content as well, for storefront redirects.
+  if (/^\/(v3\/content|v2\/blog|v3\/storefront\/redirects)(\/|$)/.test(path)) return 'content';
   return undefined;
 }
 

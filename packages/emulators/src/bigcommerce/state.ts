@@ -646,6 +646,25 @@ export const orderStatuses: { id: number; name: string; description: string; ord
   },
 ];
 
+/** One 301 redirect (redirects.v3.yml 301RedirectRead, without the computed to_url). */
+export interface BcRedirect {
+  id: number;
+  site_id: number;
+  from_path: string;
+  to: {
+    type: 'product' | 'brand' | 'category' | 'page' | 'post' | 'url';
+    entity_id?: number;
+    url?: string;
+  };
+}
+
+/** An e-mail the store sent to a customer on an API call's request. */
+export interface BcEmail {
+  kind: 'account_created';
+  to: string;
+  customerId: number;
+}
+
 /** Ids are per resource and never reused, like the platform's auto-increment keys. */
 export class BcState {
   readonly settings: StoreSettings;
@@ -663,6 +682,14 @@ export class BcState {
   readonly reviews: BcReview[] = [];
   readonly webPages: BcWebPage[] = [];
   readonly blogPosts: BcBlogPost[] = [];
+  /** 301 redirects of the store's sites (redirects.v3.yml), see redirects.ts. */
+  readonly redirects: BcRedirect[] = [];
+  /**
+   * E-mails the store would have sent because an API call asked for them, so tests can see
+   * whether a customer would have been told (a customer create with
+   * trigger_account_created_notification true sends the account-created e-mail).
+   */
+  readonly emails: BcEmail[] = [];
   readonly #counters = new Map<string, number>();
 
   constructor(settings: StoreSettings) {
