@@ -16,6 +16,7 @@ import {
   OWN_NAMESPACE,
   ownValue,
   parseJson,
+  SOURCE_NUMBER_KEY,
 } from './own-fields.ts';
 import { naturalKey, type WantedEntry } from './reviews.ts';
 import { FEE_PROPERTY } from './to-canonical.ts';
@@ -965,8 +966,7 @@ export interface OrderContext extends MetafieldContext {
   keepNumber?: boolean;
 }
 
-/** Metafield key (namespace 'replatform') of an order's number at the source, when not its name. */
-export const SOURCE_NUMBER_KEY = 'source_number';
+export { SOURCE_NUMBER_KEY };
 
 function moneyBag(amount: number, currency: string) {
   return { shopMoney: { amount: fromMinor(amount, currency), currencyCode: currency } };

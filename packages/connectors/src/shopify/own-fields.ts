@@ -50,9 +50,16 @@ export function ownValue(metafields: readonly Metafield[], key: string): string 
   return metafields.find((m) => m.namespace === OWN_NAMESPACE && m.key === key)?.value;
 }
 
-/** The migration's marker (replatform.source_id): the migration's, not the store's, data. */
+/** Metafield key (namespace 'replatform') of an order's number at the source, when not its name. */
+export const SOURCE_NUMBER_KEY = 'source_number';
+
+/**
+ * The migration's own bookkeeping: its marker (replatform.source_id), and the source's order
+ * number kept beside the number Shopify gave an order (keepOrderNumbers off). The migration's,
+ * not the store's, data: not read back as the record's custom fields.
+ */
 export function isMarker(m: { namespace: string; key: string }): boolean {
-  return m.namespace === MARKER_NAMESPACE && m.key === MARKER_KEY;
+  return m.namespace === MARKER_NAMESPACE && (m.key === MARKER_KEY || m.key === SOURCE_NUMBER_KEY);
 }
 
 /**

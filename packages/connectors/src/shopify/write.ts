@@ -58,7 +58,6 @@ import {
   productReviewsSet,
   productReviewsState,
   productSet,
-  urlRedirectCreate,
   variantsBySku,
   type ShopifyOrderState,
 } from './documents.ts';
@@ -78,7 +77,6 @@ import {
   PASSWORD_NOTE,
   planProductWrite,
   productSetInput,
-  redirectPath,
   refundInput,
   SOURCE_NUMBER_KEY,
   reviewEntry,
@@ -105,7 +103,6 @@ import {
   shownRating,
   type EntryResult,
 } from './reviews.ts';
-import { collectionUrlPath, productUrlPath } from './to-canonical.ts';
 
 interface DestinationVariant {
   id: string;
@@ -391,23 +388,6 @@ export class ShopifyWriter {
     }
   }
 
-  async #redirect(sourceUrlPath: string | null, target: string): Promise<string | undefined> {
-    const path = redirectPath(sourceUrlPath);
-    if (!path || path === target) return undefined;
-    let result;
-    try {
-      result = await this.#ctx.client.request(urlRedirectCreate, { urlRedirect: { path, target } });
-    } catch (error) {
-      if (isMissingScope(error))
-        return `The redirect from ${path} to ${target} was not created: the app lacks the write_online_store_navigation scope.`;
-      throw error;
-    }
-    const errors = result.urlRedirectCreate?.userErrors ?? [];
-    if (errors.length === 0 || errors.some((e) => /already been taken/i.test(e.message)))
-      return undefined;
-    return `The redirect from ${path} to ${target} could not be created: ${messages(errors)}`;
-  }
-
   async write<E extends EntityType>(
     entity: E,
     records: EntityRecord[E][],
@@ -553,7 +533,6 @@ export class ShopifyWriter {
           reason: `The destination already has a collection named '${c.name}': its products are added to it.`,
         };
     }
-    let handle = c.slug;
     let imageMissing = false;
     const result = await this.#createOnce(
       () => this.#findCollection(c),
@@ -566,7 +545,6 @@ export class ShopifyWriter {
           )
         ).collectionCreate;
         if (answer?.collection) {
-          handle = answer.collection.handle;
           imageMissing = Boolean(c.imageUrl) && !answer.collection.image;
           return { kind: 'created', id: answer.collection.id };
         }
@@ -596,8 +574,6 @@ export class ShopifyWriter {
       warnings.push(...missing.warnings);
       incomplete = true;
     }
-    const redirect = await this.#redirect(c.sourceUrlPath, collectionUrlPath(handle || c.slug));
-    if (redirect) warnings.push(redirect);
     return {
       sourceId: c.id,
       outcome: result.kind === 'found' ? 'skipped' : 'created',
@@ -854,11 +830,9 @@ export class ShopifyWriter {
       };
     }
     const useMarker = (await this.markers()).PRODUCT;
-    let handle = p.slug;
     const result = await this.#createOnce(
       async () => {
         const found = await this.#findProduct(p);
-        if (found) handle = found.handle;
         return found?.id;
       },
       async () => {
@@ -871,7 +845,6 @@ export class ShopifyWriter {
           )
         ).productSet;
         if (answer?.product) {
-          handle = answer.product.handle;
           return { kind: 'created', id: answer.product.id };
         }
         const errors = answer?.userErrors ?? [];
@@ -892,8 +865,6 @@ export class ShopifyWriter {
     const completed = await this.#completeProduct(result.id, plan, result.kind === 'created');
     const warnings =
       result.kind === 'found' ? [...completed.warnings] : [...planned, ...completed.warnings];
-    const redirect = await this.#redirect(p.sourceUrlPath, productUrlPath(handle));
-    if (redirect) warnings.push(redirect);
     const outcome =
       result.kind === 'created' ? 'created' : completed.changed ? 'updated' : 'skipped';
     return {
