@@ -198,6 +198,13 @@ export class ContentAccess {
   /** Pages this connection wrote: source id -> destination id (parents within one write). */
   private readonly written = new Map<string, string>();
 
+  /**
+   * False when the owner chose not to keep the source's slugs: pages and posts come without one,
+   * WordPress makes it from the title, and what an earlier run wrote is found by the id map, else
+   * by its title (under the same parent), never by slug.
+   */
+  slugsKept = true;
+
   constructor(client: WooClient) {
     this.client = client;
   }
@@ -371,20 +378,33 @@ export class ContentAccess {
   // writing
 
   /** The store's pages or posts with these ids and slugs, in every status. */
-  /** A draft or pending record of this exact title that has no slug yet, if the store has one. */
-  private async slugless(entity: ContentEntity, title: string): Promise<WpPost | undefined> {
+  /**
+   * A draft or pending record of this exact title that has no slug yet, if the store has one; when
+   * slugs are not kept, a record of this exact title (and parent) in any status, whatever its slug.
+   */
+  private async slugless(
+    entity: ContentEntity,
+    title: string,
+    parent: number,
+  ): Promise<WpPost | undefined> {
     const { items } = await this.client.page(
       route(entity),
       {
         context: 'edit',
-        status: 'draft,pending',
+        status: this.slugsKept ? 'draft,pending' : wpStatuses,
         search: title,
         per_page: contentPageSize,
         page: 1,
       },
       wpPostSchema,
     );
-    return items.find((p) => p.slug === '' && (p.title.raw ?? '') === title);
+    return items
+      .sort((a, b) => a.id - b.id)
+      .find(
+        (p) =>
+          (p.title.raw ?? '') === title &&
+          (this.slugsKept ? p.slug === '' : entity === 'posts' || (p.parent ?? 0) === parent),
+      );
   }
 
   private async existing(
@@ -511,7 +531,9 @@ export class ContentAccess {
   ): Promise<{ body: Record<string, unknown>; incomplete: boolean }> {
     const body: Record<string, unknown> = {
       title: record.title,
-      slug: record.slug,
+      // Without one (a draft's, or the owner chose not to keep slugs) WordPress makes it from the
+      // title when the record is published.
+      ...(record.slug ? { slug: record.slug } : {}),
       content: record.body,
       excerpt: record.excerpt,
       status: fromStatus[record.status],
@@ -624,22 +646,23 @@ export class ContentAccess {
     const what = entity === 'pages' ? 'page' : 'post';
     let target = byId.get(mapped.get(record.id) ?? 0);
     let found = false;
+    const parent =
+      entity === 'pages' && (record as CanonicalPage).parentId
+        ? Number(
+            idMap.get('pages', (record as CanonicalPage).parentId ?? '') ??
+              this.written.get((record as CanonicalPage).parentId ?? '') ??
+              -1,
+          )
+        : 0;
     if (!target && record.slug) {
-      const parent =
-        entity === 'pages' && (record as CanonicalPage).parentId
-          ? Number(
-              idMap.get('pages', (record as CanonicalPage).parentId ?? '') ??
-                this.written.get((record as CanonicalPage).parentId ?? '') ??
-                -1,
-            )
-          : 0;
       target = bySlug.find(
         (p) => p.slug === record.slug && (entity === 'posts' || (p.parent ?? 0) === parent),
       );
       found = target !== undefined;
     } else if (!target && record.title) {
-      // A draft WordPress has given no slug yet is found by its title among such drafts.
-      target = await this.slugless(entity, record.title);
+      // A draft WordPress has given no slug yet is found by its title among such drafts; when
+      // slugs are not kept, any record of the title (WordPress made its slug).
+      target = await this.slugless(entity, record.title, parent);
       found = target !== undefined;
     }
     if (target && found && !this.unanswered[entity].has(record.id) && !this.created.has(target.id))
@@ -648,7 +671,9 @@ export class ContentAccess {
         outcome: 'skipped',
         destinationId: String(target.id),
         linked: true,
-        reason: `The store already has a ${what} with the slug '${record.slug}' (id ${target.id}) that this migration did not write: it is the merchant's own and was linked, not changed.`,
+        reason: record.slug
+          ? `The store already has a ${what} with the slug '${record.slug}' (id ${target.id}) that this migration did not write: it is the merchant's own and was linked, not changed.`
+          : `The store already has a ${what} titled '${record.title}' (id ${target.id}) that this migration did not write: it is the merchant's own and was linked, not changed.`,
       };
     const warnings: string[] = [];
     const assets: { key: string; destinationId: string }[] = [];
@@ -709,9 +734,16 @@ export class ContentAccess {
       } catch (error) {
         // Sent without an answer: the store may have made it. Found by its slug, it is the one
         // this connection sent (no such page existed before); else it is sent again.
-        if (!isTransient(error) || attempt >= createAttempts || !record.slug) throw error;
-        const now = await this.existing(entity, { slug: [record.slug] });
-        data = now.find((p) => !bySlug.some((b) => b.id === p.id) && !this.created.has(p.id));
+        // Without a slug (not kept), by its title: no record of that title existed before.
+        if (!isTransient(error) || attempt >= createAttempts) throw error;
+        if (!record.slug && (this.slugsKept || !record.title)) throw error;
+        if (record.slug) {
+          const now = await this.existing(entity, { slug: [record.slug] });
+          data = now.find((p) => !bySlug.some((b) => b.id === p.id) && !this.created.has(p.id));
+        } else {
+          const now = await this.slugless(entity, record.title, parent);
+          data = now && !this.created.has(now.id) ? now : undefined;
+        }
         if (!data) await this.client.pause(attempt);
       }
     }
@@ -818,7 +850,11 @@ function sameContent(wp: WpPost, body: Record<string, unknown>): boolean {
     [wp.content.raw, body.content],
     [wp.excerpt.raw, body.excerpt],
     // A slug WordPress made unique ('contact-2': the one asked for is another's) stays so.
-    [new RegExp(`^${escapeRegExp(String(body.slug))}(-\\d+)?$`).test(wp.slug), true],
+    [
+      body.slug === undefined ||
+        new RegExp(`^${escapeRegExp(String(body.slug))}(-\\d+)?$`).test(wp.slug),
+      true,
+    ],
     [wp.status, body.status],
     [wp.featured_media, body.featured_media ?? wp.featured_media],
     [wp.author, body.author ?? wp.author],

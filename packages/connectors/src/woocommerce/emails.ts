@@ -251,6 +251,42 @@ export class EmailSwitch {
     return lines;
   }
 
+  /**
+   * The owner chose to let WooCommerce send its own e-mails (notifyCustomers): nothing is switched
+   * off. What an interrupted run of this import switched off is switched back on first (unless
+   * another import still needs it off), and the lines say which e-mails the store will send for
+   * the records written, and which it will not because they are off in its settings.
+   */
+  async leaveOn(options: ImportOptions = {}): Promise<string[]> {
+    const key = this.keyOf(options.runId);
+    const { runs } = await this.load();
+    const mine = runs.get(key);
+    this.interrupted = mine !== undefined;
+    const lines: string[] = [];
+    if (mine) lines.push(...(await this.restore(options)));
+    const after = mine ? (await this.load()).runs : runs;
+    const heldOff = new Set(this.live(after, key).flatMap((k) => after.get(k)?.off ?? []));
+    const states = await Promise.all(
+      Object.keys(importEmails).map(async (email) => [email, await this.enabled(email)] as const),
+    );
+    const on = states.filter(([, v]) => v === 'yes').map(([email]) => email);
+    const off = states.filter(([e, v]) => v === 'no' && !heldOff.has(e)).map(([email]) => email);
+    lines.push(
+      on.length
+        ? `WooCommerce's e-mails were left switched on, as chosen: the store sends ${on.map(title).join(', ')} for the orders and accounts written, as for new ones.`
+        : 'WooCommerce sends no order or account e-mail: every one is switched off in its settings.',
+    );
+    if (off.length)
+      lines.push(
+        `Switched off in the store's settings, so not sent: ${off.map(title).join(', ')}.`,
+      );
+    if (heldOff.size)
+      lines.push(
+        `Another import into this store keeps ${[...heldOff].map(title).join(', ')} switched off until it finishes; records written meanwhile get no such e-mail.`,
+      );
+    return lines;
+  }
+
   /** Marks this import active on the store; called while it writes, at most every beatEveryMs. */
   async beat(): Promise<void> {
     if (!this.runKey || this.now() - this.lastBeat < this.beatEveryMs) return;

@@ -198,7 +198,8 @@ export function categoryBody(
   return {
     body: {
       name: c.name,
-      slug: c.slug,
+      // Without one (the owner chose not to keep slugs) WordPress makes it from the name.
+      ...(c.slug ? { slug: c.slug } : {}),
       parent,
       description: description.text,
       display: c.displayType,
@@ -349,7 +350,9 @@ export function productBody(p: Product, refs: ProductRefs): Written {
       : [];
   const body: Json = {
     name: p.name,
-    slug: p.slug,
+    // Without one (a draft, or the owner chose not to keep slugs) WooCommerce makes it from the
+    // name when the product is published.
+    ...(p.slug ? { slug: p.slug } : {}),
     type: p.type,
     status: productStatusToWc(p.status),
     featured: p.featured,

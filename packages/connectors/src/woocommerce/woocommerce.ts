@@ -8,6 +8,7 @@ import type { Product } from '@replatform/canonical/product';
 import type { Review } from '@replatform/canonical/review';
 import type { Page as ContentPage, Post } from '@replatform/canonical/content';
 import {
+  defaultWriteChoices,
   defineConnector,
   type Checkpoint,
   type CheckOptions,
@@ -20,6 +21,7 @@ import {
   type AssetRecord,
   type RemoveOutcome,
   type TransportStats,
+  type WriteChoices,
   type WriteOutcome,
 } from '../kit/contract.ts';
 import { ConnectorError } from '../kit/errors.ts';
@@ -77,6 +79,25 @@ export interface ConnectionOptions extends ClientOptions {
 const isContent = (entity: EntityType): entity is ContentEntity =>
   entity === 'pages' || entity === 'posts';
 
+/** The records whose source slug the owner may choose not to keep (`keepSlugs`). */
+const slugged: ReadonlySet<EntityType> = new Set([
+  'categories',
+  'brands',
+  'products',
+  'pages',
+  'posts',
+]);
+
+/**
+ * The records as they are written when the owner chose not to keep the source's slugs: without
+ * one, so that WooCommerce and WordPress make each from the record's name or title. The writers
+ * then find what an earlier run wrote by the id map, SKU, marker and name, never by slug.
+ */
+function withoutSlugs<T>(entity: EntityType, records: T[], keepSlugs: boolean): T[] {
+  if (keepSlugs || !slugged.has(entity)) return records;
+  return records.map((r) => ({ ...r, slug: '' }));
+}
+
 const countPaths: Record<Exclude<EntityType, 'coupons' | 'reviews' | ContentEntity>, string> = {
   categories: '/products/categories',
   brands: '/products/brands',
@@ -99,6 +120,8 @@ export class WooCommerceConnection implements Connection {
   readonly content: ContentAccess;
   private readonly emails: EmailSwitch;
   private readonly state = new ImportState();
+  /** How the owner chose to have records written, read once from the context. */
+  readonly choices: WriteChoices;
 
   constructor(
     credentials: WooCommerceCredentials,
@@ -106,6 +129,7 @@ export class WooCommerceConnection implements Connection {
     options: ConnectionOptions = {},
   ) {
     const { emailSwitch, ...client } = options;
+    this.choices = { ...defaultWriteChoices, ...context.choices };
     this.client = new WooClient(credentials, context, client);
     const storeInfo = () => this.storeInfo();
     const images = new ImageStore();
@@ -113,11 +137,13 @@ export class WooCommerceConnection implements Connection {
     this.products = new ProductWriter(this.client, storeInfo, images, this.state);
     // The product writer finds a product's brand by name in a list the brand writer refreshes.
     this.brands = new BrandWriter(this.client, images, this.state, this.products.brands);
+    this.brands.slugsKept = this.choices.keepSlugs;
     this.coupons = new CouponWriter(this.client, storeInfo, this.state);
     this.customers = new CustomerWriter(this.client, this.state);
     this.orders = new OrderWriter(this.client, this.state);
     this.reviews = new ReviewWriter(this.client, this.state);
     this.content = new ContentAccess(this.client);
+    this.content.slugsKept = this.choices.keepSlugs;
     this.emails = new EmailSwitch(this.client, emailSwitch);
   }
 
@@ -281,6 +307,7 @@ export class WooCommerceConnection implements Connection {
     idMap: IdMap,
   ): Promise<WriteOutcome[]> {
     if (records.length === 0) return [];
+    records = withoutSlugs(entity, records, this.choices.keepSlugs);
     if (isContent(entity))
       return this.content.write(entity, records as (ContentPage | Post)[], idMap);
     this.#byIdContext = undefined;
@@ -357,7 +384,11 @@ export class WooCommerceConnection implements Connection {
   }
 
   async prepareImport(options?: ImportOptions): Promise<string[]> {
-    const lines = await this.emails.switchOff(options);
+    // WooCommerce's e-mails are switched off for the import, unless the owner chose to have the
+    // store send them.
+    const lines = this.choices.notifyCustomers
+      ? await this.emails.leaveOn(options)
+      : await this.emails.switchOff(options);
     // The newest product and account before anything is written (one id each).
     const newest = async (path: string, extra: Record<string, string> = {}) => {
       const { items } = await this.client.page(
@@ -379,7 +410,7 @@ export class WooCommerceConnection implements Connection {
 
   async finishImport(options?: ImportOptions): Promise<string[]> {
     // E-mails first: a store that fails the coupons' read still gets its e-mails back.
-    const restored = await this.emails.restore(options);
+    const restored = this.choices.notifyCustomers ? [] : await this.emails.restore(options);
     return [...(await this.coupons.publishSetAside()), ...restored];
   }
 }

@@ -40,6 +40,8 @@ export class BrandWriter {
   /** The product writer's list of brands by name, told about every brand written here. */
   private readonly productBrands: NamedTerms;
   private brands: Map<number, WcTerm> | undefined;
+  /** False when the owner chose not to keep the source's slugs: WordPress makes each one. */
+  slugsKept = true;
   /** Destination ids of the brands this connection created. */
   private readonly created = new Set<number>();
   /** Brands written before their parent: destination id -> parent's source id. */
@@ -296,7 +298,7 @@ export class BrandWriter {
               `The slug '${b.slug}' belongs to another brand or term at the destination; WordPress gave this brand '${term.slug}', so its page is at another address.`,
             ]
           : []),
-        ...(b.slug === ''
+        ...(b.slug === '' && this.slugsKept
           ? [
               `The source store gives this brand no page of its own; WordPress made it one from its name (slug '${term.slug}').`,
             ]

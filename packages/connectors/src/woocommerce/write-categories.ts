@@ -152,7 +152,7 @@ export class CategoryWriter {
       }
       const same =
         decodeEntities(existing.name).trim() === c.name.trim() &&
-        existing.slug === c.slug &&
+        (c.slug === '' || existing.slug === c.slug) &&
         existing.parent === parent &&
         (existing.display || 'default') === c.displayType &&
         (!menuOrder || existing.menu_order === c.position) &&

@@ -1158,10 +1158,12 @@ export class WooStore extends CatalogStore {
     if (to === 'completed') this.mail('customer_completed_order', to_customer, ref);
     if (to === 'on-hold' && fresh) this.mail('customer_on_hold_order', to_customer, ref);
     if (to === 'refunded') this.mail('customer_refunded_order', to_customer, ref);
-    if (to === 'cancelled' && ['processing', 'on-hold'].includes(from)) {
+    // The shop hears of a cancelled order also when it was pending (an order the API creates
+    // cancelled); the customer only of one that was processing or on hold.
+    if (to === 'cancelled' && ['pending', 'processing', 'on-hold'].includes(from))
       this.mail('cancelled_order', this.adminEmail, ref);
+    if (to === 'cancelled' && ['processing', 'on-hold'].includes(from))
       this.mail('customer_cancelled_order', to_customer, ref);
-    }
     if (to === 'failed' && ['pending', 'on-hold'].includes(from)) {
       this.mail('failed_order', this.adminEmail, ref);
       this.mail('customer_failed_order', to_customer, ref);
@@ -1309,6 +1311,9 @@ export class WooStore extends CatalogStore {
       }
     const full = round(remaining - amount) <= 0;
     refund.meta.push(this.newMeta('_refund_type', full ? 'full' : 'partial'));
+    // woocommerce_order_partially_refunded: the customer's "Refunded order" e-mail (partial); a
+    // full refund sends it with the status change to refunded.
+    if (!full) this.mail('customer_refunded_order', order.billing.email, { orderId: order.id });
     if (full && order.status !== 'refunded') {
       const from = order.status;
       order.status = 'refunded';
