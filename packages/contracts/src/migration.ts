@@ -281,14 +281,28 @@ export function optionNote(option: MigrationOption, destination: Platform): stri
         return "Magento's API cannot write URL rewrites: use the downloadable list or the nginx or Apache rules.";
       return null;
     case 'keepOrderNumbers':
-      if (destination === 'woocommerce')
-        return 'WooCommerce numbers orders itself; the source number is kept on each order as a custom field.';
-      if (destination === 'bigcommerce')
-        return 'BigCommerce numbers orders itself; the source number is kept on each order as its external order id.';
-      return null;
+      return {
+        woocommerce:
+          'WooCommerce gives orders numbers of its own either way; each order keeps the source number in its _replatform_source_number field (seen through the API and export tools).',
+        bigcommerce:
+          "BigCommerce gives orders numbers of its own either way; each order keeps its source order's id in its external order id.",
+        shopify:
+          'Off: Shopify numbers the orders from #1001 and keeps the source number in the order metafield replatform.source_number.',
+        magento2:
+          'Off: Magento numbers the orders itself and keeps the source number as a comment on each order. On: a number already taken gets -M added.',
+      }[destination];
     case 'keepSlugs':
-    case 'notifyCustomers':
       return null;
+    case 'notifyCustomers':
+      return {
+        woocommerce:
+          'WooCommerce then sends its usual e-mails (new account, order received or completed, refunds, notes to the customer) where they are on in its e-mail settings, old orders included.',
+        bigcommerce:
+          'BigCommerce then sends its account-created e-mail; it sends no e-mail for orders created through its API.',
+        shopify:
+          'Shopify then sends order confirmations, shipping and cancellation e-mails, and account invitations.',
+        magento2: "Magento then sends its welcome e-mail and each order's confirmation.",
+      }[destination];
   }
 }
 

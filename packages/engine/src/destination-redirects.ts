@@ -46,6 +46,7 @@ export async function writeDestinationRedirects(options: {
         wanted.push({
           entity: row.entity as EntityType,
           sourceId: row.sourceId,
+          destinationId: row.destinationId,
           from: row.sourcePath!,
           to: row.destinationPath!,
         });

@@ -208,6 +208,8 @@ export function writeChoicesOf(options: MigrationOptions | undefined): WriteChoi
 export interface Redirect {
   entity: EntityType;
   sourceId: string;
+  /** The record's id at the destination, for a platform whose redirect can point at the record. */
+  destinationId?: string;
   /** The old path ('/product/linen-shirt/'), as the source store showed it. */
   from: string;
   /** The new path at the destination ('/products/linen-shirt'). */
