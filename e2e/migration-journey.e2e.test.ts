@@ -208,6 +208,19 @@ describe('migration journey in Chromium (e2e)', () => {
     expect(
       await page.locator(`#${await brands.getAttribute('aria-describedby')}`).textContent(),
     ).toMatch(/Shopify has no brand records/);
+    // The additional options, each with its line of explanation: redirects, order numbers and
+    // slugs kept by default, customers not told.
+    const options = page.getByRole('group', { name: 'Additional options' });
+    const option = (name: string) => options.getByRole('checkbox', { name });
+    expect(await option('Create 301 redirects from the old addresses').isChecked()).toBe(true);
+    expect(await option('Keep order numbers').isChecked()).toBe(true);
+    expect(await option('Keep product and category URL slugs').isChecked()).toBe(true);
+    expect(await option('Notify customers').isChecked()).toBe(false);
+    expect(
+      await option('Notify customers').evaluate(
+        (el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent,
+      ),
+    ).toMatch(/customers hear nothing of the move.*Shopify then sends order confirmations/);
     await screenshot(page, 'select-data-desktop');
     // A free demo migration first: a few records of each type into the real destination, with
     // what it did, its check and links to the records in the destination's admin, before paying.
@@ -489,6 +502,14 @@ describe('migration journey in Chromium (e2e)', () => {
     const types = ['product', 'customer', 'order', 'coupon', 'review', 'page', 'post'];
     for (const [type] of rows) expect(['import', 'category', ...types]).toContain(type);
     expect(rows.filter((r) => r[0] === 'import').every((r) => r[3] === 'note')).toBe(true);
+    // The options the run had, and the 301 redirects it wrote into the Shopify store.
+    const notes = rows.filter((r) => r[0] === 'import').map((r) => r[4] ?? '');
+    expect(notes).toContain(
+      'Options you chose: Create 301 redirects from the old addresses: yes; Keep order numbers: yes; Keep product and category URL slugs: yes; Notify customers: no.',
+    );
+    expect(
+      notes.find((n) => n.startsWith('301 redirects written into your destination store')),
+    ).toMatch(/\d+ redirects in place/);
     const records = rows.filter((r) => types.includes(r[0] ?? ''));
     // Every record of the selected data types is in the report once.
     const perType: Record<string, number> = {};

@@ -22,6 +22,7 @@ import {
 import { openInNewTab } from '../../lib/open-in-new-tab.ts';
 import { useMigration, useMigrationProgress } from '../migrations/api/migrations-api.ts';
 import { routeOf } from '../migrations/components/migration-card.tsx';
+import { OptionsList } from '../migrations/components/options-list.tsx';
 import { rememberSelectedMigration } from '../migrations/selected-migration.ts';
 import { RunSpeedPanel } from '../migrations/speed/run-speed-panel.tsx';
 import { RunFactsBlock } from './run-facts.tsx';
@@ -223,6 +224,8 @@ export function MigrationDetailPage() {
               </>
             ) : null}
           </dl>
+          <h3 className="mt-5 font-semibold">Options</h3>
+          <OptionsList options={m.migrationOptions} />
           <RunFactsBlock migration={m} />
           <h3 className="mt-5 font-semibold">Data Breakdown</h3>
           {Object.keys(m.migrationStats).length === 0 ? (

@@ -23,6 +23,7 @@ import { useSchemaForm } from '../../../lib/forms.tsx';
 import { openInNewTab } from '../../../lib/open-in-new-tab.ts';
 import { notificationsQueryKey } from '../../../lib/query-keys.ts';
 import { useSession } from '../../session/api/get-session.ts';
+import { OptionsList } from '../components/options-list.tsx';
 import { migrationKeys, useStartMigration } from '../api/migrations-api.ts';
 
 const included = [
@@ -439,6 +440,8 @@ export function PaymentStep({
                 </div>
               ))}
           </dl>
+          <h3 className="mt-5 font-medium">Options</h3>
+          <OptionsList options={migration.migrationOptions} />
           <h3 className="mt-5 font-medium">Pricing breakdown</h3>
           <dl className="mt-2 space-y-1 text-sm">
             <div className="flex justify-between gap-2">
