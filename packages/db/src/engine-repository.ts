@@ -48,6 +48,14 @@ export interface EngineRun {
   updatedAt: string;
 }
 
+/** An asset the migration stored, with the record whose write stored it (null: not known). */
+export interface StoredAsset {
+  kind: string;
+  key: string;
+  destinationId: string;
+  owner: { entity: string; sourceId: string } | null;
+}
+
 /** A record an undo looks at: what the migration created, and what it knows of its copy. */
 export interface UndoCandidate {
   sourceId: string;
@@ -193,8 +201,11 @@ export interface BatchCommit {
   progress?: MigrationProgressColumns;
   /** The job lease under which the batch was written; the commit is refused if it was lost. */
   fence?: LeaseFence;
-  /** Shared files the batch stored at the destination for the first time. */
-  assets?: readonly { kind: string; key: string; destinationId: string }[];
+  /**
+   * Shared files (and terms) the batch stored at the destination for the first time, with the
+   * source id of the record whose write stored each (of the batch's entity).
+   */
+  assets?: readonly { kind: string; key: string; destinationId: string; sourceId?: string }[];
 }
 
 /**
@@ -685,6 +696,8 @@ export class EngineRepository {
               kind: a.kind,
               source_key: a.key,
               destination_id: a.destinationId,
+              owner_entity: a.sourceId ? commit.entity : null,
+              owner_id: a.sourceId ?? null,
               updated_at: now,
             })),
           )
@@ -1135,18 +1148,24 @@ export class EngineRepository {
     return Object.fromEntries(rows.map((r) => [r.entity, Number(r.count)]));
   }
 
-  /** Every asset (file, term) the migration stored at the destination. */
-  async allAssets(
-    migrationId: string,
-  ): Promise<{ kind: string; key: string; destinationId: string }[]> {
+  /**
+   * Every asset (file, term, redirect) the migration stored at the destination, with the record
+   * whose write stored it where that is known.
+   */
+  async allAssets(migrationId: string): Promise<StoredAsset[]> {
     const rows = await this.#k
       .selectFrom('engine_assets')
-      .select(['kind', 'source_key', 'destination_id'])
+      .select(['kind', 'source_key', 'destination_id', 'owner_entity', 'owner_id'])
       .where('migration_id', '=', migrationId)
       .orderBy('kind')
       .orderBy('source_key')
       .execute();
-    return rows.map((r) => ({ kind: r.kind, key: r.source_key, destinationId: r.destination_id }));
+    return rows.map((r) => ({
+      kind: r.kind,
+      key: r.source_key,
+      destinationId: r.destination_id,
+      owner: r.owner_entity && r.owner_id ? { entity: r.owner_entity, sourceId: r.owner_id } : null,
+    }));
   }
 
   /** Keeps how records of an undo run ended, under the run's lease. */

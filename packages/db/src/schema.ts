@@ -261,11 +261,14 @@ export interface EngineRecordDifferencesTable {
 
 export interface EngineAssetsTable {
   migration_id: string;
-  /** 'image' */
+  /** 'image', 'term' or 'redirect' (see AssetRecord) */
   kind: string;
-  /** The file's identity at the source (its URL). */
+  /** Its identity at the source (an image's URL, a term's taxonomy and name, a redirect's path). */
   source_key: string;
   destination_id: string;
+  /** The entity and source id of the record whose write stored it, or null (0020). */
+  owner_entity: Generated<string | null>;
+  owner_id: Generated<string | null>;
   updated_at: string;
 }
 

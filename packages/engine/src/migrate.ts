@@ -186,7 +186,8 @@ interface PreparedBatch {
 
 interface WrittenBatch {
   rows: OutcomeRow[];
-  assets: AssetRecord[];
+  /** With the source id of the record whose write stored each. */
+  assets: (AssetRecord & { sourceId: string })[];
 }
 
 class StopRun extends Error {}
@@ -1095,7 +1096,12 @@ export class MigratePhase {
           });
       }
     }
-    return { rows, assets: outcomes.flatMap((o) => o.assets ?? []) };
+    return {
+      rows,
+      assets: outcomes.flatMap((o) =>
+        (o.assets ?? []).map((a) => ({ ...a, sourceId: o.sourceId })),
+      ),
+    };
   }
 
   /**

@@ -232,6 +232,43 @@ describe.each(testDialects())('undo on %s', (dialect) => {
     expect(destinationStore.records.coupons.size).toBe(0);
   });
 
+  it('removes the files the migration stored, but keeps those of a record it keeps', async () => {
+    const { destinationStore } = await migrated({ sharedImages: true });
+    const files = new Set(destinationStore.assets);
+    expect(files.size).toBeGreaterThan(2);
+    // The owner edits one migrated product that has images of its own.
+    const [editedId, edited] = [...destinationStore.records.products].find(
+      ([id, p]) => !id.startsWith('m') && p.images.length > 0,
+    )!;
+    destinationStore.records.products.set(editedId, { ...edited, name: 'Renamed by the owner' });
+    const ownFiles = (await repository.allAssets(migrationId))
+      .filter((a) => a.owner?.entity === 'products')
+      .filter((a) => edited.images.some((image) => image.url === a.key));
+    expect(ownFiles.length).toBeGreaterThan(0);
+    const result = await executeUndo({
+      repository,
+      migrationId,
+      destination: memoryConnection(destinationStore, { sharedImages: true }),
+      retry: fast,
+    });
+    expect(result.status).toBe('completed');
+    expect(result.counts.assets).toEqual({
+      removed: files.size - ownFiles.length,
+      gone: 0,
+      kept: ownFiles.length,
+      failed: 0,
+    });
+    expect([...destinationStore.assets].sort()).toEqual(
+      ownFiles.map((a) => a.destinationId).sort(),
+    );
+    const reasons = (await repository.undoRecords(result.runId))
+      .filter((r) => r.entity === 'assets' && r.outcome === 'kept')
+      .map((r) => r.reason);
+    expect(reasons[0]).toMatch(
+      /^Kept with the product .* that uses it, which stays in your store\.$/,
+    );
+  });
+
   it('counts a record the owner deleted meanwhile as gone', async () => {
     const { destinationStore, destination } = await migrated();
     const customer = [...destinationStore.records.customers.keys()][0]!;

@@ -328,26 +328,36 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
     } else await removeAll(entity, victims);
   };
 
-  /** Files and terms the migration stored, once no record it wrote is left to show them. */
+  /**
+   * Files, terms and redirects the migration stored, once the records that used them are gone:
+   * one stored by a record that is kept (changed since, or not removable) stays with it; one whose
+   * record is not known (stored before records were noted with their assets) stays while any
+   * record that may show it is kept.
+   */
   const undoAssets = async () => {
-    const assets = (await repository.allAssets(migrationId)) as AssetRecord[];
-    const done = new Set(
-      (await repository.undoRecords(runId))
-        .filter((r) => r.entity === ASSETS)
-        .map((r) => r.sourceId),
-    );
+    const assets = await repository.allAssets(migrationId);
+    const records = await repository.undoRecords(runId);
+    const done = new Set(records.filter((r) => r.entity === ASSETS).map((r) => r.sourceId));
     const open = assets.filter((a) => !done.has(`${a.kind}:${a.key}`));
     if (!open.length) return;
-    const left = (entities: readonly EntityType[]) =>
+    const left = new Set(
+      records
+        .filter((r) => r.entity !== ASSETS && (r.outcome === 'kept' || r.outcome === 'failed'))
+        .map((r) => `${r.entity}:${r.sourceId}`),
+    );
+    const leftOf = (entities: readonly EntityType[]) =>
       entities.reduce((n, e) => n + (counts[e]?.kept ?? 0) + (counts[e]?.failed ?? 0), 0);
-    const stillShown = left(showImages);
-    const keep = (a: AssetRecord): string | null => {
+    const keep = (a: (typeof assets)[number]): string | null => {
       if (!connection.removeAssets) return 'Kept: the destination platform cannot delete it.';
-      if (a.kind === 'image' && stillShown)
-        return `Kept: ${plural(stillShown, 'record')} the migration wrote ${stillShown === 1 ? 'is' : 'are'} still in your store and may show it.`;
-      if (a.kind === 'term' && left(['products', 'posts']))
-        return 'Kept: products or posts the migration wrote are still in your store and may use it.';
-      return null;
+      if (a.kind === 'redirect') return null;
+      if (a.owner)
+        return left.has(`${a.owner.entity}:${a.owner.sourceId}`)
+          ? `Kept with the ${singular[a.owner.entity] ?? a.owner.entity} ${a.owner.sourceId} that uses it, which stays in your store.`
+          : null;
+      const stillShown = leftOf(a.kind === 'term' ? ['products', 'posts'] : showImages);
+      return stillShown
+        ? `Kept: ${plural(stillShown, 'record')} the migration wrote ${stillShown === 1 ? 'is' : 'are'} still in your store and may use it.`
+        : null;
     };
     const kept = open.filter((a) => keep(a));
     await record(
@@ -359,7 +369,13 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
         reason: keep(a),
       })),
     );
-    const victims = open.filter((a) => !keep(a));
+    const victims = open
+      .filter((a) => !keep(a))
+      .map((a): AssetRecord => ({
+        kind: a.kind as AssetRecord['kind'],
+        key: a.key,
+        destinationId: a.destinationId,
+      }));
     for (let i = 0; i < victims.length; i += batchSize) {
       const part = victims.slice(i, i + batchSize);
       const outcomes = await withStoreRetry(() => connection.removeAssets!(part));

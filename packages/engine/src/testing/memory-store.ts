@@ -22,6 +22,7 @@ import type { Product } from '@replatform/canonical/product';
 import type { Review } from '@replatform/canonical/review';
 import { z } from 'zod';
 import type {
+  AssetRecord,
   Capabilities,
   Connection,
   Connector,
@@ -131,6 +132,11 @@ export interface MemoryConnectionOptions {
    * record is written without it, with the warning, and reported incomplete.
    */
   incomplete?: (entity: EntityType, record: EntityRecord[EntityType]) => string | undefined;
+  /**
+   * Product images are stored once per store and reused (as a media library does): a write that
+   * stores one for the first time names it among its outcome's assets.
+   */
+  sharedImages?: boolean;
   /** The store keeps 301 redirects (writeRedirects exists). */
   redirects?: boolean;
   /** Records the store refuses to delete, with its reason (remove answers failed). */
@@ -437,7 +443,22 @@ export function memoryConnection(
       const id = store.newId();
       held.set(id, { ...written, id });
       store.markers[entity].set(record.id, id);
-      outcomes.push({ sourceId: record.id, outcome: 'created', destinationId: id, ...partial });
+      const assets: AssetRecord[] = [];
+      if (options.sharedImages && entity === 'products')
+        for (const image of (record as Product).images) {
+          if (idMap.asset?.('image', image.url) || assets.some((a) => a.key === image.url))
+            continue;
+          const file = `f${store.newId()}`;
+          store.assets.add(file);
+          assets.push({ kind: 'image', key: image.url, destinationId: file });
+        }
+      outcomes.push({
+        sourceId: record.id,
+        outcome: 'created',
+        destinationId: id,
+        ...partial,
+        ...(assets.length ? { assets } : {}),
+      });
     }
     if (failAfter === records.length) {
       throw new ConnectorError('transient', 'network_error', 'The connection was reset');
