@@ -502,11 +502,10 @@ describe('migration journey in Chromium (e2e)', () => {
     const types = ['product', 'customer', 'order', 'coupon', 'review', 'page', 'post'];
     for (const [type] of rows) expect(['import', 'category', ...types]).toContain(type);
     expect(rows.filter((r) => r[0] === 'import').every((r) => r[3] === 'note')).toBe(true);
-    // The options the run had, and the 301 redirects it wrote into the Shopify store.
+    // The 301 redirects the run wrote into the Shopify store (the options were the defaults,
+    // which the detail page lists).
     const notes = rows.filter((r) => r[0] === 'import').map((r) => r[4] ?? '');
-    expect(notes).toContain(
-      'Options you chose: Create 301 redirects from the old addresses: yes; Keep order numbers: yes; Keep product and category URL slugs: yes; Notify customers: no.',
-    );
+    expect(notes.some((n) => n.startsWith('Options you chose'))).toBe(false);
     expect(
       notes.find((n) => n.startsWith('301 redirects written into your destination store')),
     ).toMatch(/\d+ redirects in place/);

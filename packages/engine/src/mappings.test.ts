@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Coupon } from '@replatform/canonical/coupon';
 import { orderStatuses } from '@replatform/canonical/order';
-import { orderStatusNames } from '@replatform/contracts/migration';
-import { mappingNotes, transformedSource } from './mappings.ts';
+import { optionsOf, orderStatusNames } from '@replatform/contracts/migration';
+import { mappingNotes, optionNotes, transformedSource } from './mappings.ts';
 import { MemoryStore, memoryConnection, sampleData } from './testing/memory-store.ts';
 
 const noLimits = { destinationFields: {} };
@@ -88,5 +88,14 @@ describe('owner mappings', () => {
     expect((await source.readByIds?.('coupons', [staff.id]))?.[0]?.enabled).toBe(false);
     // A destination that holds every limit gets every coupon as it is.
     expect(transformedSource(connection, {}, { destinationFields: {} })).toBe(connection);
+  });
+});
+
+describe('the options line of the report', () => {
+  it('names every option once any differs from its default, and says nothing for the defaults', () => {
+    expect(optionNotes(optionsOf({}))).toEqual([]);
+    expect(optionNotes(optionsOf({ keepSlugs: false, notifyCustomers: true }))).toEqual([
+      'Options you chose: Create 301 redirects from the old addresses: yes; Keep order numbers: yes; Keep product and category URL slugs: no; Notify customers: yes.',
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import type {
 } from '@replatform/connectors/kit/contract';
 import { hasValue } from '@replatform/connectors/kit/fields';
 import {
+  defaultMigrationOptions,
   migrationOptionNames,
   migrationOptionTexts,
   orderStatusChanges,
@@ -149,8 +150,13 @@ export function transformedSource(
 }
 
 /** The owner's mappings in words, one line each, for the run's report. */
-/** The owner's additional options, in one line of the report. */
+/**
+ * The owner's additional options, in one line of the report, when any differs from its default
+ * (the detail page lists them all either way).
+ */
 export function optionNotes(options: Required<MigrationOptions>): string[] {
+  if (migrationOptionNames.every((option) => options[option] === defaultMigrationOptions[option]))
+    return [];
   const parts = migrationOptionNames.map(
     (option) => `${migrationOptionTexts[option].label}: ${options[option] ? 'yes' : 'no'}`,
   );
