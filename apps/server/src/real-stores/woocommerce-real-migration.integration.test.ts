@@ -14,6 +14,7 @@ import {
   storedMediaCount,
   type RealStore,
 } from '@replatform/connectors/woocommerce/real-store/real-stores';
+import { WooRest } from '@replatform/connectors/woocommerce/real-store/store-rest';
 import { withWordPress } from '@replatform/connectors/woocommerce/real-store/wordpress-password';
 import { wooCommerceConnector } from '@replatform/connectors/woocommerce/woocommerce';
 import type { Db } from '@replatform/db/database';
@@ -21,6 +22,7 @@ import { EngineRepository } from '@replatform/db/engine-repository';
 import { MigrationsRepository } from '@replatform/db/migrations-repository';
 import { openTestDatabase } from '@replatform/db/test-databases';
 import { executeMigration, type ExecuteResult } from '@replatform/engine/execute';
+import { executeUndo } from '@replatform/engine/undo';
 import { redirectMap } from '@replatform/engine/redirect-map';
 import { defaultRetryPolicy } from '@replatform/engine/retry';
 import { verifyMigration } from '@replatform/engine/verification';
@@ -84,6 +86,9 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
     let migrationId: string;
     let first: ExecuteResult;
     let afterFirst: NativeSnapshot;
+    /** The destination as it was before the first run, for undo. */
+    let beforeFirst: NativeSnapshot;
+    let countsBefore: Record<string, number>;
     let counts: Record<string, number>;
 
     const side = () => ({
@@ -169,6 +174,8 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
         storeName: `${source.name} to ${destination.name}`,
       });
       migrationId = migration.id;
+      beforeFirst = await new NativeReader(http, destination).snapshot();
+      countsBefore = await storeCounts(destination);
       console.log(
         `Left out of the comparison as WooCommerce's own bookkeeping:\n${internalFields()
           .map((f) => `  ${f.entity}.${f.field}: ${f.reason}`)
@@ -282,6 +289,74 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
           expect(row.redirect, `${row.type} ${row.source_id}`).toMatch(/^(yes|no: same address)$/);
         } else expect(row.redirect, `${row.type} ${row.source_id}`).toMatch(/not published/);
       }
+    }, 1_800_000);
+
+    it('undoes the migration: the destination is as it was before the first run, but for the product the owner edited since, which is kept and named', async () => {
+      expect(first?.status, 'the first run completed').toBe('completed');
+      // The owner renames one product the migration created, in the store's own admin (API).
+      const created = (await repository.idMapPage(migrationId, 'products', null, 1000)).filter(
+        (r) => r.destinationId && !r.linked,
+      );
+      const edited = created[0]?.destinationId;
+      if (!edited) throw new Error('the run created no product');
+      await new WooRest(destination).call('PUT', `products/${edited}`, {
+        name: 'Renamed by the owner',
+      });
+      const started = Date.now();
+      const undone = await executeUndo({
+        repository,
+        migrationId,
+        destination: destinationSide(),
+      });
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(
+        `Undo '${source.name}' -> '${destination.name}': ${undone.status} in ${seconds} s ${JSON.stringify(undone.counts)}${undone.message ? ` (${undone.message})` : ''}`,
+      );
+      const rows = await repository.undoRecords(undone.runId);
+      const notRemoved = rows.filter((r) => r.outcome === 'kept' || r.outcome === 'failed');
+      console.log(
+        `Kept or not removed:\n${notRemoved.map((r) => `  ${r.entity} ${r.sourceId} ${r.outcome}: ${r.reason ?? ''}`).join('\n')}`,
+      );
+      expect(undone.status, undone.message).toBe('completed');
+      expect(rows.filter((r) => r.outcome === 'failed')).toEqual([]);
+      // Kept: the edited product (named with its changed field), and the files and terms it uses.
+      expect(
+        notRemoved.filter((r) => r.entity !== 'assets').map((r) => [r.entity, r.destinationId]),
+      ).toEqual([['products', edited]]);
+      expect(notRemoved.find((r) => r.entity === 'products')?.reason).toMatch(
+        /changed in your store since the migration wrote it \(.*name.*\)/,
+      );
+      // The store holds what it held before the first run, and the edited product with what it
+      // uses: nothing else the migration wrote is left, and nothing of the store's own is gone.
+      const after = await new NativeReader(http, destination).snapshot();
+      const keptProduct = after.products.find((p) => String(p.id) === edited);
+      expect(keptProduct?.name).toBe('Renamed by the owner');
+      const keptFiles = new Set(
+        ((keptProduct?.images as { id: number }[] | undefined) ?? []).map((i) => String(i.id)),
+      );
+      const keptTerms = new Set(
+        [
+          ...((keptProduct?.categories as { id: number }[] | undefined) ?? []),
+          ...((keptProduct?.tags as { id: number }[] | undefined) ?? []),
+          ...((keptProduct?.brands as { id: number }[] | undefined) ?? []),
+        ].map((t) => String(t.id)),
+      );
+      const changed = changedFields(beforeFirst, after).filter((line) => {
+        const [entity, id] = line.split(/[ .:[]/);
+        if (entity === 'products' && id === edited) return false;
+        if (entity === 'media' && keptFiles.has(id ?? '')) return false;
+        if (['categories', 'tags', 'brands'].includes(entity ?? '') && keptTerms.has(id ?? ''))
+          return false;
+        return true;
+      });
+      expect(changed, 'the destination differs from before the first run').toEqual([]);
+      const countsAfter = await storeCounts(destination);
+      console.log(
+        `Records stored before the first run ${JSON.stringify(countsBefore)}, after undo ${JSON.stringify(countsAfter)}`,
+      );
+      expect(countsAfter.orders).toBe(countsBefore.orders);
+      expect(countsAfter.customers).toBe(countsBefore.customers);
+      expect(countsAfter.products).toBe((countsBefore.products ?? 0) + 1);
     }, 1_800_000);
   });
 }
