@@ -77,6 +77,8 @@ export interface UndoRecord {
   destinationId: string;
   outcome: UndoOutcome;
   reason?: string | null;
+  /** A record left in the store: the records it uses ([entity, destination id]), kept with it. */
+  refs?: readonly (readonly [string, string])[] | undefined;
 }
 
 export interface RunWaiting {
@@ -1191,6 +1193,7 @@ export class EngineRepository {
               destination_id: r.destinationId,
               outcome: r.outcome,
               reason: r.reason ?? null,
+              refs: r.refs?.length ? JSON.stringify(r.refs) : null,
               updated_at: now,
             })),
           )
@@ -1198,6 +1201,7 @@ export class EngineRepository {
             oc.columns(['run_id', 'entity', 'source_id']).doUpdateSet((eb) => ({
               outcome: eb.ref('excluded.outcome'),
               reason: eb.ref('excluded.reason'),
+              refs: eb.ref('excluded.refs'),
               updated_at: eb.ref('excluded.updated_at'),
             })),
           )
@@ -1226,7 +1230,7 @@ export class EngineRepository {
   async undoRecords(runId: string, limit?: number): Promise<UndoRecord[]> {
     let query = this.#k
       .selectFrom('engine_undo_records')
-      .select(['entity', 'source_id', 'destination_id', 'outcome', 'reason'])
+      .select(['entity', 'source_id', 'destination_id', 'outcome', 'reason', 'refs'])
       .where('run_id', '=', runId)
       .orderBy(
         sql`case outcome when 'failed' then 0 when 'kept' then 1 when 'gone' then 2 else 3 end`,
@@ -1241,6 +1245,7 @@ export class EngineRepository {
       destinationId: r.destination_id,
       outcome: r.outcome as UndoOutcome,
       reason: r.reason,
+      ...(r.refs ? { refs: JSON.parse(r.refs) as [string, string][] } : {}),
     }));
   }
 

@@ -283,6 +283,8 @@ export interface EngineUndoRecordsTable {
   /** removed | gone | kept | failed */
   outcome: string;
   reason: string | null;
+  /** A record left in the store: JSON [entity, destination id] pairs of the records it uses. */
+  refs: string | null;
   updated_at: string;
 }
 

@@ -104,14 +104,29 @@ describe.each(testDialects())('undo on %s', (dialect) => {
     const after = snapshot(destinationStore);
     expect(after.products?.filter(([id]) => id !== edited.id)).toEqual(linkedBefore.products);
     expect(destinationStore.records.products.get(edited.id)).toEqual(editedCopy);
-    for (const entity of entityTypes.filter((e) => e !== 'products'))
+    // The category the kept product is in stays with it, and that category's parent.
+    const category = editedCopy.categoryIds[0]!;
+    const parent = destinationStore.records.categories.get(category)?.parentId;
+    const stay = [category, ...(parent ? [parent] : [])].sort();
+    expect([...destinationStore.records.categories.keys()].sort()).toEqual(stay);
+    for (const entity of entityTypes.filter((e) => e !== 'products' && e !== 'categories'))
       expect(after[entity], entity).toEqual(linkedBefore[entity]);
 
     const rows = await repository.undoRecords(result.runId);
     const kept = rows.filter((r) => r.outcome === 'kept');
-    expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatchObject({ entity: 'products', destinationId: edited.id });
-    expect(kept[0]?.reason).toMatch(/changed in your store since the migration wrote it \(name\)/);
+    expect(kept.map((r) => [r.entity, r.destinationId]).sort()).toEqual(
+      [['products', edited.id], ...stay.map((id) => ['categories', id])].sort(),
+    );
+    expect(kept.find((r) => r.entity === 'products')?.reason).toMatch(
+      /changed in your store since the migration wrote it \(name\)/,
+    );
+    expect(kept.find((r) => r.destinationId === category)?.reason).toBe(
+      `Kept: the product ${edited.id} that stays in your store uses it.`,
+    );
+    if (parent)
+      expect(kept.find((r) => r.destinationId === parent)?.reason).toBe(
+        `Kept: the category ${category} that stays in your store uses it.`,
+      );
 
     // The id map keeps the changed record as the owner's, and the linked one; the rest is gone.
     expect(await repository.undoTotals(migrationId)).toEqual({});
@@ -222,9 +237,14 @@ describe.each(testDialects())('undo on %s', (dialect) => {
     expect(rows.find((r) => r.entity === 'orders')?.reason).toBe(
       'Kept: The platform cannot delete orders; cancel them in its admin.',
     );
-    // Orders are still there, so the customers and products they name stay too when the store
-    // refuses; here the memory store does not, so they went.
+    // The orders stay, and so do the customers and products they name.
     expect(destinationStore.records.orders.size).toBe(8);
+    for (const order of destinationStore.records.orders.values()) {
+      expect(destinationStore.records.customers.has(order.customerId!)).toBe(true);
+      for (const line of order.lines)
+        if (line.productId)
+          expect(destinationStore.records.products.has(line.productId)).toBe(true);
+    }
     expect(destinationStore.records.coupons.size).toBe(1);
     refuse = false;
     const again = await executeUndo({ repository, migrationId, destination: limited, retry: fast });

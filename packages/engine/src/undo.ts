@@ -13,6 +13,7 @@ import { pipeline, Readable } from 'node:stream';
 import { EngineError, fatalError } from './errors.ts';
 import type { StoreSide } from './migrate.ts';
 import { readPages } from './read-pages.ts';
+import { references } from './references.ts';
 import { singular } from './report.ts';
 import { defaultRetryPolicy, StoreWatch, type RetryPolicy, type StoreOutage } from './retry.ts';
 import { destinationNotes, differingFields, ignoredFields, namesField } from './verification.ts';
@@ -112,6 +113,25 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
     const e = (counts[row.entity] ??= { removed: 0, gone: 0, kept: 0, failed: 0 });
     e[row.outcome] += row.count;
   }
+  /**
+   * Records a record left in the store uses ('categories:12' -> 'product 128'): they stay too, so
+   * nothing left loses its category, customer or parent. Kept on the records themselves (refs), so
+   * a resumed undo knows them.
+   */
+  const needed = new Map<string, string>();
+  const hold = (
+    entity: string,
+    destinationId: string,
+    refs: readonly (readonly [string, string])[] | undefined,
+  ) => {
+    for (const [e, id] of refs ?? [])
+      if (!needed.has(`${e}:${id}`))
+        needed.set(`${e}:${id}`, `${singular[entity] ?? entity} ${destinationId}`);
+  };
+  for (const row of await repository.undoRecords(runId))
+    if (row.outcome === 'kept' || row.outcome === 'failed')
+      hold(row.entity, row.destinationId, row.refs);
+
   const record = async (rows: UndoRecord[]) => {
     if (options.signal?.aborted) throw new Interrupted();
     await repository.recordUndo(migrationId, runId, rows, options.fence);
@@ -189,7 +209,7 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
   /** Removes records in order, a batch at a time, keeping each outcome as it comes. */
   const removeAll = async (
     entity: EntityType,
-    victims: { sourceId: string; destinationId: string }[],
+    victims: { sourceId: string; destinationId: string; refs: [EntityType, string][] }[],
   ) => {
     for (let i = 0; i < victims.length; i += batchSize) {
       const part = victims.slice(i, i + batchSize);
@@ -202,10 +222,13 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
       await record(
         part.map((v, j) => {
           const o: RemoveOutcome | undefined = outcomes[j];
+          const left = !o || o.outcome === 'failed' || o.outcome === 'kept';
+          if (left) hold(entity, v.destinationId, v.refs);
           return {
             entity,
             sourceId: v.sourceId,
             destinationId: v.destinationId,
+            ...(left && v.refs.length ? { refs: v.refs } : {}),
             outcome: o?.outcome ?? 'failed',
             reason:
               o?.outcome === 'gone'
@@ -218,39 +241,45 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
   };
 
   const undoEntity = async (entity: EntityType) => {
-    const unsupported = capabilities.removeUnsupported?.[entity];
-    if (unsupported || !connection.remove) {
-      const reason = unsupported ?? 'The destination platform cannot delete these records.';
-      for (;;) {
-        const page = await repository.undoCandidates(migrationId, entity, runId, null, 500);
-        if (!page.length) return;
-        await record(
-          page.map((c) => ({
-            entity,
-            sourceId: c.sourceId,
-            destinationId: c.destinationId,
-            outcome: 'kept' as const,
-            reason: `Kept: ${reason}`,
-          })),
-        );
-      }
-    }
-    const victims: { sourceId: string; destinationId: string }[] = [];
+    // A type the platform cannot delete is still read: what its records use stays with them.
+    const unsupported =
+      capabilities.removeUnsupported?.[entity] ??
+      (connection.remove ? undefined : 'The destination platform cannot delete these records.');
+    const victims: { sourceId: string; destinationId: string; refs: [EntityType, string][] }[] = [];
     const parents = new Map<string, string | null>();
     const seen = new Set<string>();
+    const whoNeeds = (destinationId: string) => needed.get(`${entity}:${destinationId}`);
     const decide = async (
       found: { candidate: UndoCandidate; record: EntityRecord[EntityType] }[],
     ) => {
-      const why = await changes(entity, found);
+      const why = unsupported ? new Map<string, string | null>() : await changes(entity, found);
       const kept: UndoRecord[] = [];
       for (const { candidate, record: copy } of found) {
         seen.add(candidate.sourceId);
-        const reason = why.get(candidate.sourceId);
+        const refs = references(entity, copy);
+        const user = whoNeeds(candidate.destinationId);
+        const reason = unsupported
+          ? `Kept: ${unsupported}`
+          : user
+            ? `Kept: the ${user} that stays in your store uses it.`
+            : why.get(candidate.sourceId);
         if (reason) {
-          kept.push({ entity, ...candidate, outcome: 'kept', reason });
+          hold(entity, candidate.destinationId, refs);
+          kept.push({
+            entity,
+            sourceId: candidate.sourceId,
+            destinationId: candidate.destinationId,
+            outcome: 'kept',
+            reason,
+            ...(refs.length ? { refs } : {}),
+          });
           continue;
         }
-        victims.push({ sourceId: candidate.sourceId, destinationId: candidate.destinationId });
+        victims.push({
+          sourceId: candidate.sourceId,
+          destinationId: candidate.destinationId,
+          refs,
+        });
         if (trees.includes(entity))
           parents.set(
             candidate.destinationId,
@@ -314,6 +343,28 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
           reason: 'Already gone from your store.',
         })),
       );
+    }
+    // A record kept meanwhile may use others of its own kind (a parent, a linked product): those
+    // stay too, and so on up.
+    for (let moved = true; moved;) {
+      moved = false;
+      for (const victim of [...victims]) {
+        const user = whoNeeds(victim.destinationId);
+        if (!user) continue;
+        victims.splice(victims.indexOf(victim), 1);
+        hold(entity, victim.destinationId, victim.refs);
+        await record([
+          {
+            entity,
+            sourceId: victim.sourceId,
+            destinationId: victim.destinationId,
+            outcome: 'kept',
+            reason: `Kept: the ${user} that stays in your store uses it.`,
+            ...(victim.refs.length ? { refs: victim.refs } : {}),
+          },
+        ]);
+        moved = true;
+      }
     }
     if (trees.includes(entity)) {
       const order = deepestFirst(

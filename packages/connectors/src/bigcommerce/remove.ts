@@ -51,6 +51,11 @@ const failed = (destinationId: string, reason: string): RemoveOutcome => ({
   outcome: 'failed',
   reason,
 });
+const kept = (destinationId: string, reason: string): RemoveOutcome => ({
+  destinationId,
+  outcome: 'kept',
+  reason,
+});
 
 /** A destination id as BigCommerce's integer id; anything else the store cannot hold. */
 function idOf(destinationId: string): number | undefined {
@@ -467,9 +472,9 @@ async function removeAttributes(
     if (values.data.length) {
       const held = values.meta?.pagination?.total ?? values.data.length;
       settle(id, (d) =>
-        failed(
+        kept(
           d,
-          `customers this migration did not create still hold a value of the customer attribute "${names.get(id) ?? id}" (${held} value${held === 1 ? '' : 's'}), which deleting it would erase: it is kept; delete it under Settings > Customers > Customer attributes (or the account signup form) if you no longer need it`,
+          `customers staying in your store still hold a value of the customer attribute "${names.get(id) ?? id}" (${held} value${held === 1 ? '' : 's'}), which deleting it would erase: it is kept; delete it under Settings > Customers > Customer attributes (or the account signup form) if you no longer need it`,
         ),
       );
       continue;

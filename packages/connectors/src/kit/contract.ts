@@ -77,12 +77,13 @@ export interface AssetRecord {
 
 /**
  * How the removal of one record (or asset) a migration created ended: removed; gone (the store
- * no longer has it, so there was nothing to remove); or failed, with the reason in words a
+ * no longer has it, so there was nothing to remove); kept on purpose, with the reason (a term or
+ * file that a record staying in the store still uses); or failed, with the reason in words a
  * store owner understands.
  */
 export interface RemoveOutcome {
   destinationId: string;
-  outcome: 'removed' | 'gone' | 'failed';
+  outcome: 'removed' | 'gone' | 'kept' | 'failed';
   reason?: string;
 }
 

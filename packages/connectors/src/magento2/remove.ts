@@ -155,8 +155,8 @@ export async function removeTermAssets(
           }),
         );
         if (users.total_count > 0)
-          throw new Refused(
-            `kept: ${users.total_count} product(s) still use this value of the attribute '${term.code}' (${users.items
+          throw new Kept(
+            `${users.total_count} product(s) staying in your store still use this value of the attribute '${term.code}' (${users.items
               .map((p) => p.sku)
               .join(
                 ', ',
@@ -181,6 +181,8 @@ export function parseTerm(asset: AssetRecord): { code: string; optionId: string 
 
 /** A refusal decided here (not Magento's answer), with the reason for the owner. */
 class Refused extends Error {}
+/** Left in the store on purpose: something staying there still uses it. */
+class Kept extends Error {}
 
 type Removed = 'removed' | 'gone';
 
@@ -201,6 +203,7 @@ async function guarded(
         { status: error.status },
       );
     if (isStoreWide(error)) throw error;
+    if (error instanceof Kept) return { destinationId, outcome: 'kept', reason: error.message };
     if (error instanceof Refused)
       return { destinationId, outcome: 'failed', reason: error.message };
     const hint = entity === 'terms' ? undefined : refusedHints[entity];

@@ -275,8 +275,8 @@ export class Remover {
       if (used > 0)
         return {
           destinationId: id,
-          outcome: 'failed',
-          reason: `This ${kind} was created by the migration but ${used} product${used === 1 ? '' : 's'} the migration did not create use${used === 1 ? 's' : ''} it now, so it was kept. Delete it in the WordPress admin if it is no longer wanted.`,
+          outcome: 'kept',
+          reason: `This ${kind} was created by the migration, but ${used} product${used === 1 ? '' : 's'} staying in your store use${used === 1 ? 's' : ''} it, so it was kept. Delete it in the WordPress admin if it is no longer wanted.`,
         };
       return removed.get(id) ?? { destinationId: id, outcome: 'gone' };
     });
@@ -305,8 +305,8 @@ export class Remover {
       if (used > 0)
         kept.set(id, {
           destinationId: id,
-          outcome: 'failed',
-          reason: `This store-wide attribute was created by the migration but products the migration did not create use it now, so it was kept. Delete it under Products > Attributes if it is no longer wanted.`,
+          outcome: 'kept',
+          reason: `This store-wide attribute was created by the migration, but products staying in your store use it, so it was kept. Delete it under Products > Attributes if it is no longer wanted.`,
         });
       else free.push(id);
     }

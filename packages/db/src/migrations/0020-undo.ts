@@ -6,7 +6,8 @@ import type { Kysely, Migration } from 'kysely';
  *   ended: removed, gone (the store no longer had it), kept (the owner changed it since, or the
  *   platform cannot delete it) or failed, with the reason. An undo run resumes by taking the
  *   id-map rows it has no record for yet. Assets are kept under entity 'assets' with their kind
- *   and key as the source id;
+ *   and key as the source id. A record left in the store keeps, in `refs`, the records it uses
+ *   (JSON [entity, destination id] pairs), which the undo then leaves too, also after a resume;
  * - `engine_assets.owner_entity`/`owner_id`: the record whose write stored a file or term, so an
  *   undo keeps what a record it keeps (the owner changed it since) still shows.
  */
@@ -23,6 +24,7 @@ export const undoRecords: Migration = {
       .addColumn('destination_id', 'text', (c) => c.notNull())
       .addColumn('outcome', 'text', (c) => c.notNull())
       .addColumn('reason', 'text')
+      .addColumn('refs', 'text')
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('engine_undo_records_pk', ['run_id', 'entity', 'source_id'])
       .execute();

@@ -67,7 +67,13 @@ export async function presentUndo(
     finishedAt: live ? null : (ownRun?.finishedAt ?? job.updatedAt),
     ...(message ? { message } : {}),
     entities,
-    records: records.map((r) => ({ ...r, reason: r.reason ?? null })),
+    records: records.map((r) => ({
+      entity: r.entity,
+      sourceId: r.sourceId,
+      destinationId: r.destinationId,
+      outcome: r.outcome,
+      reason: r.reason ?? null,
+    })),
   };
 }
 
