@@ -293,6 +293,22 @@ function entryFromRow(
   };
 }
 
+function undoCandidateOf(r: {
+  source_id: string;
+  destination_id: string | null;
+  source_fields: string | null;
+  reason: string | null;
+  updated_at: string;
+}): UndoCandidate {
+  return {
+    sourceId: r.source_id,
+    destinationId: r.destination_id ?? '',
+    sourceFields: r.source_fields,
+    reason: r.reason,
+    writtenAt: r.updated_at,
+  };
+}
+
 function runKindOf(kind: string): RunKind {
   return kind === 'demo' || kind === 'undo' ? kind : 'migration';
 }
@@ -1065,34 +1081,13 @@ export class EngineRepository {
     after: string | null,
     limit: number,
   ): Promise<UndoCandidate[]> {
-    let query = this.#k
-      .selectFrom('engine_id_map as m')
-      .select(['m.source_id', 'm.destination_id', 'm.source_fields', 'm.reason', 'm.updated_at'])
-      .where('m.migration_id', '=', migrationId)
-      .where('m.entity', '=', entity)
-      .where('m.created', '=', 1)
-      .where('m.linked', '=', 0)
-      .where('m.destination_id', 'is not', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('engine_undo_records as u')
-              .select('u.source_id')
-              .where('u.run_id', '=', runId)
-              .whereRef('u.entity', '=', 'm.entity')
-              .whereRef('u.source_id', '=', 'm.source_id'),
-          ),
-        ),
-      );
+    let query = this.#undoCandidateQuery(migrationId, entity, runId).where(
+      'm.destination_id',
+      'is not',
+      null,
+    );
     if (after !== null) query = query.where('m.source_id', '>', after);
-    const rows = await query.orderBy('m.source_id').limit(limit).execute();
-    return rows.map((r) => ({
-      sourceId: r.source_id,
-      destinationId: r.destination_id ?? '',
-      sourceFields: r.source_fields,
-      reason: r.reason,
-      writtenAt: r.updated_at,
-    }));
+    return (await query.orderBy('m.source_id').limit(limit).execute()).map(undoCandidateOf);
   }
 
   /** Of these destination ids, the undo candidates (see undoCandidates) they belong to. */
@@ -1104,36 +1099,34 @@ export class EngineRepository {
   ): Promise<UndoCandidate[]> {
     const found: UndoCandidate[] = [];
     for (const part of chunks([...new Set(destinationIds)], IN_CHUNK)) {
-      const rows = await this.#k
-        .selectFrom('engine_id_map as m')
-        .select(['m.source_id', 'm.destination_id', 'm.source_fields', 'm.reason', 'm.updated_at'])
-        .where('m.migration_id', '=', migrationId)
-        .where('m.entity', '=', entity)
-        .where('m.created', '=', 1)
-        .where('m.linked', '=', 0)
+      const rows = await this.#undoCandidateQuery(migrationId, entity, runId)
         .where('m.destination_id', 'in', part)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('engine_undo_records as u')
-                .select('u.source_id')
-                .where('u.run_id', '=', runId)
-                .whereRef('u.entity', '=', 'm.entity')
-                .whereRef('u.source_id', '=', 'm.source_id'),
-            ),
-          ),
-        )
         .execute();
-      for (const r of rows)
-        found.push({
-          sourceId: r.source_id,
-          destinationId: r.destination_id ?? '',
-          sourceFields: r.source_fields,
-          reason: r.reason,
-          writtenAt: r.updated_at,
-        });
+      found.push(...rows.map(undoCandidateOf));
     }
     return found;
+  }
+
+  /** Id-map rows the migration created, not the merchant's, that the undo run has no record of. */
+  #undoCandidateQuery(migrationId: string, entity: string, runId: string) {
+    return this.#k
+      .selectFrom('engine_id_map as m')
+      .select(['m.source_id', 'm.destination_id', 'm.source_fields', 'm.reason', 'm.updated_at'])
+      .where('m.migration_id', '=', migrationId)
+      .where('m.entity', '=', entity)
+      .where('m.created', '=', 1)
+      .where('m.linked', '=', 0)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('engine_undo_records as u')
+              .select('u.source_id')
+              .where('u.run_id', '=', runId)
+              .whereRef('u.entity', '=', 'm.entity')
+              .whereRef('u.source_id', '=', 'm.source_id'),
+          ),
+        ),
+      );
   }
 
   /** Records per entity an undo would look at: created by the migration, not the merchant's. */

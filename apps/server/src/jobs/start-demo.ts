@@ -85,9 +85,26 @@ export async function startDemoMigration(
       `Your account has run ${limits.perDay} free demo migrations in the last 24 hours, the most it may. Try again tomorrow, or pay and run the full migration.`,
     );
 
+  return queueSideRun(engine, migration, 'demo', {
+    what: 'the demo',
+    busy: 'The migration itself is running; a demo is for before it starts.',
+  });
+}
+
+/**
+ * Queues a run beside the migration's own (a demo or an undo), which leaves the migration's row as
+ * it is: the live job of the same kind is answered as it is; another live job is refused with
+ * `busy`.
+ */
+export async function queueSideRun(
+  engine: EngineServices,
+  migration: StoredMigration,
+  kind: 'demo' | 'undo',
+  words: { what: string; busy: string },
+): Promise<EngineJob> {
   const pinnedTo = engine.pinFor(migration);
   const started = await engine.jobs.startJob({
-    kind: 'demo',
+    kind,
     migrationId: migration.id,
     userId: migration.userId,
     unlimited: true,
@@ -104,15 +121,11 @@ export async function startDemoMigration(
     throw new ApiError(
       409,
       'conflict',
-      'The migration changed while the demo was being started. Reload and try again.',
+      `The migration changed while ${words.what} was being started. Reload and try again.`,
     );
   if (started.outcome === 'already_running') {
-    if (started.job.kind === 'demo') return started.job;
-    throw new ApiError(
-      409,
-      'migration_running',
-      'The migration itself is running; a demo is for before it starts.',
-    );
+    if (started.job.kind === kind) return started.job;
+    throw new ApiError(409, 'migration_running', words.busy);
   }
   engine.runner.wake();
   return started.job;

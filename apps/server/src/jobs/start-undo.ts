@@ -5,7 +5,11 @@ import type { StoredMigration } from '@replatform/db/migrations-repository';
 import type { CurrentUser } from '../auth/require-user.ts';
 import { ApiError } from '../http/errors.ts';
 import type { EngineServices } from './engine-services.ts';
+import { queueSideRun } from './start-demo.ts';
 import { DEMO_SANDBOX_ONLY } from './start-migration.ts';
+
+const UNDO_WHILE_RUNNING =
+  'The migration is running. Undo is for a migration that has completed or failed.';
 
 /**
  * Why an undo cannot start now, or undefined when it can: only a completed or failed migration
@@ -21,7 +25,7 @@ export async function undoUnavailable(
     return {
       status: 409,
       code: 'migration_running',
-      message: 'The migration is running. Undo is for a migration that has completed or failed.',
+      message: UNDO_WHILE_RUNNING,
     };
   if (!['completed', 'failed'].includes(normaliseStatus(migration.status)))
     return {
@@ -65,35 +69,8 @@ export async function startUndo(
   if (user.isDemo && !engine.isSandbox(migration))
     throw new ApiError(403, 'demo_sandbox_only', DEMO_SANDBOX_ONLY);
 
-  const pinnedTo = engine.pinFor(migration);
-  const started = await engine.jobs.startJob({
-    kind: 'undo',
-    migrationId: migration.id,
-    userId: migration.userId,
-    unlimited: true,
-    expectedVersion: migration.version,
-    lifecycle: {
-      status: migration.status,
-      currentStep: migration.currentStep,
-      completedAt: migration.completedAt,
-    },
-    pinnedTo,
-    ...engine.runner.queueing(pinnedTo),
+  return queueSideRun(engine, migration, 'undo', {
+    what: 'the undo',
+    busy: UNDO_WHILE_RUNNING,
   });
-  if (started.outcome === 'changed')
-    throw new ApiError(
-      409,
-      'conflict',
-      'The migration changed while the undo was being started. Reload and try again.',
-    );
-  if (started.outcome === 'already_running') {
-    if (started.job.kind === 'undo') return started.job;
-    throw new ApiError(
-      409,
-      'migration_running',
-      'The migration is running. Undo is for a migration that has completed or failed.',
-    );
-  }
-  engine.runner.wake();
-  return started.job;
 }

@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { undoMigrationSchema } from '@replatform/contracts/undo-migration';
 import { apiRequest } from '../../lib/api-client.ts';
+import { usePolledRun } from '../../lib/polled-run.ts';
 import { notificationsQueryKey } from '../../lib/query-keys.ts';
 
 const undoKey = (id: string) => ['migrations', id, 'undo'] as const;
@@ -11,25 +11,11 @@ const undoKey = (id: string) => ['migrations', id, 'undo'] as const;
  * every 2 s while it runs; its end raises a notification, fetched at once.
  */
 export function useUndo(id: string) {
-  const queryClient = useQueryClient();
-  const state = useQuery({
-    queryKey: undoKey(id),
-    queryFn: () =>
-      apiRequest(`/api/migrations/${encodeURIComponent(id)}/undo`, undoMigrationSchema),
-    refetchInterval: (query) => {
-      const state = query.state.data?.state;
-      return state === 'queued' || state === 'running' ? 2000 : false;
-    },
-  });
-  const current = state.data?.state;
-  const seen = useRef(current);
-  useEffect(() => {
-    const before = seen.current;
-    seen.current = current;
-    if ((before === 'queued' || before === 'running') && before !== current)
-      void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
-  }, [current, queryClient]);
-  return state;
+  return usePolledRun(
+    undoKey(id),
+    `/api/migrations/${encodeURIComponent(id)}/undo`,
+    undoMigrationSchema,
+  );
 }
 
 /** POST /api/migrations/{id}/undo with the store name typed to confirm. */

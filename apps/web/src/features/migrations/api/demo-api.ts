@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { demoMigrationSchema } from '@replatform/contracts/demo-migration';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { usePolledRun } from '../../../lib/polled-run.ts';
 import { notificationsQueryKey } from '../../../lib/query-keys.ts';
 
 const demoKey = (id: string) => ['migrations', id, 'demo'] as const;
@@ -11,25 +11,11 @@ const demoKey = (id: string) => ['migrations', id, 'demo'] as const;
  * its end raises a notification, fetched at once.
  */
 export function useDemoMigration(id: string) {
-  const queryClient = useQueryClient();
-  const state = useQuery({
-    queryKey: demoKey(id),
-    queryFn: () =>
-      apiRequest(`/api/migrations/${encodeURIComponent(id)}/demo`, demoMigrationSchema),
-    refetchInterval: (query) => {
-      const state = query.state.data?.state;
-      return state === 'queued' || state === 'running' ? 2000 : false;
-    },
-  });
-  const current = state.data?.state;
-  const seen = useRef(current);
-  useEffect(() => {
-    const before = seen.current;
-    seen.current = current;
-    if ((before === 'queued' || before === 'running') && before !== current)
-      void queryClient.invalidateQueries({ queryKey: notificationsQueryKey });
-  }, [current, queryClient]);
-  return state;
+  return usePolledRun(
+    demoKey(id),
+    `/api/migrations/${encodeURIComponent(id)}/demo`,
+    demoMigrationSchema,
+  );
 }
 
 /** POST /api/migrations/{id}/demo: starts a free demo migration (refused past its limits). */
