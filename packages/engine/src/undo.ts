@@ -50,6 +50,9 @@ export interface UndoResult {
   counts: UndoCounts;
 }
 
+const GONE = 'Already gone from your store.';
+const usedBy = (user: string) => `Kept: the ${user} that stays in your store uses it.`;
+
 /** The entity name undo records of files and terms are kept under. */
 export const ASSETS = 'assets';
 
@@ -81,10 +84,11 @@ function deepestFirst(ids: readonly string[], parents: Map<string, string | null
 /**
  * Undoes a migration at the destination: removes exactly the records it created (the id map's
  * rows it created and did not link to the merchant's own), never one the owner changed since it
- * was written (its copy differs from what the last verification noted of it, or the store's time
- * of change is later than the write) — those are kept, named with the fields that changed, and
- * become the owner's. Records go in reverse dependency order (reviews and orders first, a child
- * category before its parent), then the files and terms stored only for them. Every record's
+ * was written (its copy differs from the note kept when it was written, or the store's time of
+ * change is later than the write) — those are kept, named with the fields that changed, and
+ * become the owner's, with what they use. Records go in reverse dependency order (reviews and
+ * orders first, a child category before its parent), then the files, terms and redirects stored
+ * only for them. Every record's
  * outcome is kept as it happens, so an interrupted undo carries on where it stopped; at the end
  * the id map forgets what was removed, so a later migration writes it afresh.
  */
@@ -109,10 +113,10 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
   }
   const runId = run.id;
   const counts: UndoCounts = {};
-  for (const row of await repository.undoCounts(runId)) {
-    const e = (counts[row.entity] ??= { removed: 0, gone: 0, kept: 0, failed: 0 });
-    e[row.outcome] += row.count;
-  }
+  const tally = (entity: string, outcome: UndoOutcome, n = 1) => {
+    (counts[entity] ??= { removed: 0, gone: 0, kept: 0, failed: 0 })[outcome] += n;
+  };
+  for (const row of await repository.undoCounts(runId)) tally(row.entity, row.outcome, row.count);
   /**
    * Records a record left in the store uses ('categories:12' -> 'product 128'): they stay too, so
    * nothing left loses its category, customer or parent. Kept on the records themselves (refs), so
@@ -135,10 +139,7 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
   const record = async (rows: UndoRecord[]) => {
     if (options.signal?.aborted) throw new Interrupted();
     await repository.recordUndo(migrationId, runId, rows, options.fence);
-    for (const row of rows) {
-      const e = (counts[row.entity] ??= { removed: 0, gone: 0, kept: 0, failed: 0 });
-      e[row.outcome] += 1;
-    }
+    for (const row of rows) tally(row.entity, row.outcome);
     options.onProgress?.(counts);
   };
 
@@ -232,7 +233,7 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
             outcome: o?.outcome ?? 'failed',
             reason:
               o?.outcome === 'gone'
-                ? 'Already gone from your store.'
+                ? GONE
                 : (o?.reason ?? (o ? null : 'The store gave no answer for it.')),
           };
         }),
@@ -261,7 +262,7 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
         const reason = unsupported
           ? `Kept: ${unsupported}`
           : user
-            ? `Kept: the ${user} that stays in your store uses it.`
+            ? usedBy(user)
             : why.get(candidate.sourceId);
         if (reason) {
           hold(entity, candidate.destinationId, refs);
@@ -340,7 +341,7 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
           sourceId: c.sourceId,
           destinationId: c.destinationId,
           outcome: 'gone' as const,
-          reason: 'Already gone from your store.',
+          reason: GONE,
         })),
       );
     }
@@ -359,7 +360,7 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
             sourceId: victim.sourceId,
             destinationId: victim.destinationId,
             outcome: 'kept',
-            reason: `Kept: the ${user} that stays in your store uses it.`,
+            reason: usedBy(user),
             ...(victim.refs.length ? { refs: victim.refs } : {}),
           },
         ]);
@@ -410,19 +411,25 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
         ? `Kept: ${plural(stillShown, 'record')} the migration wrote ${stillShown === 1 ? 'is' : 'are'} still in your store and may use it.`
         : null;
     };
-    const kept = open.filter((a) => keep(a));
+    const decided = open.map((asset) => ({ asset, kept: keep(asset) }));
     await record(
-      kept.map((a) => ({
-        entity: ASSETS,
-        sourceId: `${a.kind}:${a.key}`,
-        destinationId: a.destinationId,
-        outcome: 'kept' as const,
-        reason: keep(a),
-      })),
+      decided.flatMap(({ asset: a, kept }) =>
+        kept
+          ? [
+              {
+                entity: ASSETS,
+                sourceId: `${a.kind}:${a.key}`,
+                destinationId: a.destinationId,
+                outcome: 'kept' as const,
+                reason: kept,
+              },
+            ]
+          : [],
+      ),
     );
-    const victims = open
-      .filter((a) => !keep(a))
-      .map((a): AssetRecord => ({
+    const victims = decided
+      .filter(({ kept }) => !kept)
+      .map(({ asset: a }): AssetRecord => ({
         kind: a.kind as AssetRecord['kind'],
         key: a.key,
         destinationId: a.destinationId,
@@ -436,10 +443,7 @@ export async function executeUndo(options: UndoOptions): Promise<UndoResult> {
           sourceId: `${a.kind}:${a.key}`,
           destinationId: a.destinationId,
           outcome: outcomes[j]?.outcome ?? 'failed',
-          reason:
-            outcomes[j]?.outcome === 'gone'
-              ? 'Already gone from your store.'
-              : (outcomes[j]?.reason ?? null),
+          reason: outcomes[j]?.outcome === 'gone' ? GONE : (outcomes[j]?.reason ?? null),
         })),
       );
     }

@@ -13,6 +13,7 @@ import { notFound } from '../../http/errors.ts';
 import type { EngineServices } from '../../jobs/engine-services.ts';
 import { startDemoMigration, type DemoLimits } from '../../jobs/start-demo.ts';
 import { presentVerification } from './get-verification.ts';
+import { sideRunState } from './side-run.ts';
 
 /** Records of a demo listed with their links (a demo moves a few of each type). */
 const LISTED = 200;
@@ -43,16 +44,7 @@ export async function presentDemo(
       verification: null,
       records: [],
     };
-  // The job's run is the newest demo run made since the job was queued.
-  const ownRun = run && run.startedAt >= job.createdAt ? run : undefined;
-  const live = job.state === 'queued' || job.state === 'running';
-  const state: DemoMigration['state'] = live
-    ? ownRun
-      ? 'running'
-      : 'queued'
-    : ownRun?.status === 'completed'
-      ? 'completed'
-      : 'failed';
+  const { ownRun, live, state } = sideRunState(job, run);
   const entities: DemoMigration['entities'] = {};
   if (ownRun?.stats)
     for (const [entity, s] of Object.entries(ownRun.stats))

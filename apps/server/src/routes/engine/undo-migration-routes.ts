@@ -11,6 +11,7 @@ import { requireUser } from '../../auth/require-user.ts';
 import { notFound } from '../../http/errors.ts';
 import type { EngineServices } from '../../jobs/engine-services.ts';
 import { startUndo, undoUnavailable } from '../../jobs/start-undo.ts';
+import { sideRunState } from './side-run.ts';
 
 /** Records of an undo listed in its answer (those not removed first); the CSV has them all. */
 const LISTED = 200;
@@ -34,15 +35,7 @@ export async function presentUndo(
   };
   if (!job)
     return { ...base, state: 'none', startedAt: null, finishedAt: null, entities: {}, records: [] };
-  const ownRun = run && run.startedAt >= job.createdAt ? run : undefined;
-  const live = job.state === 'queued' || job.state === 'running';
-  const state: UndoMigration['state'] = live
-    ? ownRun
-      ? 'running'
-      : 'queued'
-    : ownRun?.status === 'completed'
-      ? 'completed'
-      : 'failed';
+  const { ownRun, live, state } = sideRunState(job, run);
   const entities: UndoMigration['entities'] = {};
   if (ownRun) {
     for (const row of await engine.repository.undoCounts(ownRun.id)) {
