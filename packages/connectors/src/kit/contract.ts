@@ -100,6 +100,37 @@ export interface IdMap {
   asset?(kind: AssetRecord['kind'], key: string): string | undefined;
 }
 
+/**
+ * A value a store gives its records, as the canonical model holds it ('' for the store's default
+ * group or standard tax class) and as the store's owner sees it named.
+ */
+export interface StoreValue {
+  value: string;
+  label: string;
+}
+
+/** One of a store's own lists of values (StoreValues). */
+export interface StoreValueList {
+  /** Every value the store has, its default ('') first. */
+  values: StoreValue[];
+  /**
+   * True when a write that names a value the store does not have creates it (Magento's customer
+   * groups and product tax classes); false when the store then falls back to its default.
+   */
+  createsMissing: boolean;
+}
+
+/**
+ * The store's own lists of values an owner maps between stores on the "Map fields" panel. A list
+ * is absent where the platform has no such values or its API gives no list of them.
+ */
+export interface StoreValues {
+  /** Customer groups or roles (Customer.group). */
+  customerGroups?: StoreValueList;
+  /** Tax classes (Product.taxClass, variants', order lines' and fees' taxClass). */
+  taxClasses?: StoreValueList;
+}
+
 export interface CheckResult {
   ok: true;
   /** The store's name as the platform reports it. */
@@ -368,6 +399,11 @@ export interface Connection {
    * are removed by removeAssets as kind 'redirect' with their destinationId.
    */
   writeRedirects?(redirects: readonly Redirect[]): Promise<RedirectOutcome[]>;
+  /**
+   * The store's customer groups and tax classes (StoreValues), read from the store itself, so the
+   * owner can map a source's values to the destination's before a run.
+   */
+  storeValues?(): Promise<StoreValues>;
   /** Rate-limit use so far, when the platform publishes a limit the connection paces itself to. */
   rateUsage?(): RateUsage;
   /** What the transport did since the connection opened (requests, failures, recoveries). */
