@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currencyMappingSchema, valueMapSchema } from './value-mappings.ts';
 
 /** The four platforms, each usable as source and as destination. */
 export const platforms = ['magento2', 'shopify', 'woocommerce', 'bigcommerce'] as const;
@@ -190,11 +191,16 @@ export const orderStatusLabels: Record<OrderStatusName, string> = {
 };
 
 /**
- * The owner's mappings of values between the stores, chosen on Select Data: each order status
- * to the one its orders get at the destination. A status not named keeps its own.
+ * The owner's mappings of values between the stores, chosen on Select Data's "Map fields" panel:
+ * each order status to the one its orders get at the destination, each customer group and tax
+ * class of the source to the destination's (a value not named keeps its own), and what happens to
+ * amounts when the destination sells in another currency (value-mappings.ts).
  */
 export const fieldMappingsSchema = z.strictObject({
   orderStatuses: z.partialRecord(z.enum(orderStatusNames), z.enum(orderStatusNames)).optional(),
+  customerGroups: valueMapSchema.optional(),
+  taxClasses: valueMapSchema.optional(),
+  currency: currencyMappingSchema.optional(),
 });
 export type FieldMappings = z.infer<typeof fieldMappingsSchema>;
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Coupon } from '@replatform/canonical/coupon';
+import type { Customer } from '@replatform/canonical/customer';
+import type { Product } from '@replatform/canonical/product';
 import { orderStatuses } from '@replatform/canonical/order';
 import { optionsOf, orderStatusNames } from '@replatform/contracts/migration';
 import { mappingNotes, optionNotes, transformedSource } from './mappings.ts';
@@ -43,6 +45,64 @@ describe('owner mappings', () => {
     expect(
       mappingNotes({ orderStatuses: { failed: 'cancelled', 'on-hold': 'processing' } }),
     ).toEqual(['Order statuses mapped as you chose: On hold → Processing, Failed → Cancelled.']);
+  });
+
+  it('map customer groups and tax classes, keeping values the owner did not name', async () => {
+    const data = sampleData({ products: 2, customers: 3, orders: 1 });
+    const [wholesale, retail, plain] = data.customers as [Customer, Customer, Customer];
+    wholesale.group = 'wholesale_customer';
+    retail.group = 'constructor';
+    plain.group = '';
+    const [reduced, standard] = data.products as [Product, Product];
+    reduced.taxClass = 'reduced-rate';
+    reduced.variants[0]!.taxClass = 'zero-rate';
+    standard.taxClass = '';
+    const order = data.orders[0]!;
+    order.lines[0]!.taxClass = 'reduced-rate';
+    const { connection } = memoryConnection(MemoryStore.seeded(data));
+    const mappings = {
+      customerGroups: { wholesale_customer: 'Wholesale', '': '' },
+      taxClasses: { 'reduced-rate': 'Reduced', 'zero-rate': '' },
+    };
+    const mapped = transformedSource(connection, mappings, noLimits);
+    const customers = [];
+    for await (const page of mapped.read('customers', null)) customers.push(...page.records);
+    expect(customers.map((c) => c.group)).toEqual(['Wholesale', 'constructor', '']);
+    const [product] = (await mapped.readByIds?.('products', [reduced.id])) ?? [];
+    expect(product?.taxClass).toBe('Reduced');
+    expect(product?.variants[0]?.taxClass).toBe('');
+    const [mappedOrder] = (await mapped.readByIds?.('orders', [order.id])) ?? [];
+    expect(mappedOrder?.lines[0]?.taxClass).toBe('Reduced');
+    expect(mappingNotes(mappings)).toEqual([
+      "Customer groups mapped as you chose: 'wholesale_customer' → 'Wholesale'.",
+      "Tax classes mapped as you chose: 'reduced-rate' → 'Reduced', 'zero-rate' → the standard class.",
+    ]);
+  });
+
+  it('convert every amount at the rate the owner entered, or keep the currency and say so', async () => {
+    const data = sampleData({ products: 1, customers: 1, orders: 1 });
+    const product = data.products[0]!;
+    product.variants[0]!.price = { amount: 1999, currency: 'USD' };
+    const order = data.orders[0]!;
+    const { connection } = memoryConnection(MemoryStore.seeded(data));
+    const convert = { from: 'USD', to: 'JPY', mode: 'convert' as const, rate: '150.5' };
+    const mapped = transformedSource(connection, { currency: convert }, noLimits);
+    const [converted] = (await mapped.readByIds?.('products', [product.id])) ?? [];
+    // 19.99 USD at 150.5 is 3008.495 yen, rounded to 3008 (yen have no minor unit).
+    expect(converted?.variants[0]?.price).toEqual({ amount: 3008, currency: 'JPY' });
+    const [convertedOrder] = (await mapped.readByIds?.('orders', [order.id])) ?? [];
+    expect(convertedOrder?.currency).toBe('JPY');
+    expect(convertedOrder?.grandTotal).toEqual({
+      amount: Math.round((order.grandTotal.amount / 100) * 150.5),
+      currency: 'JPY',
+    });
+    expect(JSON.stringify(convertedOrder)).not.toContain('"USD"');
+    expect(mappingNotes({ currency: convert })).toEqual([
+      'Amounts in USD converted to JPY at 150.5 JPY for 1 USD.',
+    ]);
+    const keep = { from: 'USD', to: 'EUR', mode: 'keep' as const };
+    expect(transformedSource(connection, { currency: keep }, noLimits)).toBe(connection);
+    expect(mappingNotes({ currency: keep })[0]).toMatch(/^Orders keep their own currency \(USD\)/);
   });
 
   it('switch off a coupon whose limits the destination cannot all hold, and say why', async () => {

@@ -1,6 +1,9 @@
 import type { Coupon } from '@replatform/canonical/coupon';
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
+import type { Customer } from '@replatform/canonical/customer';
+import { currencyExponent, type Money } from '@replatform/canonical/money';
 import type { Order } from '@replatform/canonical/order';
+import type { Product } from '@replatform/canonical/product';
 import type {
   Capabilities,
   Checkpoint,
@@ -17,6 +20,14 @@ import {
   type FieldMappings,
   type MigrationOptions,
 } from '@replatform/contracts/migration';
+import {
+  currencyText,
+  valueChanges,
+  valueListNames,
+  valueListTexts,
+  valueText,
+  type ValueMap,
+} from '@replatform/contracts/value-mappings';
 
 /** What the engine makes of a source record before anything else sees it, with why. */
 interface Transformed<E extends EntityType> {
@@ -27,15 +38,84 @@ interface Transformed<E extends EntityType> {
 
 type Transform = <E extends EntityType>(entity: E, record: EntityRecord[E]) => Transformed<E>;
 
+/** Units of `to` for an amount in `from` at `rate`, rounded half away from zero. */
+function converted(money: Money, to: string, rate: number): Money {
+  const value =
+    (money.amount / 10 ** currencyExponent(money.currency)) * rate * 10 ** currencyExponent(to);
+  return { amount: Math.sign(value) * Math.round(Math.abs(value) + 1e-9), currency: to };
+}
+
+const isMoney = (value: object): value is Money =>
+  Object.keys(value).length === 2 &&
+  typeof (value as Money).amount === 'number' &&
+  typeof (value as Money).currency === 'string';
+
+/**
+ * The record with every amount in `from` converted to `to` (prices, sale prices, order lines,
+ * totals, refunds, coupon amounts) and every `currency` naming `from` renamed, at any depth.
+ */
+function inCurrency<T>(value: T, from: string, to: string, rate: number): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => inCurrency(v, from, to, rate)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  if (isMoney(value)) return (value.currency === from ? converted(value, to, rate) : value) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [
+      key,
+      key === 'currency' && v === from ? to : inCurrency(v, from, to, rate),
+    ]),
+  ) as T;
+}
+
+/** A value through the owner's map; a value not in it keeps its own. */
+const mapped = (map: ValueMap, value: string) =>
+  (Object.hasOwn(map, value) ? map[value] : value) ?? value;
+
 /** The owner's mappings as a transform, or null when they change nothing at all. */
 function mappingTransform(mappings: FieldMappings): Transform | null {
   const statuses = new Map(orderStatusChanges(mappings).map(({ from, to }) => [from, to]));
-  if (!statuses.size) return null;
-  return (entity, record) => {
-    if (entity !== 'orders') return { record };
-    const order = record as Order;
-    const status = statuses.get(order.status);
-    return { record: (status ? { ...order, status } : order) as typeof record };
+  const groups = mappings.customerGroups ?? {};
+  const taxes = mappings.taxClasses ?? {};
+  const currency = mappings.currency?.mode === 'convert' ? mappings.currency : undefined;
+  const rate = Number(currency?.rate);
+  if (
+    !statuses.size &&
+    !valueChanges(groups).length &&
+    !valueChanges(taxes).length &&
+    !(currency && rate > 0)
+  )
+    return null;
+  const withTaxes = !!valueChanges(taxes).length;
+  return (entity, original) => {
+    let record = original;
+    if (currency && rate > 0) record = inCurrency(record, currency.from, currency.to, rate);
+    if (entity === 'orders') {
+      const order = record as Order;
+      const status = statuses.get(order.status);
+      record = {
+        ...order,
+        ...(status ? { status } : {}),
+        ...(withTaxes
+          ? {
+              lines: order.lines.map((l) => ({ ...l, taxClass: mapped(taxes, l.taxClass) })),
+              fees: order.fees.map((f) => ({ ...f, taxClass: mapped(taxes, f.taxClass) })),
+            }
+          : {}),
+      } as typeof record;
+    } else if (entity === 'customers') {
+      const customer = record as Customer;
+      if (Object.hasOwn(groups, customer.group))
+        record = { ...customer, group: mapped(groups, customer.group) } as typeof record;
+    } else if (entity === 'products' && withTaxes) {
+      const product = record as Product;
+      record = {
+        ...product,
+        taxClass: mapped(taxes, product.taxClass),
+        variants: product.variants.map((v) =>
+          v.taxClass === null ? v : { ...v, taxClass: mapped(taxes, v.taxClass) },
+        ),
+      } as typeof record;
+    }
+    return { record };
   };
 }
 
@@ -149,7 +229,6 @@ export function transformedSource(
   return wrapped;
 }
 
-/** The owner's mappings in words, one line each, for the run's report. */
 /**
  * The owner's additional options, in one line of the report, when any differs from its default
  * (the detail page lists them all either way).
@@ -163,11 +242,25 @@ export function optionNotes(options: Required<MigrationOptions>): string[] {
   return [`Options you chose: ${parts.join('; ')}.`];
 }
 
+/** The owner's mappings in words, one line each, for the run's report. */
 export function mappingNotes(mappings: FieldMappings): string[] {
+  const notes: string[] = [];
   const changes = orderStatusChanges(mappings);
-  if (!changes.length) return [];
-  const list = changes
-    .map(({ from, to }) => `${orderStatusLabels[from]} → ${orderStatusLabels[to]}`)
-    .join(', ');
-  return [`Order statuses mapped as you chose: ${list}.`];
+  if (changes.length)
+    notes.push(
+      `Order statuses mapped as you chose: ${changes
+        .map(({ from, to }) => `${orderStatusLabels[from]} → ${orderStatusLabels[to]}`)
+        .join(', ')}.`,
+    );
+  for (const list of valueListNames) {
+    const values = valueChanges(mappings[list]);
+    if (values.length)
+      notes.push(
+        `${valueListTexts[list].title[0]?.toUpperCase()}${valueListTexts[list].title.slice(1)} mapped as you chose: ${values
+          .map(({ from, to }) => `${valueText(list, from)} → ${valueText(list, to)}`)
+          .join(', ')}.`,
+      );
+  }
+  if (mappings.currency) notes.push(currencyText(mappings.currency));
+  return notes;
 }
