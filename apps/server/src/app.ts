@@ -18,6 +18,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { healthRoutes } from './routes/health/get-healthz.ts';
 import type { AuthService } from './auth/auth-service.ts';
 import { createAuthService, registerAuth } from './auth/register-auth.ts';
+import { mappingChoicesRoutes } from './routes/migrations/mapping-choices-routes.ts';
 import { migrationRoutes } from './routes/migrations/migration-routes.ts';
 import { verifyRoutes } from './routes/connections/verify-routes.ts';
 import { sandboxRoutes } from './routes/connections/sandbox-routes.ts';
@@ -219,6 +220,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(healthRoutes);
   await app.register(migrationRoutes);
+  await app.register(mappingChoicesRoutes);
   await app.register(verifyRoutes);
   await app.register(sandboxRoutes);
   await app.register(shopifyInstallRoutes);

@@ -480,6 +480,50 @@ describe.each(testDialects())('migration engine on %s', (dialect) => {
     expect(third.verification).toMatchObject({ status: 'passed', mismatched: 0 });
   });
 
+  it('writes customer groups, tax classes and amounts through the owner’s mappings and verifies through them', async () => {
+    const { sourceStore, destinationStore, options } = setup({
+      products: 2,
+      customers: 2,
+      orders: 2,
+    });
+    sourceStore.records.customers.get('1')!.group = 'wholesale_customer';
+    const product = sourceStore.records.products.get('1')!;
+    product.taxClass = 'reduced-rate';
+    const price = product.variants[0]!.price;
+    const order = sourceStore.records.orders.get('1')!;
+    order.lines[0]!.taxClass = 'reduced-rate';
+    const mappings = {
+      customerGroups: { wholesale_customer: 'Wholesale' },
+      taxClasses: { 'reduced-rate': 'Reduced Rate' },
+      currency: { from: 'USD', to: 'EUR', mode: 'convert', rate: '0.5' },
+    } as const;
+    const run = await executeMigration(options({ mappings }));
+    expect(run.status).toBe('completed');
+    expect(run.verification).toMatchObject({ status: 'passed', mismatched: 0 });
+    const written = (entity: 'customers' | 'products' | 'orders', id: string) =>
+      [...destinationStore.records[entity].values()].find((r) =>
+        [...destinationStore.markers[entity]].some(([s, d]) => s === id && d === r.id),
+      );
+    expect((written('customers', '1') as { group: string } | undefined)?.group).toBe('Wholesale');
+    const copy = written('products', '1') as typeof product | undefined;
+    expect(copy?.taxClass).toBe('Reduced Rate');
+    expect(copy?.variants[0]?.price).toEqual({
+      amount: Math.round(price.amount / 2),
+      currency: 'EUR',
+    });
+    const orderCopy = written('orders', '1') as typeof order | undefined;
+    expect(orderCopy?.currency).toBe('EUR');
+    expect(orderCopy?.lines[0]?.taxClass).toBe('Reduced Rate');
+    // The source keeps its own values.
+    expect(sourceStore.records.customers.get('1')?.group).toBe('wholesale_customer');
+    expect(order.currency).toBe('USD');
+    expect(run.notes).toEqual([
+      "Customer groups mapped as you chose: 'wholesale_customer' → 'Wholesale'.",
+      "Tax classes mapped as you chose: 'reduced-rate' → 'Reduced Rate'.",
+      'Amounts in USD converted to EUR at 0.5 EUR for 1 USD.',
+    ]);
+  });
+
   it('skips unchanged records on a re-run without calling the destination, and sends changed ones', async () => {
     const { sourceStore, destinationStore, options } = setup();
     expect((await executeMigration(options())).status).toBe('completed');

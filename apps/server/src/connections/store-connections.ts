@@ -111,12 +111,12 @@ export class StoreConnections {
     });
   }
 
-  /** A connection to one verified side of a stored migration. */
   /** Whether each side's connection opens its store's web pages and blog posts. */
   contentAccess(migration: StoredMigration): ContentAccess {
     return contentAccess(this.#options.vault, migration);
   }
 
+  /** A connection to one verified side of a stored migration. */
   connectSide(migration: StoredMigration, side: Side): Connection {
     const sealed = openCredentials(this.#options.vault, migration, side);
     const verified = side === 'source' ? migration.sourceVerified : migration.destinationVerified;

@@ -30,6 +30,7 @@ import type {
   Page,
   RateUsage,
   Redirect,
+  StoreValues,
   WriteOutcome,
 } from '@replatform/connectors/kit/contract';
 import { ConnectorError } from '@replatform/connectors/kit/errors';
@@ -75,6 +76,10 @@ export class MemoryStore {
     pages: 0,
     posts: 0,
   };
+  /** The store's own customer groups and tax classes (Connection.storeValues), none by default. */
+  values: StoreValues = {};
+  /** The currency check() reports, none by default. */
+  currency: string | undefined;
   /** Files and terms stored beside the records (AssetRecord destination ids). */
   readonly assets = new Set<string>();
   /** 301 redirects the store serves: old path -> [id, new path]. */
@@ -278,7 +283,15 @@ export function memoryConnection(
   const connection: Connection = {
     async check() {
       await guard();
-      return { ok: true, storeName: 'Memory store' };
+      return {
+        ok: true,
+        storeName: 'Memory store',
+        ...(store.currency ? { currency: store.currency } : {}),
+      };
+    },
+    async storeValues() {
+      await guard();
+      return structuredClone(store.values);
     },
     async count(entity) {
       await guard();

@@ -153,10 +153,23 @@ describe.each(testDialects())('migration API on %s', (dialect) => {
       fieldMappings: { orderStatuses: { failed: 'cancelled' } },
     });
     expect(again.json().fieldMappings).toEqual({ orderStatuses: { failed: 'cancelled' } });
+    const values = {
+      customerGroups: { wholesale_customer: 'Wholesale' },
+      taxClasses: { 'reduced-rate': '' },
+      currency: { from: 'EUR', to: 'USD', mode: 'convert', rate: '1.08' },
+    };
+    const more = await call(alice, 'PATCH', `/api/migrations/${id}`, { fieldMappings: values });
+    expect(more.json().fieldMappings).toEqual({
+      orderStatuses: { failed: 'cancelled' },
+      ...values,
+    });
     for (const wrong of [
       { orderStatuses: { 'on-hold': 'shipped' } },
       { orderStatuses: { paid: 'processing' } },
       { currencies: {} },
+      { currency: { from: 'EUR', to: 'USD', mode: 'convert' } },
+      { currency: { from: 'EUR', to: 'USD', mode: 'convert', rate: '0' } },
+      { customerGroups: { a: 5 } },
     ]) {
       const res = await call(alice, 'PATCH', `/api/migrations/${id}`, { fieldMappings: wrong });
       expect(res.statusCode, JSON.stringify(wrong)).toBe(400);
