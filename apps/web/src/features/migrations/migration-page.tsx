@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import {
   dataTypeNames,
+  fieldMappingsSchema,
   stepProgressPercent,
   type FieldMappings,
   type Migration,
@@ -159,14 +160,15 @@ function MigrationView({ id }: { id: string | undefined }) {
     m.currentStep === 1
       ? !storesReady(m)
       : m.currentStep === 2
-        ? !dataTypeNames.some((t) => chosen[t])
+        ? !dataTypeNames.some((t) => chosen[t]) ||
+          (mappings !== undefined && !fieldMappingsSchema.safeParse(mappings).success)
         : false;
   const next = () =>
     update.mutate(
       m.currentStep === 2
         ? {
             dataTypes: chosen,
-            ...(mappings && chosen.orders ? { fieldMappings: mappings } : {}),
+            ...(mappings ? { fieldMappings: mappings } : {}),
             ...(options ? { migrationOptions: options } : {}),
             currentStep: m.currentStep + 1,
           }

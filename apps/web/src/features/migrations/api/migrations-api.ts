@@ -7,6 +7,7 @@ import {
 } from '@replatform/contracts/migration';
 import { migrationListSchema } from '@replatform/contracts/migrations-api';
 import { migrationProgressSchema } from '@replatform/contracts/progress';
+import { mappingChoicesSchema } from '@replatform/contracts/value-mappings';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { notificationsQueryKey } from '../../../lib/query-keys.ts';
 
@@ -189,6 +190,21 @@ export function useSandboxStore(
         query: { platform, side, migrationId },
       }),
     enabled: enabled && Boolean(platform),
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+/**
+ * GET /api/migrations/{id}/mapping-choices: both stores' customer groups, tax classes and
+ * currencies as the stores list them now, read once per visit of Select Data.
+ */
+export function useMappingChoices(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['migrations', id, 'mapping-choices'] as const,
+    queryFn: () =>
+      apiRequest(`/api/migrations/${encodeURIComponent(id)}/mapping-choices`, mappingChoicesSchema),
+    enabled: enabled && id !== '',
     staleTime: Infinity,
     retry: false,
   });

@@ -8,7 +8,7 @@ import {
   TicketPercent,
   Users,
 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   contentAccessOf,
   dataTypeNames,
@@ -25,6 +25,7 @@ import { useUpdateMigration } from '../api/migrations-api.ts';
 import { DemoMigrationPanel } from './demo-migration-panel.tsx';
 import { MigrationOptionsPanel } from './migration-options.tsx';
 import { OrderStatusMap, statusTable } from './order-status-map.tsx';
+import { ValueMapsPanel, initialValueMaps, valueMapsProblem } from './value-maps.tsx';
 
 const cards: Record<DataTypeName, { title: string; text: string; Icon: typeof Package }> = {
   products: { title: 'Products', text: 'Catalog, images, descriptions, pricing', Icon: Package },
@@ -122,9 +123,12 @@ export function SelectDataStep({
 }) {
   const [selected, setSelected] = useState<DataSelection>(() => initialSelection(migration));
   const [statuses, setStatuses] = useState(() => statusTable(migration.fieldMappings));
+  const [values, setValues] = useState(() => initialValueMaps(migration.fieldMappings));
   const [options, setOptions] = useState(() => optionsOf(migration.migrationOptions));
+  const mappings = useMemo(() => ({ orderStatuses: statuses, ...values }), [statuses, values]);
+  const problem = valueMapsProblem(values);
   useEffect(() => onSelectionChange?.(selected), [selected, onSelectionChange]);
-  useEffect(() => onMappingsChange?.({ orderStatuses: statuses }), [statuses, onMappingsChange]);
+  useEffect(() => onMappingsChange?.(mappings), [mappings, onMappingsChange]);
   useEffect(() => onOptionsChange?.(options), [options, onOptionsChange]);
   const update = useUpdateMigration(migration.id);
   const demo = useDemoMigration(migration.id);
@@ -175,6 +179,24 @@ export function SelectDataStep({
           disabled={readOnly}
         />
       ) : null}
+      {!readOnly && migration.sourceVerified && migration.destinationVerified ? (
+        <ValueMapsPanel
+          migrationId={migration.id}
+          value={values}
+          onChange={setValues}
+          destinationLabel={
+            migration.destinationStore
+              ? `your ${platformLabels[migration.destinationStore]} store`
+              : 'the destination store'
+          }
+          show={{
+            customerGroups: selected.customers,
+            taxClasses: selected.products || selected.orders,
+            currency: selected.products || selected.orders || selected.coupons,
+          }}
+          disabled={readOnly}
+        />
+      ) : null}
       <MigrationOptionsPanel
         value={options}
         onChange={setOptions}
@@ -189,11 +211,11 @@ export function SelectDataStep({
       {!readOnly ? (
         <DemoMigrationPanel
           migration={migration}
-          canRun={any && migration.sourceVerified && migration.destinationVerified}
+          canRun={any && !problem && migration.sourceVerified && migration.destinationVerified}
           save={() =>
             update.mutateAsync({
               dataTypes: selected,
-              fieldMappings: { orderStatuses: statuses },
+              fieldMappings: mappings,
               migrationOptions: options,
             })
           }
@@ -202,12 +224,14 @@ export function SelectDataStep({
       {!readOnly ? (
         <button
           type="button"
-          disabled={!any || update.isPending || demoRunning}
-          aria-describedby={demoRunning ? 'demo-running-note' : undefined}
+          disabled={!any || problem !== null || update.isPending || demoRunning}
+          aria-describedby={
+            demoRunning ? 'demo-running-note' : problem ? 'mapping-problem-note' : undefined
+          }
           onClick={() =>
             update.mutate({
               dataTypes: selected,
-              fieldMappings: { orderStatuses: statuses },
+              fieldMappings: mappings,
               migrationOptions: options,
               currentStep: 3,
             })
@@ -216,6 +240,11 @@ export function SelectDataStep({
         >
           Proceed to Payment
         </button>
+      ) : null}
+      {!readOnly && problem ? (
+        <p id="mapping-problem-note" className="mt-2 text-sm text-slate-600">
+          Currency: {problem}.
+        </p>
       ) : null}
       {!readOnly && demoRunning ? (
         <p id="demo-running-note" className="mt-2 text-sm text-slate-600">
