@@ -31,6 +31,7 @@ import {
   readProducts,
 } from './read.ts';
 import { MagentoSession } from './session.ts';
+import { readStoreValues } from './store-values.ts';
 import { writeBrands } from './write-brands.ts';
 import { writeCategories } from './write-categories.ts';
 import { writeProducts } from './write-products.ts';
@@ -203,6 +204,9 @@ export const magentoConnector = defineConnector<MagentoCredentials>({
       },
       removeAssets(assets) {
         return removeTermAssets(session, assets);
+      },
+      storeValues() {
+        return readStoreValues(session);
       },
     };
   },

@@ -166,6 +166,13 @@ export const customerGroupSchema = z.looseObject({
   tax_class_id: int.optional(),
 });
 
+/** tax-data-tax-class-interface */
+export const taxClassSchema = z.looseObject({
+  class_id: int,
+  class_name: z.string(),
+  class_type: z.string(),
+});
+
 /** customer-data-attribute-metadata-interface */
 export const customerAttributeSchema = z.looseObject({
   attribute_code: z.string(),

@@ -57,6 +57,9 @@ export function attributeCodeFor(name: string): string {
 
 const attributeList = searchResults(attributeSchema);
 
+/** Customer groups asked for at once (few stores have more). */
+const groupPageSize = 300;
+
 /** The customer groups of a fresh installation. */
 const defaultGroups = [
   { id: 0, code: 'NOT LOGGED IN' },
@@ -332,30 +335,43 @@ export class MagentoSession {
     return this.attributeText('tax_class_id', id);
   }
 
-  /** Customer groups of the store (GET /V1/customerGroups/search). */
+  /**
+   * Customer groups of the store (GET /V1/customerGroups/search), NOT LOGGED IN (0) included.
+   * Without Customers > Customer Groups the groups every installation has stand in (see below).
+   */
   customerGroups(refresh = false): Promise<{ id: number; code: string; taxClassId?: number }[]> {
     if (refresh) this.#groups = undefined;
-    this.#groups ??= this.client
-      .get(
+    this.#groups ??= this.searchCustomerGroups().catch((error: unknown) => {
+      this.#groups = undefined;
+      // A source integration without Customers > Customer Groups still reads its customers,
+      // with the groups every installation has by name and the others by id.
+      if (isMagentoStatus(error, 401)) return defaultGroups;
+      throw error;
+    });
+    return this.#groups;
+  }
+
+  /**
+   * Every customer group as the store lists it now, by id, paged by page number and bounded by
+   * total_count (Magento answers a page past the end with the last one again). No stand-in:
+   * a refusal is the caller's to report.
+   */
+  async searchCustomerGroups(): Promise<{ id: number; code: string; taxClassId?: number }[]> {
+    const groups: { id: number; code: string; taxClassId?: number }[] = [];
+    for (let page = 1; ; page++) {
+      const result = await this.client.get(
         '/V1/customerGroups/search',
         searchResults(customerGroupSchema),
-        criteria({ pageSize: 300, currentPage: 1 }),
-      )
-      .then((r) =>
-        r.items.map((g) => ({
+        criteria({ sort: [['id', 'ASC']], pageSize: groupPageSize, currentPage: page }),
+      );
+      for (const g of result.items)
+        groups.push({
           id: g.id,
           code: g.code,
           ...(g.tax_class_id === undefined ? {} : { taxClassId: g.tax_class_id }),
-        })),
-      )
-      .catch((error: unknown) => {
-        this.#groups = undefined;
-        // A source integration without Customers > Customer Groups still reads its customers,
-        // with the groups every installation has by name and the others by id.
-        if (isMagentoStatus(error, 401)) return defaultGroups;
-        throw error;
-      });
-    return this.#groups;
+        });
+      if (result.items.length < groupPageSize || groups.length >= result.total_count) return groups;
+    }
   }
 
   async customerGroupCode(id: string): Promise<string> {
