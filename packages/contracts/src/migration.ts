@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { currencyMappingSchema, valueMapSchema } from './value-mappings.ts';
+import {
+  currencyMappingSchema,
+  currencyText,
+  valueChanges,
+  valueListNames,
+  valueListTexts,
+  valueMapSchema,
+  valueText,
+} from './value-mappings.ts';
 
 /** The four platforms, each usable as source and as destination. */
 export const platforms = ['magento2', 'shopify', 'woocommerce', 'bigcommerce'] as const;
@@ -212,6 +220,38 @@ export function orderStatusChanges(
     const to = mappings.orderStatuses?.[from];
     return to && to !== from ? [{ from, to }] : [];
   });
+}
+
+/**
+ * The owner's mappings as lines of a summary (payment summary, detail page): only what changes
+ * something, the currency choice whenever one was made.
+ */
+export function mappingSummary(
+  mappings: FieldMappings | undefined,
+): { label: string; text: string }[] {
+  if (!mappings) return [];
+  const lines: { label: string; text: string }[] = [];
+  const statuses = orderStatusChanges(mappings);
+  if (statuses.length)
+    lines.push({
+      label: 'Order statuses mapped',
+      text: statuses
+        .map(({ from, to }) => `${orderStatusLabels[from]} → ${orderStatusLabels[to]}`)
+        .join(', '),
+    });
+  for (const list of valueListNames) {
+    const changes = valueChanges(mappings[list]);
+    const { title } = valueListTexts[list];
+    if (changes.length)
+      lines.push({
+        label: `${title[0]?.toUpperCase()}${title.slice(1)} mapped`,
+        text: changes
+          .map(({ from, to }) => `${valueText(list, from)} → ${valueText(list, to)}`)
+          .join(', '),
+      });
+  }
+  if (mappings.currency) lines.push({ label: 'Currency', text: currencyText(mappings.currency) });
+  return lines;
 }
 
 /**

@@ -15,19 +15,12 @@ import {
   defaultMigrationOptions,
   migrationOptionNames,
   migrationOptionTexts,
+  mappingSummary,
   orderStatusChanges,
-  orderStatusLabels,
   type FieldMappings,
   type MigrationOptions,
 } from '@replatform/contracts/migration';
-import {
-  currencyText,
-  valueChanges,
-  valueListNames,
-  valueListTexts,
-  valueText,
-  type ValueMap,
-} from '@replatform/contracts/value-mappings';
+import { valueChanges, type ValueMap } from '@replatform/contracts/value-mappings';
 
 /** What the engine makes of a source record before anything else sees it, with why. */
 interface Transformed<E extends EntityType> {
@@ -244,23 +237,7 @@ export function optionNotes(options: Required<MigrationOptions>): string[] {
 
 /** The owner's mappings in words, one line each, for the run's report. */
 export function mappingNotes(mappings: FieldMappings): string[] {
-  const notes: string[] = [];
-  const changes = orderStatusChanges(mappings);
-  if (changes.length)
-    notes.push(
-      `Order statuses mapped as you chose: ${changes
-        .map(({ from, to }) => `${orderStatusLabels[from]} → ${orderStatusLabels[to]}`)
-        .join(', ')}.`,
-    );
-  for (const list of valueListNames) {
-    const values = valueChanges(mappings[list]);
-    if (values.length)
-      notes.push(
-        `${valueListTexts[list].title[0]?.toUpperCase()}${valueListTexts[list].title.slice(1)} mapped as you chose: ${values
-          .map(({ from, to }) => `${valueText(list, from)} → ${valueText(list, to)}`)
-          .join(', ')}.`,
-      );
-  }
-  if (mappings.currency) notes.push(currencyText(mappings.currency));
-  return notes;
+  return mappingSummary(mappings).map(({ label, text }) =>
+    mappings.currency && label === 'Currency' ? text : `${label} as you chose: ${text}.`,
+  );
 }

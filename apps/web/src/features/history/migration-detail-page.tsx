@@ -5,8 +5,6 @@ import { z } from 'zod';
 import {
   dataTypeLabels,
   dataTypeNames,
-  orderStatusChanges,
-  orderStatusLabels,
   platformLabels,
   type Migration,
 } from '@replatform/contracts/migration';
@@ -22,6 +20,7 @@ import {
 import { openInNewTab } from '../../lib/open-in-new-tab.ts';
 import { useMigration, useMigrationProgress } from '../migrations/api/migrations-api.ts';
 import { routeOf } from '../migrations/components/migration-card.tsx';
+import { MappingsList } from '../migrations/components/mappings-list.tsx';
 import { OptionsList } from '../migrations/components/options-list.tsx';
 import { rememberSelectedMigration } from '../migrations/selected-migration.ts';
 import { RunSpeedPanel } from '../migrations/speed/run-speed-panel.tsx';
@@ -213,17 +212,9 @@ export function MigrationDetailPage() {
             <dd>{formatDateTime(m.completedAt ?? m.lastUpdated) || 'Not specified'}</dd>
             <dt className="text-slate-600">Status</dt>
             <dd>{formatStatus(m.status) || 'Not specified'}</dd>
-            {m.fieldMappings && orderStatusChanges(m.fieldMappings).length ? (
-              <>
-                <dt className="text-slate-600">Order statuses mapped</dt>
-                <dd>
-                  {orderStatusChanges(m.fieldMappings)
-                    .map(({ from, to }) => `${orderStatusLabels[from]} → ${orderStatusLabels[to]}`)
-                    .join(', ')}
-                </dd>
-              </>
-            ) : null}
           </dl>
+          <h3 className="mt-5 font-semibold">Mappings</h3>
+          <MappingsList mappings={m.fieldMappings} />
           <h3 className="mt-5 font-semibold">Options</h3>
           <OptionsList options={m.migrationOptions} />
           <RunFactsBlock migration={m} />

@@ -23,6 +23,7 @@ import { useSchemaForm } from '../../../lib/forms.tsx';
 import { openInNewTab } from '../../../lib/open-in-new-tab.ts';
 import { notificationsQueryKey } from '../../../lib/query-keys.ts';
 import { useSession } from '../../session/api/get-session.ts';
+import { MappingsList } from '../components/mappings-list.tsx';
 import { OptionsList } from '../components/options-list.tsx';
 import { migrationKeys, useStartMigration } from '../api/migrations-api.ts';
 
@@ -440,6 +441,8 @@ export function PaymentStep({
                 </div>
               ))}
           </dl>
+          <h3 className="mt-5 font-medium">Mappings</h3>
+          <MappingsList mappings={migration.fieldMappings} />
           <h3 className="mt-5 font-medium">Options</h3>
           <OptionsList options={migration.migrationOptions} />
           <h3 className="mt-5 font-medium">Pricing breakdown</h3>
