@@ -37,7 +37,7 @@ export function valueChoices(
     createsMissing,
   };
   const unavailable = !from
-    ? `${platformLabels[source.platform]} has no ${title} its API lists, so there is nothing to map.`
+    ? `${platformLabels[source.platform]}'s API lists no ${title}, so there is nothing to map.`
     : destination.unsupported
       ? destination.unsupported
       : !to
