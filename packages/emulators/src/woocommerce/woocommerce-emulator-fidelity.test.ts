@@ -623,6 +623,34 @@ describe('tax classes and roles', () => {
     expect(updated.tax_class).toBe('');
   });
 
+  it('refuses an order line or fee naming a tax class it lacks, and creates no order', async () => {
+    const item = await body('POST', '/products', {
+      body: { name: 'Taxed line', regular_price: '1' },
+    });
+    const orders = async () => ((await wc.call('GET', '/orders')).body as Obj[]).length;
+    const before = await orders();
+    const line = await wc.call('POST', '/orders', {
+      body: { line_items: [{ product_id: item.id, quantity: 1, tax_class: 'no-such-class' }] },
+    });
+    expect([line.status, (line.body as Obj).code]).toEqual([
+      400,
+      'order_item_product_invalid_tax_class',
+    ]);
+    const fee = await wc.call('POST', '/orders', {
+      body: { fee_lines: [{ name: 'Fee', total: '1', tax_class: 'standard' }] },
+    });
+    expect([fee.status, (fee.body as Obj).code]).toEqual([400, 'order_item_fee_invalid_tax_class']);
+    expect(await orders()).toBe(before);
+    const taxed = await body('POST', '/orders', {
+      body: {
+        line_items: [{ product_id: item.id, quantity: 1, tax_class: 'reduced-rate' }],
+        fee_lines: [{ name: 'Fee', total: '1', tax_class: '' }],
+      },
+    });
+    expect((taxed.line_items as Obj[])[0]?.tax_class).toBe('reduced-rate');
+    expect((taxed.fee_lines as Obj[])[0]?.tax_class).toBe('');
+  });
+
   it('describes a route on OPTIONS (or _method=OPTIONS): the customers route’s roles', async () => {
     const roles = (answer: Obj) =>
       (answer.endpoints as { methods: string[]; args: Record<string, { enum?: string[] }> }[]).find(
