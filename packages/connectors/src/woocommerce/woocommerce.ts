@@ -20,6 +20,7 @@ import {
   type Page,
   type AssetRecord,
   type RemoveOutcome,
+  type StoreValues,
   type TransportStats,
   type WriteChoices,
   type WriteOutcome,
@@ -35,6 +36,7 @@ import { destinationFields, nativeFields } from './native-fields.ts';
 import { countReviews, readEntity, readIds, readMerchantCoupons } from './read.ts';
 import type { ReadContext } from './to-canonical.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
+import { loadStoreValues } from './store-values.ts';
 import { anyJson, wcIdSchema, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
 import { z } from 'zod';
 
@@ -153,6 +155,11 @@ export class WooCommerceConnection implements Connection {
       throw error;
     });
     return this.info;
+  }
+
+  /** The store's roles and tax classes (store-values.ts), read afresh on every call. */
+  storeValues(): Promise<StoreValues> {
+    return loadStoreValues(this.client);
   }
 
   async check(options: CheckOptions = {}): Promise<CheckResult> {

@@ -136,7 +136,11 @@ export class WooApi {
       if (authResult.kind === 'error') return authResult.response;
     }
 
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    // WordPress takes the method from `_method` (clients that cannot send OPTIONS, PUT or DELETE)
+    // once WooCommerce has authenticated the request by the method it was sent with.
+    const override = request.url.searchParams.get('_method')?.toUpperCase();
+    if ((override ?? request.method) === 'OPTIONS') return this.describeRoute(restPath);
+    const method = override ?? (request.method === 'HEAD' ? 'GET' : request.method);
     const match = matchRoute(method, restPath);
     if (!match?.endpoint)
       return wpError(
@@ -189,6 +193,38 @@ export class WooApi {
       if (error instanceof RestError) return { status: error.status, body: error.toBody() };
       throw error;
     }
+  }
+
+  private taxClass(c: { slug: string; name: string }): Json {
+    const collection = [{ href: `${this.home}/wp-json/wc/v3/taxes/classes` }];
+    return { slug: c.slug, name: c.name, _links: { collection } };
+  }
+
+  /**
+   * WordPress's answer to OPTIONS on a route (rest_handle_options_request): the route's
+   * namespace, methods and endpoints with their arguments, whoever asks and without calling the
+   * route. Argument descriptions and the route's schema, which the route table leaves out, are
+   * not answered.
+   */
+  private describeRoute(restPath: string): EmulatorResponse {
+    const match = matchRoute('GET', restPath);
+    if (!match)
+      return wpError(
+        404,
+        'rest_no_route',
+        'No route was found matching the URL and request method.',
+      );
+    const { namespace, methods, endpoints } = match.route;
+    return {
+      status: 200,
+      headers: { allow: methods.join(', ') },
+      body: {
+        namespace,
+        methods,
+        endpoints,
+        _links: { self: [{ href: `${this.home}/wp-json${restPath}` }] },
+      },
+    };
   }
 
   private media(path: string): EmulatorResponse {
@@ -884,6 +920,17 @@ export class WooApi {
         },
       }),
       'GET /wc/v3/system_status': () => ({ status: 200, body: this.systemStatus() }),
+      // WC_REST_Tax_Classes_V1_Controller: the standard class first, then the store's by name.
+      'GET /wc/v3/taxes/classes': () => ({
+        status: 200,
+        body: [{ slug: 'standard', name: 'Standard rate' }, ...this.store.taxClasses].map((c) =>
+          this.taxClass(c),
+        ),
+      }),
+      'POST /wc/v3/taxes/classes': (ctx) => ({
+        status: 201,
+        body: this.taxClass(this.store.addTaxClass(asString(ctx.body.name))),
+      }),
 
       [`GET ${P}`]: (ctx) => this.listProducts(ctx),
       [`POST ${P}`]: async (ctx) => ({

@@ -240,6 +240,14 @@ export class CatalogStore {
   protected nextMetaId = 1;
   protected nextAttributeId = 1;
   readonly defaultCategoryId: number;
+  /**
+   * The store's tax classes besides the standard one (WC_Tax::get_tax_classes), as a fresh
+   * install has them. The standard class has no slug of its own: a product in it holds ''.
+   */
+  readonly taxClasses: { slug: string; name: string }[] = [
+    { slug: 'reduced-rate', name: 'Reduced rate' },
+    { slug: 'zero-rate', name: 'Zero rate' },
+  ];
   fetchImage: ImageFetcher;
   now: () => number = () => Date.now();
 
@@ -247,6 +255,41 @@ export class CatalogStore {
     this.settings = settings;
     this.fetchImage = fetchImage;
     this.defaultCategoryId = this.insertTerm('product_cat', { name: 'Uncategorized' }).id;
+  }
+
+  /**
+   * WC_Product::set_tax_class() (and the variation's, which also takes 'parent'): the value is
+   * sanitised as a slug (a class's name names it too); 'standard' and a class the store does not
+   * have are stored as the standard class, '' (observed on a real 11.0.1 store).
+   */
+  productTaxClass(value: unknown, variation = false): string {
+    const slug = sanitizeTitle(asString(value));
+    if (variation && slug === 'parent') return slug;
+    return this.taxClasses.some((c) => c.slug === slug) ? slug : '';
+  }
+
+  /** WC_Tax::create_tax_class(): the slug made from the name; a name or a slug taken is refused. */
+  addTaxClass(name: string): { slug: string; name: string } {
+    const slug = sanitizeTitle(name.trim());
+    if (!slug)
+      throw new RestError(
+        400,
+        'woocommerce_rest_tax_class_invalid_name',
+        'Tax class requires a valid name',
+      );
+    if (this.taxClasses.some((c) => c.name === name))
+      throw new RestError(400, 'woocommerce_rest_tax_class_exists', 'Tax class already exists');
+    if (this.taxClasses.some((c) => c.slug === slug))
+      throw new RestError(
+        400,
+        'woocommerce_rest_tax_class_slug_exists',
+        'Tax class slug already exists',
+      );
+    const created = { slug, name: name.trim() };
+    this.taxClasses.push(created);
+    // The store lists its classes by name.
+    this.taxClasses.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }));
+    return created;
   }
 
   postId(): number {
@@ -858,7 +901,7 @@ export class CatalogStore {
     }
     if (input.virtual !== undefined) product.virtual = asBool(input.virtual);
     if (input.tax_status !== undefined) product.taxStatus = asString(input.tax_status);
-    if (input.tax_class !== undefined) product.taxClass = asString(input.tax_class);
+    if (input.tax_class !== undefined) product.taxClass = this.productTaxClass(input.tax_class);
     if (input.post_password !== undefined) product.postPassword = asString(input.post_password);
     if (input.weight !== undefined) product.weight = formatDecimal(input.weight);
     if (input.dimensions !== undefined) {
@@ -1102,7 +1145,7 @@ export class CatalogStore {
     if (input.virtual !== undefined) v.virtual = asBool(input.virtual);
     this.applySellable(v, input);
     if (input.tax_status !== undefined) v.taxStatus = asString(input.tax_status);
-    if (input.tax_class !== undefined) v.taxClass = asString(input.tax_class);
+    if (input.tax_class !== undefined) v.taxClass = this.productTaxClass(input.tax_class, true);
     this.applyStock(v, input, 'variation');
     if (input.weight !== undefined) v.weight = formatDecimal(input.weight);
     if (input.dimensions !== undefined) {

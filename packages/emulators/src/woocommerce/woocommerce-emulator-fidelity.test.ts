@@ -564,3 +564,117 @@ describe('orders', () => {
     expect((fixed.coupon_lines as Obj[])[0]).toMatchObject({ discount: '5' });
   });
 });
+
+describe('tax classes and roles', () => {
+  it('lists the standard class first, then the store’s by name; a class is made from its name once', async () => {
+    const slugs = async () =>
+      ((await wc.call('GET', '/taxes/classes')).body as Obj[]).map((c) => [c.slug, c.name]);
+    expect(await slugs()).toEqual([
+      ['standard', 'Standard rate'],
+      ['reduced-rate', 'Reduced rate'],
+      ['zero-rate', 'Zero rate'],
+    ]);
+    const made = await wc.call('POST', '/taxes/classes', { body: { name: 'Luxury Goods' } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ slug: 'luxury-goods', name: 'Luxury Goods' });
+    expect((await slugs()).map(([slug]) => slug)).toEqual([
+      'standard',
+      'luxury-goods',
+      'reduced-rate',
+      'zero-rate',
+    ]);
+    const again = await wc.call('POST', '/taxes/classes', { body: { name: 'Reduced rate' } });
+    expect([again.status, (again.body as Obj).code]).toEqual([
+      400,
+      'woocommerce_rest_tax_class_exists',
+    ]);
+    const slugTaken = await wc.call('POST', '/taxes/classes', { body: { name: 'reduced RATE' } });
+    expect((slugTaken.body as Obj).code).toBe('woocommerce_rest_tax_class_slug_exists');
+  });
+
+  it('puts a product or variation naming a tax class the store lacks in the standard class', async () => {
+    const classOf = async (tax_class: string) =>
+      (await body('POST', '/products', { body: { name: `Taxed ${tax_class}`, tax_class } }))
+        .tax_class;
+    expect(await classOf('no-such-class')).toBe('');
+    expect(await classOf('standard')).toBe('');
+    expect(await classOf('reduced-rate')).toBe('reduced-rate');
+    // A class's name names it too (the value is made a slug first).
+    expect(await classOf('Zero Rate')).toBe('zero-rate');
+    const product = await body('POST', '/products', {
+      body: {
+        name: 'Taxed variable',
+        type: 'variable',
+        attributes: [{ name: 'Size', options: ['S', 'M'], variation: true }],
+      },
+    });
+    const variationClass = async (tax_class: string) =>
+      (
+        await body('POST', `/products/${String(product.id)}/variations`, {
+          body: { tax_class, attributes: [{ name: 'Size', option: 'S' }] },
+        })
+      ).tax_class;
+    expect(await variationClass('no-such-class')).toBe('');
+    expect(await variationClass('parent')).toBe('parent');
+    expect(await variationClass('Reduced rate')).toBe('reduced-rate');
+    const updated = await body('PUT', `/products/${String(product.id)}`, {
+      body: { tax_class: 'no-such-class' },
+    });
+    expect(updated.tax_class).toBe('');
+  });
+
+  it('refuses an order line or fee naming a tax class it lacks, and creates no order', async () => {
+    const item = await body('POST', '/products', {
+      body: { name: 'Taxed line', regular_price: '1' },
+    });
+    const orders = async () => ((await wc.call('GET', '/orders')).body as Obj[]).length;
+    const before = await orders();
+    const line = await wc.call('POST', '/orders', {
+      body: { line_items: [{ product_id: item.id, quantity: 1, tax_class: 'no-such-class' }] },
+    });
+    expect([line.status, (line.body as Obj).code]).toEqual([
+      400,
+      'order_item_product_invalid_tax_class',
+    ]);
+    const fee = await wc.call('POST', '/orders', {
+      body: { fee_lines: [{ name: 'Fee', total: '1', tax_class: 'standard' }] },
+    });
+    expect([fee.status, (fee.body as Obj).code]).toEqual([400, 'order_item_fee_invalid_tax_class']);
+    expect(await orders()).toBe(before);
+    const taxed = await body('POST', '/orders', {
+      body: {
+        line_items: [{ product_id: item.id, quantity: 1, tax_class: 'reduced-rate' }],
+        fee_lines: [{ name: 'Fee', total: '1', tax_class: '' }],
+      },
+    });
+    expect((taxed.line_items as Obj[])[0]?.tax_class).toBe('reduced-rate');
+    expect((taxed.fee_lines as Obj[])[0]?.tax_class).toBe('');
+  });
+
+  it('describes a route on OPTIONS (or _method=OPTIONS): the customers route’s roles', async () => {
+    const roles = (answer: Obj) =>
+      (answer.endpoints as { methods: string[]; args: Record<string, { enum?: string[] }> }[]).find(
+        (e) => e.methods.includes('GET'),
+      )?.args.role?.enum;
+    const store = [
+      'all',
+      'administrator',
+      'editor',
+      'author',
+      'contributor',
+      'subscriber',
+      'customer',
+      'shop_manager',
+    ];
+    expect(roles(await body('GET', '/customers', { query: { _method: 'OPTIONS' } }))).toEqual(
+      store,
+    );
+    // Sent as OPTIONS, with or without keys.
+    for (const unsigned of [false, true]) {
+      const answer = await unchecked.call('OPTIONS', '/customers', { unsigned });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ namespace: 'wc/v3', methods: ['GET', 'POST'] });
+      expect(roles(answer.body as Obj)).toEqual(store);
+    }
+  });
+});

@@ -23,6 +23,7 @@ import { describeReviewRewrites } from './reviews-rewrite.ts';
 import { withWordPress } from './wordpress-password.ts';
 import { describeContentBehaviour } from './content-behaviour.ts';
 import { describeRemoveBehaviour } from './remove-behaviour.ts';
+import { describeStoreValues } from './store-values-behaviour.ts';
 import {
   realStoreHttp,
   realStoreSetup,
@@ -279,4 +280,5 @@ if (!setup.ready) {
   describeReviewRewrites(destination, kit, () => nativeHttp);
   describeContentBehaviour(destination, kit, () => nativeHttp);
   describeRemoveBehaviour(destination, kit, () => nativeHttp);
+  describeStoreValues(destination, kit, () => nativeHttp);
 }

@@ -79,6 +79,7 @@ export const emulatedRoutes = [
   '/wc/v3/products/reviews',
   '/wc/v3/products/reviews/(?P<id>[\\d]+)',
   '/wc/v3/products/reviews/batch',
+  '/wc/v3/taxes/classes',
   '/wc/v3/settings',
   '/wc/v3/settings/(?P<group_id>[\\w-]+)',
   '/wc/v3/settings/(?P<group_id>[\\w-]+)/(?P<id>[\\w-]+)',
