@@ -36,7 +36,13 @@ import { destinationFields, nativeFields } from './native-fields.ts';
 import { countReviews, readEntity, readIds, readMerchantCoupons } from './read.ts';
 import type { ReadContext } from './to-canonical.ts';
 import { loadStoreInfo, type StoreInfo } from './store-info.ts';
-import { loadStoreValues } from './store-values.ts';
+import { loadStoreValues, taxClasses } from './store-values.ts';
+import {
+  taxClassResolver,
+  withStoreTaxClasses,
+  withTaxClassNotes,
+  type TaxClassResolver,
+} from './tax-classes.ts';
 import { anyJson, wcIdSchema, wcSystemStatusSchema, wpRootSchema } from './wc-schemas.ts';
 import { z } from 'zod';
 
@@ -111,6 +117,7 @@ const countPaths: Record<Exclude<EntityType, 'coupons' | 'reviews' | ContentEnti
 export class WooCommerceConnection implements Connection {
   readonly client: WooClient;
   private info: Promise<StoreInfo> | undefined;
+  #taxClasses: Promise<TaxClassResolver> | undefined;
   private readonly categories: CategoryWriter;
   private readonly brands: BrandWriter;
   readonly products: ProductWriter;
@@ -147,6 +154,17 @@ export class WooCommerceConnection implements Connection {
     this.content = new ContentAccess(this.client);
     this.content.slugsKept = this.choices.keepSlugs;
     this.emails = new EmailSwitch(this.client, emailSwitch);
+  }
+
+  /** The store's tax classes, read once per connection when products or orders are written. */
+  taxClassResolver(): Promise<TaxClassResolver> {
+    this.#taxClasses ??= taxClasses(this.client)
+      .then(taxClassResolver)
+      .catch((error: unknown) => {
+        this.#taxClasses = undefined;
+        throw error;
+      });
+    return this.#taxClasses;
   }
 
   storeInfo(): Promise<StoreInfo> {
@@ -319,6 +337,13 @@ export class WooCommerceConnection implements Connection {
       return this.content.write(entity, records as (ContentPage | Post)[], idMap);
     this.#byIdContext = undefined;
     await this.emails.beat();
+    let taxNotes = new Map<string, string[]>();
+    if (entity === 'products' || entity === 'orders')
+      ({ records, notes: taxNotes } = withStoreTaxClasses(
+        entity,
+        records,
+        await this.taxClassResolver(),
+      ));
     const sent =
       entity === 'categories'
         ? undefined
@@ -338,10 +363,11 @@ export class WooCommerceConnection implements Connection {
                   : entity === 'reviews'
                     ? await this.reviews.write(records as Review[], idMap)
                     : await this.orders.write(records as Order[], idMap);
-      if (!sent?.size) return outcomes;
+      const noted = withTaxClassNotes(outcomes, taxNotes);
+      if (!sent?.size) return noted;
       // A record whose create this connection sent unanswered and then completed was created
       // by this run, whatever it took to complete it.
-      return outcomes.map((o) => {
+      return noted.map((o) => {
         if (!sent.has(o.sourceId) || o.outcome === 'failed') return o;
         sent.delete(o.sourceId);
         return o.outcome === 'updated' ? { ...o, outcome: 'created' } : o;
