@@ -25,7 +25,7 @@ describe('the proposal for each source value', () => {
   });
 
   it('keeps an unmatched value where the destination creates it, else proposes the default', () => {
-    expect(defaultValueMap(woo, magento, true).luxury).toBe('luxury');
+    expect(defaultValueMap(woo, magento, true).luxury).toBe('Luxury goods');
     expect(defaultValueMap(woo, [], false)).toEqual({
       '': '',
       'reduced-rate': '',

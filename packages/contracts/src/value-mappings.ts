@@ -91,8 +91,9 @@ const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, ''
 
 /**
  * The proposal for each source value: the destination value of the same name or value (letters
- * and digits compared, case ignored); else, where the destination creates a value it lacks, the
- * value itself; else the destination's default (''). The default maps to the default.
+ * and digits compared, case ignored); else, where the destination creates a value it lacks, a new
+ * one of the source's name for it; else the destination's default (''). The default maps to the
+ * default.
  */
 export function defaultValueMap(
   source: readonly StoreValueChoice[],
@@ -109,7 +110,7 @@ export function defaultValueMap(
     const match = destination.find(
       (d) => d.value !== '' && (keys.has(plain(d.value)) || keys.has(plain(d.label))),
     );
-    map[value] = match ? match.value : createsMissing ? value : '';
+    map[value] = match ? match.value : createsMissing ? label || value : '';
   }
   return map;
 }

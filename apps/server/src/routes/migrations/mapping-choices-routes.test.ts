@@ -108,7 +108,7 @@ describe('the Map fields panel’s choices', () => {
     expect(choices.currency).toEqual({ source: 'EUR', destination: 'USD' });
     expect(choices.taxClasses).toMatchObject({
       createsMissing: true,
-      defaults: { '': '', 'reduced-rate': 'Reduced Rate', luxury: 'luxury' },
+      defaults: { '': '', 'reduced-rate': 'Reduced Rate', luxury: 'Luxury' },
     });
     expect(choices.taxClasses.unavailable).toBeUndefined();
     expect(choices.customerGroups).toMatchObject({

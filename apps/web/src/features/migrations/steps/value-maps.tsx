@@ -67,11 +67,11 @@ export function valueMapsProblem(value: ValueMaps): string | null {
 const rowTexts: Record<ValueListName, { intro: string; row: (label: string) => string }> = {
   customerGroups: {
     intro: 'Each customer group in your source store, and the group its customers join in',
-    row: (label) => `${label} customers join`,
+    row: (label) => `Group “${label}” becomes`,
   },
   taxClasses: {
     intro: 'Each tax class in your source store, and the class its products and order lines get in',
-    row: (label) => `${label} is taxed as`,
+    row: (label) => `Tax class “${label}” becomes`,
   },
 };
 
@@ -109,16 +109,23 @@ function ValueList({
               ? ` A ${valueListTexts[name].one} it does not have yet can be created there.`
               : ''}
           </p>
-          <div className="mt-3 grid gap-x-6 gap-y-3 sm:grid-cols-2">
+          <div className="mt-3 max-w-2xl space-y-3">
             {choices.source.map(({ value: from, label }, index) => {
               const id = `map-${name}-${index}`;
               const to = value[from] ?? choices.defaults[from] ?? '';
               const destination = choices.destination ?? [];
               const known = destination.some((d) => d.value === to);
+              // A value the destination creates is named as the owner knows it.
+              const created = label || from;
               const canCreate =
-                choices.createsMissing && from !== '' && !destination.some((d) => d.value === from);
+                choices.createsMissing &&
+                from !== '' &&
+                !destination.some((d) => d.value === created);
               return (
-                <div key={from} className="flex flex-wrap items-center justify-between gap-2">
+                <div
+                  key={from}
+                  className="grid gap-1 sm:grid-cols-[minmax(0,1fr)_16rem] sm:items-center sm:gap-4"
+                >
                   <label htmlFor={id} className="text-sm">
                     {rowTexts[name].row(label)}
                   </label>
@@ -127,15 +134,15 @@ function ValueList({
                     value={to}
                     disabled={disabled}
                     onChange={(event) => onChange({ ...value, [from]: event.target.value })}
-                    className="min-w-40 max-w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm disabled:bg-slate-100"
+                    className="w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm disabled:bg-slate-100"
                   >
                     {destination.map((d) => (
                       <option key={d.value} value={d.value}>
                         {d.label}
                       </option>
                     ))}
-                    {canCreate ? <option value={from}>Create “{label}”</option> : null}
-                    {!known && !(canCreate && to === from) ? (
+                    {canCreate ? <option value={created}>Create “{created}”</option> : null}
+                    {!known && !(canCreate && to === created) ? (
                       <option value={to}>{to === '' ? 'The default' : to}</option>
                     ) : null}
                   </select>
