@@ -105,6 +105,40 @@ describe('owner mappings', () => {
     expect(mappingNotes({ currency: keep })[0]).toMatch(/^Orders keep their own currency \(USD\)/);
   });
 
+  it('make a converted order’s figures of its converted parts, as the source’s were', async () => {
+    const data = sampleData({ products: 3, customers: 1, orders: 4 });
+    const sum = (xs: { amount: number }[]) => xs.reduce((n, x) => n + x.amount, 0);
+    const { connection } = memoryConnection(MemoryStore.seeded(data));
+    const convert = { from: 'USD', to: 'EUR', mode: 'convert' as const, rate: '0.3337' };
+    const mapped = transformedSource(connection, { currency: convert }, noLimits);
+    const orders = [];
+    for await (const page of mapped.read('orders', null)) orders.push(...page.records);
+    expect(orders).toHaveLength(4);
+    for (const [i, order] of orders.entries()) {
+      const source = data.orders[i]!;
+      if (source.subtotal.amount === sum(source.lines.map((l) => l.total)))
+        expect(order.subtotal.amount).toBe(sum(order.lines.map((l) => l.total)));
+      if (
+        source.taxTotal.amount ===
+        sum([...source.lines, ...source.shippingLines, ...source.fees].map((x) => x.tax))
+      )
+        expect(order.taxTotal.amount).toBe(
+          sum([...order.lines, ...order.shippingLines, ...order.fees].map((x) => x.tax)),
+        );
+      expect(order.grandTotal.amount).toBe(
+        order.subtotal.amount -
+          order.discountTotal.amount +
+          order.shippingTotal.amount +
+          order.feeTotal.amount +
+          order.taxTotal.amount,
+      );
+      // Each figure stays within a cent a part of the straight conversion.
+      expect(Math.abs(order.grandTotal.amount - source.grandTotal.amount * 0.3337)).toBeLessThan(
+        1 + source.lines.length + source.shippingLines.length,
+      );
+    }
+  });
+
   it('switch off a coupon whose limits the destination cannot all hold, and say why', async () => {
     const data = sampleData({ products: 2, customers: 0, orders: 0, coupons: 4 });
     const [staff, open, off, started] = data.coupons as [Coupon, Coupon, Coupon, Coupon];

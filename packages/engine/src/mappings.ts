@@ -59,6 +59,85 @@ function inCurrency<T>(value: T, from: string, to: string, rate: number): T {
   ) as T;
 }
 
+const total = (amounts: readonly Money[]) => amounts.reduce((sum, m) => sum + m.amount, 0);
+
+/** The ways an order's figure can be made of its parts, tried in order. */
+const orderFigures: [keyof Order, ((o: Order) => number)[]][] = [
+  ['subtotal', [(o) => total(o.lines.map((l) => l.total)), (o) => gross(o)]],
+  ['shippingTotal', [(o) => total(o.shippingLines.map((s) => s.price))]],
+  [
+    'discountTotal',
+    [
+      (o) => total(o.discounts.map((d) => d.amount)),
+      (o) => gross(o) - total(o.lines.map((l) => l.total)),
+    ],
+  ],
+  ['feeTotal', [(o) => total(o.fees.map((f) => f.amount))]],
+  [
+    'taxTotal',
+    [
+      (o) =>
+        total([
+          ...o.lines.map((l) => l.tax),
+          ...o.shippingLines.map((s) => s.tax),
+          ...o.fees.map((f) => f.tax),
+        ]),
+    ],
+  ],
+  ['refundTotal', [(o) => total(o.refunds.map((r) => r.amount))]],
+  [
+    'grandTotal',
+    [
+      (o) =>
+        o.subtotal.amount -
+        o.discountTotal.amount +
+        o.shippingTotal.amount +
+        o.feeTotal.amount +
+        o.taxTotal.amount,
+    ],
+  ],
+];
+const gross = (o: Order) => o.lines.reduce((sum, l) => sum + l.unitPrice.amount * l.quantity, 0);
+
+/**
+ * An order converted amount by amount, with its figures made again of its converted parts where
+ * the source's were made of its parts (each amount rounded on its own could leave a total a cent
+ * away from the sum the destination works out): a line's total from its unit price, then the
+ * subtotal, discounts, shipping, fees, tax, refunds and grand total, each by the first way of
+ * making it the source's figure agrees with.
+ */
+function convertedOrder(source: Order, converted: Order): Order {
+  const out: Order = {
+    ...converted,
+    lines: converted.lines.map((line, i) => {
+      const from = source.lines[i];
+      return from && from.total.amount === from.unitPrice.amount * from.quantity
+        ? { ...line, total: { ...line.total, amount: line.unitPrice.amount * line.quantity } }
+        : line;
+    }),
+  };
+  // Discounts that were what the lines take off keep being so: a rounding cent goes to the largest.
+  const takenOff = (o: Order) => gross(o) - total(o.lines.map((l) => l.total));
+  const largest = out.discounts.reduce(
+    (best, d, i) => (d.amount.amount > (out.discounts[best]?.amount.amount ?? 0) ? i : best),
+    0,
+  );
+  const cent = takenOff(out) - total(out.discounts.map((d) => d.amount));
+  if (
+    out.discounts.length &&
+    cent !== 0 &&
+    takenOff(source) === total(source.discounts.map((d) => d.amount))
+  )
+    out.discounts = out.discounts.map((d, i) =>
+      i === largest ? { ...d, amount: { ...d.amount, amount: d.amount.amount + cent } } : d,
+    );
+  for (const [field, ways] of orderFigures) {
+    const way = ways.find((make) => make(source) === (source[field] as Money).amount);
+    if (way) out[field] = { amount: way(out), currency: converted.currency } as never;
+  }
+  return out;
+}
+
 /** A value through the owner's map; a value not in it keeps its own. */
 const mapped = (map: ValueMap, value: string) =>
   (Object.hasOwn(map, value) ? map[value] : value) ?? value;
@@ -80,7 +159,11 @@ function mappingTransform(mappings: FieldMappings): Transform | null {
   const withTaxes = !!valueChanges(taxes).length;
   return (entity, original) => {
     let record = original;
-    if (currency && rate > 0) record = inCurrency(record, currency.from, currency.to, rate);
+    if (currency && rate > 0) {
+      record = inCurrency(record, currency.from, currency.to, rate);
+      if (entity === 'orders' && (original as Order).currency === currency.from)
+        record = convertedOrder(original as Order, record as Order) as typeof record;
+    }
     if (entity === 'orders') {
       const order = record as Order;
       const status = statuses.get(order.status);
