@@ -221,6 +221,10 @@ describe('migration journey in Chromium (e2e)', () => {
         (el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent,
       ),
     ).toMatch(/customers hear nothing of the move.*Shopify then sends order confirmations/);
+    // Map fields: the stores' own groups and tax classes, each with why Shopify cannot take them.
+    const values = page.getByRole('group', { name: /Map fields: customer groups/ });
+    await values.getByText('Shopify has no tax classes').waitFor({ timeout: 15_000 });
+    expect(await values.getByText('Shopify has no customer groups').count()).toBe(1);
     await screenshot(page, 'select-data-desktop');
     // A free demo migration first: a few records of each type into the real destination, with
     // what it did, its check and links to the records in the destination's admin, before paying.

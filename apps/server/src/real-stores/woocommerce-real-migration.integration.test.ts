@@ -76,6 +76,8 @@ if (!setup.ready) {
 } else {
   const { sources, destination, kit } = setup;
   for (const source of sources) describeRealMigration(source, destination, kit);
+  const first = sources[0];
+  if (first) describeRealMappings(first, destination, kit);
 }
 
 function describeRealMigration(source: RealStore, destination: RealStore, kit: string): void {
@@ -371,6 +373,91 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
       expect(countsAfter.orders).toBe(countsBefore.orders);
       expect(countsAfter.customers).toBe(countsBefore.customers);
       expect(countsAfter.products).toBe((countsBefore.products ?? 0) + 1);
+    }, 1_800_000);
+  });
+}
+
+/**
+ * The owner's tax-class and currency mappings into a real WooCommerce store that sells in euros:
+ * every product and order line of the standard class goes into the reduced rate, and every amount
+ * is converted at the owner's rate; the run verifies through both. Runs after the round trips,
+ * on the same destination, emptied first and given back its currency at the end.
+ */
+function describeRealMappings(source: RealStore, destination: RealStore, kit: string): void {
+  describe(`the owner's mappings from real WooCommerce '${source.name}' (integration)`, () => {
+    let db: Db;
+    let http: HttpClient;
+    let rest: WooRest;
+    let currency = 'USD';
+    beforeAll(async () => {
+      await resetStore(kit, destination);
+      db = await openTestDatabase('sqlite');
+      http = realStoreHttp([source, destination]);
+      rest = new WooRest(destination);
+      const setting = await rest.call<{ value: string }>(
+        'GET',
+        'settings/general/woocommerce_currency',
+      );
+      currency = setting.data.value;
+      await rest.call('PUT', 'settings/general/woocommerce_currency', { value: 'EUR' });
+    }, 180_000);
+    afterAll(async () => {
+      await rest?.call('PUT', 'settings/general/woocommerce_currency', { value: currency });
+      await http?.close();
+      await db?.close();
+    });
+
+    it('puts the standard class in the reduced rate and converts every amount to euros, verified through both', async () => {
+      const connect = (store: RealStore) => ({
+        connection: wooCommerceConnector.connect(store.credentials, { http }),
+        capabilities: wooCommerceConnector.capabilities,
+      });
+      const from = connect(source);
+      const to = connect(destination);
+      const [a, b] = await Promise.all([from.connection.check(), to.connection.check()]);
+      expect(b.currency).toBe('EUR');
+      const classes = await to.connection.storeValues?.();
+      expect(classes?.taxClasses?.values.map((v) => v.value)).toContain('reduced-rate');
+      const migration = await new MigrationsRepository(db).create({
+        userId: 'real-stores',
+        email: 'real-stores@example.com',
+        storeName: `${source.name} mapped`,
+      });
+      const repository = new EngineRepository(db);
+      const started = Date.now();
+      const result = await executeMigration({
+        repository,
+        migrationId: migration.id,
+        dataTypes: ['products', 'customers', 'orders', 'coupons'],
+        source: from,
+        destination: to,
+        mappings: {
+          taxClasses: { '': 'reduced-rate' },
+          currency: { from: a.currency ?? 'USD', to: 'EUR', mode: 'convert', rate: '0.9' },
+        },
+      });
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const v = result.verification;
+      console.log(
+        `Mapped run '${source.name}' -> '${destination.name}' (standard class to reduced rate, ${a.currency ?? 'USD'} to EUR at 0.9): ${result.status} in ${seconds} s, ${JSON.stringify(result.stats)}; verification ${v?.status} (${v?.matched} matched, ${v?.mismatched} differ, of which ${v?.explained} named in the report, ${v?.missing} missing)`,
+      );
+      expect(result.status, result.message).toBe('completed');
+      for (const [entity, stats] of Object.entries(result.stats))
+        expect(stats.failed, `${entity} failed`).toBe(0);
+      expect(v?.status).toBe('passed');
+      expect(v?.missing).toBe(0);
+      const read = async <E extends 'products' | 'orders'>(entity: E) => {
+        const out = [];
+        for await (const page of to.connection.read(entity, null)) out.push(...page.records);
+        return out;
+      };
+      const products = await read('products');
+      expect(products.length).toBeGreaterThan(0);
+      expect(products.every((p) => p.taxClass !== '')).toBe(true);
+      const orders = await read('orders');
+      expect(orders.length).toBeGreaterThan(0);
+      expect(orders.every((o) => o.currency === 'EUR')).toBe(true);
+      expect(orders.every((o) => o.lines.every((l) => l.taxClass !== ''))).toBe(true);
     }, 1_800_000);
   });
 }
