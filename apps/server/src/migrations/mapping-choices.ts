@@ -37,11 +37,11 @@ export function valueChoices(
     createsMissing,
   };
   const unavailable = !from
-    ? `${platformLabels[source.platform]}'s API lists no ${title}, so there is nothing to map.`
+    ? `Replatform reads no ${title} from ${platformLabels[source.platform]}, so there is nothing to map.`
     : destination.unsupported
       ? destination.unsupported
       : !to
-        ? `${platformLabels[destination.platform]}'s API lists no ${title} to map to.`
+        ? `Replatform reads no ${title} from ${platformLabels[destination.platform]}, so the source's are written as they are.`
         : undefined;
   if (unavailable || !from || !to) return { ...base, unavailable, defaults: {} };
   return { ...base, defaults: defaultValueMap(from.values, to.values, createsMissing) };

@@ -118,7 +118,9 @@ describe('the Map fields panel’s choices', () => {
     // A store whose list changes is read afresh.
     destination.values = {};
     const again = mappingChoicesSchema.parse((await call(alice, 'GET', url)).json());
-    expect(again.taxClasses.unavailable).toBe("WooCommerce's API lists no tax classes to map to.");
+    expect(again.taxClasses.unavailable).toBe(
+      "Replatform reads no tax classes from WooCommerce, so the source's are written as they are.",
+    );
     expect((await call(bob, 'GET', url)).statusCode).toBe(404);
   });
 });
