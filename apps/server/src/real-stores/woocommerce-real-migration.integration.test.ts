@@ -378,56 +378,134 @@ function describeRealMigration(source: RealStore, destination: RealStore, kit: s
 }
 
 /**
- * The owner's tax-class and currency mappings into a real WooCommerce store that sells in euros:
- * every product and order line of the standard class goes into the reduced rate, and every amount
- * is converted at the owner's rate; the run verifies through both. Runs after the round trips,
- * on the same destination, emptied first and given back its currency at the end.
+ * The owner's choices on real stores, after the round trips, on the same destination (emptied
+ * before each run and given back its currency at the end): a free demo migration of at most 10
+ * records of each type (besides the customers and products its orders need), then the paid run, which writes the rest once, with the owner's mapping of
+ * on-hold orders to processing; then a run that puts the standard tax class in the reduced rate
+ * and converts every amount into a store that sells in euros, verified through both.
  */
 function describeRealMappings(source: RealStore, destination: RealStore, kit: string): void {
-  describe(`the owner's mappings from real WooCommerce '${source.name}' (integration)`, () => {
+  describe(`the owner's choices from real WooCommerce '${source.name}' (integration)`, () => {
     let db: Db;
     let http: HttpClient;
     let rest: WooRest;
-    let currency = 'USD';
+    let currency: string | undefined;
+    const connect = (store: RealStore) => ({
+      connection: wooCommerceConnector.connect(store.credentials, { http }),
+      capabilities: wooCommerceConnector.capabilities,
+    });
+    const newMigration = async (name: string) =>
+      (
+        await new MigrationsRepository(db).create({
+          userId: 'real-stores',
+          email: 'real-stores@example.com',
+          storeName: `${source.name} ${name}`,
+        })
+      ).id;
+    const readAll = async <E extends 'products' | 'orders'>(store: RealStore, entity: E) => {
+      const out = [];
+      for await (const page of connect(store).connection.read(entity, null))
+        out.push(...page.records);
+      return out;
+    };
     beforeAll(async () => {
-      await resetStore(kit, destination);
       db = await openTestDatabase('sqlite');
       http = realStoreHttp([source, destination]);
       rest = new WooRest(destination);
-      const setting = await rest.call<{ value: string }>(
-        'GET',
-        'settings/general/woocommerce_currency',
-      );
-      currency = setting.data.value;
-      await rest.call('PUT', 'settings/general/woocommerce_currency', { value: 'EUR' });
     }, 180_000);
     afterAll(async () => {
-      await rest?.call('PUT', 'settings/general/woocommerce_currency', { value: currency });
+      if (currency)
+        await rest?.call('PUT', 'settings/general/woocommerce_currency', { value: currency });
       await http?.close();
       await db?.close();
     });
 
+    it('moves at most 10 of each type in a free demo (and the customers and products its orders need), then the rest once, with on-hold orders as processing', async () => {
+      await resetStore(kit, destination);
+      const repository = new EngineRepository(db);
+      const migrationId = await newMigration('demo then paid');
+      const dataTypes = ['products', 'customers', 'orders', 'coupons'];
+      const mappings = { orderStatuses: { 'on-hold': 'processing' } } as const;
+      const before = {
+        products: await storedCount(destination, 'products'),
+        customers: await storedCount(destination, 'customers'),
+        orders: await storedCount(destination, 'orders'),
+        coupons: await storedCount(destination, 'coupons'),
+      };
+      const run = (demo: boolean) =>
+        executeMigration({
+          repository,
+          migrationId,
+          dataTypes,
+          source: connect(source),
+          destination: connect(destination),
+          mappings,
+          ...(demo ? { demo: { limit: 10 } } : {}),
+        });
+      const demo = await run(true);
+      expect(demo.status, demo.message).toBe('completed');
+      const afterDemo = {
+        orders: (await storedCount(destination, 'orders')) - before.orders,
+        coupons: (await storedCount(destination, 'coupons')) - before.coupons,
+        products: (await storedCount(destination, 'products')) - before.products,
+        customers: (await storedCount(destination, 'customers')) - before.customers,
+      };
+      console.log(
+        `Demo '${source.name}' -> '${destination.name}': written ${JSON.stringify(afterDemo)}, ${JSON.stringify(demo.stats)}`,
+      );
+      // At most 10 orders and coupons; products and customers: 10, and those the demo's
+      // orders need.
+      expect(afterDemo.orders).toBeLessThanOrEqual(10);
+      expect(afterDemo.orders).toBeGreaterThan(0);
+      expect(afterDemo.coupons).toBeLessThanOrEqual(10);
+      for (const entity of ['orders', 'coupons'] as const)
+        expect(demo.stats[entity]?.migrated ?? 0).toBeLessThanOrEqual(10);
+
+      const full = await run(false);
+      expect(full.status, full.message).toBe('completed');
+      for (const [entity, stats] of Object.entries(full.stats))
+        expect(stats.failed, `${entity} failed`).toBe(0);
+      expect(full.verification?.status).toBe('passed');
+      const sourceOrders = await readAll(source, 'orders');
+      // Every record once: the destination holds exactly the source's, none twice.
+      for (const entity of ['orders', 'products', 'customers', 'coupons'] as const)
+        expect((await storedCount(destination, entity)) - before[entity], entity).toBe(
+          await storedCount(source, entity),
+        );
+      // The owner's mapping: each on-hold order arrives as processing.
+      const onHold = sourceOrders.filter((o) => o.status === 'on-hold');
+      expect(onHold.length).toBeGreaterThan(0);
+      const written = await readAll(destination, 'orders');
+      for (const order of onHold) {
+        const row = (await repository.idMapPage(migrationId, 'orders', null, 1000)).find(
+          (r) => r.sourceId === order.id,
+        );
+        const copy = written.find((o) => o.id === row?.destinationId);
+        expect(copy?.status, `order ${order.number}`).toBe('processing');
+      }
+      expect(written.filter((o) => o.status === 'on-hold')).toEqual([]);
+      console.log(
+        `Paid run after the demo: ${JSON.stringify(full.stats)}; ${onHold.length} on-hold orders arrived as processing`,
+      );
+    }, 1_800_000);
+
     it('puts the standard class in the reduced rate and converts every amount to euros, verified through both', async () => {
-      const connect = (store: RealStore) => ({
-        connection: wooCommerceConnector.connect(store.credentials, { http }),
-        capabilities: wooCommerceConnector.capabilities,
-      });
+      await resetStore(kit, destination);
+      currency = (
+        await rest.call<{ value: string }>('GET', 'settings/general/woocommerce_currency')
+      ).data.value;
+      await rest.call('PUT', 'settings/general/woocommerce_currency', { value: 'EUR' });
       const from = connect(source);
       const to = connect(destination);
       const [a, b] = await Promise.all([from.connection.check(), to.connection.check()]);
       expect(b.currency).toBe('EUR');
       const classes = await to.connection.storeValues?.();
       expect(classes?.taxClasses?.values.map((v) => v.value)).toContain('reduced-rate');
-      const migration = await new MigrationsRepository(db).create({
-        userId: 'real-stores',
-        email: 'real-stores@example.com',
-        storeName: `${source.name} mapped`,
-      });
       const repository = new EngineRepository(db);
       const started = Date.now();
       const result = await executeMigration({
         repository,
-        migrationId: migration.id,
+        migrationId: await newMigration('mapped'),
         dataTypes: ['products', 'customers', 'orders', 'coupons'],
         source: from,
         destination: to,
@@ -446,15 +524,10 @@ function describeRealMappings(source: RealStore, destination: RealStore, kit: st
         expect(stats.failed, `${entity} failed`).toBe(0);
       expect(v?.status).toBe('passed');
       expect(v?.missing).toBe(0);
-      const read = async <E extends 'products' | 'orders'>(entity: E) => {
-        const out = [];
-        for await (const page of to.connection.read(entity, null)) out.push(...page.records);
-        return out;
-      };
-      const products = await read('products');
+      const products = await readAll(destination, 'products');
       expect(products.length).toBeGreaterThan(0);
       expect(products.every((p) => p.taxClass !== '')).toBe(true);
-      const orders = await read('orders');
+      const orders = await readAll(destination, 'orders');
       expect(orders.length).toBeGreaterThan(0);
       expect(orders.every((o) => o.currency === 'EUR')).toBe(true);
       expect(orders.every((o) => o.lines.every((l) => l.taxClass !== ''))).toBe(true);
