@@ -17,6 +17,15 @@ import {
 
 const screenshot = screenshotsOf(import.meta.url);
 
+/** The mappings the server keeps for the migration on screen. */
+function storedMappings(page: Page): Promise<unknown> {
+  const migrationId = /\/migrations\/([A-Za-z0-9]{20})/.exec(page.url())?.[1];
+  return page.evaluate(
+    async (mid) => (await (await fetch(`/migration/${mid}`)).json()).fieldMappings,
+    migrationId,
+  );
+}
+
 const stripeKey = 'sk_test_screen_tour';
 const webhookSecret = 'whsec_screen_tour';
 
@@ -482,14 +491,8 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await map.scrollIntoViewIfNeeded();
       await capture(page, 'select-data-map-fields', width);
       await page.getByRole('button', { name: 'Proceed to Payment' }).click();
-      const migrationId = /\/migrations\/([A-Za-z0-9]{20})/.exec(page.url())?.[1];
       await expect
-        .poll(() =>
-          page.evaluate(
-            async (mid) => (await (await fetch(`/migration/${mid}`)).json()).fieldMappings,
-            migrationId,
-          ),
-        )
+        .poll(() => storedMappings(page))
         .toMatchObject({ taxClasses: { '': '', 'reduced-rate': '', 'zero-rate': 'Zero rate' } });
       expect(errors).toEqual([]);
       await close();
@@ -573,14 +576,8 @@ describe('every screen at desktop and phone width (e2e)', () => {
         }),
       );
       await page.getByRole('button', { name: 'Proceed to Payment' }).click();
-      const migrationId = /\/migrations\/([A-Za-z0-9]{20})/.exec(page.url())?.[1];
       await expect
-        .poll(() =>
-          page.evaluate(
-            async (mid) => (await (await fetch(`/migration/${mid}`)).json()).fieldMappings,
-            migrationId,
-          ),
-        )
+        .poll(() => storedMappings(page))
         .toMatchObject({ orderStatuses: { 'on-hold': 'processing', completed: 'completed' } });
       const problem = page
         .getByRole('alert')

@@ -8,8 +8,9 @@ import {
 import type { Customer } from '@replatform/canonical/customer';
 import type { Product } from '@replatform/canonical/product';
 import { readAll } from '../kit/conformance/conformance-suite.ts';
-import type { ConnectorHttpRequest, StoreValues } from '../kit/contract.ts';
+import type { ConnectorHttpRequest } from '../kit/contract.ts';
 import { loopbackHttp } from '../kit/testing/loopback-http.ts';
+import { freshStoreValues } from './real-store/store-values-behaviour.ts';
 import { roleLabel } from './store-values.ts';
 import { wooCommerceConnector } from './woocommerce.ts';
 
@@ -44,34 +45,10 @@ async function start(seed: WooCommerceEmulatorOptions['seed']) {
   return { emu, connection, requests: http.requests };
 }
 
-/** What a WooCommerce 11 store has before its owner adds anything. */
-const freshStore: StoreValues = {
-  customerGroups: {
-    values: [
-      { value: '', label: 'Customer' },
-      { value: 'administrator', label: 'Administrator' },
-      { value: 'editor', label: 'Editor' },
-      { value: 'author', label: 'Author' },
-      { value: 'contributor', label: 'Contributor' },
-      { value: 'subscriber', label: 'Subscriber' },
-      { value: 'shop_manager', label: 'Shop manager' },
-    ],
-    createsMissing: false,
-  },
-  taxClasses: {
-    values: [
-      { value: '', label: 'Standard rate' },
-      { value: 'reduced-rate', label: 'Reduced rate' },
-      { value: 'zero-rate', label: 'Zero rate' },
-    ],
-    createsMissing: false,
-  },
-};
-
 describe('woocommerce storeValues', () => {
   it('lists the roles and tax classes of a fresh store, customer and standard as the default', async () => {
     const { connection, requests } = await start('empty');
-    expect(await connection.storeValues?.()).toEqual(freshStore);
+    expect(await connection.storeValues?.()).toEqual(freshStoreValues);
     // Two reads, nothing kept: a second call asks the store again.
     expect(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
       'GET /wp-json/wc/v3/customers',

@@ -6,6 +6,33 @@ import { NativeReader } from './native.ts';
 import { resetStore, type RealStore } from './real-stores.ts';
 
 /**
+ * What storeValues() answers for a WooCommerce 11.0.1 store before its owner adds anything, as
+ * read from a real one (the emulator's own test holds it to the same).
+ */
+export const freshStoreValues: StoreValues = {
+  customerGroups: {
+    values: [
+      { value: '', label: 'Customer' },
+      { value: 'administrator', label: 'Administrator' },
+      { value: 'editor', label: 'Editor' },
+      { value: 'author', label: 'Author' },
+      { value: 'contributor', label: 'Contributor' },
+      { value: 'subscriber', label: 'Subscriber' },
+      { value: 'shop_manager', label: 'Shop manager' },
+    ],
+    createsMissing: false,
+  },
+  taxClasses: {
+    values: [
+      { value: '', label: 'Standard rate' },
+      { value: 'reduced-rate', label: 'Reduced rate' },
+      { value: 'zero-rate', label: 'Zero rate' },
+    ],
+    createsMissing: false,
+  },
+};
+
+/**
  * storeValues() on an empty real WooCommerce 11.0.1 store, and what the store does with a tax
  * class it does not have (the reason the lists' createsMissing is false); the emulator keeps the
  * same behaviour (woocommerce-emulator-fidelity.test.ts, 'tax classes and roles').
@@ -22,28 +49,7 @@ export function describeStoreValues(store: RealStore, kit: string, http: () => H
     }, 120_000);
 
     it("lists a fresh store's roles (from the customers route's description) and tax classes", async () => {
-      expect(await storeValues()).toEqual({
-        customerGroups: {
-          values: [
-            { value: '', label: 'Customer' },
-            { value: 'administrator', label: 'Administrator' },
-            { value: 'editor', label: 'Editor' },
-            { value: 'author', label: 'Author' },
-            { value: 'contributor', label: 'Contributor' },
-            { value: 'subscriber', label: 'Subscriber' },
-            { value: 'shop_manager', label: 'Shop manager' },
-          ],
-          createsMissing: false,
-        },
-        taxClasses: {
-          values: [
-            { value: '', label: 'Standard rate' },
-            { value: 'reduced-rate', label: 'Reduced rate' },
-            { value: 'zero-rate', label: 'Zero rate' },
-          ],
-          createsMissing: false,
-        },
-      });
+      expect(await storeValues()).toEqual(freshStoreValues);
     });
 
     it('puts a product or variation naming a tax class it lacks in the standard class, and takes a class by its name', async () => {
