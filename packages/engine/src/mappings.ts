@@ -60,6 +60,8 @@ function inCurrency<T>(value: T, from: string, to: string, rate: number): T {
 }
 
 const total = (amounts: readonly Money[]) => amounts.reduce((sum, m) => sum + m.amount, 0);
+/** What the lines cost before any discount. */
+const gross = (o: Order) => o.lines.reduce((sum, l) => sum + l.unitPrice.amount * l.quantity, 0);
 
 /** The ways an order's figure can be made of its parts, tried in order. */
 const orderFigures: [keyof Order, ((o: Order) => number)[]][] = [
@@ -97,7 +99,6 @@ const orderFigures: [keyof Order, ((o: Order) => number)[]][] = [
     ],
   ],
 ];
-const gross = (o: Order) => o.lines.reduce((sum, l) => sum + l.unitPrice.amount * l.quantity, 0);
 
 /**
  * An order converted amount by amount, with its figures made again of its converted parts where
