@@ -17,6 +17,39 @@ import {
 
 const screenshot = screenshotsOf(import.meta.url);
 
+/**
+ * Signs in as the demo account, makes a migration between two sandbox stores of these platforms,
+ * connects both and goes on to Select Data.
+ */
+async function sandboxPairAtSelectData(
+  page: Page,
+  name: string,
+  source: string,
+  destination: string,
+): Promise<void> {
+  await page.getByRole('button', { name: 'New Migration' }).click();
+  await page.getByLabel('Migration Name').fill(name);
+  await page.getByRole('button', { name: 'Create Migration' }).click();
+  await page.waitForURL(/\/migrations\/[A-Za-z0-9]{20}$/);
+  for (const [side, platform] of [
+    ['Source', source],
+    ['Destination', destination],
+  ] as const) {
+    await page.getByLabel(`${side} platform`).selectOption(platform);
+    const form = page.getByRole('form', { name: `${side} Store connection` });
+    await expect
+      .poll(() => form.getByLabel('Consumer Key', { exact: true }).inputValue(), {
+        timeout: 10_000,
+      })
+      .not.toBe('');
+    await form.getByRole('button', { name: 'Verify Connection' }).click();
+    await page.getByRole('button', { name: 'Awesome!' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+  }
+  await page.getByRole('button', { name: 'Next Step' }).click();
+  await page.getByRole('heading', { name: 'Select Data' }).waitFor();
+}
+
 /** The mappings the server keeps for the migration on screen. */
 function storedMappings(page: Page): Promise<unknown> {
   const migrationId = /\/migrations\/([A-Za-z0-9]{20})/.exec(page.url())?.[1];
@@ -446,27 +479,7 @@ describe('every screen at desktop and phone width (e2e)', () => {
     it(`shows a data type one of the stores cannot hold as unavailable, with the reason, at ${width} width`, async () => {
       const { page, errors, close } = await newPage(width);
       await demoSignIn(page, server.url);
-      await page.getByRole('button', { name: 'New Migration' }).click();
-      await page.getByLabel('Migration Name').fill(`To Magento ${width}`);
-      await page.getByRole('button', { name: 'Create Migration' }).click();
-      await page.waitForURL(/\/migrations\/[A-Za-z0-9]{20}$/);
-      for (const [side, platform] of [
-        ['Source', 'woocommerce'],
-        ['Destination', 'magento2'],
-      ] as const) {
-        await page.getByLabel(`${side} platform`).selectOption(platform);
-        const form = page.getByRole('form', { name: `${side} Store connection` });
-        await expect
-          .poll(() => form.getByLabel('Consumer Key', { exact: true }).inputValue(), {
-            timeout: 10_000,
-          })
-          .not.toBe('');
-        await form.getByRole('button', { name: 'Verify Connection' }).click();
-        await page.getByRole('button', { name: 'Awesome!' }).click();
-        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-      }
-      await page.getByRole('button', { name: 'Next Step' }).click();
-      await page.getByRole('heading', { name: 'Select Data' }).waitFor();
+      await sandboxPairAtSelectData(page, `To Magento ${width}`, 'woocommerce', 'magento2');
       const reviews = page.getByRole('switch', { name: /Product reviews/ });
       expect(await reviews.isDisabled()).toBe(true);
       expect(await reviews.getAttribute('aria-checked')).toBe('false');
@@ -494,6 +507,49 @@ describe('every screen at desktop and phone width (e2e)', () => {
       await expect
         .poll(() => storedMappings(page))
         .toMatchObject({ taxClasses: { '': '', 'reduced-rate': '', 'zero-rate': 'Zero rate' } });
+      expect(errors).toEqual([]);
+      await close();
+    }, 120_000);
+
+    it(`asks what to do with amounts when the stores sell in different currencies, at ${width} width`, async () => {
+      const { page, errors, close } = await newPage(width);
+      await demoSignIn(page, server.url);
+      // The sandbox stores all sell in US dollars: here the source answers that it sells in
+      // euros, the rest of the stores' answer as it is.
+      await page.route('**/api/migrations/*/mapping-choices', async (route) => {
+        const answer = await route.fetch();
+        const choices = (await answer.json()) as { currency: object };
+        await route.fulfill({
+          response: answer,
+          json: { ...choices, currency: { source: 'EUR', destination: 'USD' } },
+        });
+      });
+      await sandboxPairAtSelectData(page, `Euros ${width}`, 'woocommerce', 'woocommerce');
+      const currency = page.getByRole('group', { name: 'Currency', exact: true });
+      const keep = currency.getByRole('radio', {
+        name: /Keep each order in its own currency \(EUR\)/,
+      });
+      await keep.waitFor({ timeout: 15_000 });
+      expect(await keep.isChecked()).toBe(true);
+      await currency.getByRole('radio', { name: /Convert every amount .* to USD/ }).check();
+      const rate = currency.getByLabel('USD for 1 EUR');
+      const proceed = page.getByRole('button', { name: 'Proceed to Payment' });
+      // No rate yet: the owner is told what is missing and cannot go on.
+      await currency.getByText('Give the rate as a number, such as 1.08').waitFor();
+      expect(await proceed.isDisabled()).toBe(true);
+      expect(await rate.getAttribute('aria-invalid')).toBe('true');
+      await rate.fill('1,08');
+      expect(await proceed.isDisabled()).toBe(true);
+      await rate.fill('1.08');
+      await expect.poll(() => proceed.isDisabled()).toBe(false);
+      await currency.scrollIntoViewIfNeeded();
+      await capture(page, 'select-data-currency', width);
+      await proceed.click();
+      await expect
+        .poll(() => storedMappings(page))
+        .toMatchObject({ currency: { from: 'EUR', to: 'USD', mode: 'convert', rate: '1.08' } });
+      await page.getByRole('heading', { name: 'Payment' }).waitFor();
+      await page.getByText('Amounts in EUR converted to USD at 1.08 USD for 1 EUR.').waitFor();
       expect(errors).toEqual([]);
       await close();
     }, 120_000);
