@@ -241,10 +241,10 @@ export function mappingSummary(
     });
   for (const list of valueListNames) {
     const changes = valueChanges(mappings[list]);
-    const { title } = valueListTexts[list];
+    const { heading } = valueListTexts[list];
     if (changes.length)
       lines.push({
-        label: `${title[0]?.toUpperCase()}${title.slice(1)} mapped`,
+        label: `${heading} mapped`,
         text: changes
           .map(({ from, to }) => `${valueText(list, from)} → ${valueText(list, to)}`)
           .join(', '),

@@ -77,17 +77,26 @@ export type MappingChoices = z.infer<typeof mappingChoicesSchema>;
 export const valueListNames = ['customerGroups', 'taxClasses'] as const;
 export type ValueListName = (typeof valueListNames)[number];
 
-export const valueListTexts: Record<ValueListName, { title: string; one: string; none: string }> = {
+export const valueListTexts: Record<
+  ValueListName,
+  { heading: string; title: string; one: string; none: string }
+> = {
   customerGroups: {
+    heading: 'Customer groups',
     title: 'customer groups',
     one: 'customer group',
     none: 'the default group',
   },
-  taxClasses: { title: 'tax classes', one: 'tax class', none: 'the standard class' },
+  taxClasses: {
+    heading: 'Tax classes',
+    title: 'tax classes',
+    one: 'tax class',
+    none: 'the standard class',
+  },
 };
 
 /** Letters and digits only, in lower case: 'Reduced rate', 'reduced-rate' and 'REDUCED_RATE' agree. */
-const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+export const plainName = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 /**
  * The proposal for each source value: the destination value of the same name or value (letters
@@ -106,9 +115,9 @@ export function defaultValueMap(
       map[value] = '';
       continue;
     }
-    const keys = new Set([plain(value), plain(label)].filter(Boolean));
+    const keys = new Set([plainName(value), plainName(label)].filter(Boolean));
     const match = destination.find(
-      (d) => d.value !== '' && (keys.has(plain(d.value)) || keys.has(plain(d.label))),
+      (d) => d.value !== '' && (keys.has(plainName(d.value)) || keys.has(plainName(d.label))),
     );
     map[value] = match ? match.value : createsMissing ? label || value : '';
   }

@@ -1,6 +1,7 @@
 import type { EntityRecord, EntityType } from '@replatform/canonical/entities';
 import type { Order } from '@replatform/canonical/order';
 import type { Product } from '@replatform/canonical/product';
+import { plainName } from '@replatform/contracts/value-mappings';
 import type { StoreValueList, WriteOutcome } from '../kit/contract.ts';
 
 /**
@@ -12,9 +13,6 @@ import type { StoreValueList, WriteOutcome } from '../kit/contract.ts';
  * the reason. The owner chooses the classes on Select Data (the tax-class mapping) to avoid it.
  */
 
-/** Lower-case letters and digits, so 'Reduced Rate', 'reduced-rate' and 'REDUCED_RATE' agree. */
-const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-
 export interface TaxClassResolver {
   /** The store's class for a record's class, and the reason when it is another. */
   resolve(taxClass: string): { taxClass: string; note?: string };
@@ -24,14 +22,14 @@ export function taxClassResolver(list: StoreValueList): TaxClassResolver {
   const slugs = new Set(list.values.map((v) => v.value));
   const byName = new Map<string, string>();
   for (const { value, label } of list.values) {
-    byName.set(plain(label), value);
-    if (value) byName.set(plain(value), value);
+    byName.set(plainName(label), value);
+    if (value) byName.set(plainName(value), value);
   }
   byName.set('standard', '');
   return {
     resolve(taxClass) {
       if (slugs.has(taxClass)) return { taxClass };
-      const known = byName.get(plain(taxClass));
+      const known = byName.get(plainName(taxClass));
       if (known !== undefined)
         return {
           taxClass: known,

@@ -90,8 +90,7 @@ function ValueList({
   destinationLabel: string;
   disabled: boolean;
 }) {
-  const { title } = valueListTexts[name];
-  const heading = `${title[0]?.toUpperCase()}${title.slice(1)}`;
+  const { heading } = valueListTexts[name];
   return (
     <section aria-labelledby={`map-${name}`} className="mt-5">
       <h3 id={`map-${name}`} className="text-sm font-semibold">
